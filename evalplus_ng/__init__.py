@@ -1,0 +1,49 @@
+"""evalplus-ng: rigorous test suites for code-generation benchmarks.
+
+The public surface is small: load tasks, run code in the sandbox, judge samples.
+Everything else is internal and may change. Names load lazily so that sandbox
+processes, which import only what they run, start fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "EvalConfig": "evalplus_ng.evaluate",
+    "EvalplusError": "evalplus_ng.errors",
+    "EvaluateRequest": "evalplus_ng.workflow",
+    "InputError": "evalplus_ng.errors",
+    "Job": "evalplus_ng.sandbox",
+    "JobResult": "evalplus_ng.sandbox",
+    "Limits": "evalplus_ng.sandbox",
+    "Outcome": "evalplus_ng.records",
+    "Sample": "evalplus_ng.records",
+    "SampleResult": "evalplus_ng.evaluate",
+    "Sandbox": "evalplus_ng.sandbox",
+    "Status": "evalplus_ng.records",
+    "Task": "evalplus_ng.records",
+    "UnknownTaskError": "evalplus_ng.errors",
+    "Verdict": "evalplus_ng.records",
+    "check_output": "evalplus_ng.oracle",
+    "load_humaneval": "evalplus_ng.dataset",
+    "load_plus_file": "evalplus_ng.dataset",
+    "pass_at_k": "evalplus_ng.evaluate",
+    "run_evaluate": "evalplus_ng.workflow",
+    "sanitize": "evalplus_ng.sanitize",
+}
+_RENAMED = {"check_output": "check"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'evalplus_ng' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), _RENAMED.get(name, name))
+
+
+def __dir__() -> list[str]:
+    return __all__

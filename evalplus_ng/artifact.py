@@ -1,0 +1,69 @@
+"""Write suites in EvalPlus's HumanEvalPlus schema, byte-identical for identical tasks."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng.dataset import EXTRA_FIELD, typed_inputs_field
+from evalplus_ng.records import Task
+from evalplus_ng.serialize import decode, encode
+
+
+def _plain(value: Any) -> Any:
+    """What EvalPlus expects in ``base_input``: plain JSON (tuples become lists)."""
+    wire = encode(value)
+    return _untag(wire)
+
+
+def _untag(wire: Any) -> Any:
+    if isinstance(wire, list):
+        return [_untag(v) for v in wire]
+    if isinstance(wire, dict):
+        ((tag, body),) = wire.items()
+        if tag == "d":
+            return {_key(decode(k)): _untag(v) for k, v in body}
+        if tag in ("t", "s", "f"):
+            return [_untag(v) for v in body]
+        return decode(wire) if tag == "i" else str(decode(wire))
+    return wire
+
+
+def _key(key: Any) -> str:
+    return key if isinstance(key, str) else json.dumps(_untag(encode(key)))
+
+
+def plus_record(task: Task) -> dict[str, Any]:
+    """One task as an EvalPlus HumanEvalPlus record (plus our typed-inputs field)."""
+    return {
+        "task_id": task.task_id,
+        "prompt": task.prompt,
+        "entry_point": task.entry_point,
+        "canonical_solution": task.canonical_solution,
+        "test": task.test,
+        "contract": task.contract,
+        "base_input": [_plain(list(args)) for args in task.base_inputs],
+        "plus_input": [_plain(list(args)) for args in task.plus_inputs],
+        "atol": task.atol,
+        EXTRA_FIELD: typed_inputs_field(task),
+    }
+
+
+def write_plus_file(tasks: Sequence[Task], path: Path) -> None:
+    """Write ``path`` (gzip when it ends in .gz) atomically and reproducibly."""
+    text = "".join(json.dumps(plus_record(task), ensure_ascii=False) + "\n" for task in tasks)
+    data = text.encode("utf-8")
+    if path.suffix == ".gz":
+        buffer = io.BytesIO()
+        # mtime=0 and no file name keep the bytes identical across runs.
+        with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0) as handle:
+            handle.write(data)
+        data = buffer.getvalue()
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)

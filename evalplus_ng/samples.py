@@ -1,0 +1,51 @@
+"""Read LLM samples files (JSON Lines with ``task_id`` and ``completion`` or ``solution``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+from evalplus_ng.errors import InputError
+from evalplus_ng.records import Sample, Task
+from evalplus_ng.sanitize import sanitize
+from evalplus_ng.types import TaskId
+
+
+def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]:
+    """Samples in file order, sanitized into runnable code; other fields are ignored.
+
+    A ``completion`` is sanitized against the task's prompt (it may be a body, a
+    whole function, markdown...); a ``solution`` is sanitized the same way.
+    Raises :class:`InputError` naming the line of the first malformed record.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(str(path), None, "no such file")
+    samples: list[Sample] = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), None, f"cannot read: {exc}") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise InputError(str(path), number, f"invalid JSON: {exc.args[0]}") from None
+        if not isinstance(record, dict):
+            raise InputError(str(path), number, "expected a JSON object")
+        task_id = record.get("task_id")
+        if not isinstance(task_id, str):
+            raise InputError(str(path), number, "missing or non-string 'task_id'")
+        task = tasks.get(task_id)
+        if task is None:
+            raise InputError(str(path), number, f"unknown task_id {task_id!r}")
+        answer = record.get("solution", record.get("completion"))
+        if not isinstance(answer, str):
+            raise InputError(str(path), number, "missing or non-string 'completion'/'solution'")
+        samples.append(Sample(task_id, sanitize(answer, task.prompt, task.entry_point), number))
+    if not samples:
+        raise InputError(str(path), None, "no samples in file")
+    return samples

@@ -1,0 +1,134 @@
+"""Type-preserving serialization of plain Python values to JSON-compatible trees.
+
+Invariants: ``decode(encode(v)) == v`` with the same types all the way down
+(1, 1.0 and True stay distinct; tuples, sets and dict keys survive), and
+``canonical(v)`` is a string that is equal for equal values and stable across
+processes, so it can key deduplication. Only exact builtin types are accepted:
+an object whose class merely *claims* to be an int or a list is refused, which
+is what makes the trusted comparison in :mod:`evalplus_ng.oracle` tamper-proof.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections import Counter, OrderedDict, defaultdict
+from typing import Any
+
+from evalplus_ng.types import Wire
+
+# Tags for the non-JSON kinds. A JSON object on the wire is always a tag.
+_TUPLE, _SET, _FROZENSET, _DICT, _BYTES, _COMPLEX, _BIGINT = "t", "s", "f", "d", "b", "c", "i"
+
+#: Above this many digits ``int -> str`` is refused by CPython; such ints travel in hex.
+_INT_DIGITS = 4000
+_BIG = 10**_INT_DIGITS
+
+
+class Unserializable(TypeError):
+    """The value holds an object that is not plain data."""
+
+
+# Stdlib dict subclasses whose equality is the dict's: accepted as dicts.
+_DICT_LIKE = (OrderedDict, defaultdict, Counter)
+
+
+def _numpy_scalar(value: object) -> Any:
+    """Return a numpy scalar as the matching Python scalar, else raise."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None or type(value).__module__ != "numpy":
+        raise Unserializable(type(value).__name__)
+    # Exact numpy scalar types only: a subclass defined by the sample is refused.
+    if type(value) not in numpy.sctypeDict.values():
+        raise Unserializable(type(value).__name__)
+    item = value.item()  # type: ignore[attr-defined]
+    if type(item) not in (bool, int, float, complex, str, bytes):
+        raise Unserializable(type(value).__name__)
+    return item
+
+
+def encode(value: object) -> Wire:
+    """Encode a plain value; raise :class:`Unserializable` for anything else."""
+    kind = type(value)
+    if value is None or kind is bool or kind is str or kind is float:
+        return value
+    if kind is int:
+        if -_BIG < value < _BIG:
+            return value
+        return {_BIGINT: hex(value)}  # type: ignore[arg-type]
+    if kind is list:
+        return [encode(v) for v in value]  # type: ignore[attr-defined]
+    if kind is tuple:
+        return {_TUPLE: [encode(v) for v in value]}  # type: ignore[attr-defined]
+    if kind is dict or kind in _DICT_LIKE:
+        pairs: list[tuple[object, object]] = list(dict.items(value))  # type: ignore[arg-type]
+        return {_DICT: [[encode(k), encode(v)] for k, v in pairs]}
+    if kind is set or kind is frozenset:
+        items = sorted((encode(v) for v in value), key=_dump)  # type: ignore[attr-defined]
+        return {_SET if kind is set else _FROZENSET: items}
+    if kind is bytes:
+        return {_BYTES: value.hex()}  # type: ignore[attr-defined]
+    if kind is complex:
+        return {_COMPLEX: [value.real, value.imag]}  # type: ignore[attr-defined]
+    return encode(_numpy_scalar(value))
+
+
+def decode(wire: Wire) -> Any:
+    """Inverse of :func:`encode`; raises ``ValueError`` on a malformed tree."""
+    if wire is None or isinstance(wire, (bool, int, float, str)):
+        return wire
+    if isinstance(wire, list):
+        return [decode(v) for v in wire]
+    if isinstance(wire, dict) and len(wire) == 1:
+        ((tag, body),) = wire.items()
+        if tag == _TUPLE:
+            return tuple(decode(v) for v in body)
+        if tag == _SET:
+            return {decode(v) for v in body}
+        if tag == _FROZENSET:
+            return frozenset(decode(v) for v in body)
+        if tag == _DICT:
+            return {decode(k): decode(v) for k, v in body}
+        if tag == _BYTES:
+            return bytes.fromhex(body)
+        if tag == _COMPLEX:
+            return complex(body[0], body[1])
+        if tag == _BIGINT:
+            return int(body, 16)
+    raise ValueError(f"malformed wire value: {str(wire)[:80]}")
+
+
+def _dump(wire: Wire) -> str:
+    return json.dumps(wire, separators=(",", ":"), ensure_ascii=False)
+
+
+def _canonical_wire(wire: Wire) -> Wire:
+    """Sort dict entries so that equal dicts give equal text (sets are sorted on encode)."""
+    if isinstance(wire, list):
+        return [_canonical_wire(v) for v in wire]
+    if isinstance(wire, dict):
+        ((tag, body),) = wire.items()
+        if tag == _DICT:
+            pairs = [[_canonical_wire(k), _canonical_wire(v)] for k, v in body]
+            return {tag: sorted(pairs, key=lambda p: _dump(p[0]))}
+        if tag in (_TUPLE, _SET, _FROZENSET):
+            return {tag: [_canonical_wire(v) for v in body]}
+    if isinstance(wire, float) and math.isnan(wire):
+        return {"nan": 1}  # every NaN is the same value for deduplication
+    return wire
+
+
+def canonical(value: object) -> str:
+    """A stable text key: equal values (same types) give equal keys."""
+    return _dump(_canonical_wire(encode(value)))
+
+
+def dumps(wire: Wire) -> str:
+    """Compact JSON text of a wire tree (NaN and infinities allowed)."""
+    return _dump(wire)
+
+
+def loads(text: str | bytes) -> Wire:
+    """Parse JSON text produced by :func:`dumps`."""
+    return json.loads(text)

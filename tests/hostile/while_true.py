@@ -1,0 +1,6 @@
+"""Attacks the time limit: spins forever in pure Python."""
+
+
+def f(x):
+    while True:
+        pass

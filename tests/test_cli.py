@@ -1,0 +1,122 @@
+"""The CLI end to end (click's CliRunner): evaluate, errors, resume, hostile samples."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from evalplus_ng.cli import main
+
+CORRECT = "    return x + y\n"
+
+
+def _samples(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _statuses(samples: Path) -> list[str]:
+    document = json.loads(samples.with_name(samples.stem + "_eval_results.json").read_text())
+    return [entry["base_status"] for entries in document["eval"].values() for entry in entries]
+
+
+def test_evaluate_writes_results_and_pass_at_k(tmp_path: Path) -> None:
+    samples = _samples(tmp_path / "s.jsonl", [
+        {"task_id": "HumanEval/53", "completion": CORRECT, "model": "ignored"},
+        {"task_id": "HumanEval/53", "completion": "    return x - y\n"},
+        {"task_id": "HumanEval/53",
+         "solution": "def add(x: int, y: int):\n    return y + x\n"},
+    ])
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1")
+    assert code == 0, out
+    assert _statuses(samples) == ["pass", "fail", "pass"]
+    assert "base: pass@1 66.7" in out
+    document = json.loads((tmp_path / "s_eval_results.json").read_text())
+    failed = document["eval"]["HumanEval/53"][1]
+    assert failed["base_fail_tests"] and failed["plus_status"] == "fail"
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ('{"task_id": "HumanEval/53", "completion": "x"}\n{oops\n', ":2: invalid JSON"),
+        ('{"task_id": "HumanEval/999", "completion": "x"}\n', ":1: unknown task_id"),
+        ('{"task_id": "HumanEval/53"}\n', ":1: missing or non-string 'completion'"),
+        ('["HumanEval/53"]\n', ":1: expected a JSON object"),
+        ("", ": no samples in file"),
+    ],
+)
+def test_bad_samples_file_is_one_line_exit_2(tmp_path: Path, content: str, problem: str) -> None:
+    samples = tmp_path / "bad.jsonl"
+    samples.write_text(content, encoding="utf-8")
+    code, _, err = _run("evaluate", "--samples", str(samples))
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {samples}")
+    assert problem in lines[0]
+
+
+def test_bad_flags_and_missing_suite(tmp_path: Path) -> None:
+    samples = _samples(tmp_path / "s.jsonl", [{"task_id": "HumanEval/53", "completion": CORRECT}])
+    assert _run("evaluate", "--samples", str(samples), "-j", "0")[0] == 2
+    assert _run("evaluate", "--samples", str(samples), "--dataset", "nope")[0] == 2
+    code, _, err = _run("evaluate", "--samples", str(samples), "--suite", "plus",
+                        "--artifacts", str(tmp_path / "none"))
+    assert code == 2 and "run `evalplus-ng augment" in err
+    code, _, err = _run("evaluate", "--samples", str(tmp_path / "absent.jsonl"))
+    assert code == 2 and "no such file" in err
+
+
+def test_resume_reuses_unchanged_verdicts(tmp_path: Path) -> None:
+    rows: list[dict[str, object]] = [{"task_id": "HumanEval/53", "completion": CORRECT}] * 2
+    samples = _samples(tmp_path / "s.jsonl", rows)
+    assert _run("evaluate", "--samples", str(samples))[0] == 0
+    code, out, _ = _run("evaluate", "--samples", str(samples), "--resume")
+    assert code == 0 and "(2 reused)" in out
+    _samples(samples, [*rows, {"task_id": "HumanEval/53", "completion": "    return 0\n"}])
+    code, out, _ = _run("evaluate", "--samples", str(samples), "--resume")
+    assert code == 0 and "(2 reused)" in out
+    assert _statuses(samples) == ["pass", "pass", "fail"]
+
+
+HOSTILE = {
+    "loop": "    while True:\n        pass\n",
+    "exit_at_call": "    import os\n    os._exit(0)\n",
+    "exit_at_import": "    pass\nimport os\nos._exit(0)\n",
+    "fork_bomb": "    import os\n    while True:\n        os.fork()\n",
+    "kill_parent": "    import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n",
+    "delete": "    import os\n    os.remove({sentinel!r})\n    return x + y\n",
+    "sleep": "    import time\n    time.sleep(1000)\n",
+    "always_equal": (
+        "    class E:\n        def __eq__(s, o):\n            return True\n    return E()\n"
+    ),
+}
+
+
+def test_hostile_samples_get_verdicts_and_the_run_finishes(tmp_path: Path) -> None:
+    sentinel = tmp_path / "keep.txt"
+    sentinel.write_text("precious", encoding="utf-8")
+    rows: list[dict[str, object]] = []
+    for body in HOSTILE.values():
+        rows.append({"task_id": "HumanEval/53", "completion": CORRECT})
+        rows.append({"task_id": "HumanEval/53",
+                     "completion": body.replace("{sentinel!r}", repr(str(sentinel)))})
+    rows.append({"task_id": "HumanEval/53", "completion": CORRECT})
+    samples = _samples(tmp_path / "hostile.jsonl", rows)
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "2",
+                        "--min-time-limit", "0.3")
+    assert code == 0, out
+    statuses = _statuses(samples)
+    assert statuses[0::2] == ["pass"] * (len(HOSTILE) + 1)
+    assert all(status != "pass" for status in statuses[1::2])
+    assert sentinel.read_text(encoding="utf-8") == "precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "hostile.jsonl", "hostile_eval_results.json", "keep.txt"]

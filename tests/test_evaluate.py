@@ -1,0 +1,69 @@
+"""Verdicts, pass@k and the results layout (pure parts of evaluate)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalplus_ng.evaluate import (
+    EvalConfig,
+    SampleResult,
+    pass_at_k,
+    results_document,
+    results_from_document,
+    time_limits,
+    verdict,
+)
+from evalplus_ng.groundtruth import Expected
+from evalplus_ng.records import Outcome, Sample, Status, Task, Verdict
+from evalplus_ng.sandbox import JobResult
+
+OK = Outcome(Status.OK, 1)
+LOADED = Outcome(Status.OK)
+
+
+def test_verdict_pass_fail_timeout() -> None:
+    inputs = [[1], [2]]
+    assert verdict(JobResult(LOADED, (OK, OK), (True, True)), inputs) == (Verdict.PASS, ())
+    assert verdict(JobResult(LOADED, (OK, OK), (True, False)), inputs) == (Verdict.FAIL, ([2],))
+    timeout = Outcome(Status.TIMEOUT)
+    assert verdict(JobResult(LOADED, (timeout,), (False,)), inputs) == (Verdict.TIMEOUT, ([1],))
+    # Fewer outcomes than inputs never passes.
+    assert verdict(JobResult(LOADED, (OK,), (True,)), inputs)[0] is Verdict.FAIL
+    broken = JobResult(Outcome(Status.ERROR, error="SyntaxError"), (), ())
+    assert verdict(broken, inputs) == (Verdict.FAIL, ())
+    assert verdict(JobResult(Outcome(Status.TIMEOUT), (), ()), inputs)[0] is Verdict.TIMEOUT
+
+
+def test_time_limits_floor_factor_and_stored() -> None:
+    expected = Expected((1, 2, 3), (0.01, 1.0, 0.3), ("", "", ""))
+    config = EvalConfig(floor_seconds=0.5, factor=4.0)
+    assert time_limits(expected, (0, 1, 2), config) == [0.5, 4.0, 1.2]
+    assert time_limits(expected, (2,), config, stored=(9.0, 9.0, 2.0)) == [2.0]
+
+
+def _result(task: str, base: Verdict, plus: Verdict | None = None) -> SampleResult:
+    return SampleResult(task, "code", base, plus)
+
+
+def test_pass_at_k_matches_the_unbiased_estimator() -> None:
+    results = [_result("A", Verdict.PASS, Verdict.PASS), _result("A", Verdict.PASS, Verdict.FAIL),
+               _result("B", Verdict.FAIL, Verdict.FAIL), _result("B", Verdict.PASS, Verdict.PASS)]
+    table = pass_at_k(results, ks=(1, 2, 10))
+    assert table["base"] == {1: pytest.approx(0.75), 2: pytest.approx(1.0)}
+    assert table["plus"] == {1: pytest.approx(0.5), 2: pytest.approx(1.0)}
+    assert "plus" not in pass_at_k([_result("A", Verdict.PASS)])
+
+
+def test_results_document_round_trips_for_resume() -> None:
+    tasks = {"A": Task("A", "p", "f", "s", ([1],), plus_inputs=([2],))}
+    samples = [Sample("A", "code", 1), Sample("A", "other", 2), Sample("A", "third", 3)]
+    results = [SampleResult("A", "code", Verdict.PASS, Verdict.FAIL, (), ([2],)),
+               SampleResult("A", "other", Verdict.TIMEOUT, Verdict.TIMEOUT, ([1],), ())]
+    document = results_document(results)
+    assert list(document["eval"]["A"][0]) == ["task_id", "solution", "base_status",
+                                              "plus_status", "base_fail_tests", "plus_fail_tests"]
+    done = results_from_document(document, samples, tasks)
+    assert done == {0: results[0], 1: results[1]}
+    # A changed sample is judged again.
+    changed = [Sample("A", "code", 1), Sample("A", "edited", 2)]
+    assert list(results_from_document(document, changed, tasks)) == [0]
