@@ -62,9 +62,7 @@ _PR_SET_KEEPCAPS = 8
 _PR_SET_NO_NEW_PRIVS = 38
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNET = 0x40000000
-_CLONE_NEWNS = 0x00020000
-_MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 2, 4, 1 << 14, 1 << 18
-#: World-writable folders: private to each supervisor, and emptied after each child.
+#: World-writable folders: whatever a child leaves there is removed after it.
 _SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 #: Time allowed beyond a test's limit for decoding, encoding and the pipe.
 _SLACK_SECONDS = 0.05
@@ -491,16 +489,13 @@ def _preload() -> None:
 
 
 def _isolate_as_root(libc: ctypes.CDLL) -> None:
-    """Own network namespace with no interface up; own mounts with private temp folders."""
-    if libc.unshare(_CLONE_NEWNET | _CLONE_NEWNS) != 0:
-        libc.unshare(_CLONE_NEWNET)
-        return
-    if libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
-        return
-    for folder in _SHARED_TMP:
-        if os.path.isdir(folder):
-            libc.mount(b"tmpfs", folder.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV,
-                       b"mode=1777,size=512m")
+    """Own network namespace with no interface up.
+
+    The mount table stays shared: the checkout, the virtual environment and
+    the samples may all live under /tmp, so it cannot be replaced. Files a
+    child leaves in the world-writable folders are removed after it instead.
+    """
+    libc.unshare(_CLONE_NEWNET)
 
 
 def _isolate_as_user(libc: ctypes.CDLL) -> None:
@@ -528,7 +523,6 @@ def supervisor_main() -> None:
         _isolate_as_root(libc)
     else:
         _isolate_as_user(libc)
-    tempfile.tempdir = None  # /tmp may now be a private tmpfs
     _preload()
     # Keep the reply pipe away from fd 1 so that stray prints cannot corrupt it.
     fd_out = os.dup(sys.stdout.fileno())

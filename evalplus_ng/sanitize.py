@@ -30,7 +30,6 @@ _USER_TURN_RE = re.compile(
 _INDENTED_START_RE = re.compile(
     r"^\s+(?:(?:async\s+)?def\s|class\s|import\s|from\s\S+\simport\s|@)"
 )
-_LEADING_WS_RE = re.compile(r"[ \t]*")
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -65,7 +64,6 @@ _DRIVER_CALLS = frozenset(
 )
 _DRIVER_MODULES = frozenset({"doctest", "os", "pytest", "subprocess", "sys", "time", "unittest"})
 
-_PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)
 _DefNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
@@ -182,8 +180,7 @@ def _read_prompt(prompt: str, entry_point: str) -> _Prompt:
         fn = _find_def(tree, entry_point)
         if fn is not None and fn.body:
             first = tree_source.split("\n")[fn.body[0].lineno - 1]
-            indent = _LEADING_WS_RE.match(first).group()  # type: ignore[union-attr]
-            indent = indent or "    "
+            indent = _leading_ws(first) or "    "
     return _Prompt(text=text, carry=carry, tree=tree, tree_source=tree_source, body_indent=indent)
 
 
@@ -192,26 +189,22 @@ def _read_prompt(prompt: str, entry_point: str) -> _Prompt:
 
 def _parse(source: str) -> ast.Module | None:
     """Parse source, returning None instead of raising on any syntax problem."""
+    result = _parse_or_error_line(source)
+    return result if isinstance(result, ast.Module) else None
+
+
+def _parse_or_error_line(source: str) -> ast.Module | int:
+    """Parse source; on failure return the 1-based line where the parser gave up."""
     with warnings.catch_warnings():
         # Invalid escapes such as "\_" in docstrings only warn; keep the parse quiet.
         warnings.simplefilter("ignore")
         try:
             return ast.parse(source)
-        except _PARSE_ERRORS:
-            return None
-
-
-def _parse_error_line(source: str) -> int | None:
-    """Return the 1-based line of the first syntax error in source, or None if it parses."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            ast.parse(source)
         except SyntaxError as err:
             return err.lineno or source.count("\n") + 1
         except (ValueError, RecursionError, MemoryError):
+            # Null bytes or absurd nesting: blame the end so callers trim one line at a time.
             return source.count("\n") + 1
-    return None
 
 
 def _fenced_blocks(lines: Sequence[str]) -> list[list[str]]:
@@ -243,7 +236,7 @@ def _scan_chunks(lines: Sequence[str]) -> list[_Chunk]:
     index = 0
     while index < len(lines):
         line = lines[index]
-        indent = _LEADING_WS_RE.match(line).group()  # type: ignore[union-attr]
+        indent = _leading_ws(line)
         if not line.strip() or (indent and not _INDENTED_START_RE.match(line)):
             index += 1
             continue
@@ -266,12 +259,10 @@ def _longest_parseable_prefix(lines: Sequence[str]) -> tuple[int, ast.Module] | 
     """Trim lines from the end (guided by the parser's error line) until the rest parses."""
     end = len(lines)
     while end > 0:
-        source = "\n".join(lines[:end])
-        error_line = _parse_error_line(source)
-        if error_line is None:
-            tree = _parse(source)
-            return (end, tree) if tree is not None and tree.body else None
-        end = min(end - 1, error_line - 1)
+        result = _parse_or_error_line("\n".join(lines[:end]))
+        if isinstance(result, ast.Module):
+            return (end, result) if result.body else None
+        end = min(end - 1, result - 1)
     return None
 
 
@@ -286,27 +277,15 @@ def _find_def(tree: ast.Module, name: str) -> _DefNode | None:
 
 def _is_stub(fn: _DefNode) -> bool:
     """Tell whether a function has no real body (only a docstring, pass, ... or a raise)."""
-    body = list(fn.body)
-    if body and _is_docstring(body[0]):
-        body = body[1:]
-    for node in body:
+    for node in fn.body:
         if isinstance(node, ast.Pass):
             continue
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            continue
+            continue  # the docstring, or a bare ``...``
         if isinstance(node, ast.Raise) and "NotImplementedError" in ast.dump(node):
             continue
         return False
     return True
-
-
-def _is_docstring(node: ast.stmt) -> bool:
-    """Tell whether a statement is a bare string literal."""
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
-    )
 
 
 def _pick_definition(pool: Sequence[_Chunk], name: str, *, allow_stub: bool) -> _Chunk | None:
@@ -337,9 +316,7 @@ def _whole_module(info: _Prompt, main: _Chunk, pool: Sequence[_Chunk], entry_poi
     if info.tree is not None:
         for stmt in _statements(info.tree_source, info.tree.body):
             names = _bound_names(stmt.node)
-            if isinstance(stmt.node, ast.Import | ast.ImportFrom) or not names & (
-                defined | {entry_point}
-            ):
+            if _is_import(stmt.node) or not names & (defined | {entry_point}):
                 prompt_stmts.append(stmt)
     spare = [
         stmt
@@ -426,18 +403,18 @@ def _try_body(
     end = len(lines)
     while end > 0:
         source = info.text + "\n".join(lines[:end]) + "\n"
-        tree = _parse(source)
-        bad_line = _parse_error_line(source) if tree is None else _misplaced_flow_line(tree)
-        if bad_line is None and tree is not None:
-            fn = _find_def(tree, entry_point)
+        result = _parse_or_error_line(source)
+        bad_line = _misplaced_flow_line(result) if isinstance(result, ast.Module) else result
+        if isinstance(result, ast.Module) and bad_line is None:
+            fn = _find_def(result, entry_point)
             if fn is None or _is_stub(fn):
                 return None
-            prompt_part = [s for s in _statements(source, tree.body) if s.node.lineno <= offset]
-            code = [s for s in _statements(source, tree.body) if s.node.lineno > offset]
-            return _render(prompt_part, code, [])
-        if not allow_trim:
+            stmts = _statements(source, result.body)
+            prompt_part = [s for s in stmts if s.node.lineno <= offset]
+            return _render(prompt_part, [s for s in stmts if s.node.lineno > offset], [])
+        if not allow_trim or bad_line is None:
             return None
-        end = min(end - 1, (bad_line or 0) - offset - 1)
+        end = min(end - 1, bad_line - offset - 1)
     return None
 
 
@@ -451,13 +428,18 @@ def _misplaced_flow_line(tree: ast.Module) -> int | None:
 
 def _expand_leading_tabs(line: str) -> str:
     """Replace tabs in a line's indentation by spaces so it can mix with the prompt's."""
-    indent = _LEADING_WS_RE.match(line).group()  # type: ignore[union-attr]
+    indent = _leading_ws(line)
     return indent.expandtabs(4) + line[len(indent) :]
+
+
+def _leading_ws(line: str) -> str:
+    """Return a line's indentation."""
+    return line[: len(line) - len(line.lstrip(" \t"))]
 
 
 def _indent_width(line: str) -> int:
     """Return the width of a line's leading whitespace."""
-    return len(_LEADING_WS_RE.match(line).group())  # type: ignore[union-attr]
+    return len(_leading_ws(line))
 
 
 def _reindent(lines: Sequence[str], indent: str) -> list[str]:
@@ -501,18 +483,19 @@ def _render(prompt_stmts: list[_Stmt], code: list[_Stmt], spare: list[_Stmt]) ->
     }
     kept_code = [s for s in code if _is_definition(s.node) or _is_kept_try(s.node)]
     pulled = _pull_helpers([*prompt_stmts, *kept_code], spare)
-    definitions = [*prompt_stmts, *pulled, *kept_code]
-    code_names = {n for s in kept_code if not _is_import(s.node) for n in _bound_names(s.node)}
     kept_ids = {id(s) for s in kept_code}
-    candidates = [s for s in code if id(s) not in kept_ids]
-    chosen = _choose_assignments(definitions, candidates, frozenset(imported))
-    code_names |= {n for s in chosen for n in _bound_names(s.node)}
+    chosen = _choose_assignments(
+        [*prompt_stmts, *pulled, *kept_code],
+        [s for s in code if id(s) not in kept_ids],
+        frozenset(imported),
+    )
+    kept_ids |= {id(s) for s in chosen}
+    code_out = [s for s in code if id(s) in kept_ids]
+    # A constant the candidate redefines replaces the prompt's (as running both would).
+    code_names = {n for s in code_out if not _is_import(s.node) for n in _bound_names(s.node)}
     prompt_kept = [
-        s
-        for s in prompt_stmts
-        if _is_import(s.node) or not (_bound_names(s.node) & code_names and _is_assign(s.node))
+        s for s in prompt_stmts if not (_is_assign(s.node) and _bound_names(s.node) & code_names)
     ]
-    code_out = [s for s in code if id(s) in kept_ids or any(s is c for c in chosen)]
     ordered = _dedupe_imports([*prompt_kept, *pulled, *code_out])
     future = [s for s in ordered if _is_future(s.node)]
     rest = [s for s in ordered if not _is_future(s.node)]
@@ -556,13 +539,12 @@ def _pull_helpers(kept: list[_Stmt], spare: list[_Stmt]) -> list[_Stmt]:
     """Take definitions from other chunks that the kept code uses but does not define."""
     pulled: list[_Stmt] = []
     while True:
-        current = [*kept, *pulled]
-        unbound = _free_names([s.node for s in current]) - _BUILTIN_NAMES
-        unbound -= {n for s in current for n in _bound_names(s.node)}
+        unbound = _free_names([s.node for s in [*kept, *pulled]]) - _BUILTIN_NAMES
         # The last spare definition of a name wins, as it would when running the text.
-        providers = {n: s for s in spare for n in _bound_names(s.node) & unbound}
-        fresh = [s for s in spare if any(p is s for p in providers.values())]
-        fresh = [s for s in fresh if not any(s is p for p in pulled)]
+        providers = {
+            id(s) for s in {n: s for s in spare for n in _bound_names(s.node) & unbound}.values()
+        }
+        fresh = [s for s in spare if id(s) in providers and all(s is not p for p in pulled)]
         if not fresh:
             return pulled
         pulled.extend(fresh)
@@ -579,7 +561,7 @@ def _choose_assignments(
         fresh = [
             s
             for s in pending
-            if not any(s is c for c in chosen)
+            if all(s is not c for c in chosen)
             and not _calls_driver(s.node)
             and (
                 _is_recursion_limit(s.node)
