@@ -183,6 +183,32 @@ def test_computed_constant_kept_when_the_function_needs_it() -> None:
     assert _run(result)["weighted_sum"]([1, 4, 5], 2) == 10
 
 
+def test_recursion_limit_kept_and_main_call_dropped() -> None:
+    completion = (
+        "import sys\n"
+        "sys.setrecursionlimit(10000)\n\n"
+        "def weighted_sum(values, weight):\n"
+        "    return values[0] * weight + weighted_sum(values[1:], weight) if values else 0\n\n"
+        "def main():\n"
+        "    print(weighted_sum([1, 2], 3))\n\n"
+        "main()\n"
+    )
+    result = sanitize(completion, SUM_PROMPT, "weighted_sum")
+    _assert_sum_works(result)
+    assert "sys.setrecursionlimit(10000)" in result
+    assert "\nmain()" not in result
+
+
+def test_prompt_constants_survive_and_full_solutions_are_not_duplicated() -> None:
+    prompt = 'VOWELS = "aeiou"\n\n\ndef count_vowels(s: str) -> int:\n    """ Count vowels. """\n'
+    solution = prompt + "    return sum(c in VOWELS for c in s)\n"
+    result = sanitize(solution, prompt, "count_vowels")
+    assert _run(result)["count_vowels"]("banana") == 3
+    assert result.count("VOWELS =") == 1 and result.count("def count_vowels") == 1
+    redefined = 'VOWELS = "a"\n\ndef count_vowels(s):\n    return sum(c in VOWELS for c in s)\n'
+    assert _run(sanitize(redefined, prompt, "count_vowels"))["count_vowels"]("banana") == 3
+
+
 def test_doctest_and_input_driver_is_dropped() -> None:
     completion = (
         "def weighted_sum(values, weight):\n"
