@@ -1,0 +1,124 @@
+"""Per-task input contracts: the signature's types plus a precondition from the docstring.
+
+A contract lives in ``contracts/<dataset>/<Task_Id>.py`` (``HumanEval/0`` ->
+``HumanEval_0.py``) and defines ``pre(...) -> bool`` with the task's parameters.
+Its annotations, where present, are the authoritative parameter types (the
+prompt's annotations are often missing or loose); otherwise the prompt's are
+used, and for unannotated parameters the types seen in the base inputs. An
+input is valid when it has the right arity, every argument matches its type,
+and ``pre`` returns True.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng import typespec
+from evalplus_ng.errors import InputError
+from evalplus_ng.records import Task
+from evalplus_ng.types import Args
+from evalplus_ng.typespec import Spec
+
+
+def contract_file(folder: Path, task_id: str) -> Path:
+    """Where a task's contract lives."""
+    return folder / f"{task_id.replace('/', '_')}.py"
+
+
+def _function(tree: ast.Module, name: str) -> ast.FunctionDef | None:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return node
+    return None
+
+
+def _parameters(function: ast.FunctionDef) -> list[ast.arg]:
+    return [*function.args.posonlyargs, *function.args.args]
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What a valid input of one task is."""
+
+    task_id: str
+    names: tuple[str, ...]
+    specs: tuple[Spec, ...]
+    source: str = ""
+    pre: Callable[..., Any] | None = field(default=None, compare=False)
+
+    def violation(self, args: Sequence[Any]) -> str | None:
+        """None when ``args`` is valid, else why not (one short phrase)."""
+        if len(args) != len(self.specs):
+            return f"expected {len(self.specs)} arguments, got {len(args)}"
+        for name, value, spec in zip(self.names, args, self.specs, strict=True):
+            if not typespec.matches(value, spec):
+                return f"argument '{name}' is not {spec}"
+        if self.pre is None:
+            return None
+        try:
+            ok = self.pre(*args)
+        except Exception as exc:
+            return f"precondition raised {type(exc).__name__}"
+        return None if ok is True else "precondition is false"
+
+    def valid(self, args: Sequence[Any]) -> bool:
+        """True when ``args`` satisfies the contract."""
+        return self.violation(args) is None
+
+
+def signature_specs(
+    task: Task, contract_source: str = ""
+) -> tuple[tuple[str, ...], tuple[Spec, ...]]:
+    """Parameter names and specs: the contract's annotations, the prompt's, then inference."""
+    prompt_function = _function(ast.parse(task.prompt), task.entry_point)
+    if prompt_function is None:
+        raise InputError(task.task_id, None, f"prompt does not define {task.entry_point}")
+    parameters = _parameters(prompt_function)
+    names = tuple(p.arg for p in parameters)
+    contract_annotations: dict[str, ast.expr | None] = {}
+    if contract_source:
+        pre = _function(ast.parse(contract_source), "pre")
+        if pre is not None:
+            contract_annotations = {p.arg: p.annotation for p in _parameters(pre)}
+    specs: list[Spec] = []
+    for position, parameter in enumerate(parameters):
+        annotation = contract_annotations.get(parameter.arg) or parameter.annotation
+        if annotation is not None:
+            specs.append(typespec.from_annotation(annotation))
+        else:
+            seen = [args[position] for args in task.base_inputs if len(args) > position]
+            specs.append(typespec.infer(seen))
+    return names, tuple(specs)
+
+
+def load_contract(task: Task, folder: Path | None) -> Contract:
+    """The task's contract; without a contract file, types only."""
+    path = contract_file(folder, task.task_id) if folder is not None else None
+    source = path.read_text(encoding="utf-8") if path is not None and path.is_file() else ""
+    try:
+        names, specs = signature_specs(task, source)
+    except (SyntaxError, typespec.SpecError) as exc:
+        raise InputError(str(path or task.task_id), getattr(exc, "lineno", None),
+                         f"bad contract: {exc}") from None
+    pre = None
+    if source:
+        namespace: dict[str, Any] = {"__name__": f"contract:{task.task_id}"}
+        exec(compile(source, str(path), "exec"), namespace)
+        pre = namespace.get("pre")
+        if pre is not None and not callable(pre):
+            raise InputError(str(path), None, "'pre' is not a function")
+    return Contract(task.task_id, names, specs, source, pre)
+
+
+def violations(contract: Contract, inputs: Sequence[Args]) -> list[tuple[int, str]]:
+    """(index, reason) for each input that breaks the contract."""
+    found = []
+    for index, args in enumerate(inputs):
+        reason = contract.violation(args)
+        if reason is not None:
+            found.append((index, reason))
+    return found
