@@ -664,6 +664,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "solutions_changed_by_our_resanitize": changed,
         "solutions_changed_by_evalplus": evalplus_changed,
         "differences": differences, "work": str(work),
+        "tmp_entries": _tmp_entries(),
     }
     inprocess = next((r for r in runs if r.tool.endswith("(in-process)")), None)
     if inprocess and inprocess.judging_rate and theirs_run.judging_rate:
@@ -672,6 +673,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.json:
         options.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0
+
+
+def _tmp_entries() -> int:
+    """Entries in /tmp: evalplus-ng's sandbox scans it after every child, so it matters."""
+    try:
+        return len(os.listdir("/tmp"))
+    except OSError:
+        return -1
 
 
 def print_report(report: dict[str, Any], runs: Sequence[Run]) -> None:
@@ -702,7 +711,7 @@ def print_report(report: dict[str, Any], runs: Sequence[Run]) -> None:
     for row in differences:
         print(f"  {row['task_id']:<14} ours {row['ours']:<17} evalplus {row['evalplus']:<17} "
               f"{row['sample']}\n      {row['reason']}")
-    print(f"scratch files: {report['work']}")
+    print(f"scratch files: {report['work']}; /tmp holds {report['tmp_entries']} entries")
 
 
 if __name__ == "__main__":

@@ -10,11 +10,11 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from evalplus_ng.errors import EvalplusError, InputError
+from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluate import EvalConfig
 from evalplus_ng.records import Verdict
 from evalplus_ng.sandbox import Limits
@@ -23,6 +23,9 @@ from evalplus_ng.workflow import DATASETS, DEFAULT_OUT, EvaluateRequest, run_eva
 EXIT_INPUT = 2  # bad flag, bad file: the same code click uses for usage errors
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
+
+if TYPE_CHECKING:
+    from evalplus_ng.augment import AugmentSummary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,6 +38,9 @@ def _errors_to_exit_codes(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except InputError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_INPUT)
+        except UnknownTaskError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_INPUT)
         except EvalplusError as exc:
@@ -124,6 +130,58 @@ def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int
     for column, row in summary.pass_at_k.items():
         cells = ", ".join(f"pass@{k} {100 * value:.1f}" for k, value in row.items())
         click.echo(f"{column}: {cells}")
+
+
+@main.command()
+@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
+              show_default=True, help="Built-in dataset to augment.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
+              show_default=True, help="Folder for the artifacts and per-task checkpoints.")
+@click.option("--tasks", default=None, metavar="LIST",
+              help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20'.")
+@click.option("--per-task", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="New (plus) inputs wanted per task.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed; the same seed gives byte-identical artifacts.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
+              show_default="number of cores", help="Tasks augmented in parallel.")
+@click.option("--no-llm-seeds", is_flag=True, help="Do not use the seed corpus in seeds/.")
+@click.option("--budget", type=click.FloatRange(min=1.0), default=120.0, show_default=True,
+              help="Wall-clock safety net per task, seconds.")
+@_errors_to_exit_codes
+def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int, jobs: int,
+            no_llm_seeds: bool, budget: float) -> None:
+    """Generate a HumanEval+ style suite: many new valid inputs per task."""
+    from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
+    from evalplus_ng.workflow import load_dataset
+
+    chosen = select_tasks(load_dataset(dataset), tasks)
+    config = AugmentConfig(dataset=dataset, per_task=per_task, seed=seed,
+                           use_corpus=not no_llm_seeds, budget_seconds=budget)
+    with _Progress("augmenting") as progress:
+        summary = run_augment(chosen, config, out, jobs, progress.update)
+    click.echo(f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints); "
+               f"wrote {summary.artifact} and {out / 'stats.json'}")
+    _print_table(summary, per_task)
+
+
+def _print_table(summary: AugmentSummary, per_task: int) -> None:
+    """Tests per task, shaped like the EvalPlus paper's Table 2."""
+    from evalplus_ng.augment import table
+
+    rows = {
+        "base": [len(task.base_inputs) for task in summary.tasks],
+        "plus": [len(task.plus_inputs) for task in summary.tasks],
+        "base+plus": [len(task.base_inputs) + len(task.plus_inputs) for task in summary.tasks],
+    }
+    click.echo(f"{'tests/task':<10} {'avg':>8} {'median':>8} {'min':>6} {'max':>6}")
+    for name, counts in rows.items():
+        cells = table(counts)
+        click.echo(f"{name:<10} {cells['avg']:>8} {cells['median']:>8} "
+                   f"{cells['min']:>6} {cells['max']:>6}")
+    short = [f"{r.task_id} ({r.plus_inputs})" for r in summary.reports if r.plus_inputs < per_task]
+    if short:
+        click.echo(f"{len(short)} task(s) below {per_task} plus inputs: {', '.join(short)}")
 
 
 if __name__ == "__main__":  # pragma: no cover

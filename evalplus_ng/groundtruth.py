@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from evalplus_ng.records import Status, Task
 from evalplus_ng.sandbox import Job, JobResult
-from evalplus_ng.serialize import encode
+from evalplus_ng.serialize import dumps, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
 #: How long the ground truth may take on one input before the input is dropped.
@@ -57,14 +57,52 @@ def _expected(result: JobResult, count: int) -> Expected:
     return Expected(tuple(outputs), tuple(seconds), tuple(failures))
 
 
-def _job(task: Task, inputs: Sequence[Args]) -> Job:
+def _job(task: Task, inputs: Sequence[Args], seconds: float = GROUND_TRUTH_SECONDS) -> Job:
     return Job(
         code=task.solution,
         entry_point=task.entry_point,
         inputs=[encode(list(args)) for args in inputs],
-        time_limits=[GROUND_TRUTH_SECONDS] * len(inputs),
+        time_limits=[seconds] * len(inputs),
         task_id=task.task_id,
     )
+
+
+@dataclass(frozen=True)
+class Oracle:
+    """The ground truth's verdict on candidate inputs: which to keep, and why others went."""
+
+    kept: tuple[int, ...]
+    outputs: tuple[Wire, ...]
+    seconds: tuple[float, ...]
+    dropped: dict[str, int]
+
+
+def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,
+           runs: int = 2) -> Oracle:
+    """Run the ground truth ``runs`` times; keep inputs it answers, in time, the same way each run.
+
+    ``kept`` indexes ``inputs``; ``outputs`` and ``seconds`` (fastest run) follow ``kept``.
+    """
+    results = list(executor.map(_job(task, inputs, seconds) for _ in range(runs)))
+    expectations = [_expected(result, len(inputs)) for result in results]
+    kept: list[int] = []
+    outputs: list[Wire] = []
+    times: list[float] = []
+    dropped: dict[str, int] = {}
+    for index in range(len(inputs)):
+        failure = next((e.failures[index] for e in expectations if e.failures[index]), "")
+        if failure:
+            reason = "timeout" if "timeout" in failure else "raises"
+            dropped[reason] = dropped.get(reason, 0) + 1
+            continue
+        answers = {dumps(e.outputs[index]) for e in expectations}
+        if len(answers) != 1:
+            dropped["unstable"] = dropped.get("unstable", 0) + 1
+            continue
+        kept.append(index)
+        outputs.append(expectations[0].outputs[index])
+        times.append(min(e.seconds[index] for e in expectations))
+    return Oracle(tuple(kept), tuple(outputs), tuple(times), dropped)
 
 
 def run_ground_truth(

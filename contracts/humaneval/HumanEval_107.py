@@ -1,0 +1,5 @@
+"""HumanEval/107 even_odd_palindrome: an integer n with 1 <= n <= 10**3 (the stated constraint)."""
+
+
+def pre(n: int) -> bool:
+    return 1 <= n <= 1000

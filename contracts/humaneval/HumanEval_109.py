@@ -1,0 +1,7 @@
+"""HumanEval/109 move_one_ball: a list (possibly empty) of distinct integers."""
+
+from typing import List
+
+
+def pre(arr: List[int]) -> bool:
+    return len(set(arr)) == len(arr)

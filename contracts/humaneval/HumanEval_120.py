@@ -1,0 +1,8 @@
+"""HumanEval/120 maximum: 1..1000 integers in [-1000, 1000] and 0 <= k <= len(arr)."""
+
+from typing import List
+
+
+def pre(arr: List[int], k: int) -> bool:
+    return (1 <= len(arr) <= 1000 and all(-1000 <= v <= 1000 for v in arr)
+            and 0 <= k <= len(arr))

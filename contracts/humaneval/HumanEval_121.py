@@ -1,0 +1,7 @@
+"""HumanEval/121 solution: a non-empty list of integers."""
+
+from typing import List
+
+
+def pre(lst: List[int]) -> bool:
+    return len(lst) >= 1

@@ -1,0 +1,5 @@
+"""HumanEval/50 decode_shift: a string produced by encode_shift, i.e. only lowercase ASCII letters (may be empty)."""
+
+
+def pre(s: str) -> bool:
+    return all("a" <= ch <= "z" for ch in s)

@@ -1,0 +1,5 @@
+"""HumanEval/53 add: any two integers."""
+
+
+def pre(x: int, y: int) -> bool:
+    return True

@@ -1,0 +1,5 @@
+"""HumanEval/56 correct_bracketing: a string of "<" and ">" only (may be empty)."""
+
+
+def pre(brackets: str) -> bool:
+    return all(b in "<>" for b in brackets)

@@ -1,0 +1,7 @@
+"""HumanEval/85 add: a non-empty list of integers."""
+
+from typing import List
+
+
+def pre(lst: List[int]) -> bool:
+    return len(lst) >= 1

@@ -1,0 +1,6 @@
+"""HumanEval/93 encode: a message of ASCII letters and spaces only, possibly empty."""
+
+
+def pre(message: str) -> bool:
+    # "Assume only letters"; the examples also separate words with spaces.
+    return all(c == " " or (c.isascii() and c.isalpha()) for c in message)

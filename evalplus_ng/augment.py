@@ -1,0 +1,242 @@
+"""`augment`: seeds -> fuzz -> contract -> ground-truth oracle -> HumanEvalPlus artifact.
+
+Orchestration only (it opens files and starts processes); the stages are the
+pure modules it calls. Tasks run in parallel worker processes (``multiprocess``),
+each with its own one-worker sandbox for the ground truth, and each finished
+task is checkpointed in ``OUT/checkpoints/`` so that an interrupted run resumes
+where it stopped. Same ``seed``, same inputs: byte-identical artifacts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.contract import contract_file, load_contract
+from evalplus_ng.errors import UnknownTaskError
+from evalplus_ng.fuzz import FuzzConfig, fuzz
+from evalplus_ng.groundtruth import oracle
+from evalplus_ng.records import Task
+from evalplus_ng.resources import data_dir
+from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.seed import gather
+from evalplus_ng.serialize import decode, encode
+
+ARTIFACT = "HumanEvalPlus.jsonl.gz"
+#: Candidates generated beyond the target, to make up for inputs the oracle drops.
+SLACK = 1.15
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class AugmentConfig:
+    """Everything that decides an augment run's output (and so its checkpoints)."""
+
+    dataset: str = "humaneval"
+    per_task: int = 1000
+    seed: int = 0
+    use_corpus: bool = True
+    hypothesis_examples: int = 100
+    oracle_seconds: float = 1.0
+    budget_seconds: float = 120.0
+
+
+@dataclass(frozen=True)
+class TaskReport:
+    """What happened to one task (saved in its checkpoint and in stats.json).
+
+    Only deterministic facts: timings would make artifacts differ between runs.
+    """
+
+    task_id: str
+    plus_inputs: int
+    seeds: dict[str, int]
+    attempts: int
+    rejected: dict[str, int]
+    dropped: dict[str, int]
+    budget_hit: bool
+
+
+@dataclass(frozen=True)
+class AugmentSummary:
+    """The artifact written and the per-task reports."""
+
+    artifact: Path
+    reports: tuple[TaskReport, ...]
+    resumed: int = 0
+    tasks: tuple[Task, ...] = field(default=(), repr=False)
+
+
+def _digest(*parts: str) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(part.encode())
+        hasher.update(b"\0")
+    return hasher.hexdigest()[:16]
+
+
+def _task_seed(config: AugmentConfig, task_id: str) -> int:
+    return int(_digest(str(config.seed), task_id), 16) % (2**32)
+
+
+def _corpus_path(config: AugmentConfig, task: Task) -> Path:
+    return data_dir("seeds") / config.dataset / f"{task.task_id.replace('/', '_')}.json"
+
+
+def fingerprint(config: AugmentConfig, task: Task) -> str:
+    """Changes whenever anything that decides this task's inputs changes."""
+    contract = contract_file(data_dir("contracts") / config.dataset, task.task_id)
+    corpus = _corpus_path(config, task)
+    return _digest(
+        json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), task.solution,
+        contract.read_text(encoding="utf-8") if contract.is_file() else "",
+        corpus.read_text(encoding="utf-8") if config.use_corpus and corpus.is_file() else "",
+        json.dumps(encode(list(task.base_inputs))),
+    )
+
+
+def augment_task(task: Task, config: AugmentConfig) -> tuple[list[Any], TaskReport]:
+    """Generate, filter and check one task's plus inputs; returns them with a report."""
+    contracts = data_dir("contracts") / config.dataset
+    contract = load_contract(task, contracts)
+    task_seed = _task_seed(config, task.task_id)
+    seeds = gather(task, contract, _corpus_path(config, task) if config.use_corpus else None,
+                   task_seed, config.hypothesis_examples)
+    wanted = int(config.per_task * SLACK) + 1
+    found = fuzz(task, contract, seeds, FuzzConfig(target=wanted,
+                                                    budget_seconds=config.budget_seconds),
+                 random.Random(task_seed))
+    with Sandbox(1, Limits()) as sandbox:
+        verdict = oracle(task, found.inputs, sandbox, config.oracle_seconds)
+    kept = [found.inputs[i] for i in verdict.kept][: config.per_task]
+    counts: dict[str, int] = {}
+    for seed_ in seeds:
+        counts[seed_.source] = counts.get(seed_.source, 0) + 1
+    report = TaskReport(
+        task_id=task.task_id, plus_inputs=len(kept), seeds=counts, attempts=found.attempts,
+        rejected=found.rejected, dropped=verdict.dropped, budget_hit=found.budget_hit,
+    )
+    return kept, report
+
+
+def _checkpoint_path(out: Path, task: Task) -> Path:
+    return out / "checkpoints" / f"{task.task_id.replace('/', '_')}.json"
+
+
+def _load_checkpoint(path: Path, key: str) -> tuple[list[Any], TaskReport] | None:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        if document.get("fingerprint") != key:
+            return None
+        return list(decode(document["plus_input"])), TaskReport(**document["report"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _save_checkpoint(path: Path, key: str, inputs: list[Any], report: TaskReport) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document = {"fingerprint": key, "report": asdict(report), "plus_input": encode(inputs)}
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(document) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _worker(item: tuple[Task, AugmentConfig, str, str]) -> tuple[str, bool]:
+    """Pool entry point: one task, checkpointed; returns (task id, ok)."""
+    task, config, path, key = item
+    inputs, report = augment_task(task, config)
+    _save_checkpoint(Path(path), key, inputs, report)
+    return task.task_id, True
+
+
+def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers: int,
+                progress: Callable[[int, int], None] | None = None) -> AugmentSummary:
+    """Augment every task (resuming from checkpoints) and write ``out/HumanEvalPlus.jsonl.gz``."""
+    out.mkdir(parents=True, exist_ok=True)
+    keys = {task.task_id: fingerprint(config, task) for task in tasks}
+    done: dict[str, tuple[list[Any], TaskReport]] = {}
+    for task in tasks:
+        loaded = _load_checkpoint(_checkpoint_path(out, task), keys[task.task_id])
+        if loaded is not None:
+            done[task.task_id] = loaded
+    resumed = len(done)
+    todo = [task for task in tasks if task.task_id not in done]
+    items = [(task, config, str(_checkpoint_path(out, task)), keys[task.task_id])
+             for task in todo]
+    if progress is not None:
+        progress(len(done), len(tasks))
+    if items:
+        from multiprocess import get_context
+
+        with get_context("fork").Pool(max(1, min(workers, len(items)))) as pool:
+            for task_id, _ok in pool.imap_unordered(_worker, items):
+                task = next(t for t in todo if t.task_id == task_id)
+                loaded = _load_checkpoint(_checkpoint_path(out, task), keys[task_id])
+                assert loaded is not None, f"{task_id}: checkpoint vanished"
+                done[task_id] = loaded
+                if progress is not None:
+                    progress(len(done), len(tasks))
+    augmented = tuple(
+        replace(task, plus_inputs=tuple(done[task.task_id][0]),
+                contract=_contract_text(config, task))
+        for task in tasks
+    )
+    artifact = out / ARTIFACT
+    write_plus_file(augmented, artifact)
+    reports = tuple(done[task.task_id][1] for task in tasks)
+    (out / "stats.json").write_text(json.dumps(stats_document(reports, config), indent=1) + "\n",
+                                    encoding="utf-8")
+    return AugmentSummary(artifact, reports, resumed, augmented)
+
+
+def _contract_text(config: AugmentConfig, task: Task) -> str:
+    path = contract_file(data_dir("contracts") / config.dataset, task.task_id)
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+def table(counts: Sequence[int]) -> dict[str, float]:
+    """Avg / median / min / max, as in the EvalPlus paper's Table 2."""
+    if not counts:
+        return {"avg": 0.0, "median": 0.0, "min": 0, "max": 0}
+    return {"avg": round(statistics.fmean(counts), 1), "median": statistics.median(counts),
+            "min": min(counts), "max": max(counts)}
+
+
+def select_tasks(tasks: Sequence[Task], spec: str | None) -> list[Task]:
+    """Tasks named by ``spec``: comma-separated ids, numbers or ranges (``0,5,10-20``)."""
+    if not spec:
+        return list(tasks)
+    by_id = {task.task_id: task for task in tasks}
+    by_number = {task.number: task for task in tasks}
+    chosen: dict[str, Task] = {}
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            continue
+        if part in by_id:
+            chosen[part] = by_id[part]
+            continue
+        low, _, high = part.partition("-")
+        if not (low.isdigit() and (not high or high.isdigit())):
+            raise UnknownTaskError(f"unknown task {part!r}")
+        for number in range(int(low), int(high or low) + 1):
+            if number not in by_number:
+                raise UnknownTaskError(f"unknown task number {number}")
+            chosen[by_number[number].task_id] = by_number[number]
+    return [task for task in tasks if task.task_id in chosen]
+
+
+def stats_document(reports: Sequence[TaskReport], config: AugmentConfig) -> dict[str, Any]:
+    """stats.json: the configuration, Table 2, and every task's report."""
+    return {
+        "config": asdict(config),
+        "plus_inputs": table([r.plus_inputs for r in reports]),
+        "tasks": [asdict(r) for r in reports],
+    }

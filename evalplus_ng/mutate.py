@@ -1,0 +1,331 @@
+"""Type-aware mutation (EvalPlus's Table 1), one tiny mutator per type in a registry.
+
+Every mutator takes ``(value, spec, ctx)`` and returns a new value that still
+matches ``spec``; it never changes the number of arguments. Randomness comes only
+from ``ctx.rng``. ``ctx.pool`` holds *ingredients*: fragments of valid inputs seen
+so far (ints, floats, strings, elements), bounded in size, so that mutants reuse
+pieces that are known to satisfy the task's hidden constraints.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from evalplus_ng import typespec as ts
+from evalplus_ng.serialize import canonical
+from evalplus_ng.typespec import Spec
+
+#: Ingredients kept per kind; beyond this, a new one replaces a random old one.
+POOL_SIZE = 200
+#: Collections longer than this are only shrunk or kept, never grown.
+MAX_LENGTH = 64
+INT_BOUNDARIES = (0, 1, -1, 2, 10, 100, 2**31 - 1, -(2**31), 2**63, -(2**63))
+FLOAT_BOUNDARIES = (0.0, -0.0, 1.0, -1.0, 0.5, 1e-9, -1e-9, 1e9, 1e18, 3.14159)
+_PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
+
+
+@dataclass
+class Pool:
+    """Bounded, deterministic pools of fragments from valid inputs, keyed by kind."""
+
+    rng: random.Random
+    items: dict[str, list[Any]] = field(default_factory=dict)
+    keys: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, kind: str, value: Any) -> None:
+        key = canonical(value)
+        seen = self.keys.setdefault(kind, set())
+        if key in seen:
+            return
+        bucket = self.items.setdefault(kind, [])
+        if len(bucket) < POOL_SIZE:
+            bucket.append(value)
+        else:
+            victim = self.rng.randrange(POOL_SIZE)
+            seen.discard(canonical(bucket[victim]))
+            bucket[victim] = value
+        seen.add(key)
+
+    def pick(self, kind: str) -> Any | None:
+        bucket = self.items.get(kind)
+        return self.rng.choice(bucket) if bucket else None
+
+    def feed(self, value: Any) -> None:
+        """Add a valid value and everything inside it."""
+        kind = type(value)
+        if kind is int:
+            self.add("int", value)
+        elif kind is float:
+            self.add("float", value)
+        elif kind is str:
+            self.add("str", value)
+            for piece in value.split():
+                self.add("word", piece)
+            self.add("chars", "".join(sorted(set(value))))
+        elif kind in (list, tuple):
+            for item in value:
+                self.feed(item)
+        elif kind in (set, frozenset):
+            for item in sorted(value, key=canonical):  # string hashing is salted per process
+                self.feed(item)
+        elif kind is dict:
+            for k, v in value.items():
+                self.feed(k)
+                self.feed(v)
+
+
+@dataclass
+class Context:
+    """What a mutator may use: the generator and the ingredient pool."""
+
+    rng: random.Random
+    pool: Pool
+
+
+Mutator = Callable[[Any, Spec, Context], Any]
+MUTATORS: dict[str, Mutator] = {}
+
+
+def mutator(kind: str) -> Callable[[Mutator], Mutator]:
+    """Register ``function`` as the mutator for spec kind ``kind``."""
+
+    def register(function: Mutator) -> Mutator:
+        MUTATORS[kind] = function
+        return function
+
+    return register
+
+
+# --------------------------------------------------------------------------- fresh values
+
+
+def fresh(spec: Spec, ctx: Context, depth: int = 0) -> Any:
+    """A new small value of ``spec``, preferring ingredients."""
+    rng = ctx.rng
+    kind = spec.kind
+    if kind == ts.UNION:
+        return fresh(rng.choice(spec.args), ctx, depth)
+    if kind == ts.NONE:
+        return None
+    if kind == ts.BOOL:
+        return rng.random() < 0.5
+    if kind == ts.INT:
+        seen = ctx.pool.pick("int")
+        return seen if seen is not None and rng.random() < 0.7 else rng.randint(-10, 100)
+    if kind == ts.FLOAT:
+        seen = ctx.pool.pick("float")
+        return seen if seen is not None and rng.random() < 0.7 else round(rng.uniform(-10, 100), 2)
+    if kind == ts.STR:
+        seen = ctx.pool.pick("word") if rng.random() < 0.5 else ctx.pool.pick("str")
+        if seen is not None and rng.random() < 0.8:
+            return seen
+        return "".join(rng.choice(_alphabet(ctx)) for _ in range(rng.randint(0, 6)))
+    if kind == ts.ANY:
+        return fresh(Spec(rng.choice((ts.INT, ts.STR, ts.FLOAT))), ctx, depth)
+    size = 0 if depth > 2 else rng.randint(0, 3)
+    if kind in (ts.LIST, ts.SET):
+        items = [fresh(spec.args[0], ctx, depth + 1) for _ in range(size)]
+        return items if kind == ts.LIST else _as_set(items)
+    if kind == ts.TUPLE:
+        if spec.variadic:
+            return tuple(fresh(spec.args[0], ctx, depth + 1) for _ in range(size))
+        return tuple(fresh(member, ctx, depth + 1) for member in spec.args)
+    if kind == ts.DICT:
+        return {_hashable(fresh(spec.args[0], ctx, depth + 1)): fresh(spec.args[1], ctx, depth + 1)
+                for _ in range(size)}
+    raise ts.SpecError(f"cannot make a value of {spec}")
+
+
+def _alphabet(ctx: Context) -> str:
+    chars = ctx.pool.pick("chars")
+    return chars if chars and ctx.rng.random() < 0.9 else _PRINTABLE
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, (set, dict)):
+        return None
+    return value
+
+
+def _as_set(items: list[Any]) -> set[Any]:
+    result = set()
+    for item in items:
+        try:
+            result.add(item)
+        except TypeError:
+            continue
+    return result
+
+
+# --------------------------------------------------------------------------- scalars
+
+
+@mutator(ts.INT)
+def mutate_int(value: int, spec: Spec, ctx: Context) -> int:
+    rng = ctx.rng
+    choice = rng.randrange(6)
+    if choice == 0:
+        return value + 1
+    if choice == 1:
+        return value - 1
+    if choice == 2:
+        return rng.choice(INT_BOUNDARIES)
+    if choice == 3:
+        seen = ctx.pool.pick("int")
+        return seen if seen is not None else -value
+    if choice == 4:
+        return value * rng.choice((2, -1, 10))
+    return value + rng.randint(-100, 100)
+
+
+@mutator(ts.FLOAT)
+def mutate_float(value: float, spec: Spec, ctx: Context) -> float:
+    rng = ctx.rng
+    choice = rng.randrange(6)
+    if choice == 0:
+        return value + 1.0
+    if choice == 1:
+        return value - 1.0
+    if choice == 2:
+        return rng.choice(FLOAT_BOUNDARIES)
+    if choice == 3:
+        seen = ctx.pool.pick("float")
+        return seen if seen is not None else -value
+    if choice == 4:
+        return value * rng.choice((0.5, 2.0, -1.0))
+    return round(value + rng.uniform(-10.0, 10.0), rng.choice((1, 2, 6)))
+
+
+@mutator(ts.BOOL)
+def mutate_bool(value: bool, spec: Spec, ctx: Context) -> bool:
+    return not value
+
+
+@mutator(ts.NONE)
+def mutate_none(value: None, spec: Spec, ctx: Context) -> None:
+    return None
+
+
+@mutator(ts.STR)
+def mutate_str(value: str, spec: Spec, ctx: Context) -> str:
+    rng = ctx.rng
+    if not value:
+        return fresh(spec, ctx) or rng.choice(_alphabet(ctx))
+    start = rng.randrange(len(value))
+    end = rng.randint(start + 1, min(len(value), start + 4))
+    piece = value[start:end]
+    choice = rng.randrange(4)
+    if choice == 0:  # remove a substring
+        return value[:start] + value[end:]
+    if choice == 1 and len(value) < 4 * MAX_LENGTH:  # repeat a substring
+        return value[:end] + piece + value[end:]
+    if choice == 2:  # replace a substring with a mutated piece
+        replacement = (ctx.pool.pick("word") if rng.random() < 0.5 else None) or "".join(
+            rng.choice(_alphabet(ctx)) for _ in piece
+        )
+        return value[:start] + replacement + value[end:]
+    # Insert a character the input alphabet uses (or any printable one).
+    return value[:start] + rng.choice(_alphabet(ctx)) + value[start:]
+
+
+# --------------------------------------------------------------------------- containers
+
+
+def _mutate_sequence(items: list[Any], element: Spec, ctx: Context) -> list[Any]:
+    rng = ctx.rng
+    items = list(items)
+    choices = 4 if len(items) < MAX_LENGTH else 1
+    choice = rng.randrange(choices) if items else 2
+    if choice == 0 or (items and len(items) >= MAX_LENGTH):  # remove an element
+        del items[rng.randrange(len(items))]
+    elif choice == 1:  # repeat an element
+        index = rng.randrange(len(items))
+        items.insert(rng.randrange(len(items) + 1), items[index])
+    elif choice == 2:  # insert a new element (a mutant of one, or a fresh one)
+        new = mutate(rng.choice(items), element, ctx) if items and rng.random() < 0.7 \
+            else fresh(element, ctx)
+        items.insert(rng.randrange(len(items) + 1), new)
+    else:  # replace an element with a mutant of an element
+        index = rng.randrange(len(items))
+        items[index] = mutate(items[rng.randrange(len(items))], element, ctx)
+    return items
+
+
+@mutator(ts.LIST)
+def mutate_list(value: list[Any], spec: Spec, ctx: Context) -> list[Any]:
+    return _mutate_sequence(value, spec.args[0], ctx)
+
+
+@mutator(ts.SET)
+def mutate_set(value: set[Any], spec: Spec, ctx: Context) -> set[Any]:
+    ordered = sorted(value, key=canonical)  # iteration order of a set is not stable
+    return _as_set(_mutate_sequence(ordered, spec.args[0], ctx))
+
+
+@mutator(ts.TUPLE)
+def mutate_tuple(value: tuple[Any, ...], spec: Spec, ctx: Context) -> tuple[Any, ...]:
+    if spec.variadic:
+        return tuple(_mutate_sequence(list(value), spec.args[0], ctx))
+    if not value:
+        return value
+    index = ctx.rng.randrange(len(value))
+    items = list(value)
+    items[index] = mutate(items[index], spec.args[index], ctx)
+    return tuple(items)
+
+
+@mutator(ts.DICT)
+def mutate_dict(value: dict[Any, Any], spec: Spec, ctx: Context) -> dict[Any, Any]:
+    rng = ctx.rng
+    result = dict(value)
+    keys = sorted(result, key=canonical)
+    choice = rng.randrange(3) if keys else 2
+    if choice == 0:  # remove a pair
+        del result[rng.choice(keys)]
+    elif choice == 1:  # update a value
+        key = rng.choice(keys)
+        result[key] = mutate(result[key], spec.args[1], ctx)
+    else:  # insert a pair
+        source = rng.choice(keys) if keys and rng.random() < 0.5 else None
+        key = mutate(source, spec.args[0], ctx) if source is not None else fresh(spec.args[0], ctx)
+        key = _hashable(key)
+        if key is not None or spec.args[0].kind in (ts.NONE, ts.ANY):
+            result[key] = fresh(spec.args[1], ctx)
+    return result
+
+
+@mutator(ts.UNION)
+def mutate_union(value: Any, spec: Spec, ctx: Context) -> Any:
+    members = [member for member in spec.args if ts.matches(value, member)]
+    if members and ctx.rng.random() < 0.85:
+        return mutate(value, members[0], ctx)
+    return fresh(ctx.rng.choice(spec.args), ctx)
+
+
+@mutator(ts.ANY)
+def mutate_any(value: Any, spec: Spec, ctx: Context) -> Any:
+    return mutate(value, ts.infer([value]), ctx) if ts.infer([value]).kind != ts.ANY else value
+
+
+def mutate(value: Any, spec: Spec, ctx: Context) -> Any:
+    """One mutation of ``value`` that keeps it within ``spec``."""
+    return MUTATORS[spec.kind](value, spec, ctx)
+
+
+def mutate_args(args: list[Any], specs: tuple[Spec, ...], ctx: Context) -> list[Any]:
+    """Mutate one argument (sometimes two), position by position; arity never changes."""
+    result = list(args)
+    if not result:
+        return result
+    positions = [ctx.rng.randrange(len(result))]
+    if len(result) > 1 and ctx.rng.random() < 0.25:
+        positions.append(ctx.rng.randrange(len(result)))
+    for position in positions:
+        result[position] = mutate(result[position], specs[position], ctx)
+    return result

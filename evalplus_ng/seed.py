@@ -1,0 +1,199 @@
+"""Seed inputs for the fuzzer, one small function per source.
+
+Sources, in the order they are tried: the dataset's base inputs, calls shown in
+the prompt's docstring (``>>> f(...)``, ``f(...) ➞ ...``, ``f(...) == ...``),
+the cached corpus in ``seeds/`` and Hypothesis strategies derived from the
+parameter specs. Only :func:`gather` filters by contract and deduplicates.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from evalplus_ng import typespec as ts
+from evalplus_ng.contract import Contract
+from evalplus_ng.errors import InputError
+from evalplus_ng.records import Task
+from evalplus_ng.serialize import canonical, decode
+from evalplus_ng.types import Args
+from evalplus_ng.typespec import Spec
+
+#: Kinds of seeds, as recorded in statistics.
+BASE, DOCSTRING, CORPUS, HYPOTHESIS = "base", "docstring", "corpus", "hypothesis"
+
+
+@dataclass(frozen=True)
+class Seed:
+    """One seed input and where it came from."""
+
+    args: Args
+    source: str
+
+
+def _balanced_call(text: str, start: int) -> str | None:
+    """The text of ``name(...)`` starting at ``start``, or None if parentheses never close."""
+    depth = 0
+    quote: str | None = None
+    index = text.index("(", start)
+    for position in range(index, len(text)):
+        char = text[position]
+        if quote:
+            if char == "\\":
+                continue
+            if char == quote and text[position - 1] != "\\":
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return text[start:position + 1]
+        elif char == "\n" and depth == 0:
+            return None
+    return None
+
+
+def docstring_examples(prompt: str, entry_point: str) -> list[Args]:
+    """Argument lists of literal calls to ``entry_point`` written in the prompt."""
+    found: list[Args] = []
+    needle = entry_point + "("
+    position = prompt.find(needle)
+    while position != -1:
+        preceding = prompt[position - 1] if position else " "
+        call = _balanced_call(prompt, position) if not preceding.isidentifier() \
+            and preceding != "." else None
+        if call is not None and not prompt[:position].rstrip().endswith("def"):
+            args = _literal_args(call, entry_point)
+            if args is not None:
+                found.append(args)
+        position = prompt.find(needle, position + 1)
+    return found
+
+
+def _literal_args(call: str, entry_point: str) -> Args | None:
+    try:
+        node = ast.parse(call.replace("\n", " "), mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == entry_point and not node.keywords):
+        return None
+    try:
+        return [ast.literal_eval(arg) for arg in node.args]
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def corpus_seeds(path: Path) -> list[Args]:
+    """Inputs from a seed-corpus file (``seeds/<dataset>/<Task_Id>.json``); [] when absent."""
+    if not path.is_file():
+        return []
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        return [list(decode(entry["args"])) for entry in document["inputs"]]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InputError(str(path), None, f"bad seed corpus: {exc}") from None
+
+
+def _alphabet(examples: Sequence[Any]) -> str:
+    chars: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            chars.update(value)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            for item in value:
+                walk(item)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(key)
+                walk(item)
+
+    walk(list(examples))
+    return "".join(sorted(chars)) or string.ascii_lowercase + " "
+
+
+def strategy(spec: Spec, alphabet: str) -> st.SearchStrategy[Any]:
+    """A bounded Hypothesis strategy for values of ``spec``."""
+    kind = spec.kind
+    if kind == ts.NONE:
+        return st.none()
+    if kind == ts.BOOL:
+        return st.booleans()
+    if kind == ts.INT:
+        return st.integers(-20, 20) | st.integers(-(10**6), 10**6)
+    if kind == ts.FLOAT:
+        return st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
+    if kind == ts.STR:
+        return st.text(alphabet=alphabet, max_size=20)
+    if kind == ts.ANY:
+        return st.integers(-100, 100) | st.text(alphabet=alphabet, max_size=10)
+    if kind == ts.UNION:
+        return st.one_of(*[strategy(member, alphabet) for member in spec.args])
+    if kind == ts.LIST:
+        return st.lists(strategy(spec.args[0], alphabet), max_size=10)
+    if kind == ts.SET:
+        return st.sets(strategy(spec.args[0], alphabet), max_size=10)
+    if kind == ts.TUPLE:
+        if spec.variadic:
+            return st.lists(strategy(spec.args[0], alphabet), max_size=6).map(tuple)
+        return st.tuples(*[strategy(member, alphabet) for member in spec.args])
+    if kind == ts.DICT:
+        return st.dictionaries(strategy(spec.args[0], alphabet), strategy(spec.args[1], alphabet),
+                               max_size=6)
+    raise ts.SpecError(f"no strategy for {spec}")
+
+
+def hypothesis_seeds(specs: Sequence[Spec], contract: Contract, count: int, seed: int,
+                     alphabet: str) -> list[Args]:
+    """Up to ``count`` valid argument lists drawn from the specs' strategies, reproducibly."""
+    found: list[Args] = []
+    arguments = st.tuples(*[strategy(spec, alphabet) for spec in specs])
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=count, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck), derandomize=False)
+    @given(arguments)
+    def draw(args: tuple[Any, ...]) -> None:
+        candidate = list(args)
+        if contract.valid(candidate):
+            found.append(candidate)
+
+    draw()
+    return found
+
+
+def gather(task: Task, contract: Contract, corpus: Path | None, seed: int,
+           hypothesis_count: int = 100) -> list[Seed]:
+    """All valid, distinct seeds of a task, base inputs first."""
+    sources: list[tuple[str, list[Args]]] = [
+        (BASE, list(task.base_inputs)),
+        (DOCSTRING, docstring_examples(task.prompt, task.entry_point)),
+        (CORPUS, corpus_seeds(corpus) if corpus is not None else []),
+    ]
+    alphabet = _alphabet([args for _, inputs in sources for args in inputs])
+    if hypothesis_count:
+        sources.append((HYPOTHESIS, hypothesis_seeds(contract.specs, contract, hypothesis_count,
+                                                     seed, alphabet)))
+    seen: set[str] = set()
+    seeds: list[Seed] = []
+    for source, inputs in sources:
+        for args in inputs:
+            key = canonical(args)
+            if key in seen or not contract.valid(args):
+                continue
+            seen.add(key)
+            seeds.append(Seed(args, source))
+    return seeds
