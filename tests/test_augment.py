@@ -1,0 +1,93 @@
+"""`evalplus-ng augment` end to end on a few tasks: valid, reproducible, resumable, loadable."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from evalplus_ng.augment import select_tasks
+from evalplus_ng.cli import main
+from evalplus_ng.contract import load_contract
+from evalplus_ng.dataset import load_humaneval, load_plus_file
+from evalplus_ng.errors import UnknownTaskError
+from evalplus_ng.resources import data_dir
+
+TASKS = "0,53,127"
+FIELDS = ["task_id", "prompt", "entry_point", "canonical_solution", "test", "contract",
+          "base_input", "plus_input", "atol"]
+
+
+def _augment(out: Path, *extra: str) -> str:
+    result = CliRunner().invoke(main, ["augment", "--out", str(out), "--tasks", TASKS,
+                                       "--per-task", "40", "-j", "2", *extra])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("aug")
+    _augment(out)
+    return out
+
+
+def test_artifact_has_evalplus_fields_and_valid_inputs(first_run: Path) -> None:
+    with gzip.open(first_run / "HumanEvalPlus.jsonl.gz", "rt", encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle]
+    assert [r["task_id"] for r in records] == ["HumanEval/0", "HumanEval/53", "HumanEval/127"]
+    assert all(list(r)[: len(FIELDS)] == FIELDS for r in records)
+    contracts = data_dir("contracts") / "humaneval"
+    by_id = {task.task_id: task for task in load_humaneval()}
+    for task in load_plus_file(first_run / "HumanEvalPlus.jsonl.gz"):
+        assert len(task.plus_inputs) == 40
+        contract = load_contract(by_id[task.task_id], contracts)
+        assert [contract.violation(args) for args in task.plus_inputs] == [None] * 40
+        # Types survive the round trip: HumanEval/127 takes tuples.
+    loaded = {t.task_id: t for t in load_plus_file(first_run / "HumanEvalPlus.jsonl.gz")}
+    assert all(type(args[0]) is tuple for args in loaded["HumanEval/127"].plus_inputs)
+    stats = json.loads((first_run / "stats.json").read_text())
+    assert stats["plus_inputs"]["min"] == 40
+
+
+def test_same_seed_gives_byte_identical_artifacts(first_run: Path, tmp_path: Path) -> None:
+    _augment(tmp_path)
+    for name in ("HumanEvalPlus.jsonl.gz", "stats.json"):
+        assert (tmp_path / name).read_bytes() == (first_run / name).read_bytes(), name
+    other = tmp_path / "other"
+    _augment(other, "--seed", "1")
+    assert (other / "HumanEvalPlus.jsonl.gz").read_bytes() != \
+        (first_run / "HumanEvalPlus.jsonl.gz").read_bytes()
+
+
+def test_rerun_resumes_from_checkpoints(first_run: Path) -> None:
+    before = (first_run / "HumanEvalPlus.jsonl.gz").read_bytes()
+    assert "(3 from checkpoints)" in _augment(first_run)
+    assert (first_run / "HumanEvalPlus.jsonl.gz").read_bytes() == before
+
+
+def test_the_artifact_judges_samples(first_run: Path, tmp_path: Path) -> None:
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(json.dumps({"task_id": "HumanEval/53", "completion": "    return x + y\n"})
+                       + "\n" + json.dumps({"task_id": "HumanEval/53",
+                                            "completion": "    return abs(x) + y\n"}) + "\n")
+    result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite",
+                                       str(first_run / "HumanEvalPlus.jsonl.gz")])
+    assert result.exit_code == 0, result.output
+    document = json.loads((tmp_path / "s_eval_results.json").read_text())
+    statuses = [(e["base_status"], e["plus_status"]) for e in document["eval"]["HumanEval/53"]]
+    # abs(x) + y passes HumanEval's base tests (all x >= 0) but not the plus inputs.
+    assert statuses[0] == ("pass", "pass")
+    assert statuses[1][0] == "pass" and statuses[1][1] == "fail"
+
+
+def test_task_selection() -> None:
+    tasks = load_humaneval()
+    assert [t.number for t in select_tasks(tasks, "3,1-2,HumanEval/10")] == [1, 2, 3, 10]
+    with pytest.raises(UnknownTaskError):
+        select_tasks(tasks, "999")
+    with pytest.raises(UnknownTaskError):
+        select_tasks(tasks, "abc")
