@@ -1,0 +1,6 @@
+"""HumanEval/130 tri: a non-negative integer n."""
+
+
+def pre(n: int) -> bool:
+    # The answer is a list of n + 1 numbers: bound n generously so outputs stay small.
+    return 0 <= n <= 10**5

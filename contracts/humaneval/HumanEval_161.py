@@ -1,0 +1,5 @@
+"""HumanEval/161 solve: any string (possibly empty)."""
+
+
+def pre(s: str) -> bool:
+    return True
