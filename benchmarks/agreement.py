@@ -21,7 +21,7 @@ from pathlib import Path
 from evalplus_ng.evaluate import EvalConfig, evaluate_samples
 from evalplus_ng.groundtruth import run_ground_truth
 from evalplus_ng.records import Sample, Status, Verdict
-from evalplus_ng.samples import read_samples
+from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Job, Sandbox
 from evalplus_ng.workflow import load_suite
 
@@ -45,12 +45,9 @@ def main() -> None:
     options = parser.parse_args()
 
     tasks = {t.task_id: t for t in load_suite("humaneval", "base")}
-    samples: list[Sample] = []
-    origin: list[str] = []
-    for path in sorted(options.folder.glob("*.jsonl")):
-        for sample in read_samples(path, tasks):
-            samples.append(sample)
-            origin.append(f"{path.name}:{sample.line}")
+    found = read_sample_folder(options.folder, tasks)
+    samples = [sample for _, sample in found]
+    origin = [f"{name}:{sample.line}" for name, sample in found]
     print(f"{len(samples)} samples from {options.folder}", file=sys.stderr)
     with Sandbox(options.jobs) as sandbox:
         truths = run_ground_truth(list(tasks.values()), sandbox)

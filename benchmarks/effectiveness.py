@@ -5,7 +5,7 @@ Judges every sample in a folder of samples files against a suite file
 that pass the base tests, how many of those fail the plus tests (the "kills"),
 per task and per model, and the first failing input of each kill.
 
-    python benchmarks/effectiveness.py ARTIFACT ../shared/samples/humaneval [-j 2] [--out kills.json]
+    python benchmarks/effectiveness.py ARTIFACT ../shared/samples/humaneval [-j 2] [--out F]
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pathlib import Path
 from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.evaluate import EvalConfig, evaluate_samples
 from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.records import Sample, Verdict
-from evalplus_ng.samples import read_samples
+from evalplus_ng.records import Verdict
+from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Sandbox
 
 #: find_zero's check() accepts any root; EvalPlus's figures leave it out too.
@@ -47,12 +47,9 @@ def main() -> None:
     options = parser.parse_args()
 
     tasks = {task.task_id: task for task in load_plus_file(options.artifact)}
-    samples: list[Sample] = []
-    origin: list[str] = []
-    for path in sorted(options.folder.glob("*.jsonl")):
-        for sample in read_samples(path, tasks):
-            samples.append(sample)
-            origin.append(f"{path.name}:{sample.line}")
+    found = read_sample_folder(options.folder, tasks)
+    samples = [sample for _, sample in found]
+    origin = [f"{name}:{sample.line}" for name, sample in found]
     print(f"{len(samples)} samples, {len(tasks)} tasks", file=sys.stderr)
     began = time.monotonic()
     with Sandbox(options.jobs) as sandbox:

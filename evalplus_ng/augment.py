@@ -33,6 +33,10 @@ from evalplus_ng.serialize import decode, encode
 ARTIFACT = "HumanEvalPlus.jsonl.gz"
 #: Candidates generated beyond the target, to make up for inputs the oracle drops.
 SLACK = 1.15
+#: At most this many generate-then-judge rounds per task.
+ROUNDS = 4
+#: Candidates judged per task at most, as a multiple of ``per_task``.
+MAX_CANDIDATES = 8
 FORMAT_VERSION = 1
 
 
@@ -46,6 +50,8 @@ class AugmentConfig:
     use_corpus: bool = True
     hypothesis_examples: int = 100
     oracle_seconds: float = 1.0
+    #: Inputs on which the ground truth runs more Python lines than this are dropped.
+    max_lines: int = 50_000
     budget_seconds: float = 120.0
 
 
@@ -110,19 +116,36 @@ def augment_task(task: Task, config: AugmentConfig) -> tuple[list[Any], TaskRepo
     task_seed = _task_seed(config, task.task_id)
     seeds = gather(task, contract, _corpus_path(config, task) if config.use_corpus else None,
                    task_seed, config.hypothesis_examples)
+    # The fuzz loop is sequential and seeded, so a larger target extends the same
+    # sequence: when the oracle drops too many inputs, ask for more and judge only those.
     wanted = int(config.per_task * SLACK) + 1
-    found = fuzz(task, contract, seeds, FuzzConfig(target=wanted,
-                                                    budget_seconds=config.budget_seconds),
-                 random.Random(task_seed))
+    kept: list[Any] = []
+    dropped: dict[str, int] = {}
+    judged = 0
     with Sandbox(1, Limits()) as sandbox:
-        verdict = oracle(task, found.inputs, sandbox, config.oracle_seconds)
-    kept = [found.inputs[i] for i in verdict.kept][: config.per_task]
+        for _round in range(ROUNDS):
+            found = fuzz(task, contract, seeds,
+                         FuzzConfig(target=wanted, budget_seconds=config.budget_seconds),
+                         random.Random(task_seed))
+            fresh = found.inputs[judged:]
+            judged = len(found.inputs)
+            verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines)
+            kept.extend(fresh[i] for i in verdict.kept)
+            for reason, count in verdict.dropped.items():
+                dropped[reason] = dropped.get(reason, 0) + count
+            exhausted = len(found.inputs) < wanted or found.budget_hit
+            if len(kept) >= config.per_task or exhausted:
+                break
+            missing = config.per_task - len(kept)
+            wanted = min(judged + int(missing * judged / max(1, len(kept)) * SLACK) + 1,
+                         MAX_CANDIDATES * config.per_task)
+    kept = kept[: config.per_task]
     counts: dict[str, int] = {}
     for seed_ in seeds:
         counts[seed_.source] = counts.get(seed_.source, 0) + 1
     report = TaskReport(
         task_id=task.task_id, plus_inputs=len(kept), seeds=counts, attempts=found.attempts,
-        rejected=found.rejected, dropped=verdict.dropped, budget_hit=found.budget_hit,
+        rejected=found.rejected, dropped=dropped, budget_hit=found.budget_hit,
     )
     return kept, report
 

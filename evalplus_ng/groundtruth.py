@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from evalplus_ng.records import Status, Task
-from evalplus_ng.sandbox import Job, JobResult
+from evalplus_ng.sandbox import COST_EXCEEDED, Job, JobResult
 from evalplus_ng.serialize import dumps, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
@@ -57,13 +57,15 @@ def _expected(result: JobResult, count: int) -> Expected:
     return Expected(tuple(outputs), tuple(seconds), tuple(failures))
 
 
-def _job(task: Task, inputs: Sequence[Args], seconds: float = GROUND_TRUTH_SECONDS) -> Job:
+def _job(task: Task, inputs: Sequence[Args], seconds: float = GROUND_TRUTH_SECONDS,
+         max_lines: int | None = None) -> Job:
     return Job(
         code=task.solution,
         entry_point=task.entry_point,
         inputs=[encode(list(args)) for args in inputs],
         time_limits=[seconds] * len(inputs),
         task_id=task.task_id,
+        max_lines=max_lines,
     )
 
 
@@ -78,12 +80,15 @@ class Oracle:
 
 
 def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,
-           runs: int = 2) -> Oracle:
+           max_lines: int | None = None, runs: int = 2) -> Oracle:
     """Run the ground truth ``runs`` times; keep inputs it answers, in time, the same way each run.
 
+    With ``max_lines``, inputs on which the ground truth executes more Python
+    lines than that are dropped as too expensive: a machine-independent bound
+    that keeps suites fast to run and their contents reproducible.
     ``kept`` indexes ``inputs``; ``outputs`` and ``seconds`` (fastest run) follow ``kept``.
     """
-    results = list(executor.map(_job(task, inputs, seconds) for _ in range(runs)))
+    results = list(executor.map(_job(task, inputs, seconds, max_lines) for _ in range(runs)))
     expectations = [_expected(result, len(inputs)) for result in results]
     kept: list[int] = []
     outputs: list[Wire] = []
@@ -92,7 +97,8 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     for index in range(len(inputs)):
         failure = next((e.failures[index] for e in expectations if e.failures[index]), "")
         if failure:
-            reason = "timeout" if "timeout" in failure else "raises"
+            reason = ("expensive" if COST_EXCEEDED in failure
+                      else "timeout" if "timeout" in failure else "raises")
             dropped[reason] = dropped.get(reason, 0) + 1
             continue
         answers = {dumps(e.outputs[index]) for e in expectations}

@@ -166,40 +166,37 @@ def _as_set(items: list[Any]) -> set[Any]:
 # --------------------------------------------------------------------------- scalars
 
 
-@mutator(ts.INT)
-def mutate_int(value: int, spec: Spec, ctx: Context) -> int:
+def _mutate_number(value: Any, ctx: Context, kind: str, one: Any, boundaries: tuple[Any, ...],
+                   factors: tuple[Any, ...], jitter: Callable[[Any, random.Random], Any]) -> Any:
+    """Table 1 for numbers: +-1, a boundary value, an ingredient, a scaling or a jitter."""
     rng = ctx.rng
     choice = rng.randrange(6)
     if choice == 0:
-        return value + 1
+        return value + one
     if choice == 1:
-        return value - 1
+        return value - one
     if choice == 2:
-        return rng.choice(INT_BOUNDARIES)
+        return rng.choice(boundaries)
     if choice == 3:
-        seen = ctx.pool.pick("int")
+        seen = ctx.pool.pick(kind)
         return seen if seen is not None else -value
     if choice == 4:
-        return value * rng.choice((2, -1, 10))
-    return value + rng.randint(-100, 100)
+        return value * rng.choice(factors)
+    return jitter(value, rng)
+
+
+@mutator(ts.INT)
+def mutate_int(value: int, spec: Spec, ctx: Context) -> int:
+    return int(_mutate_number(value, ctx, "int", 1, INT_BOUNDARIES, (2, -1, 10),
+                              lambda v, rng: v + rng.randint(-100, 100)))
 
 
 @mutator(ts.FLOAT)
 def mutate_float(value: float, spec: Spec, ctx: Context) -> float:
-    rng = ctx.rng
-    choice = rng.randrange(6)
-    if choice == 0:
-        return value + 1.0
-    if choice == 1:
-        return value - 1.0
-    if choice == 2:
-        return rng.choice(FLOAT_BOUNDARIES)
-    if choice == 3:
-        seen = ctx.pool.pick("float")
-        return seen if seen is not None else -value
-    if choice == 4:
-        return value * rng.choice((0.5, 2.0, -1.0))
-    return round(value + rng.uniform(-10.0, 10.0), rng.choice((1, 2, 6)))
+    return float(_mutate_number(
+        value, ctx, "float", 1.0, FLOAT_BOUNDARIES, (0.5, 2.0, -1.0),
+        lambda v, rng: round(v + rng.uniform(-10.0, 10.0), rng.choice((1, 2, 6))),
+    ))
 
 
 @mutator(ts.BOOL)

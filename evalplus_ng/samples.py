@@ -49,3 +49,13 @@ def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]
     if not samples:
         raise InputError(str(path), None, "no samples in file")
     return samples
+
+
+def read_sample_folder(folder: Path, tasks: Mapping[TaskId, Task]) -> list[tuple[str, Sample]]:
+    """Every sample of every ``*.jsonl`` file in ``folder`` (sorted by name) with its file name."""
+    found: list[tuple[str, Sample]] = []
+    for path in sorted(Path(folder).glob("*.jsonl")):
+        found.extend((path.name, sample) for sample in read_samples(path, tasks))
+    if not found:
+        raise InputError(str(folder), None, "no *.jsonl samples files here")
+    return found

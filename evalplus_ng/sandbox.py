@@ -101,6 +101,41 @@ class Job:
     task_id: str = ""
     atol: float = 0.0
     fail_fast: bool = True
+    #: When set, a call that executes more Python lines than this fails with an
+    #: ERROR naming :data:`COST_EXCEEDED`: a cost measure that, unlike time, is
+    #: the same on every machine. For trusted code (the ground truth) only.
+    max_lines: int | None = None
+
+
+#: The error type reported when a call exceeds ``Job.max_lines``.
+COST_EXCEEDED = "CostExceeded"
+
+
+class CostExceeded(BaseException):
+    """Raised inside a traced call that ran too many lines (BaseException: hard to swallow)."""
+
+
+def _line_budget(function: Callable[..., Any], budget: int) -> Callable[..., Any]:
+    """``function`` run under a tracer that raises CostExceeded after ``budget`` line events."""
+
+    def call(*args: Any) -> Any:
+        remaining = budget
+
+        def local(frame: Any, event: str, arg: Any) -> Any:
+            nonlocal remaining
+            if event == "line":
+                remaining -= 1
+                if remaining < 0:
+                    raise CostExceeded(f"more than {budget} lines executed")
+            return local
+
+        sys.settrace(lambda frame, event, arg: local)
+        try:
+            return function(*args)
+        finally:
+            sys.settrace(None)
+
+    return call
 
 
 @dataclass(frozen=True)
@@ -307,6 +342,8 @@ def _child_main(message: dict[str, Any], start: int, fd: int, workdir: str, limi
         _write_frame(fd, [Status.ERROR.value, None, _describe(exc), 0.0])
         os._exit(0)
     _write_frame(fd, [Status.OK.value, None, None, 0.0])
+    if message.get("max_lines"):
+        function = _line_budget(function, int(message["max_lines"]))
     inputs = message["inputs"]
     for index in range(start, len(inputs)):
         args = decode(inputs[index])
@@ -675,6 +712,7 @@ class Sandbox:
             "entry_point": job.entry_point,
             "inputs": list(job.inputs),
             "time_limits": [float(t) for t in job.time_limits],
+            "max_lines": job.max_lines,
         }
         patience = self.limits.load_seconds + max(job.time_limits, default=0.0) + 30.0
         worker = self._idle.get()

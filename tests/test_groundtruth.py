@@ -1,0 +1,57 @@
+"""The oracle stage: which generated inputs the ground truth keeps, and why others go."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalplus_ng.groundtruth import oracle, run_ground_truth
+from evalplus_ng.records import Task
+from evalplus_ng.sandbox import Sandbox
+
+SOURCE = '''
+import random
+
+def f(n):
+    if n < 0:
+        raise ValueError("negative")
+    if n == 7:
+        return random.random()  # not a function of its input: unstable
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+'''
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Sandbox:
+    with Sandbox(2) as box:
+        yield box  # type: ignore[misc]
+
+
+def _task() -> Task:
+    return Task("T/1", "def f(n):\n", "f", SOURCE, ([3],))
+
+
+def test_oracle_keeps_stable_cheap_answers_and_counts_the_rest(sandbox: Sandbox) -> None:
+    inputs = [[1], [-1], [7], [10], [10**6], [2]]
+    verdict = oracle(_task(), inputs, sandbox, seconds=5.0, max_lines=20_000)
+    assert verdict.kept == (0, 3, 5)
+    assert verdict.outputs == (0, 45, 1)
+    assert verdict.dropped == {"raises": 1, "unstable": 1, "expensive": 1}
+    assert len(verdict.seconds) == 3
+
+
+def test_the_line_budget_is_the_same_on_every_run(sandbox: Sandbox) -> None:
+    # 2 lines per iteration: just under and just over a 2,000-line budget.
+    verdicts = [oracle(_task(), [[990], [1010]], sandbox, 5.0, max_lines=2_000)
+                for _ in range(3)]
+    assert all(v.kept == (0,) for v in verdicts)
+
+
+def test_run_ground_truth_reports_failures_per_input(sandbox: Sandbox) -> None:
+    task = Task("T/1", "def f(n):\n", "f", SOURCE, ([3], [-2]), plus_inputs=([4],))
+    truth = run_ground_truth([task], sandbox)["T/1"]
+    assert truth.base.outputs == (3, None) and truth.base.usable == (0,)
+    assert "ValueError" in truth.base.failures[1]
+    assert truth.plus.outputs == (6,)
