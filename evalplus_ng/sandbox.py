@@ -396,13 +396,12 @@ class _Supervisor:
     parent's ``continue`` or ``stop`` before starting a fresh child.
     """
 
-    def __init__(self, limits: Limits, fd_in: int, fd_out: int) -> None:
+    def __init__(self, limits: Limits, fd_in: int, fd_out: int, root: str) -> None:
         self.limits = limits
         self.fd_in = fd_in
         self.fd_out = fd_out
         self.as_root = os.geteuid() == 0
-        self.root = tempfile.mkdtemp(prefix="evalplus-ng-sandbox-")
-        os.chmod(self.root, 0o711)
+        self.root = root  # made, and removed, by the parent
 
     def serve(self) -> None:
         """Serve jobs until the parent closes the pipe."""
@@ -565,11 +564,9 @@ def supervisor_main() -> None:
     fd_out = os.dup(sys.stdout.fileno())
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
-    supervisor = _Supervisor(Limits(**settings["limits"]), sys.stdin.fileno(), fd_out)
-    try:
-        supervisor.serve()
-    finally:
-        shutil.rmtree(supervisor.root, ignore_errors=True)
+    supervisor = _Supervisor(Limits(**settings["limits"]), sys.stdin.fileno(), fd_out,
+                             settings["root"])
+    supervisor.serve()
 
 
 # --------------------------------------------------------------------------- parent side
@@ -584,6 +581,7 @@ class _Worker:
         self.limits = limits
         self.closed = closed
         self.process: subprocess.Popen[bytes] | None = None
+        self.root: str | None = None
 
     def _start(self) -> subprocess.Popen[bytes]:
         env = dict(os.environ)
@@ -592,7 +590,12 @@ class _Worker:
                         env.get("PYTHONPATH", "")] if p
         )
         env.setdefault("OPENBLAS_NUM_THREADS", "1")
-        settings = json.dumps({"limits": asdict(self.limits), "parent": os.getpid()})
+        # The parent owns the supervisor's folder: a supervisor killed with SIGKILL
+        # cannot clean up after itself.
+        self.root = tempfile.mkdtemp(prefix="evalplus-ng-sandbox-")
+        os.chmod(self.root, 0o711)
+        settings = json.dumps({"limits": asdict(self.limits), "parent": os.getpid(),
+                               "root": self.root})
         return subprocess.Popen(
             [sys.executable, "-c", "from evalplus_ng.sandbox import supervisor_main as m; m()",
              settings],
@@ -654,6 +657,9 @@ class _Worker:
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
+        if self.root is not None:
+            shutil.rmtree(self.root, ignore_errors=True)
+            self.root = None
 
 
 def _judge_with(job: Job) -> Judge | None:

@@ -1,0 +1,429 @@
+"""Input-generation throughput: evalplus-ng's fuzz pipeline against EvalPlus 0.3.1's TypedMutGen.
+
+For every task both generators get the SAME seed inputs and a contract of the
+SAME strength, run single-process one after the other, and are asked for
+``--per-task`` new inputs (at most ``--seconds`` of generation each). The
+figure reported is distinct valid new inputs per second, and the ratio
+ours / theirs per task and its median.
+
+    python benchmarks/generate.py [--tasks all|0,5,10-20] [--per-task 1000] [--seconds 60]
+                                  [--json report.json] [--evalplus-python PATH]
+
+Seeds (outside both timings). ``evalplus_ng.seed.gather`` exactly as
+``augment`` calls it (same per-task seed): the base inputs, docstring examples,
+the seed corpus if any and up to 100 Hypothesis draws, each kept only when our
+contract accepts it, deduplicated. Both sides get this list as their seed pool
+(TypedMutGen's ``inputs``, our fuzz corpus). Values cross to the EvalPlus
+process by pickle, so tuples, sets and int dict keys arrive unchanged.
+
+The contract. Ours: ``contracts/humaneval/HumanEval_N.py``, i.e. the arity,
+exact types of the annotations (``typespec.matches``: ``bool`` is not ``int``,
+``int`` is not ``float``, ...) and ``pre(...) is True``. Theirs: the same thing
+written in EvalPlus's style, as ``c_code = <contract module> + prompt +
+<assert lines> + canonical_solution`` (EvalPlus's own layout is prompt +
+contract asserts + canonical solution). The contract module's source is pasted
+at the top with ``pre`` renamed ``_ng_pre``; the asserts are one ``type(x) is
+...`` expression per parameter generated from the same specs, then ``assert
+_ng_pre(...) is True``. Arity is checked by the call itself (no HumanEval entry
+point has defaults or ``*args``). The "agree" column is the share of EvalPlus's
+valid inputs that our contract also accepts: 100% means the translation is
+not looser than ours.
+
+What counts as a valid new input.
+  * Ours: an input kept by the ground-truth oracle (``groundtruth.oracle``: the
+    ground truth run twice in the sandbox, 1 s limit, at most 50,000 traced
+    lines, same output both runs) after the fuzz loop produced it as a new,
+    distinct (``serialize.canonical``), contract-valid input.
+  * Theirs: an input returned by ``TypedMutGen.generate`` (its ``new_inputs``):
+    ``hash(str(x))`` not seen before and ``trusted_check_exec(c_code, [x])``
+    succeeded, i.e. the ground truth with the contract asserts ran in-process
+    without raising within its 1 s ``SIGALRM`` limit.
+  On both sides an input counts once (deduplicated with ``canonical``) and only
+  when it is not one of the seeds: base inputs and the other seeds are free
+  input to both, so only generated inputs are counted.
+
+What is inside the timing.
+  * Ours: everything ``augment_task`` does after ``gather``: the seeded fuzz
+    loop (mutation + contract filter, in-process) and the sandboxed oracle,
+    with augment's re-fuzz rounds when the oracle drops too many. The
+    one-worker sandbox is started (and warmed with one job) once, before any
+    timing, as EvalPlus's interpreter start-up and imports are outside its timing.
+    The oracle also re-runs the non-base seeds, which ``fuzz`` emits first.
+  * Theirs: ``TypedMutGen(seeds, entry_point, c_code)`` plus ``generate(N)``
+    with its validity check, in a fresh process of the EvalPlus venv
+    (``random.seed(task seed)`` first, memory capped at 4 GiB as our sandbox
+    child's is). Its own timeout is set to ``--seconds``.
+
+When EvalPlus finds no valid input within the cap, the ratio shown is a lower
+bound (as if it had found one at the end: marked ``>=``). Needs a venv with
+``evalplus==0.3.1`` (not a project dependency)::
+
+    python -m venv /tmp/evalplus-0.3.1-venv
+    /tmp/evalplus-0.3.1-venv/bin/pip install evalplus==0.3.1
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import math
+import pickle
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng import typespec as ts
+from evalplus_ng.augment import (
+    MAX_CANDIDATES,
+    ROUNDS,
+    SLACK,
+    AugmentConfig,
+    _corpus_path,
+    _task_seed,
+    select_tasks,
+)
+from evalplus_ng.contract import Contract, contract_file, load_contract
+from evalplus_ng.dataset import load_humaneval
+from evalplus_ng.fuzz import FuzzConfig, fuzz
+from evalplus_ng.groundtruth import oracle
+from evalplus_ng.records import Task
+from evalplus_ng.resources import data_dir
+from evalplus_ng.sandbox import Job, Limits, Sandbox
+from evalplus_ng.seed import BASE, Seed, gather
+from evalplus_ng.serialize import Unserializable, canonical
+from evalplus_ng.types import Args
+from evalplus_ng.typespec import Spec
+
+DEFAULT_PYTHON = "/tmp/evalplus-0.3.1-venv/bin/python"
+#: A spread of HumanEval tasks: scalars, strings, lists, nested lists, dicts,
+#: tuples, Any, loose and very strict contracts, cheap and costly ground truths.
+REPRESENTATIVE = "0,1,10,12,13,17,22,26,32,39,47,53,63,75,87,95,116,129,148,160"
+#: Extra wall-clock time the EvalPlus process gets beyond ``--seconds`` before it is killed.
+GRACE_SECONDS = 120.0
+#: Builtins the type checks use, under names no parameter shadows (HumanEval/95's is ``dict``).
+ALIASES = ("_ng_type, _ng_len, _ng_all = type, len, all\n"
+           "_ng_bool, _ng_int, _ng_float, _ng_str = bool, int, float, str\n"
+           "_ng_list, _ng_tuple, _ng_set, _ng_dict = list, tuple, set, dict\n\n\n")
+#: One EvalPlus-style contract line (EvalPlus marks them with ``# $_CONTRACT_$``).
+ASSERT = '    assert {check}, "invalid inputs"  # $_CONTRACT_$\n'
+
+#: Runs inside the EvalPlus venv: payload (pickle) on stdin, result (pickle) to argv[1].
+DRIVER = r"""
+import contextlib, importlib.metadata, pickle, random, resource, sys, time
+payload = pickle.load(sys.stdin.buffer)
+memory = payload["memory_bytes"]
+resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+from evalplus.gen.type_mut import TypedMutGen
+random.seed(payload["seed"])
+error = None
+with contextlib.redirect_stdout(sys.stderr):  # generate() prints progress
+    start = time.perf_counter()
+    gen = TypedMutGen(payload["seeds"], payload["entry_point"], payload["code"])
+    gen.timeout = payload["seconds"]
+    tried = len(gen.seed_hash)
+    try:
+        gen.generate(payload["num"])
+    except Exception as exc:  # e.g. multipledispatch has no mutator for a type
+        error = f"{type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - start
+result = {"inputs": gen.new_inputs[: payload["num"]], "seconds": seconds, "error": error,
+          "tried": len(gen.seed_hash) - tried, "version": importlib.metadata.version("evalplus")}
+with open(sys.argv[1], "wb") as handle:
+    pickle.dump(result, handle)
+"""
+
+
+@dataclass
+class Side:
+    """One generator's result on one task."""
+
+    valid: int = 0
+    seconds: float = 0.0
+    candidates: int = 0
+    note: str = ""
+
+    @property
+    def rate(self) -> float:
+        return self.valid / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass
+class Row:
+    """Both generators on one task."""
+
+    task_id: str
+    seeds: int
+    ours: Side
+    theirs: Side
+    agree: float | None = None
+    ratio: float | None = None
+    lower_bound: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- contract
+
+
+def type_check(spec: Spec, expr: str, depth: int = 0) -> str:
+    """A Python expression that is true exactly when ``typespec.matches(<expr>, spec)``.
+
+    It uses the ``_ng_*`` aliases that :data:`ALIASES` defines.
+    """
+    kind = spec.kind
+    element = f"_ng_e{depth}"
+    if kind == ts.ANY:
+        return "True"
+    if kind == ts.NONE:
+        return f"{expr} is None"
+    if kind in (ts.BOOL, ts.INT, ts.FLOAT, ts.STR):
+        return f"_ng_type({expr}) is _ng_{kind}"
+    if kind == ts.UNION:
+        return "(" + " or ".join(type_check(m, expr, depth) for m in spec.args) + ")"
+    if kind in (ts.LIST, ts.SET) or (kind == ts.TUPLE and spec.variadic):
+        inner = type_check(spec.args[0], element, depth + 1)
+        items = "" if inner == "True" else f" and _ng_all({inner} for {element} in {expr})"
+        return f"(_ng_type({expr}) is _ng_{kind}{items})"
+    if kind == ts.DICT:
+        key, value = f"_ng_k{depth}", f"_ng_v{depth}"
+        inner = (f"{type_check(spec.args[0], key, depth + 1)}"
+                 f" and {type_check(spec.args[1], value, depth + 1)}")
+        return (f"(_ng_type({expr}) is _ng_dict"
+                f" and _ng_all({inner} for {key}, {value} in {expr}.items()))")
+    if kind == ts.TUPLE:
+        parts = [f"_ng_type({expr}) is _ng_tuple", f"_ng_len({expr}) == {len(spec.args)}"]
+        parts += [type_check(m, f"{expr}[{i}]", depth) for i, m in enumerate(spec.args)]
+        return "(" + " and ".join(parts) + ")"
+    raise ts.SpecError(f"no type check for {spec}")
+
+
+def _top_level_names(source: str) -> set[str]:
+    names: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return names
+
+
+def evalplus_code(task: Task, contract: Contract) -> str:
+    """``c_code`` for TypedMutGen: our contract as EvalPlus-style asserts before the body."""
+    lines = [line for line in task.canonical_solution.splitlines() if line.strip()]
+    indent = lines[0][: len(lines[0]) - len(lines[0].lstrip())] if lines else "    "
+    checks = [type_check(spec, name) for name, spec in zip(contract.names, contract.specs,
+                                                            strict=True)]
+    asserts = "".join(ASSERT.replace("    ", indent, 1).format(check=c)
+                      for c in checks if c != "True")
+    header = ALIASES
+    if contract.source:
+        clash = (_top_level_names(contract.source) - {"pre"}) & _top_level_names(task.solution)
+        if clash:
+            raise ValueError(f"{task.task_id}: contract and solution both define {clash}")
+        header += contract.source + "\n\n_ng_pre = pre\ndel pre\n\n\n"
+        call = ", ".join(contract.names)
+        asserts += ASSERT.replace("    ", indent, 1).format(check=f"_ng_pre({call}) is True")
+    return header + task.prompt + asserts + task.canonical_solution
+
+
+def plain_signature(task: Task) -> bool:
+    """True when the entry point has neither defaults nor ``*args``/keyword-only parameters."""
+    for node in ast.parse(task.prompt).body:
+        if isinstance(node, ast.FunctionDef) and node.name == task.entry_point:
+            a = node.args
+            return not (a.defaults or a.vararg or a.kwarg or a.kwonlyargs)
+    return False
+
+
+# --------------------------------------------------------------------------- ours
+
+
+def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: int, num: int,
+             seconds: float, sandbox: Sandbox, config: AugmentConfig) -> tuple[Side, dict[str, Any]]:
+    """``augment_task`` after ``gather``, asking for ``num`` inputs beyond the seeds."""
+    seed_keys = {canonical(s.args) for s in seeds} | {canonical(a) for a in task.base_inputs}
+    free = sum(1 for s in seeds if s.source != BASE)  # fuzz emits these first
+    per_task = num + free
+    start = time.perf_counter()
+    wanted = int(per_task * SLACK) + 1
+    kept: list[Args] = []
+    dropped: dict[str, int] = {}
+    judged = attempts = 0
+    budget_hit = False
+    for _round in range(ROUNDS):
+        left = max(0.0, seconds - (time.perf_counter() - start))
+        found = fuzz(task, contract, seeds, FuzzConfig(target=wanted, budget_seconds=left),
+                     random.Random(task_seed))
+        attempts, budget_hit = found.attempts, found.budget_hit
+        fresh = list(found.inputs[judged:])
+        judged = len(found.inputs)
+        verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines)
+        kept.extend(fresh[i] for i in verdict.kept)
+        for reason, count in verdict.dropped.items():
+            dropped[reason] = dropped.get(reason, 0) + count
+        new = sum(1 for args in kept if canonical(args) not in seed_keys)
+        if new >= num or len(found.inputs) < wanted or found.budget_hit \
+                or time.perf_counter() - start >= seconds:
+            break
+        missing = per_task - len(kept)
+        wanted = min(judged + int(missing * judged / max(1, len(kept)) * SLACK) + 1,
+                     MAX_CANDIDATES * per_task)
+    elapsed = time.perf_counter() - start
+    distinct = {canonical(args) for args in kept} - seed_keys
+    side = Side(min(num, len(distinct)), elapsed, attempts,
+                "budget hit" if budget_hit else "")
+    return side, {"fuzz_rejected": found.rejected, "oracle_dropped": dropped,
+                  "judged": judged}
+
+
+# --------------------------------------------------------------------------- theirs
+
+
+def run_theirs(python: str, task: Task, contract: Contract, seeds: Sequence[Seed],
+               task_seed: int, num: int, seconds: float) -> tuple[Side, float | None, str]:
+    """TypedMutGen in the EvalPlus venv; returns its side, the agreement and its version."""
+    payload = {
+        "seeds": [list(s.args) for s in seeds], "entry_point": task.entry_point,
+        "code": evalplus_code(task, contract), "seed": task_seed, "num": num,
+        "seconds": seconds, "memory_bytes": Limits().memory_bytes,
+    }
+    with tempfile.TemporaryDirectory(prefix="generate-bench-") as folder:
+        out = Path(folder) / "result.pickle"
+        try:
+            process = subprocess.run(
+                [python, "-c", DRIVER, str(out)], input=pickle.dumps(payload), cwd=folder,
+                capture_output=True, timeout=seconds + GRACE_SECONDS, check=False)
+        except subprocess.TimeoutExpired:
+            return Side(0, seconds + GRACE_SECONDS, 0, "killed: no result"), None, "?"
+        if not out.is_file():
+            tail = process.stderr.decode(errors="replace").strip().splitlines()[-3:]
+            return Side(0, 0.0, 0, "crashed: " + " | ".join(tail)), None, "?"
+        result: dict[str, Any] = pickle.loads(out.read_bytes())
+    seed_keys = {canonical(s.args) for s in seeds} | {canonical(a) for a in task.base_inputs}
+    distinct: dict[str, Args] = {}
+    for args in result["inputs"]:
+        try:
+            key = canonical(args)
+        except Unserializable:
+            continue
+        if key not in seed_keys:
+            distinct.setdefault(key, args)
+    agree = (sum(contract.valid(a) for a in distinct.values()) / len(distinct)
+             if distinct else None)
+    note = result["error"] or ""
+    side = Side(len(distinct), float(result["seconds"]), int(result["tried"]), note)
+    return side, agree, str(result["version"])
+
+
+# --------------------------------------------------------------------------- report
+
+
+def finish(row: Row) -> None:
+    """Fill in the ratio (a lower bound when EvalPlus found nothing)."""
+    if row.theirs.valid:
+        row.ratio = row.ours.rate / row.theirs.rate
+    elif row.ours.valid and row.theirs.seconds > 0:
+        row.ratio = row.ours.rate * row.theirs.seconds
+        row.lower_bound = True
+
+
+def print_row(row: Row) -> None:
+    ratio = "-" if row.ratio is None else f"{'>=' if row.lower_bound else ''}{row.ratio:.1f}x"
+    agree = "-" if row.agree is None else f"{100 * row.agree:.0f}%"
+    notes = "; ".join(f"{who}: {side.note}" for who, side in
+                      (("ours", row.ours), ("evalplus", row.theirs)) if side.note)
+    print(f"{row.task_id:<14}{row.seeds:>6}  {row.ours.valid:>5} {row.ours.seconds:>7.2f}"
+          f" {row.ours.rate:>9.1f}  {row.theirs.valid:>5} {row.theirs.seconds:>7.2f}"
+          f" {row.theirs.rate:>9.1f}  {ratio:>9} {agree:>6}  {notes}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tasks", default=REPRESENTATIVE,
+                        help="'all', or ids/numbers/ranges like 0,5,10-20 "
+                             f"(default: {REPRESENTATIVE})")
+    parser.add_argument("--per-task", type=int, default=1000, help="new inputs asked of each")
+    parser.add_argument("--seconds", type=float, default=60.0,
+                        help="generation cap per task per tool")
+    parser.add_argument("--json", type=Path, default=None, help="save the table here")
+    parser.add_argument("--evalplus-python", default=DEFAULT_PYTHON,
+                        help="python of a venv with evalplus==0.3.1")
+    options = parser.parse_args()
+
+    check = subprocess.run([options.evalplus_python, "-c",
+                            "import importlib.metadata as m; print(m.version('evalplus'))"],
+                           capture_output=True, text=True, check=False)
+    if check.returncode != 0:
+        sys.exit(f"{options.evalplus_python} cannot import evalplus; see this script's docstring")
+    if check.stdout.strip() != "0.3.1":
+        print(f"warning: evalplus {check.stdout.strip()}, not 0.3.1", file=sys.stderr)
+
+    all_tasks = load_humaneval()
+    tasks = select_tasks(all_tasks, None if options.tasks == "all" else options.tasks)
+    config = AugmentConfig(per_task=options.per_task)
+    folder = data_dir("contracts") / config.dataset
+    print(f"{len(tasks)} tasks, {options.per_task} new inputs asked, cap {options.seconds:g} s"
+          " per task per tool", flush=True)
+    print(f"{'task':<14}{'seeds':>6}  {'ours':>5} {'s':>7} {'per s':>9}  {'evalp':>5} {'s':>7}"
+          f" {'per s':>9}  {'ratio':>9} {'agree':>6}", flush=True)
+    rows: list[Row] = []
+    version = "?"
+    with Sandbox(1, Limits()) as sandbox:
+        sandbox.run(Job("def f():\n    return 1\n", "f", [[]], [5.0]))  # start the supervisor
+        for task in tasks:
+            if not contract_file(folder, task.task_id).is_file() or not plain_signature(task):
+                print(f"{task.task_id}: skipped (no contract file or not a plain signature)")
+                continue
+            contract = load_contract(task, folder)
+            task_seed = _task_seed(config, task.task_id)
+            seeds = gather(task, contract, _corpus_path(config, task), task_seed,
+                           config.hypothesis_examples)
+            ours, extra = run_ours(task, contract, seeds, task_seed, options.per_task,
+                                   options.seconds, sandbox, config)
+            theirs, agree, version = run_theirs(options.evalplus_python, task, contract, seeds,
+                                                task_seed, options.per_task, options.seconds)
+            row = Row(task.task_id, len(seeds), ours, theirs, agree, extra=extra)
+            row.extra["evalplus_candidates"] = theirs.candidates
+            finish(row)
+            print_row(row)
+            rows.append(row)
+
+    ratios = [row.ratio for row in rows if row.ratio is not None]
+    median = statistics.median(ratios) if ratios else math.nan
+    geomean = math.exp(statistics.fmean(math.log(r) for r in ratios if r > 0)) \
+        if any(r > 0 for r in ratios) else math.nan
+    ours_total = sum(r.ours.valid for r in rows) / max(1e-9, sum(r.ours.seconds for r in rows))
+    theirs_total = sum(r.theirs.valid for r in rows) / max(1e-9,
+                                                          sum(r.theirs.seconds for r in rows))
+    agreements = [r.agree for r in rows if r.agree is not None]
+    print(f"\nmedian ratio {median:.1f}x over {len(ratios)} tasks (geometric mean {geomean:.1f}x;"
+          f" {sum(r.lower_bound for r in rows)} lower bounds); pooled {ours_total:.0f} vs"
+          f" {theirs_total:.0f} valid inputs/s")
+    if agreements:
+        print(f"EvalPlus inputs our contract accepts: min {100 * min(agreements):.1f}%,"
+              f" mean {100 * statistics.fmean(agreements):.1f}%")
+    if options.json is not None:
+        document = {
+            "command": " ".join([Path(sys.executable).name, *sys.argv]),
+            "python": platform.python_version(), "evalplus": version,
+            "per_task": options.per_task, "seconds": options.seconds,
+            "median_ratio": median, "geomean_ratio": geomean,
+            "pooled_rate": {"ours": ours_total, "evalplus": theirs_total},
+            "tasks": [{**asdict(r), "ours_rate": r.ours.rate, "evalplus_rate": r.theirs.rate}
+                      for r in rows],
+        }
+        options.json.parent.mkdir(parents=True, exist_ok=True)
+        options.json.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
