@@ -118,25 +118,33 @@ def evaluate_samples(
     those samples are not run again.
     """
     done = done or {}
+    # Identical code for the same task is judged once (sample files repeat answers a lot).
+    first: dict[tuple[TaskId, str], int] = {}
     plan: list[tuple[int, list[_Part]]] = []
     for position, sample in enumerate(samples):
-        if position not in done:
-            task = tasks[sample.task_id]
-            plan.append((position, _parts(task, truths[task.task_id], sample.code, config)))
+        key = (sample.task_id, sample.code)
+        if position in done or key in first:
+            continue
+        first[key] = position
+        task = tasks[sample.task_id]
+        plan.append((position, _parts(task, truths[task.task_id], sample.code, config)))
     results = executor.map(job.job for _, parts in plan for job in parts)
     pending = iter(plan)
-    for position in range(len(samples)):
+    judged: dict[tuple[TaskId, str], SampleResult] = {}
+    for position, sample in enumerate(samples):
+        key = (sample.task_id, sample.code)
         if position in done:
             yield position, done[position]
             continue
-        _, parts = next(pending)
-        judged = [verdict(next(results), part.inputs) for part in parts]
-        sample = samples[position]
-        base_status, base_fail = judged[0]
-        plus_status, plus_fail = judged[1] if len(judged) > 1 else (None, ())
-        yield position, SampleResult(
-            sample.task_id, sample.code, base_status, plus_status, base_fail, plus_fail
-        )
+        if key not in judged:
+            _, parts = next(pending)
+            verdicts = [verdict(next(results), part.inputs) for part in parts]
+            base_status, base_fail = verdicts[0]
+            plus_status, plus_fail = verdicts[1] if len(verdicts) > 1 else (None, ())
+            judged[key] = SampleResult(
+                sample.task_id, sample.code, base_status, plus_status, base_fail, plus_fail
+            )
+        yield position, judged[key]
 
 
 def estimate_pass_at_k(totals: Sequence[int], corrects: Sequence[int], k: int) -> float:

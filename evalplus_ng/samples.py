@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -12,11 +13,22 @@ from evalplus_ng.sanitize import sanitize
 from evalplus_ng.types import TaskId
 
 
+def _defines(code: str, name: str) -> bool:
+    """True when ``code`` parses and defines function ``name`` at top level."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
+               for node in tree.body)
+
+
 def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]:
     """Samples in file order, sanitized into runnable code; other fields are ignored.
 
     A ``completion`` is sanitized against the task's prompt (it may be a body, a
-    whole function, markdown...); a ``solution`` is sanitized the same way.
+    whole function, markdown...); a ``solution`` that parses and defines the
+    entry point runs as given, any other is sanitized too.
     Raises :class:`InputError` naming the line of the first malformed record.
     """
     path = Path(path)
@@ -42,10 +54,15 @@ def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]
         task = tasks.get(task_id)
         if task is None:
             raise InputError(str(path), number, f"unknown task_id {task_id!r}")
-        answer = record.get("solution", record.get("completion"))
+        solution = record.get("solution")
+        answer = solution if solution is not None else record.get("completion")
         if not isinstance(answer, str):
             raise InputError(str(path), number, "missing or non-string 'completion'/'solution'")
-        samples.append(Sample(task_id, sanitize(answer, task.prompt, task.entry_point), number))
+        if solution is not None and _defines(solution, task.entry_point):
+            code = solution  # complete code, run as given (as EvalPlus does)
+        else:
+            code = sanitize(answer, task.prompt, task.entry_point)
+        samples.append(Sample(task_id, code, number))
     if not samples:
         raise InputError(str(path), None, "no samples in file")
     return samples

@@ -444,6 +444,7 @@ class _Supervisor:
         and the parent decides whether the job goes on.
         """
         workdir = tempfile.mkdtemp(dir=self.root)
+        stamps = _tmp_stamps() if self.as_root else {}
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child
@@ -461,7 +462,7 @@ class _Supervisor:
             os.close(read_fd)
             shutil.rmtree(workdir, ignore_errors=True)
             if self.as_root:
-                _remove_owned_by(UID_BASE + pid)
+                _remove_owned_by(UID_BASE + pid, stamps)
         if load.status is Status.CRASH and load.error is None:
             load = Outcome(Status.CRASH, None, _death(status), 0.0)
         if broken is None:
@@ -501,9 +502,24 @@ class _Supervisor:
         return load, None
 
 
-def _remove_owned_by(uid: int) -> None:
-    """Delete what a finished child left in the shared temporary folders."""
+def _tmp_stamps() -> dict[str, int]:
+    """Modification times of the shared temporary folders (an entry added changes it)."""
+    stamps = {}
     for folder in _SHARED_TMP:
+        with contextlib.suppress(OSError):
+            stamps[folder] = os.stat(folder).st_mtime_ns
+    return stamps
+
+
+def _remove_owned_by(uid: int, before: dict[str, int]) -> None:
+    """Delete what a finished child left in the shared temporary folders.
+
+    Only folders whose modification time moved since ``before`` are listed: a
+    busy /tmp can hold many thousands of entries.
+    """
+    for folder, stamp in _tmp_stamps().items():
+        if before.get(folder) == stamp:
+            continue
         with contextlib.suppress(OSError), os.scandir(folder) as entries:
             for entry in entries:
                 with contextlib.suppress(OSError):

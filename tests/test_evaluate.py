@@ -67,3 +67,33 @@ def test_results_document_round_trips_for_resume() -> None:
     # A changed sample is judged again.
     changed = [Sample("A", "code", 1), Sample("A", "edited", 2)]
     assert list(results_from_document(document, changed, tasks)) == [0]
+
+
+class _CountingExecutor:
+    """A stand-in executor: every job passes; counts the jobs it was given."""
+
+    def __init__(self) -> None:
+        self.jobs = 0
+
+    def run(self, job: object) -> JobResult:
+        raise NotImplementedError
+
+    def map(self, jobs: object) -> object:
+        for job in jobs:  # type: ignore[attr-defined]
+            self.jobs += 1
+            count = len(job.inputs)
+            yield JobResult(LOADED, (OK,) * count, (True,) * count)
+
+
+def test_identical_samples_are_judged_once() -> None:
+    from evalplus_ng.evaluate import evaluate_samples
+    from evalplus_ng.groundtruth import GroundTruth
+
+    task = Task("A", "p", "f", "s", ([1], [2]))
+    truth = GroundTruth("A", Expected((1, 2), (0.0, 0.0), ("", "")), Expected((), (), ()))
+    samples = [Sample("A", "same", 1), Sample("A", "other", 2), Sample("A", "same", 3)]
+    executor = _CountingExecutor()
+    results = list(evaluate_samples({"A": task}, {"A": truth}, samples, executor))  # type: ignore[arg-type]
+    assert executor.jobs == 2
+    assert [position for position, _ in results] == [0, 1, 2]
+    assert results[0][1] == results[2][1] and results[0][1].base_status is Verdict.PASS
