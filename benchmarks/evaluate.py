@@ -84,7 +84,7 @@ if importlib.util.find_spec("evalplus_ng") is None:  # run from a checkout, not 
 
 from evalplus_ng import workflow
 from evalplus_ng.artifact import plus_record, write_plus_file
-from evalplus_ng.dataset import load_humaneval
+from evalplus_ng.dataset import load_humaneval, load_plus_file
 from evalplus_ng.evaluate import EvalConfig
 from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
 from evalplus_ng.oracle import check as oracle_check
@@ -572,9 +572,12 @@ def _explain_input(sandbox: Sandbox, task: Task, code: str, column: str, index: 
                 f"{_short(plain, 60)} not {_short(typed, 60)}; sample gives "
                 f"{_short(sample_plain.value, 50)} vs reference {_short(reference_plain.value, 50)}"
                 f" there, {_short(sample.value, 50)} vs {_short(reference.value, 50)} typed")
-    if (mine, other) == ("timeout", "fail") and sample.status is Status.TIMEOUT:
+    overran = sample.status is Status.TIMEOUT or sample.seconds >= MIN_TIME_LIMIT
+    if (mine, other) == ("timeout", "fail") and overran:
+        ended = "still running" if sample.status is Status.TIMEOUT else sample.status.value
         return (f"{where}: time limit, reported differently: the sample runs past the limit "
-                f"(> {sample.seconds:.1f}s on re-run, reference {reference.seconds:.4f}s); "
+                f"({ended} after {sample.seconds:.1f}s on re-run, reference "
+                f"{reference.seconds:.4f}s); "
                 "evalplus 0.3.1 turns a test its SIGALRM interrupts into 'fail' (it says "
                 "'timeout' only when the whole child process had to be killed)")
     if "timeout" in (mine, other) or sample.status is Status.TIMEOUT:
@@ -618,6 +621,9 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="scratch folder (default: a new one under /tmp, kept)")
     parser.add_argument("--variants", type=int, default=2, choices=range(len(VARIATIONS) + 1),
                         help="variations per base input added to the plus inputs")
+    parser.add_argument("--suite", type=Path, default=None,
+                        help="use this HumanEvalPlus file (e.g. augment's output) as the suite "
+                             "instead of base inputs plus variations")
     parser.add_argument("--warm", action="store_true",
                         help="also time evalplus with its ground-truth cache already filled")
     parser.add_argument("--no-inprocess", action="store_true",
@@ -641,7 +647,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     python = venv_python(options.venv)
 
     say(f"building the suite in {work} ...")
-    tasks = [with_variations(task, options.variants) for task in load_humaneval()]
+    if options.suite is not None:
+        tasks = load_plus_file(options.suite)
+    else:
+        tasks = [with_variations(task, options.variants) for task in load_humaneval()]
     by_id = {task.task_id: task for task in tasks}
     suite = work / "suite.jsonl"
     write_plus_file(tasks, suite)
