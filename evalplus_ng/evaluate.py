@@ -118,6 +118,8 @@ def evaluate_samples(
     those samples are not run again.
     """
     done = done or {}
+    # In a suite with plus inputs, a task without any passes them vacuously (as in EvalPlus).
+    vacuous = Verdict.PASS if any(task.plus_inputs for task in tasks.values()) else None
     # Identical code for the same task is judged once (sample files repeat answers a lot).
     first: dict[tuple[TaskId, str], int] = {}
     plan: list[tuple[int, list[_Part]]] = []
@@ -140,7 +142,7 @@ def evaluate_samples(
             _, parts = next(pending)
             verdicts = [verdict(next(results), part.inputs) for part in parts]
             base_status, base_fail = verdicts[0]
-            plus_status, plus_fail = verdicts[1] if len(verdicts) > 1 else (None, ())
+            plus_status, plus_fail = verdicts[1] if len(verdicts) > 1 else (vacuous, ())
             judged[key] = SampleResult(
                 sample.task_id, sample.code, base_status, plus_status, base_fail, plus_fail
             )
@@ -201,6 +203,7 @@ def results_from_document(
     document: Any, samples: Sequence[Sample], tasks: Mapping[TaskId, Task]
 ) -> dict[int, SampleResult]:
     """Results of an earlier run that still match the samples (same task, position, code)."""
+    plus_suite = any(task.plus_inputs for task in tasks.values())
     done: dict[int, SampleResult] = {}
     table = document.get("eval", {}) if isinstance(document, dict) else {}
     seen: dict[TaskId, int] = {}
@@ -218,7 +221,7 @@ def results_from_document(
                 sample.task_id,
                 sample.code,
                 Verdict(entry["base_status"]),
-                Verdict(entry["plus_status"]) if tasks[sample.task_id].plus_inputs else None,
+                Verdict(entry["plus_status"]) if plus_suite else None,
                 tuple(entry.get("base_fail_tests", ())),
                 tuple(entry.get("plus_fail_tests", ())),
             )

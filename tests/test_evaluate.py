@@ -97,3 +97,21 @@ def test_identical_samples_are_judged_once() -> None:
     assert executor.jobs == 2
     assert [position for position, _ in results] == [0, 1, 2]
     assert results[0][1] == results[2][1] and results[0][1].base_status is Verdict.PASS
+
+
+def test_a_task_without_plus_inputs_passes_them_vacuously_in_a_plus_suite() -> None:
+    from evalplus_ng.evaluate import evaluate_samples
+    from evalplus_ng.groundtruth import GroundTruth
+
+    empty = Expected((), (), ())
+    tasks = {"A": Task("A", "p", "f", "s", ([1],)),
+             "B": Task("B", "p", "f", "s", ([1],), plus_inputs=([2],))}
+    truths = {name: GroundTruth(name, Expected((1,), (0.0,), ("",)),
+                                Expected((2,), (0.0,), ("",)) if name == "B" else empty)
+              for name in tasks}
+    samples = [Sample("A", "code", 1)]
+    ((_, result),) = evaluate_samples(tasks, truths, samples, _CountingExecutor())  # type: ignore[arg-type]
+    assert result.plus_status is Verdict.PASS
+    base_only = {"A": tasks["A"]}
+    ((_, result),) = evaluate_samples(base_only, truths, samples, _CountingExecutor())  # type: ignore[arg-type]
+    assert result.plus_status is None
