@@ -6,8 +6,8 @@ SAME strength, run single-process one after the other, and are asked for
 figure reported is distinct valid new inputs per second, and the ratio
 ours / theirs per task and its median.
 
-    python benchmarks/generate.py [--tasks all|0,5,10-20] [--per-task 1000] [--seconds 60]
-                                  [--json report.json] [--evalplus-python PATH]
+    PYTHONPATH=. python benchmarks/generate.py [--tasks all|0,5,10-20] [--per-task 1000]
+        [--seconds 60] [--json report.json] [--evalplus-python PATH]
 
 Seeds (outside both timings). ``evalplus_ng.seed.gather`` exactly as
 ``augment`` calls it (same per-task seed): the base inputs, docstring examples,
@@ -21,8 +21,9 @@ exact types of the annotations (``typespec.matches``: ``bool`` is not ``int``,
 ``int`` is not ``float``, ...) and ``pre(...) is True``. Theirs: the same thing
 written in EvalPlus's style, as ``c_code = <contract module> + prompt +
 <assert lines> + canonical_solution`` (EvalPlus's own layout is prompt +
-contract asserts + canonical solution). The contract module's source is pasted
-at the top with ``pre`` renamed ``_ng_pre``; the asserts are one ``type(x) is
+contract asserts + canonical solution). The contract module's source (without
+comments and docstrings) is pasted at the top with ``pre`` renamed ``_ng_pre``;
+the asserts are one ``type(x) is
 ...`` expression per parameter generated from the same specs, then ``assert
 _ng_pre(...) is True``. Arity is checked by the call itself (no HumanEval entry
 point has defaults or ``*args``). The "agree" column is the share of EvalPlus's
@@ -53,6 +54,13 @@ What is inside the timing.
     with its validity check, in a fresh process of the EvalPlus venv
     (``random.seed(task seed)`` first, memory capped at 4 GiB as our sandbox
     child's is). Its own timeout is set to ``--seconds``.
+  Ours is capped by giving the fuzz loop the time left of ``--seconds`` (the
+  oracle is not interrupted); theirs by TypedMutGen's own ``timeout``.
+
+Column "-sweep": our ratio recomputed without the sandbox's per-job sweep of
+/tmp, /var/tmp and /dev/shm (as root it stats every entry there after each
+job, so its cost depends on what other programs left behind; measured before
+each task, without deleting anything). The headline figure is "ratio".
 
 When EvalPlus finds no valid input within the cap, the ratio shown is a lower
 bound (as if it had found one at the end: marked ``>=``). Needs a venv with
@@ -66,8 +74,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import math
+import os
 import pickle
 import platform
 import random
@@ -104,6 +114,8 @@ from evalplus_ng.types import Args
 from evalplus_ng.typespec import Spec
 
 DEFAULT_PYTHON = "/tmp/evalplus-0.3.1-venv/bin/python"
+#: The folders ``evalplus_ng.sandbox`` sweeps after every job when run as root.
+SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 #: A spread of HumanEval tasks: scalars, strings, lists, nested lists, dicts,
 #: tuples, Any, loose and very strict contracts, cheap and costly ground truths.
 REPRESENTATIVE = "0,1,10,12,13,17,22,26,32,39,47,53,63,75,87,95,116,129,148,160"
@@ -167,6 +179,8 @@ class Row:
     agree: float | None = None
     ratio: float | None = None
     lower_bound: bool = False
+    #: ``ratio`` with our time less the sandbox's /tmp sweeps (see :func:`tmp_sweep_seconds`).
+    ratio_without_sweep: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -216,6 +230,19 @@ def _top_level_names(source: str) -> set[str]:
     return names
 
 
+def compact(source: str) -> str:
+    """``source`` without comments and docstrings: the same code, less for EvalPlus to compile."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                and isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.unparse(tree)
+
+
 def evalplus_code(task: Task, contract: Contract) -> str:
     """``c_code`` for TypedMutGen: our contract as EvalPlus-style asserts before the body."""
     lines = [line for line in task.canonical_solution.splitlines() if line.strip()]
@@ -229,7 +256,7 @@ def evalplus_code(task: Task, contract: Contract) -> str:
         clash = (_top_level_names(contract.source) - {"pre"}) & _top_level_names(task.solution)
         if clash:
             raise ValueError(f"{task.task_id}: contract and solution both define {clash}")
-        header += contract.source + "\n\n_ng_pre = pre\ndel pre\n\n\n"
+        header += compact(contract.source) + "\n_ng_pre = pre\ndel pre\n\n\n"
         call = ", ".join(contract.names)
         asserts += ASSERT.replace("    ", indent, 1).format(check=f"_ng_pre({call}) is True")
     return header + task.prompt + asserts + task.canonical_solution
@@ -248,7 +275,8 @@ def plain_signature(task: Task) -> bool:
 
 
 def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: int, num: int,
-             seconds: float, sandbox: Sandbox, config: AugmentConfig) -> tuple[Side, dict[str, Any]]:
+             seconds: float, sandbox: Sandbox,
+             config: AugmentConfig) -> tuple[Side, dict[str, Any]]:
     """``augment_task`` after ``gather``, asking for ``num`` inputs beyond the seeds."""
     seed_keys = {canonical(s.args) for s in seeds} | {canonical(a) for a in task.base_inputs}
     free = sum(1 for s in seeds if s.source != BASE)  # fuzz emits these first
@@ -257,7 +285,7 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
     wanted = int(per_task * SLACK) + 1
     kept: list[Args] = []
     dropped: dict[str, int] = {}
-    judged = attempts = 0
+    judged = attempts = jobs = 0
     budget_hit = False
     for _round in range(ROUNDS):
         left = max(0.0, seconds - (time.perf_counter() - start))
@@ -267,6 +295,7 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
         fresh = list(found.inputs[judged:])
         judged = len(found.inputs)
         verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines)
+        jobs += 2  # oracle's two runs, one sandbox job each
         kept.extend(fresh[i] for i in verdict.kept)
         for reason, count in verdict.dropped.items():
             dropped[reason] = dropped.get(reason, 0) + count
@@ -282,7 +311,7 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
     side = Side(min(num, len(distinct)), elapsed, attempts,
                 "budget hit" if budget_hit else "")
     return side, {"fuzz_rejected": found.rejected, "oracle_dropped": dropped,
-                  "judged": judged}
+                  "judged": judged, "sandbox_jobs": jobs}
 
 
 # --------------------------------------------------------------------------- theirs
@@ -327,23 +356,57 @@ def run_theirs(python: str, task: Task, contract: Contract, seeds: Sequence[Seed
 # --------------------------------------------------------------------------- report
 
 
-def finish(row: Row) -> None:
-    """Fill in the ratio (a lower bound when EvalPlus found nothing)."""
-    if row.theirs.valid:
-        row.ratio = row.ours.rate / row.theirs.rate
-    elif row.ours.valid and row.theirs.seconds > 0:
-        row.ratio = row.ours.rate * row.theirs.seconds
-        row.lower_bound = True
+def tmp_sweep_seconds(repeat: int = 1) -> float:
+    """What one of the sandbox's per-job sweeps of the shared temporary folders costs here.
+
+    As root, the sandbox stats every entry of /tmp, /var/tmp and /dev/shm after
+    each child (``sandbox._remove_owned_by``), so its per-job cost grows with
+    what other programs left there. This walks the same folders the same way,
+    without deleting anything.
+    """
+    if os.geteuid() != 0:
+        return 0.0
+    best = math.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for folder in SHARED_TMP:
+            with contextlib.suppress(OSError), os.scandir(folder) as entries:
+                for entry in entries:
+                    with contextlib.suppress(OSError):
+                        entry.stat(follow_symlinks=False)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _ratio(ours: float, theirs: Side) -> tuple[float | None, bool]:
+    if theirs.valid:
+        return ours / theirs.rate, False
+    if ours and theirs.seconds > 0:
+        return ours * theirs.seconds, True
+    return None, False
+
+
+def finish(row: Row, sweep: float) -> None:
+    """Fill in the ratios (lower bounds when EvalPlus found nothing)."""
+    row.ratio, row.lower_bound = _ratio(row.ours.rate, row.theirs)
+    net = row.ours.seconds - sweep * row.extra.get("sandbox_jobs", 0)
+    if net > 0:
+        row.ratio_without_sweep = _ratio(row.ours.valid / net, row.theirs)[0]
+
+
+def _show(ratio: float | None, lower_bound: bool) -> str:
+    return "-" if ratio is None else f"{'>=' if lower_bound else ''}{ratio:.1f}x"
 
 
 def print_row(row: Row) -> None:
-    ratio = "-" if row.ratio is None else f"{'>=' if row.lower_bound else ''}{row.ratio:.1f}x"
+    ratio = _show(row.ratio, row.lower_bound)
+    net = _show(row.ratio_without_sweep, row.lower_bound)
     agree = "-" if row.agree is None else f"{100 * row.agree:.0f}%"
     notes = "; ".join(f"{who}: {side.note}" for who, side in
                       (("ours", row.ours), ("evalplus", row.theirs)) if side.note)
     print(f"{row.task_id:<14}{row.seeds:>6}  {row.ours.valid:>5} {row.ours.seconds:>7.2f}"
           f" {row.ours.rate:>9.1f}  {row.theirs.valid:>5} {row.theirs.seconds:>7.2f}"
-          f" {row.theirs.rate:>9.1f}  {ratio:>9} {agree:>6}  {notes}", flush=True)
+          f" {row.theirs.rate:>9.1f}  {ratio:>9} {net:>9} {agree:>6}  {notes}", flush=True)
 
 
 def main() -> None:
@@ -373,12 +436,15 @@ def main() -> None:
     folder = data_dir("contracts") / config.dataset
     print(f"{len(tasks)} tasks, {options.per_task} new inputs asked, cap {options.seconds:g} s"
           " per task per tool", flush=True)
-    print(f"{'task':<14}{'seeds':>6}  {'ours':>5} {'s':>7} {'per s':>9}  {'evalp':>5} {'s':>7}"
-          f" {'per s':>9}  {'ratio':>9} {'agree':>6}", flush=True)
     rows: list[Row] = []
     version = "?"
     with Sandbox(1, Limits()) as sandbox:
         sandbox.run(Job("def f():\n    return 1\n", "f", [[]], [5.0]))  # start the supervisor
+        sweep = tmp_sweep_seconds(3)
+        print(f"sandbox /tmp sweep: {1000 * sweep:.0f} ms per job at start (re-measured per"
+              " task; column -sweep: our time without it)", flush=True)
+        print(f"{'task':<14}{'seeds':>6}  {'ours':>5} {'s':>7} {'per s':>9}  {'evalp':>5} {'s':>7}"
+              f" {'per s':>9}  {'ratio':>9} {'-sweep':>9} {'agree':>6}", flush=True)
         for task in tasks:
             if not contract_file(folder, task.task_id).is_file() or not plain_signature(task):
                 print(f"{task.task_id}: skipped (no contract file or not a plain signature)")
@@ -387,18 +453,22 @@ def main() -> None:
             task_seed = _task_seed(config, task.task_id)
             seeds = gather(task, contract, _corpus_path(config, task), task_seed,
                            config.hypothesis_examples)
+            sweep = tmp_sweep_seconds()
             ours, extra = run_ours(task, contract, seeds, task_seed, options.per_task,
                                    options.seconds, sandbox, config)
             theirs, agree, version = run_theirs(options.evalplus_python, task, contract, seeds,
                                                 task_seed, options.per_task, options.seconds)
             row = Row(task.task_id, len(seeds), ours, theirs, agree, extra=extra)
             row.extra["evalplus_candidates"] = theirs.candidates
-            finish(row)
+            row.extra["sweep_seconds"] = sweep
+            finish(row, sweep)
             print_row(row)
             rows.append(row)
 
     ratios = [row.ratio for row in rows if row.ratio is not None]
     median = statistics.median(ratios) if ratios else math.nan
+    nets = [row.ratio_without_sweep for row in rows if row.ratio_without_sweep is not None]
+    median_net = statistics.median(nets) if nets else math.nan
     geomean = math.exp(statistics.fmean(math.log(r) for r in ratios if r > 0)) \
         if any(r > 0 for r in ratios) else math.nan
     ours_total = sum(r.ours.valid for r in rows) / max(1e-9, sum(r.ours.seconds for r in rows))
@@ -407,7 +477,8 @@ def main() -> None:
     agreements = [r.agree for r in rows if r.agree is not None]
     print(f"\nmedian ratio {median:.1f}x over {len(ratios)} tasks (geometric mean {geomean:.1f}x;"
           f" {sum(r.lower_bound for r in rows)} lower bounds); pooled {ours_total:.0f} vs"
-          f" {theirs_total:.0f} valid inputs/s")
+          f" {theirs_total:.0f} valid inputs/s\nmedian ratio without the sandbox's /tmp sweeps"
+          f" (last measured at {1000 * sweep:.1f} ms per job): {median_net:.1f}x")
     if agreements:
         print(f"EvalPlus inputs our contract accepts: min {100 * min(agreements):.1f}%,"
               f" mean {100 * statistics.fmean(agreements):.1f}%")
@@ -417,6 +488,7 @@ def main() -> None:
             "python": platform.python_version(), "evalplus": version,
             "per_task": options.per_task, "seconds": options.seconds,
             "median_ratio": median, "geomean_ratio": geomean,
+            "median_ratio_without_sweep": median_net,
             "pooled_rate": {"ours": ours_total, "evalplus": theirs_total},
             "tasks": [{**asdict(r), "ours_rate": r.ours.rate, "evalplus_rate": r.theirs.rate}
                       for r in rows],
