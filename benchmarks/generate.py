@@ -52,7 +52,8 @@ What is inside the timing.
     The oracle also re-runs the non-base seeds, which ``fuzz`` emits first.
   * Theirs: ``TypedMutGen(seeds, entry_point, c_code)`` plus ``generate(N)``
     with its validity check, in a fresh process of the EvalPlus venv
-    (``random.seed(task seed)`` first, memory capped at 4 GiB as our sandbox
+    (``random.seed(task seed)`` first and ``PYTHONHASHSEED=0``, as it draws
+    ingredients from sets of strings; memory capped at 4 GiB as our sandbox
     child's is). Its own timeout is set to ``--seconds``.
   Ours is capped by giving the fuzz loop the time left of ``--seconds`` (the
   oracle is not interrupted); theirs by TypedMutGen's own ``timeout``.
@@ -330,6 +331,7 @@ def run_theirs(python: str, task: Task, contract: Contract, seeds: Sequence[Seed
         try:
             process = subprocess.run(
                 [python, "-c", DRIVER, str(out)], input=pickle.dumps(payload), cwd=folder,
+                env={**os.environ, "PYTHONHASHSEED": "0"},  # it picks from sets of strings
                 capture_output=True, timeout=seconds + GRACE_SECONDS, check=False)
         except subprocess.TimeoutExpired:
             return Side(0, seconds + GRACE_SECONDS, 0, "killed: no result"), None, "?"

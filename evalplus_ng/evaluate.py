@@ -7,7 +7,7 @@ builds sandbox jobs and reads their results; it opens no files.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -64,12 +64,13 @@ class _Part:
     job: Job
 
 
-def _part(task: Task, code: str, inputs: Sequence[Args], expected: Expected,
+def _part(task: Task, inputs: Sequence[Args], expected: Expected,
           config: EvalConfig, stored: Sequence[float]) -> _Part:
+    """One input set as a job template (empty code); every sample of the task reuses it."""
     usable = expected.usable
     chosen = tuple(inputs[i] for i in usable)
     job = Job(
-        code=code,
+        code="",
         entry_point=task.entry_point,
         inputs=[encode(list(args)) for args in chosen],
         time_limits=time_limits(expected, usable, config, stored),
@@ -81,12 +82,12 @@ def _part(task: Task, code: str, inputs: Sequence[Args], expected: Expected,
     return _Part(chosen, job)
 
 
-def _parts(task: Task, truth: GroundTruth, code: str, config: EvalConfig) -> list[_Part]:
+def _parts(task: Task, truth: GroundTruth, config: EvalConfig) -> list[_Part]:
     n_base = len(task.base_inputs)
-    parts = [_part(task, code, task.base_inputs, truth.base, config, task.time_limits[:n_base])]
+    parts = [_part(task, task.base_inputs, truth.base, config, task.time_limits[:n_base])]
     if task.plus_inputs:
         parts.append(
-            _part(task, code, task.plus_inputs, truth.plus, config, task.time_limits[n_base:])
+            _part(task, task.plus_inputs, truth.plus, config, task.time_limits[n_base:])
         )
     return parts
 
@@ -122,15 +123,20 @@ def evaluate_samples(
     vacuous = Verdict.PASS if any(task.plus_inputs for task in tasks.values()) else None
     # Identical code for the same task is judged once (sample files repeat answers a lot).
     first: dict[tuple[TaskId, str], int] = {}
+    templates: dict[TaskId, list[_Part]] = {}
     plan: list[tuple[int, list[_Part]]] = []
     for position, sample in enumerate(samples):
         key = (sample.task_id, sample.code)
         if position in done or key in first:
             continue
         first[key] = position
-        task = tasks[sample.task_id]
-        plan.append((position, _parts(task, truths[task.task_id], sample.code, config)))
-    results = executor.map(job.job for _, parts in plan for job in parts)
+        if sample.task_id not in templates:
+            task = tasks[sample.task_id]
+            templates[sample.task_id] = _parts(task, truths[task.task_id], config)
+        plan.append((position, templates[sample.task_id]))
+    results = executor.map(
+        replace(part.job, code=samples[position].code) for position, parts in plan for part in parts
+    )
     pending = iter(plan)
     judged: dict[tuple[TaskId, str], SampleResult] = {}
     for position, sample in enumerate(samples):
