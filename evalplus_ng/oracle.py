@@ -110,5 +110,5 @@ def check(task_id: TaskId, args: Args, expected: Any, actual: Any, atol: float) 
     special = SPECIAL_ORACLES.get(task_id)
     tolerance = effective_atol(expected, atol)
     if special is not None:
-        return special(args, expected, actual, tolerance if atol == 0 else atol)
+        return special(args, expected, actual, tolerance)
     return equal(expected, actual, tolerance)

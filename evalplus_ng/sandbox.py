@@ -18,9 +18,10 @@ input. The child:
   should evaluate untrusted code in a container).
 
 The supervisor enforces every time limit with ``SIGKILL`` (a sample that
-ignores signals or spins in C cannot escape it), compares outputs with the
-expected ones using :mod:`evalplus_ng.oracle` (never inside the child, and the
-child never sees expected outputs), and sends back one reply per job. A child
+ignores signals or spins in C cannot escape it) and relays each outcome to the
+parent, which alone holds the expected outputs and judges them with
+:mod:`evalplus_ng.oracle`; neither the supervisor nor the child ever sees an
+expected output, and the parent answers ``stop`` to end a failing job early. A child
 that dies, hangs or floods becomes an :class:`Outcome`, never an exception; a
 supervisor that dies is restarted and the job retried once.
 
@@ -89,8 +90,8 @@ class Limits:
 class Job:
     """Run ``entry_point`` of ``code`` on each of ``inputs`` (wire-encoded arg lists).
 
-    With ``expected`` set, the supervisor judges each output with the oracle and,
-    when ``fail_fast``, stops at the first input that does not pass.
+    With ``expected`` set, the parent judges each output with the oracle and,
+    when ``fail_fast``, stops the job at the first input that does not pass.
     """
 
     code: str
@@ -264,7 +265,6 @@ def _drop_privileges(libc: ctypes.CDLL, uid: int) -> None:
 
 def _python_guards() -> None:
     """Best-effort guards for a non-root supervisor, where the kernel cannot help."""
-    import builtins  # noqa: F401  (kept importable for the sample)
     import posix
     import shutil as shutil_module
     import socket
