@@ -9,7 +9,6 @@ parameter specs. Only :func:`gather` filters by contract and deduplicates.
 from __future__ import annotations
 
 import ast
-import json
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,9 +21,9 @@ from hypothesis import strategies as st
 
 from evalplus_ng import typespec as ts
 from evalplus_ng.contract import Contract
-from evalplus_ng.errors import InputError
+from evalplus_ng.corpus import read_corpus
 from evalplus_ng.records import Task
-from evalplus_ng.serialize import canonical, decode
+from evalplus_ng.serialize import canonical
 from evalplus_ng.types import Args
 from evalplus_ng.typespec import Spec
 
@@ -98,13 +97,7 @@ def _literal_args(call: str, entry_point: str) -> Args | None:
 
 def corpus_seeds(path: Path) -> list[Args]:
     """Inputs from a seed-corpus file (``seeds/<dataset>/<Task_Id>.json``); [] when absent."""
-    if not path.is_file():
-        return []
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-        return [list(decode(entry["args"])) for entry in document["inputs"]]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InputError(str(path), None, f"bad seed corpus: {exc}") from None
+    return read_corpus(path, path.stem).inputs()
 
 
 def _alphabet(examples: Sequence[Any]) -> str:

@@ -1,0 +1,231 @@
+"""Seed corpora: the committed ``seeds/<dataset>/<Task_Id>.json`` files.
+
+A corpus file holds a task's seed inputs, each with its provenance (who proposed
+it, for which prompt kind, on which day), and per-source tallies (inputs asked
+for, parsed, valid). Replies (from an LLM, or written by hand) are parsed
+strictly: only ``entry_point(<literals>)`` calls count, each argument read with
+:func:`ast.literal_eval`; nothing in a reply is ever executed. Inputs are kept
+only when they have the right arity, match the annotations and satisfy the
+task's contract, and are new.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng.contract import Contract
+from evalplus_ng.errors import InputError
+from evalplus_ng.serialize import Unserializable, canonical, decode, encode
+from evalplus_ng.types import Args
+
+#: The prompt kinds of the EvalPlus paper, asked in turn.
+PROMPT_KINDS = ("complex", "corner-case", "difficult")
+#: A reply longer than this is cut before parsing (a flood cannot cost more).
+MAX_REPLY_CHARS = 200_000
+#: One call longer than this is ignored (a literal bomb cannot cost more).
+MAX_CALL_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where one seed input came from."""
+
+    model: str
+    prompt: str
+    date: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"model": self.model, "prompt": self.prompt, "date": self.date}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One seed input with its provenance."""
+
+    args: tuple[Any, ...]
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many inputs one source was asked for, parsed and found valid."""
+
+    asked: int = 0
+    parsed: int = 0
+    valid: int = 0
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.asked + other.asked, self.parsed + other.parsed,
+                     self.valid + other.valid)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """All seed inputs of one task."""
+
+    task_id: str
+    entries: tuple[Entry, ...] = ()
+    tallies: dict[str, Tally] = field(default_factory=dict)
+
+    def inputs(self) -> list[Args]:
+        return [list(entry.args) for entry in self.entries]
+
+
+def corpus_path(folder: Path, task_id: str) -> Path:
+    """Where a task's corpus lives inside ``seeds/<dataset>``."""
+    return folder / f"{task_id.replace('/', '_')}.json"
+
+
+def read_corpus(path: Path, task_id: str) -> Corpus:
+    """A corpus file; an empty corpus when the file does not exist."""
+    if not path.is_file():
+        return Corpus(task_id)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        entries = []
+        for entry in document["inputs"]:
+            source = entry.get("provenance", {})
+            provenance = Provenance(str(source.get("model", "unknown")),
+                                    str(source.get("prompt", "unknown")),
+                                    str(source.get("date", "")))
+            entries.append(Entry(tuple(decode(entry["args"])), provenance))
+        tallies = {name: Tally(int(t["asked"]), int(t["parsed"]), int(t["valid"]))
+                   for name, t in document.get("tallies", {}).items()}
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise InputError(str(path), None, f"bad seed corpus: {exc!r}") from None
+    return Corpus(str(document.get("task_id", task_id)), tuple(entries), tallies)
+
+
+def corpus_document(corpus: Corpus) -> dict[str, Any]:
+    """The JSON document of a corpus (stable key order)."""
+    return {
+        "task_id": corpus.task_id,
+        "tallies": {name: {"asked": t.asked, "parsed": t.parsed, "valid": t.valid}
+                    for name, t in sorted(corpus.tallies.items())},
+        "inputs": [{"args": encode(list(entry.args)), "provenance": entry.provenance.to_json()}
+                   for entry in corpus.entries],
+    }
+
+
+def write_corpus(path: Path, corpus: Corpus) -> None:
+    """Write a corpus atomically, byte-stable for equal corpora."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document = corpus_document(corpus)
+    # One input per line: diffs and reviews read input by input.
+    inputs = ",\n  ".join(json.dumps(entry, ensure_ascii=False) for entry in document["inputs"])
+    text = (f'{{"task_id": {json.dumps(corpus.task_id)},\n'
+            f' "tallies": {json.dumps(document["tallies"], sort_keys=True)},\n'
+            f' "inputs": [\n  {inputs}\n ]}}\n')
+    temporary = path.with_suffix(".json.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+
+
+def _call_spans(text: str, entry_point: str) -> Iterable[str]:
+    """Source text of each balanced ``entry_point(...)`` call in ``text``."""
+    needle = entry_point + "("
+    position = text.find(needle)
+    while position != -1:
+        before = text[position - 1] if position else " "
+        if not (before.isidentifier() or before.isdigit() or before == "."):
+            depth, quote, escaped = 0, "", False
+            end = -1
+            for index in range(position + len(entry_point), min(len(text),
+                               position + MAX_CALL_CHARS)):
+                char = text[index]
+                if quote:
+                    if escaped:
+                        escaped = False
+                    elif char == "\\":
+                        escaped = True
+                    elif char == quote:
+                        quote = ""
+                elif char in "'\"":
+                    quote = char
+                elif char in "([{":
+                    depth += 1
+                elif char in ")]}":
+                    depth -= 1
+                    if depth == 0:
+                        end = index
+                        break
+            if end != -1:
+                yield text[position:end + 1]
+        position = text.find(needle, position + 1)
+
+
+def literal_call(call: str, entry_point: str) -> Args | None:
+    """The literal arguments of ``entry_point(...)``, or None when it is anything else."""
+    try:
+        node = ast.parse(call.strip(), mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == entry_point and not node.keywords):
+        return None
+    try:
+        return [ast.literal_eval(argument) for argument in node.args]
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def parse_reply(text: str, entry_point: str) -> tuple[int, list[Args]]:
+    """(calls seen, literal argument tuples) in a reply; never executes anything."""
+    calls = list(_call_spans(text[:MAX_REPLY_CHARS], entry_point))
+    parsed = [args for call in calls if (args := literal_call(call, entry_point)) is not None]
+    return len(calls), parsed
+
+
+def admit(corpus: Corpus, contract: Contract, source: str, candidates: Sequence[Args],
+          provenance: Provenance, asked: int) -> tuple[Corpus, list[tuple[Args, str]]]:
+    """Add the valid, new candidates; return the corpus and (rejected, why) pairs."""
+    seen = {canonical(list(entry.args)) for entry in corpus.entries}
+    entries = list(corpus.entries)
+    rejected: list[tuple[Args, str]] = []
+    valid = 0
+    for args in candidates:
+        try:
+            key = canonical(list(args))
+        except Unserializable as exc:
+            rejected.append((args, f"not plain data: {exc}"))
+            continue
+        reason = contract.violation(args)
+        if reason is not None:
+            rejected.append((args, reason))
+            continue
+        valid += 1
+        if key in seen:
+            continue
+        seen.add(key)
+        entries.append(Entry(tuple(args), provenance))
+    tally = corpus.tallies.get(source, Tally()) + Tally(asked, len(candidates), valid)
+    return replace(corpus, entries=tuple(entries),
+                   tallies={**corpus.tallies, source: tally}), rejected
+
+
+def read_authored(path: Path, entry_point: str) -> list[tuple[str, int, Args | None]]:
+    """(prompt kind, line, args or None when unparsable) of an authored seed file.
+
+    The format is what a model is asked to reply, per prompt kind: a ``# <kind>``
+    heading line, then one ``entry_point(...)`` call per line.
+    """
+    found: list[tuple[str, int, Args | None]] = []
+    kind = ""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith("#"):
+            heading = stripped.lstrip("#").strip()
+            if heading in PROMPT_KINDS:
+                kind = heading
+            continue
+        if not kind:
+            raise InputError(str(path), number, "input before any '# <prompt kind>' heading")
+        found.append((kind, number, literal_call(stripped, entry_point)))
+    return found
