@@ -16,6 +16,7 @@ the file's tallies lets a rerun skip what is already done.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -160,10 +161,17 @@ def build_messages(task: Task, contract_source: str, kind: str, count: int,
 # ---------------------------------------------------------------- requests
 
 def complete_with_retries(endpoint: Endpoint, messages: Messages, policy: RetryPolicy,
-                          sleep: Callable[[float], None] = time.sleep) -> Reply:
-    """One request with retries; EndpointError when the endpoint cannot be reached at all."""
+                          sleep: Callable[[float], object] = time.sleep,
+                          stop: threading.Event | None = None) -> Reply:
+    """One request with retries; EndpointError when the endpoint cannot be reached at all.
+
+    Once ``stop`` is set (the run is over: interrupted, or the key was rejected)
+    no further attempt starts.
+    """
     attempts = policy.retries + 1
     for attempt in range(attempts):
+        if stop is not None and stop.is_set():
+            raise RequestFailed("cancelled")
         try:
             return replace(endpoint.complete(messages), attempts=attempt + 1)
         except Transient as exc:
@@ -309,8 +317,13 @@ class SeedSummary:
 def run_seed(tasks: Sequence[Task], contracts: Mapping[str, Contract], out: Path,
              endpoint: Endpoint, config: SeedConfig, policy: RetryPolicy, workers: int,
              progress: Callable[[int, int], None] | None = None,
-             sleep: Callable[[float], None] = time.sleep) -> SeedSummary:
-    """Ask for every task's missing requests; write each task's corpus once it is answered."""
+             sleep: Callable[[float], object] | None = None) -> SeedSummary:
+    """Ask for every task's missing requests; write each task's corpus once it is answered.
+
+    ``sleep`` waits between retries (default: a wait that ends early when the run stops).
+    """
+    stop = threading.Event()
+    wait = sleep if sleep is not None else stop.wait
     corpora = {task.task_id: read_corpus(corpus_path(out, task.task_id), task.task_id)
                for task in tasks}
     work = [(task, index) for task in tasks for index in plan(corpora[task.task_id], config)]
@@ -329,7 +342,7 @@ def run_seed(tasks: Sequence[Task], contracts: Mapping[str, Contract], out: Path
             examples = example_calls(task, config.examples, index // len(PROMPT_KINDS))
             messages = build_messages(task, contracts[task.task_id].source, kind,
                                       config.per_request, examples)
-            future = pool.submit(complete_with_retries, endpoint, messages, policy, sleep)
+            future = pool.submit(complete_with_retries, endpoint, messages, policy, wait, stop)
             futures[future] = (task.task_id, index)
         try:
             for future in as_completed(futures):
@@ -348,6 +361,8 @@ def run_seed(tasks: Sequence[Task], contracts: Mapping[str, Contract], out: Path
                 if progress is not None:
                     progress(done, len(work))
         except BaseException:
+            # Requests in flight end within their timeout; nothing new starts.
+            stop.set()
             pool.shutdown(wait=True, cancel_futures=True)
             raise
     answered = [reply for task_replies in replies.values() for _, reply in task_replies]

@@ -471,6 +471,23 @@ def test_bad_key_or_unknown_model_stops_the_run(
     assert len(server.requests) <= 2  # no retries; the rest are cancelled (1 worker)
 
 
+def test_a_rejected_key_stops_the_other_requests_retrying(
+        tmp_path: Path, serve: Callable[[Responder], Server],
+        contracts: dict[str, Contract]) -> None:
+    def respond(body: dict[str, Any], _number: int) -> Response:
+        if "def is_pal" in prompt_of(body):
+            return error(401, "bad key")
+        return error(503, "busy")
+
+    server = serve(respond)
+    with pytest.raises(EndpointError, match="HTTP 401"):
+        run_seed([ADD, PAL], contracts, tmp_path / "seeds", endpoint(server.url), CONFIG,
+                 RetryPolicy(retries=1000, backoff=0.02, cap=0.02), workers=6)
+    # Without the stop, the three ADD requests would try 1001 times each.
+    assert len(server.requests) < 60
+    assert not (tmp_path / "seeds").exists()
+
+
 def test_malformed_bodies_fail_the_request_without_crashing(
         tmp_path: Path, serve: Callable[[Responder], Server],
         contracts: dict[str, Contract]) -> None:
