@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from evalplus_ng.cli import main
+from evalplus_ng.cli import main, seed
 from evalplus_ng.contract import Contract, load_contract
 from evalplus_ng.corpus import (
     MAX_REPLY_CALLS,
@@ -662,3 +662,15 @@ def test_cli_reports_incomplete_tasks_with_exit_1(tmp_path: Path,
     assert "failed: HumanEval/53: complex request: HTTP 503" in result.stderr
     assert "1 task(s) incomplete; run again to retry them" in result.stderr
     assert len(server.requests) == 6
+
+
+def test_the_readme_seed_examples_use_real_options() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Seeds from your own model", 1)[1].split("\n## ", 1)[0]
+    examples = [line.split()[2:] for line in section.splitlines()
+                if line.startswith("evalplus-ng seed ") and "[" not in line]
+    urls = [args[args.index("--base-url") + 1] for args in examples]
+    assert urls == ["http://localhost:8000/v1", "http://localhost:8080/v1"]
+    for args in examples:
+        with seed.make_context("seed", list(args)) as context:
+            assert context.params["base_url"] in urls
