@@ -23,6 +23,7 @@ from evalplus_ng.contract import Contract
 from evalplus_ng.errors import InputError
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.types import Args
+from evalplus_ng.typespec import conform
 
 #: The prompt kinds of the EvalPlus paper, asked in turn.
 PROMPT_KINDS = ("complex", "corner-case", "difficult")
@@ -132,9 +133,10 @@ def write_corpus(path: Path, corpus: Corpus) -> None:
     document = corpus_document(corpus)
     # One input per line: diffs and reviews read input by input.
     inputs = ",\n  ".join(json.dumps(entry, ensure_ascii=False) for entry in document["inputs"])
+    listing = f"[\n  {inputs}\n ]" if inputs else "[]"
     text = (f'{{"task_id": {json.dumps(corpus.task_id)},\n'
             f' "tallies": {json.dumps(document["tallies"], sort_keys=True)},\n'
-            f' "inputs": [\n  {inputs}\n ]}}\n')
+            f' "inputs": {listing}}}\n')
     temporary = path.with_suffix(".json.tmp")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
@@ -207,6 +209,8 @@ def admit(corpus: Corpus, contract: Contract, source: str, candidates: Sequence[
     rejected: list[tuple[Args, str]] = []
     valid = 0
     for args in candidates:
+        if len(args) == len(contract.specs):  # `f([1, 2])` for a List[float] means floats
+            args = [conform(value, spec) for value, spec in zip(args, contract.specs, strict=True)]
         try:
             key = canonical(list(args))
         except Unserializable as exc:

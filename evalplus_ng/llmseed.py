@@ -257,7 +257,7 @@ def _retry_after(value: str | None) -> float | None:
 
 # ---------------------------------------------------------------- merging (pure)
 
-def rounds_done(corpus: Corpus, model: str) -> int:
+def requests_done(corpus: Corpus, model: str) -> int:
     """Requests of ``model`` already answered for this task (requests ``0 .. n-1``)."""
     return corpus.tallies.get(model, Tally()).replies
 
@@ -265,7 +265,7 @@ def rounds_done(corpus: Corpus, model: str) -> int:
 def plan(corpus: Corpus, config: SeedConfig) -> range:
     """Indices of the requests still to make; request ``i`` asks for ``PROMPT_KINDS[i % 3]``."""
     wanted = config.rounds * len(PROMPT_KINDS)
-    return range(wanted) if config.force else range(rounds_done(corpus, config.model), wanted)
+    return range(wanted) if config.force else range(requests_done(corpus, config.model), wanted)
 
 
 def merge(corpus: Corpus, contract: Contract, entry_point: str, config: SeedConfig,

@@ -288,6 +288,21 @@ def test_prose_fences_and_invalid_literals(tmp_path: Path, serve: Callable[[Resp
     assert tally == Tally(asked=15, parsed=30, valid=15, replies=3)
 
 
+def test_ints_written_for_floats_become_floats(tmp_path: Path,
+                                               serve: Callable[[Responder], Server]) -> None:
+    prompt = "from typing import List\n\ndef mean(xs: List[float]) -> float:\n    pass\n"
+    task = Task("Toy/2", prompt, "mean", prompt.replace("pass", "return sum(xs) / len(xs)"),
+                ([[1.5]],))
+    server = serve(replay(completion(fenced("mean([1, 2.5, 3])", "mean([1.0, 2.5, 3.0])",
+                                            "mean([2**60])", "mean([True])", "mean([4])"))))
+    out = tmp_path / "seeds"
+    run([task], {"Toy/2": load_contract(task, None)}, out, server.url,
+        config=SeedConfig("test-model", "2026-01-02", rounds=1))
+    inputs = args_of(out, task)
+    assert inputs == [[[1.0, 2.5, 3.0]], [[4.0]]]  # the second call is the same input
+    assert [type(value) for value in inputs[0][0]] == [float, float, float]
+
+
 def test_empty_and_chatty_replies_add_nothing(tmp_path: Path,
                                               serve: Callable[[Responder], Server],
                                               contracts: dict[str, Contract]) -> None:
@@ -578,6 +593,7 @@ def test_reply_counts_round_trip_and_authored_files_keep_their_format(tmp_path: 
     assert '"authored": {"asked": 3, "parsed": 3, "valid": 2}' in text
     assert '"m": {"asked": 10, "parsed": 4, "replies": 1, "valid": 4}' in text
     assert read_corpus(path, "T").tallies["m"].replies == 1
+    assert text.endswith(' "inputs": []}\n')
 
 
 def test_parse_reply_stops_after_the_call_limit() -> None:
