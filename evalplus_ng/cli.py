@@ -253,6 +253,10 @@ def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs:
     except EndpointError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INPUT)
+    except KeyboardInterrupt:
+        click.echo("interrupted: finished tasks are saved; the same command continues",
+                   err=True)
+        sys.exit(EXIT_INTERRUPTED)
     click.echo(f"{len(summary.reports)} tasks asked, {len(summary.skipped)} already done; "
                f"{summary.added} new inputs in {folder}")
     click.echo(f"{summary.requests} requests ({summary.attempts} attempts answered); tokens: "

@@ -320,7 +320,9 @@ def run_seed(tasks: Sequence[Task], contracts: Mapping[str, Contract], out: Path
              sleep: Callable[[float], object] | None = None) -> SeedSummary:
     """Ask for every task's missing requests; write each task's corpus once it is answered.
 
-    ``sleep`` waits between retries (default: a wait that ends early when the run stops).
+    An EndpointError (or an interrupt) stops the run: no new attempt starts, the
+    tasks answered so far are written, then it is raised. ``sleep`` waits between
+    retries (default: a wait that ends early when the run stops).
     """
     stop = threading.Event()
     wait = sleep if sleep is not None else stop.wait
@@ -344,14 +346,22 @@ def run_seed(tasks: Sequence[Task], contracts: Mapping[str, Contract], out: Path
                                       config.per_request, examples)
             future = pool.submit(complete_with_retries, endpoint, messages, policy, wait, stop)
             futures[future] = (task.task_id, index)
+        fatal: BaseException | None = None
         try:
             for future in as_completed(futures):
                 task_id, index = futures[future]
+                kind = PROMPT_KINDS[index % len(PROMPT_KINDS)]
                 try:
                     replies[task_id].append((index, future.result()))
                 except RequestFailed as exc:
-                    kind = PROMPT_KINDS[index % len(PROMPT_KINDS)]
                     failures[task_id].append((index, f"{kind} request: {exc}"))
+                except BaseException as exc:  # a rejected key, or a bug: stop, keep what came
+                    if fatal is None:
+                        fatal = exc
+                        stop.set()
+                        for other in futures:
+                            other.cancel()
+                    failures[task_id].append((index, f"{kind} request: stopped"))
                 done += 1
                 pending[task_id] -= 1
                 if pending[task_id] == 0:
@@ -361,10 +371,12 @@ def run_seed(tasks: Sequence[Task], contracts: Mapping[str, Contract], out: Path
                 if progress is not None:
                     progress(done, len(work))
         except BaseException:
-            # Requests in flight end within their timeout; nothing new starts.
+            # Interrupted: requests in flight end within their timeout; nothing new starts.
             stop.set()
             pool.shutdown(wait=True, cancel_futures=True)
             raise
+    if fatal is not None:
+        raise fatal
     answered = [reply for task_replies in replies.values() for _, reply in task_replies]
     order = {task.task_id: position for position, task in enumerate(tasks)}
     return SeedSummary(

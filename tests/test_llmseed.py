@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from evalplus_ng import llmseed
 from evalplus_ng.cli import main, seed
 from evalplus_ng.contract import Contract, load_contract
 from evalplus_ng.corpus import (
@@ -36,6 +37,7 @@ from evalplus_ng.corpus import (
 from evalplus_ng.errors import EndpointError
 from evalplus_ng.llmseed import (
     OpenAIEndpoint,
+    Reply,
     RetryPolicy,
     SeedConfig,
     SeedSummary,
@@ -581,6 +583,37 @@ def test_a_partly_failed_task_resumes_where_it_stopped(
     assert kinds == ["complex", "corner-case", "difficult", "corner-case", "difficult"]
     assert [entry.provenance.prompt for entry in
             read_corpus(corpus_path(out, "Toy/0"), "Toy/0").entries] == ["complex", "corner-case"]
+
+
+class Interrupting:
+    """An endpoint (no HTTP) that answers ADD and is interrupted on PAL."""
+
+    def complete(self, messages: list[dict[str, str]]) -> Reply:
+        if "def is_pal" in messages[-1]["content"]:
+            raise KeyboardInterrupt
+        return Reply(fenced("add_pos(6, 6)"))
+
+
+def test_an_interrupted_run_keeps_finished_tasks(tmp_path: Path,
+                                                 contracts: dict[str, Contract]) -> None:
+    out = tmp_path / "seeds"
+    with pytest.raises(KeyboardInterrupt):
+        run_seed([ADD, PAL], contracts, out, Interrupting(), CONFIG, FAST, workers=1)
+    assert args_of(out, ADD) == [[6, 6]]
+    assert not corpus_path(out, PAL.task_id).exists()
+
+
+def test_cli_interrupt_says_how_to_continue(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(llmseed, "run_seed", interrupted)
+    result = CliRunner().invoke(main, ["seed", "--model", "m", "--base-url",
+                                       "http://127.0.0.1:9/v1", "--tasks", "0",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 130
+    assert "interrupted: finished tasks are saved" in result.stderr
 
 
 # ---------------------------------------------------------------- corpus format
