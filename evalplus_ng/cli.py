@@ -259,8 +259,9 @@ def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs:
         sys.exit(EXIT_INTERRUPTED)
     click.echo(f"{len(summary.reports)} tasks asked, {len(summary.skipped)} already done; "
                f"{summary.added} new inputs in {folder}")
-    click.echo(f"{summary.requests} requests ({summary.attempts} attempts answered); tokens: "
-               f"{summary.prompt_tokens} prompt + {summary.completion_tokens} completion")
+    click.echo(f"{summary.requests} requests, {summary.answered} answered "
+               f"({summary.attempts} attempts); tokens: {summary.prompt_tokens} prompt + "
+               f"{summary.completion_tokens} completion")
     for report in summary.failed:
         click.echo(f"failed: {report.task_id}: {report.failures[0]}", err=True)
     if summary.failed:

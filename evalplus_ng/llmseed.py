@@ -296,11 +296,15 @@ class TaskReport:
 
 @dataclass(frozen=True)
 class SeedSummary:
-    """The whole run: per-task reports, skipped tasks, requests and tokens."""
+    """The whole run: per-task reports, skipped tasks, requests and tokens.
+
+    ``attempts`` and the token counts are those of the answered requests.
+    """
 
     reports: tuple[TaskReport, ...]
     skipped: tuple[str, ...]
     requests: int
+    answered: int
     attempts: int
     prompt_tokens: int
     completion_tokens: int
@@ -383,6 +387,7 @@ def run_seed(tasks: Sequence[Task], contracts: Mapping[str, Contract], out: Path
         reports=tuple(sorted(reports, key=lambda report: order[report.task_id])),
         skipped=tuple(task.task_id for task in tasks if task.task_id not in pending),
         requests=len(work),
+        answered=len(answered),
         attempts=sum(reply.attempts for reply in answered),
         prompt_tokens=sum(reply.prompt_tokens for reply in answered),
         completion_tokens=sum(reply.completion_tokens for reply in answered),

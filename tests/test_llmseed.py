@@ -229,7 +229,7 @@ def test_seed_writes_inputs_with_provenance_tallies_and_tokens(
     assert {entry.provenance.date for entry in corpus.entries} == {"2026-01-02"}
     # 2**70 is not a literal; (0, 1) breaks the contract; the second (5, 5) is a duplicate.
     assert corpus.tallies == {"test-model": Tally(asked=30, parsed=6, valid=5, replies=3)}
-    assert (summary.requests, summary.attempts, summary.added) == (3, 3, 4)
+    assert (summary.requests, summary.answered, summary.attempts, summary.added) == (3, 3, 3, 4)
     assert (summary.prompt_tokens, summary.completion_tokens) == (300, 60)
     assert summary.skipped == () and summary.failed == []
 
@@ -455,6 +455,7 @@ def test_a_request_that_keeps_failing_fails_only_its_task(
                   policy=RetryPolicy(retries=2, backoff=0.001))
     assert len(server.requests) == 3 + 3 * 3
     assert [report.task_id for report in summary.failed] == ["Toy/1"]
+    assert (summary.requests, summary.answered, summary.attempts) == (6, 3, 3)
     failures = summary.failed[0].failures
     assert len(failures) == 3 and "HTTP 500" in failures[0] and "after 3 attempts" in failures[0]
     assert args_of(out, ADD) == [[1, 9]]
@@ -650,7 +651,8 @@ def test_cli_seed_against_a_local_server(tmp_path: Path, serve: Callable[[Respon
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "1 tasks asked, 0 already done; 2 new inputs" in result.stdout
-    assert "3 requests (3 attempts answered); tokens: 300 prompt + 60 completion" in result.stdout
+    assert "3 requests, 3 answered (3 attempts); tokens: 300 prompt + 60 completion" \
+        in result.stdout
     document = json.loads((out / "HumanEval_53.json").read_text(encoding="utf-8"))
     assert document["tallies"] == {"local": {"asked": 30, "parsed": 9, "valid": 6, "replies": 3}}
     assert document["inputs"][0] == {"args": [123, 456], "provenance": {
