@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from click.testing import CliRunner
@@ -319,19 +319,49 @@ def test_empty_and_chatty_replies_add_nothing(tmp_path: Path,
 
 
 SENTINEL = "SEED_SENTINEL_7f3a"
-_events: list[tuple[str, str]] = []
+WATCHED = {"open", "os.system", "subprocess.Popen", "os.exec", "os.posix_spawn", "os.remove",
+           "shutil.rmtree", "exec"}
 
 
-def _audit(event: str, args: tuple[Any, ...]) -> None:
-    if event in {"open", "os.system", "subprocess.Popen", "os.exec", "os.posix_spawn",
-                 "os.remove", "shutil.rmtree", "exec"}:
-        text = repr(args[0].co_consts) if event == "exec" and hasattr(args[0], "co_consts") \
-            else repr(args)
-        if SENTINEL in text:
-            _events.append((event, text))
+class Watch:
+    """An audit hook that records events naming the sentinel, only while ``on``.
+
+    Audit hooks cannot be removed, so it is installed once, on first use, and is a
+    no-op outside the injection tests (forked sandbox children inherit it switched off).
+    """
+
+    installed: ClassVar[bool] = False
+    on: ClassVar[bool] = False
+    events: ClassVar[list[tuple[str, str]]] = []
+
+    @classmethod
+    def hook(cls, event: str, args: tuple[Any, ...]) -> None:
+        if not cls.on or event not in WATCHED:
+            return
+        if event == "exec" and hasattr(args[0], "co_consts"):
+            if _names_sentinel(args[0]):
+                cls.events.append((event, repr(args[0])))
+        elif SENTINEL in repr(args):
+            cls.events.append((event, repr(args)))
 
 
-sys.addaudithook(_audit)  # audit hooks cannot be removed; this one only watches the sentinel
+def _names_sentinel(code: Any) -> bool:
+    return any((isinstance(const, str) and SENTINEL in const)
+               or (hasattr(const, "co_consts") and _names_sentinel(const))
+               for const in code.co_consts)
+
+
+@pytest.fixture
+def watch() -> Iterator[list[tuple[str, str]]]:
+    if not Watch.installed:
+        sys.addaudithook(Watch.hook)
+        Watch.installed = True
+    Watch.events = []
+    Watch.on = True
+    try:
+        yield Watch.events
+    finally:
+        Watch.on = False
 
 
 def injection_reply(folder: Path) -> tuple[str, list[str]]:
@@ -358,14 +388,14 @@ def injection_reply(folder: Path) -> tuple[str, list[str]]:
 
 
 def test_injected_code_never_runs(tmp_path: Path, serve: Callable[[Responder], Server],
-                                  contracts: dict[str, Contract]) -> None:
+                                  contracts: dict[str, Contract],
+                                  watch: list[tuple[str, str]]) -> None:
     text, attacks = injection_reply(tmp_path)
-    _events.clear()
     server = serve(replay(completion(text)))
     out = tmp_path / "seeds"
     summary = run([ADD], contracts, out, server.url)
     assert not (tmp_path / SENTINEL).exists()
-    assert _events == []
+    assert watch == []
     # The only inputs: the literal call at the head of "add_pos(1, 2) or open(...)"
     # (the rest of that line is never looked at), and the clean line.
     assert args_of(out, ADD) == [[1, 2], [31, 41]]
@@ -375,12 +405,12 @@ def test_injected_code_never_runs(tmp_path: Path, serve: Callable[[Responder], S
     assert len(attacks) == 15
 
 
-def test_the_audit_hook_would_catch_an_escape(tmp_path: Path) -> None:
-    # Guards the guard: a real open of the sentinel is seen by the hook.
-    _events.clear()
+def test_the_audit_hook_would_catch_an_escape(tmp_path: Path,
+                                              watch: list[tuple[str, str]]) -> None:
+    # Guards the guard: a real open, and running code that names the sentinel, are seen.
     (tmp_path / SENTINEL).write_text("x")
-    assert _events and _events[0][0] == "open"
-    _events.clear()
+    exec(compile(f"name = (lambda: '{SENTINEL}')()", "<test>", "exec"), {})
+    assert [event for event, _ in watch] == ["open", "exec"]
 
 
 @pytest.mark.parametrize("line", [
