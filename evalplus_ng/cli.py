@@ -184,5 +184,90 @@ def _print_table(summary: AugmentSummary, per_task: int) -> None:
         click.echo(f"{len(short)} task(s) below {per_task} plus inputs: {', '.join(short)}")
 
 
+@main.command()
+@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
+              show_default=True, help="Built-in dataset to seed.")
+@click.option("--model", required=True, help="Model name, as the endpoint knows it.")
+@click.option("--base-url", default=None, metavar="URL",
+              help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 "
+                   "[default: OpenAI's, or $OPENAI_BASE_URL].")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, metavar="VAR",
+              help="Environment variable holding the API key (optional with --base-url).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Concurrent requests.")
+@click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Rounds per task; a round asks once per prompt kind "
+                   "(complex, corner-case, difficult).")
+@click.option("--per-request", type=click.IntRange(min=1, max=100), default=10,
+              show_default=True, help="Inputs asked for in each request.")
+@click.option("--tasks", default=None, metavar="LIST",
+              help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20'.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Folder for the corpus files [default: the shipped seeds/DATASET].")
+@click.option("--force", is_flag=True,
+              help="Ask again even for tasks this model has answered for all rounds.")
+@click.option("--timeout", type=click.FloatRange(min=1.0), default=120.0, show_default=True,
+              help="Per-request timeout, seconds.")
+@click.option("--retries", type=click.IntRange(min=0), default=4, show_default=True,
+              help="Retries of a request after 429, 5xx, a timeout or a connection error.")
+@click.option("--backoff", type=click.FloatRange(min=0.0), default=1.0, show_default=True,
+              help="First retry delay, seconds; doubles per retry, capped at 30.")
+@click.option("--temperature", type=click.FloatRange(min=0.0, max=2.0), default=0.8,
+              show_default=True, help="Sampling temperature.")
+@click.option("--max-tokens", type=click.IntRange(min=16), default=2048, show_default=True,
+              help="Reply length cap, tokens.")
+@click.option("--date", default=None, hidden=True, help="Provenance date (tests).")
+@_errors_to_exit_codes
+def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs: int,
+         rounds: int, per_request: int, tasks: str | None, out: Path | None, force: bool,
+         timeout: float, retries: int, backoff: float, temperature: float, max_tokens: int,
+         date: str | None) -> None:
+    """Ask a model (any OpenAI-compatible endpoint) for seed inputs; add them to seeds/."""
+    import datetime
+
+    from evalplus_ng.augment import select_tasks
+    from evalplus_ng.contract import load_contract
+    from evalplus_ng.errors import EndpointError
+    from evalplus_ng.llmseed import OpenAIEndpoint, RetryPolicy, SeedConfig, run_seed
+    from evalplus_ng.resources import data_dir
+    from evalplus_ng.workflow import load_dataset
+
+    chosen = select_tasks(load_dataset(dataset), tasks)
+    folder = out if out is not None else data_dir("seeds") / dataset
+    contracts = {task.task_id: load_contract(task, data_dir("contracts") / dataset)
+                 for task in chosen}
+    config = SeedConfig(model=model, date=date or datetime.date.today().isoformat(),
+                        rounds=rounds, per_request=per_request, force=force)
+    try:
+        api_key = os.environ.get(api_key_env) or ""
+        if not api_key and base_url is None:
+            raise EndpointError(f"no API key: set ${api_key_env} (or pass --base-url URL "
+                                "for a local server)")
+        endpoint = OpenAIEndpoint(model, base_url, api_key or "no-key", timeout=timeout,
+                                  max_tokens=max_tokens, temperature=temperature,
+                                  key_source=f"${api_key_env}")
+        with _Progress("asking") as progress:
+            summary = run_seed(chosen, contracts, folder, endpoint, config,
+                               RetryPolicy(retries=retries, backoff=backoff), jobs,
+                               progress.update)
+    except EndpointError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_INPUT)
+    except KeyboardInterrupt:
+        click.echo("interrupted: finished tasks are saved; the same command continues",
+                   err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    click.echo(f"{len(summary.reports)} tasks asked, {len(summary.skipped)} already done; "
+               f"{summary.added} new inputs in {folder}")
+    click.echo(f"{summary.requests} requests, {summary.answered} answered "
+               f"({summary.attempts} attempts); tokens: {summary.prompt_tokens} prompt + "
+               f"{summary.completion_tokens} completion")
+    for report in summary.failed:
+        click.echo(f"failed: {report.task_id}: {report.failures[0]}", err=True)
+    if summary.failed:
+        click.echo(f"{len(summary.failed)} task(s) incomplete; run again to retry them", err=True)
+        sys.exit(1)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -15,6 +15,7 @@ import ast
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from evalplus_ng.contract import Contract
 from evalplus_ng.errors import InputError
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.types import Args
+from evalplus_ng.typespec import conform
 
 #: The prompt kinds of the EvalPlus paper, asked in turn.
 PROMPT_KINDS = ("complex", "corner-case", "difficult")
@@ -29,6 +31,8 @@ PROMPT_KINDS = ("complex", "corner-case", "difficult")
 MAX_REPLY_CHARS = 200_000
 #: One call longer than this is ignored (a literal bomb cannot cost more).
 MAX_CALL_CHARS = 20_000
+#: Calls after this many in one reply are ignored (a flood of tiny calls cannot cost more).
+MAX_REPLY_CALLS = 200
 
 
 @dataclass(frozen=True)
@@ -53,15 +57,26 @@ class Entry:
 
 @dataclass(frozen=True)
 class Tally:
-    """How many inputs one source was asked for, parsed and found valid."""
+    """How many inputs one source was asked for, parsed and found valid.
+
+    ``replies`` counts the model replies received (0 for authored sources); it is
+    how ``seed`` knows how many rounds a model has already answered.
+    """
 
     asked: int = 0
     parsed: int = 0
     valid: int = 0
+    replies: int = 0
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(self.asked + other.asked, self.parsed + other.parsed,
-                     self.valid + other.valid)
+                     self.valid + other.valid, self.replies + other.replies)
+
+    def to_json(self) -> dict[str, int]:
+        document = {"asked": self.asked, "parsed": self.parsed, "valid": self.valid}
+        if self.replies:  # written only when set: authored corpora stay as they are
+            document["replies"] = self.replies
+        return document
 
 
 @dataclass(frozen=True)
@@ -94,7 +109,8 @@ def read_corpus(path: Path, task_id: str) -> Corpus:
                                     str(source.get("prompt", "unknown")),
                                     str(source.get("date", "")))
             entries.append(Entry(tuple(decode(entry["args"])), provenance))
-        tallies = {name: Tally(int(t["asked"]), int(t["parsed"]), int(t["valid"]))
+        tallies = {name: Tally(int(t["asked"]), int(t["parsed"]), int(t["valid"]),
+                               int(t.get("replies", 0)))
                    for name, t in document.get("tallies", {}).items()}
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InputError(str(path), None, f"bad seed corpus: {exc!r}") from None
@@ -105,8 +121,7 @@ def corpus_document(corpus: Corpus) -> dict[str, Any]:
     """The JSON document of a corpus (stable key order)."""
     return {
         "task_id": corpus.task_id,
-        "tallies": {name: {"asked": t.asked, "parsed": t.parsed, "valid": t.valid}
-                    for name, t in sorted(corpus.tallies.items())},
+        "tallies": {name: t.to_json() for name, t in sorted(corpus.tallies.items())},
         "inputs": [{"args": encode(list(entry.args)), "provenance": entry.provenance.to_json()}
                    for entry in corpus.entries],
     }
@@ -118,9 +133,10 @@ def write_corpus(path: Path, corpus: Corpus) -> None:
     document = corpus_document(corpus)
     # One input per line: diffs and reviews read input by input.
     inputs = ",\n  ".join(json.dumps(entry, ensure_ascii=False) for entry in document["inputs"])
+    listing = f"[\n  {inputs}\n ]" if inputs else "[]"
     text = (f'{{"task_id": {json.dumps(corpus.task_id)},\n'
             f' "tallies": {json.dumps(document["tallies"], sort_keys=True)},\n'
-            f' "inputs": [\n  {inputs}\n ]}}\n')
+            f' "inputs": {listing}}}\n')
     temporary = path.with_suffix(".json.tmp")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
@@ -174,9 +190,13 @@ def literal_call(call: str, entry_point: str) -> Args | None:
         return None
 
 
-def parse_reply(text: str, entry_point: str) -> tuple[int, list[Args]]:
-    """(calls seen, literal argument tuples) in a reply; never executes anything."""
-    calls = list(_call_spans(text[:MAX_REPLY_CHARS], entry_point))
+def parse_reply(text: str, entry_point: str,
+                limit: int = MAX_REPLY_CALLS) -> tuple[int, list[Args]]:
+    """(calls seen, literal argument tuples) in a reply; never executes anything.
+
+    Only the first ``MAX_REPLY_CHARS`` characters and the first ``limit`` calls count.
+    """
+    calls = list(islice(_call_spans(text[:MAX_REPLY_CHARS], entry_point), limit))
     parsed = [args for call in calls if (args := literal_call(call, entry_point)) is not None]
     return len(calls), parsed
 
@@ -189,6 +209,8 @@ def admit(corpus: Corpus, contract: Contract, source: str, candidates: Sequence[
     rejected: list[tuple[Args, str]] = []
     valid = 0
     for args in candidates:
+        if len(args) == len(contract.specs):  # `f([1, 2])` for a List[float] means floats
+            args = [conform(value, spec) for value, spec in zip(args, contract.specs, strict=True)]
         try:
             key = canonical(list(args))
         except Unserializable as exc:

@@ -24,3 +24,7 @@ class UnknownTaskError(EvalplusError):
 
 class SandboxError(EvalplusError):
     """The sandbox itself (not the code it runs) failed."""
+
+
+class EndpointError(EvalplusError):
+    """A model endpoint cannot serve any request: bad key, unknown model, unreachable."""

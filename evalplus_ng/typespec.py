@@ -197,3 +197,38 @@ def _merge(specs: Sequence[Spec]) -> Spec:
     if any(s.kind == ANY for s in merged):
         return ANY_SPEC
     return merged[0] if len(merged) == 1 else Spec(UNION, tuple(merged))
+
+
+#: Larger ints do not convert to float exactly.
+_EXACT_FLOAT_INT = 2**53
+
+
+def conform(value: Any, spec: Spec) -> Any:
+    """``value`` with ints written where ``spec`` wants floats made floats (``1`` -> ``1.0``).
+
+    People and models write ``[1, 2]`` for a ``List[float]``; the conversion is
+    exact or not made, and a value that already matches is returned unchanged.
+    """
+    if matches(value, spec):
+        return value
+    kind = spec.kind
+    if kind == FLOAT and type(value) is int and abs(value) <= _EXACT_FLOAT_INT:
+        return float(value)
+    if kind == UNION:
+        for member in spec.args:
+            converted = conform(value, member)
+            if matches(converted, member):
+                return converted
+        return value
+    if kind == LIST and type(value) is list:
+        return [conform(item, spec.args[0]) for item in value]
+    if kind == SET and type(value) is set:
+        return {conform(item, spec.args[0]) for item in value}
+    if kind == DICT and type(value) is dict:
+        return {conform(k, spec.args[0]): conform(v, spec.args[1]) for k, v in value.items()}
+    if kind == TUPLE and type(value) is tuple:
+        if spec.variadic:
+            return tuple(conform(item, spec.args[0]) for item in value)
+        if len(value) == len(spec.args):
+            return tuple(conform(item, s) for item, s in zip(value, spec.args, strict=True))
+    return value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalplus_ng.typespec import SpecError, infer, matches, parse
+from evalplus_ng.typespec import SpecError, conform, infer, matches, parse
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,26 @@ def test_inference_is_the_narrowest_common_spec() -> None:
     assert str(infer([{"a": 1}, {5: 2}])) == "dict[union[str, int], int]"
     assert str(infer([])) == "any"
     assert not matches(True, infer([1, 2]))
+
+
+@pytest.mark.parametrize(
+    ("annotation", "value", "expected"),
+    [
+        ("float", 3, 3.0),
+        ("List[float]", [1, 2.5, -3], [1.0, 2.5, -3.0]),
+        ("Tuple[float, int]", (1, 2), (1.0, 2)),
+        ("Tuple[float, ...]", (1, 2), (1.0, 2.0)),
+        ("Dict[str, float]", {"a": 1}, {"a": 1.0}),
+        ("Optional[float]", 2, 2.0),
+        ("Union[int, float]", 2, 2),        # already matches: unchanged
+        ("float", True, True),              # a bool is not a number here
+        ("float", 2**60, 2**60),            # not exact as a float: unchanged
+        ("List[float]", [1, "a"], [1.0, "a"]),  # still invalid; the contract says so
+        ("int", 2.0, 2.0),                  # never the other way
+        ("str", 1, 1),
+    ],
+)
+def test_conform_writes_ints_as_floats_where_floats_are_wanted(
+        annotation: str, value: object, expected: object) -> None:
+    converted = conform(value, parse(annotation))
+    assert converted == expected and repr(converted) == repr(expected)
