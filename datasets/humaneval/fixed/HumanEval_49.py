@@ -1,0 +1,18 @@
+"""Fixed ground truth for HumanEval/49 (modp).
+
+category: performance
+witness: [1000000, 2]
+reason: the original doubles n times (10**6 steps for n = 10**6); modular exponentiation
+by squaring needs about log2(n) steps.
+"""
+
+
+def modp(n: int, p: int):
+    result = 1 % p
+    base = 2 % p
+    while n > 0:
+        if n & 1:
+            result = result * base % p
+        base = base * base % p
+        n >>= 1
+    return result
