@@ -51,7 +51,7 @@ class AugmentConfig:
     hypothesis_examples: int = 100
     oracle_seconds: float = 1.0
     #: Inputs on which the ground truth runs more Python lines than this are dropped.
-    max_lines: int = 50_000
+    max_lines: int = 200_000
     budget_seconds: float = 120.0
 
 

@@ -6,7 +6,6 @@ from typing import Tuple
 def pre(interval1: Tuple[int, int], interval2: Tuple[int, int]) -> bool:
     if interval1[0] > interval1[1] or interval2[0] > interval2[1]:
         return False
-    # The reference tests primality by trial division over range(2, length), linear in
-    # the intersection's length: keep that length generously bounded.
+    # The fixed ground truth trial-divides the intersection's length up to its square root.
     length = min(interval1[1], interval2[1]) - max(interval1[0], interval2[0])
-    return length <= 10**6
+    return length <= 10**12

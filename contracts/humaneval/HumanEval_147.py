@@ -2,6 +2,6 @@
 
 
 def pre(n: int) -> bool:
-    # The reference enumerates all O(n**3) triples (n = 300 already takes about a
-    # second): keep n generously bounded.
-    return 1 <= n <= 200
+    # The original enumerates all O(n**3) triples; the fixed ground truth counts residues,
+    # so only a sanity bound remains.
+    return 1 <= n <= 10**6

@@ -3,5 +3,6 @@
 
 def pre(n: int, x: int, y: int) -> bool:
     # Primality only makes sense for n >= 1 (the reference calls 0 and negatives prime).
-    # It is tested by trial division over range(2, n), linear in n: bound n generously.
-    return 1 <= n <= 10**6
+    # The fixed ground truth trial-divides up to sqrt(n); the oracle's line budget drops
+    # inputs too costly for it.
+    return 1 <= n <= 10**12

@@ -3,5 +3,5 @@
 
 def pre(n: int, p: int) -> bool:
     # p = 1 makes the reference return 1 for n = 0 although 2**0 % 1 == 0; p <= 0 is
-    # not a modulus. The reference loops n times, so n is bounded.
-    return 0 <= n <= 10**6 and p >= 2
+    # not a modulus. The fixed ground truth squares and multiplies (log n steps).
+    return 0 <= n <= 10**12 and p >= 2

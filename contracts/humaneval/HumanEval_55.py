@@ -2,5 +2,6 @@
 
 
 def pre(n: int) -> bool:
-    # The reference is the naive exponential recursion (fib(30) ~ 0.1 s, each +1 costs x1.6).
-    return 0 <= n <= 30
+    # The fixed ground truth iterates (the original recursion is exponential); fib(n) has
+    # about n / 5 digits, so n is bounded to keep outputs a sane size.
+    return 0 <= n <= 1000

@@ -2,5 +2,6 @@
 
 
 def pre(n: int) -> bool:
-    # The reference is the naive exponential recursion (fibfib(25) ~ 0.15 s, x1.84 per step).
-    return 0 <= n <= 25
+    # The fixed ground truth iterates (the original recursion is exponential); the values
+    # grow like 1.84**n, so n is bounded to keep outputs a sane size.
+    return 0 <= n <= 1000

@@ -2,5 +2,6 @@
 
 
 def pre(n: int) -> bool:
-    # The reference tests every i < n by trial division (quadratic in n): bound n.
-    return 0 <= n <= 10000
+    # The fixed ground truth sieves; the output lists every prime below n, so n is bounded
+    # to keep outputs a sane size.
+    return 0 <= n <= 10**5
