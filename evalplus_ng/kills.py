@@ -10,9 +10,9 @@ answers are tests at all.
 
 Two rules keep loops affordable and timeouts honest:
 
-* a job stops after ``max_timeouts`` timeouts (each costs a whole time limit);
-  the tests it never ran are recorded as ``unknown``, so a row's ``killers``
-  are always real kills, possibly not all of them;
+* a job stops after ``max_timeouts`` timeouts (each costs a whole time limit)
+  or ``max_failures`` failures; the tests it never ran are recorded as
+  ``unknown``, so a row's ``killers`` are always real kills, possibly not all;
 * a timeout counts as a kill only when a second run on that input fails too
   (a timeout near a tight limit may be jitter).
 """
@@ -36,6 +36,9 @@ class KillConfig:
     floor_seconds: float = 1.0
     factor: float = 4.0
     max_timeouts: int = 1
+    #: Stop a candidate after this many failing tests (None: run them all). Enough killers
+    #: to choose from; the rest are ``unknown``.
+    max_failures: int | None = None
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,8 @@ def kill_rows(task: Task, truth: GroundTruth, codes: Sequence[str], executor: Ex
     templates = [part.job for part in
                  _parts(task, truth, EvalConfig(config.floor_seconds, config.factor, True))]
     ids = _part_ids(task, truth)
-    jobs = (replace(template, code=code, max_timeouts=config.max_timeouts)
+    jobs = (replace(template, code=code, max_timeouts=config.max_timeouts,
+                    max_failures=config.max_failures)
             for code in codes for template in templates)
     results = iter(executor.map(jobs))
     rows = [_Pending(set(), set(), []) for _ in codes]
@@ -119,7 +123,7 @@ def _single(template: Job, code: str, position: int) -> Job:
     return replace(template, code=code, inputs=[template.inputs[position]],
                    time_limits=[template.time_limits[position]],
                    expected=None if expected is None else [expected[position]],
-                   max_timeouts=None)
+                   max_timeouts=None, max_failures=None)
 
 
 def fails_any(task: Task, truth: GroundTruth, code: str, tests: Sequence[int],

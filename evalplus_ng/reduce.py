@@ -15,6 +15,7 @@ import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +27,13 @@ from evalplus_ng.evaluate import estimate_pass_at_k
 from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
 from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
 from evalplus_ng.mutants import mutant_sources
-from evalplus_ng.profiles import Profile, load_profile, profile_names, select
+from evalplus_ng.profiles import Profile, load_profile, profile_names
 from evalplus_ng.records import Task
 from evalplus_ng.sample_kills import Answer, Candidate, candidates, invert, kill_matrix, per_model
 from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import dumps, encode
+from evalplus_ng.setcover import cover_masks
 from evalplus_ng.types import Executor, TaskId
 from evalplus_ng.workflow import SUITE_FILES, load_dataset
 
@@ -44,7 +46,9 @@ PAPER_ORDER = ("coverage", "mutants", "samples", "full")
 #: Mutants: at least 0.05 s, else 10x the ground truth's time. A mutant far slower than the
 #: ground truth counts as killed (once confirmed); slow mutants stay affordable.
 MUTANT_KILLS = KillConfig(floor_seconds=0.05, factor=10.0)
-SAMPLE_KILLS = KillConfig()
+#: Samples: judged as ``evaluate`` judges them; most wrong samples fail hundreds of tests,
+#: and 64 killers are plenty to cover them (the rest stay ``unknown``, run when needed).
+SAMPLE_KILLS = KillConfig(max_failures=64)
 #: Bumped whenever a cached requirement's meaning changes.
 CACHE_VERSION = 1
 
@@ -80,9 +84,50 @@ class TaskRequirements:
             "samples": dict(kill_matrix(self.samples, self.authors, held_out)),
         }
 
+    @cached_property
+    def _masks(self) -> dict[str, tuple[dict[int, int], int]]:
+        """Per kind: test -> goals as bits, and how many bits the kind uses."""
+        arcs = {arc: bit for bit, arc in enumerate(sorted(set().union(*self.arcs.values())))}
+        coverage = {t: sum(1 << arcs[a] for a in met) for t, met in self.arcs.items()}
+        return {
+            "coverage": (coverage, len(arcs)),
+            "mutants": (_row_masks(self.mutants), len(self.mutants)),
+            "samples": (_row_masks(self.samples), len(self.samples)),
+        }
+
+    @cached_property
+    def _written_only_by(self) -> dict[str, int]:
+        """Model -> the sample bits no other model wrote."""
+        only: dict[str, int] = {}
+        for bit, who in enumerate(self.authors):
+            if len(who) == 1:
+                (model,) = who
+                only[model] = only.get(model, 0) | 1 << bit
+        return only
+
     def reduce(self, profile: Profile, held_out: str | None = None) -> list[int]:
-        """The tests ``profile`` keeps of this task."""
-        return select(profile, self.matrices(held_out), self.order, self.base)
+        """The tests ``profile`` keeps of this task (the same as :func:`select` on ``matrices``)."""
+        combined: dict[int, int] = {}
+        offset = 0
+        for kind in profile.requirements:
+            masks, width = self._masks[kind]
+            allowed = -1
+            if kind == "samples" and held_out is not None:
+                allowed = ~self._written_only_by.get(held_out, 0)
+            for test, mask in masks.items():
+                combined[test] = combined.get(test, 0) | (mask & allowed) << offset
+            offset += width
+        keep = self.base if profile.keep_base else []
+        return sorted(cover_masks(combined, self.order, keep))
+
+
+def _row_masks(rows: Sequence[KillRow]) -> dict[int, int]:
+    """Test -> the rows it kills, as bits."""
+    masks: dict[int, int] = {}
+    for bit, row in enumerate(rows):
+        for test in row.killers:
+            masks[test] = masks.get(test, 0) | 1 << bit
+    return masks
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,8 @@ class Job:
     #: When set, the job stops once this many inputs have timed out: each timeout
     #: costs a whole time limit, so a looping candidate would otherwise cost one per input.
     max_timeouts: int | None = None
+    #: When set, the job stops once this many inputs have failed (``fail_fast`` is 1).
+    max_failures: int | None = None
 
 
 #: The error type reported when a call exceeds ``Job.max_lines``.
@@ -623,7 +625,8 @@ class _Worker:
         )
 
     def run(self, job: dict[str, Any], judge: Judge | None, fail_fast: bool,
-            patience: float, max_timeouts: int | None = None) -> JobResult:
+            patience: float, max_timeouts: int | None = None,
+            max_failures: int | None = None) -> JobResult:
         """Run a job, retrying once on a fresh supervisor if the supervisor itself fails."""
         for _attempt in range(2):
             if self.closed.is_set():
@@ -632,7 +635,7 @@ class _Worker:
                 self.process = self._start()
             try:
                 return self._converse(self.process, job, judge, fail_fast, patience,
-                                      max_timeouts)
+                                      max_timeouts, max_failures)
             except (_FrameError, OSError, KeyError, TypeError, ValueError):
                 self.stop()  # the supervisor died or hung: start afresh
         raise SandboxError("sandbox supervisor failed twice on the same job")
@@ -640,14 +643,17 @@ class _Worker:
     @staticmethod
     def _converse(process: subprocess.Popen[bytes], job: dict[str, Any], judge: Judge | None,
                   fail_fast: bool, patience: float,
-                  max_timeouts: int | None = None) -> JobResult:
+                  max_timeouts: int | None = None,
+                  max_failures: int | None = None) -> JobResult:
         assert process.stdin is not None and process.stdout is not None
         fd_in, fd_out = process.stdin.fileno(), process.stdout.fileno()
         _write_frame(fd_in, {"job": job})
         outcomes: list[Outcome] = []
         passed: list[bool] = []
         stopped = False
-        timeouts = 0
+        timeouts = failures = 0
+        if fail_fast:
+            max_failures = 1
         while True:
             frame = _read_frame(fd_out, time.monotonic() + patience, 1 << 31)
             if "done" in frame:
@@ -662,7 +668,8 @@ class _Worker:
             outcomes.append(outcome)
             passed.append(ok)
             timeouts += outcome.status is Status.TIMEOUT
-            if ((judge is not None and fail_fast and not ok)
+            failures += judge is not None and not ok
+            if ((max_failures is not None and failures >= max_failures)
                     or (max_timeouts is not None and timeouts >= max_timeouts)):
                 _write_frame(fd_in, "stop")
                 stopped = True
@@ -748,7 +755,7 @@ class Sandbox:
         worker = self._idle.get()
         try:
             return worker.run(payload, _judge_with(job), job.fail_fast, patience,
-                              job.max_timeouts)
+                              job.max_timeouts, job.max_failures)
         finally:
             self._idle.put(worker)
 

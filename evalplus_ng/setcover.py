@@ -30,49 +30,62 @@ def greedy_cover(
 
     ``requirements`` maps a test to the goals it meets (a missing test meets
     none). ``keep`` tests are always in the answer, first and in their order.
-    Each step picks the test meeting the most goals still unmet, the earliest in
-    ``order`` on a tie; a final pass drops any picked test whose every goal is
-    also met by the others (a later pick can make an earlier one redundant).
+    See :func:`cover_masks`, which this runs with each goal as one bit.
 
     Invariant: ``satisfied(requirements, result) == satisfied(requirements, order)``
     (plus whatever ``keep`` meets).
+    """
+    bits: dict[G, int] = {}
+    masks: dict[T, int] = {}
+    for test, goals in requirements.items():
+        mask = 0
+        for goal in goals:
+            mask |= 1 << bits.setdefault(goal, len(bits))
+        masks[test] = mask
+    return cover_masks(masks, order, keep)
+
+
+def cover_masks(masks: Mapping[T, int], order: Sequence[T], keep: Sequence[T] = ()) -> list[T]:
+    """Greedy set cover with each test's goals as the bits of an int (fast on big suites).
+
+    Each step picks the test meeting the most goals still unmet, the earliest in
+    ``order`` on a tie; a final pass drops any picked test whose every goal the
+    other chosen tests also meet (a later pick can make an earlier one
+    redundant), earliest first.
     """
     rank = {test: position for position, test in enumerate(order)}
     if len(rank) != len(order):
         raise ValueError("order lists a test twice")
     chosen: list[T] = list(dict.fromkeys(keep))
-    unmet = satisfied(requirements, order) - satisfied(requirements, chosen)
     taken = set(chosen)
-    # Candidates with goals, best-first; gains only shrink, so a lazy re-check is exact.
-    candidates = [t for t in order if t not in taken and requirements.get(t)]
+    unmet = 0
+    for test in order:
+        unmet |= masks.get(test, 0)
+    for test in chosen:
+        unmet &= ~masks.get(test, 0)
+    candidates = [t for t in order if t not in taken and masks.get(t, 0) & unmet]
     picked: list[T] = []
     while unmet:
-        best: T | None = None
+        best = candidates[0]  # non-empty: every unmet goal is some candidate's
         best_gain = 0
         for test in candidates:
-            gain = len(requirements[test] & unmet)
+            gain = (masks[test] & unmet).bit_count()
             if gain > best_gain:  # strict: the earlier test wins ties
                 best, best_gain = test, gain
-        if best is None:  # cannot happen: every unmet goal is met by some candidate
-            raise AssertionError("unmet goals without a test meeting them")
         picked.append(best)
-        unmet -= requirements[best]
-        candidates = [t for t in candidates if t != best and requirements[t] & unmet]
-    return chosen + _drop_redundant(requirements, picked, chosen)
+        unmet &= ~masks[best]
+        candidates = [t for t in candidates if t != best and masks[t] & unmet]
+    return chosen + _drop_redundant(masks, picked, chosen)
 
 
-def _drop_redundant(requirements: Mapping[T, Set[G]], picked: list[T], fixed: list[T]) -> list[T]:
+def _drop_redundant(masks: Mapping[T, int], picked: list[T], fixed: list[T]) -> list[T]:
     """``picked`` minus tests whose goals the others (and ``fixed``) meet; earliest go first."""
-    counts: dict[G, int] = {}
-    for test in [*fixed, *picked]:
-        for goal in requirements.get(test, frozenset()):
-            counts[goal] = counts.get(goal, 0) + 1
-    kept: list[T] = []
+    kept = list(picked)
     for test in picked:
-        goals = requirements.get(test, frozenset())
-        if all(counts[goal] > 1 for goal in goals):
-            for goal in goals:
-                counts[goal] -= 1
-        else:
-            kept.append(test)
+        others = 0
+        for other in (*fixed, *kept):
+            if other != test:
+                others |= masks.get(other, 0)
+        if not masks.get(test, 0) & ~others:
+            kept.remove(test)
     return kept

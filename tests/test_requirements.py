@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from importlib.metadata import version
 
 import pytest
@@ -109,6 +110,8 @@ def test_kill_rows_mark_killing_tests(sandbox: Sandbox) -> None:
     assert rows[5] == KillRow(frozenset({2}), frozenset({3, 4}))
     assert not rows[0].killed and rows[5].killed
     assert invert(rows) == {0: {3, 4}, 1: {3, 4}, 2: {3, 4, 5}, 3: {1, 2, 3, 4}, 4: {3, 4}}
+    capped = kill_rows(TASK, truth, codes[3:4], sandbox, replace(FAST, max_failures=2))
+    assert capped == [KillRow(frozenset({0, 1, 2, 3}), frozenset({4}))]  # 2 per job (base, plus)
     # A row's unknown tests are judged by running them.
     assert fails_any(TASK, truth, codes[5], [4], sandbox, FAST)
     assert not fails_any(TASK, truth, codes[1], [0, 4], sandbox, FAST)

@@ -265,6 +265,13 @@ def test_max_timeouts_stops_a_job_that_keeps_timing_out(sandbox: Sandbox) -> Non
     assert len(unlimited.outcomes) == 5
 
 
+def test_max_failures_stops_a_job_after_that_many_failures(sandbox: Sandbox) -> None:
+    job = replace(_job("def f(x):\n    return x + x % 2\n", (1, 2, 3, 4, 5, 6, 7),
+                       fail_fast=False), max_failures=3)
+    result = sandbox.run(job)
+    assert result.passed == (True, False, True, False, True, False)
+
+
 def test_a_timeout_restarts_the_child(sandbox: Sandbox) -> None:
     code = "import os\n\n\ndef f(x):\n    while x == 2:\n        pass\n    return os.getpid()\n"
     result = sandbox.run(_job(code, (1, 2, 3, 4), judged=False))
