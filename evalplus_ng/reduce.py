@@ -448,28 +448,29 @@ def report(document: Mapping[str, Any]) -> str:
     lines = [
         "# Test-suite reduction",
         "",
-        "Tests per task (base + plus) and pass@1 (%) of each model on the full suite and on",
-        "each reduced one; \"kills kept\" is the share of the full suite's failing samples the",
+        "Tests per task (base + plus), then pass@1 (%) of each model (a row) on the full suite and",
+        "on each reduced one; \"kills kept\" is the share of the full suite's failing samples the",
         "reduced suite still fails. Profiles with sample kills leave the judged model out: its",
         "own samples never chose the tests it is judged with (tests/task is then the suite",
         "chosen with every model's samples, the published one).",
         "",
     ]
-    header = ["profile", "tests/task", *(["kills kept"] if models else []), *models]
+    reduced = [row for row in rows if row["profile"] != "(full suite)"]
+    header = ["", "full suite", *(row["profile"] for row in reduced)]
     lines.append("| " + " | ".join(header) + " |")
-    lines.append("|" + "---|" * len(header))
-    for row in rows:
-        cells = [row["profile"], f"{row['tests_per_task']:.1f}"]
-        if models:
-            cells.append(f"{100 * row['retention']:.2f}%" if "retention" in row else "")
-            first = rows[1]["models"] if len(rows) > 1 else {}
-            for model in models:
-                if row["profile"] == "(full suite)":
-                    cells.append(f"{100 * first[model]['full']:.1f}" if model in first else "")
-                else:
-                    cell = row["models"].get(model)
-                    cells.append(f"{100 * cell['reduced']:.1f}" if cell else "")
-        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("|---|" + "---:|" * (len(header) - 1))
+    lines.append("| tests/task | " + " | ".join(f"{row['tests_per_task']:.1f}" for row in rows)
+                 + " |")
+    if models:
+        lines.append("| kills kept | | " + " | ".join(
+            f"{100 * row['retention']:.2f}%" for row in reduced) + " |")
+        for model in models:
+            full = next((row["models"][model]["full"] for row in reduced
+                         if model in row["models"]), None)
+            cells = [f"{100 * full:.1f}" if full is not None else ""]
+            cells += [f"{100 * row['models'][model]['reduced']:.1f}"
+                      if model in row["models"] else "" for row in reduced]
+            lines.append(f"| {model} | " + " | ".join(cells) + " |")
     mutants = document["mutants"]
     seconds = document["seconds"]
     survivors = mutants["survivors"]

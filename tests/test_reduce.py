@@ -118,9 +118,10 @@ def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
     # The tie input is the only one that tells `<` from `<=`: the samples keep it.
     assert [[1.0, 2.0], 1.0] in [list(args) for args in mini[0].plus_inputs]
     text = (out / REPORT_FILE).read_text()
-    for name in ("(full suite)", *profile_names(), "u_right", "u_ties", "v_adjacent"):
+    for name in ("full suite", *profile_names(), "u_right", "u_ties", "v_adjacent"):
         assert name in text
-    assert "| profile | tests/task | kills kept |" in text
+    assert "|  | full suite | coverage | mutants | samples | full |" in text
+    assert "| u_right | 100.0 | 100.0 | 100.0 | 100.0 | 100.0 |" in text
     document = json.loads((out / "reduction.json").read_text())
     rows = {row["profile"]: row for row in document["profiles"]}
     assert rows["full"]["retention"] == 1.0
