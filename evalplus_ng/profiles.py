@@ -9,7 +9,7 @@ from pathlib import Path
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.resources import data_dir
-from evalplus_ng.setcover import greedy_cover
+from evalplus_ng.setcover import cover_masks
 
 #: The requirement kinds a profile may name.
 REQUIREMENTS = ("coverage", "mutants", "samples")
@@ -62,25 +62,58 @@ def load_profile(name: str, folder: Path | None = None) -> Profile:
     return load_profile_file(path)
 
 
+#: One requirement kind of one task: test -> goals as the bits of an int, and bits used.
+KindMasks = tuple[Mapping[int, int], int]
+
+
+def masks_of(matrix: Mapping[int, Set[Hashable]]) -> KindMasks:
+    """A ``test -> goals`` matrix as bit masks (goal bits in first-seen test order)."""
+    bits: dict[Hashable, int] = {}
+    masks: dict[int, int] = {}
+    for test in sorted(matrix):
+        mask = 0
+        for goal in sorted(matrix[test], key=repr):
+            mask |= 1 << bits.setdefault(goal, len(bits))
+        masks[test] = mask
+    return masks, len(bits)
+
+
+def select_masks(
+    profile: Profile,
+    kinds: Mapping[str, KindMasks],
+    order: Sequence[int],
+    base: Sequence[int] = (),
+    excluded: Mapping[str, int] | None = None,
+) -> list[int]:
+    """The tests (indices) a profile keeps of one task, from per-kind goal masks.
+
+    Kinds get disjoint bit ranges, so goals of different kinds never collide;
+    ``excluded`` names goal bits of a kind that do not count (a held-out model's
+    own samples). ``order`` ranks the candidate tests (preferred first); ``base``
+    are the base tests, kept when the profile says so. Returns ascending indices.
+    """
+    missing = [kind for kind in profile.requirements if kind not in kinds]
+    if missing:
+        raise ValueError(f"profile {profile.name!r} needs {', '.join(missing)}")
+    combined: dict[int, int] = {}
+    offset = 0
+    for kind in profile.requirements:
+        masks, width = kinds[kind]
+        allowed = ~(excluded or {}).get(kind, 0)
+        for test, mask in masks.items():
+            combined[test] = combined.get(test, 0) | (mask & allowed) << offset
+        offset += width
+    ranked = set(order)
+    keep = [t for t in base if t in ranked] if profile.keep_base else []
+    return sorted(cover_masks(combined, order, keep))
+
+
 def select(
     profile: Profile,
     matrices: Mapping[str, Mapping[int, Set[Hashable]]],
     order: Sequence[int],
     base: Sequence[int] = (),
 ) -> list[int]:
-    """The tests (indices) a profile keeps of one task.
-
-    ``matrices`` maps each requirement kind to ``test -> goals met``; goals of
-    different kinds never collide. ``order`` ranks the candidate tests
-    (preferred first); ``base`` are the base tests, kept when the profile says so.
-    Returns the kept tests in ascending order.
-    """
-    missing = [kind for kind in profile.requirements if kind not in matrices]
-    if missing:
-        raise ValueError(f"profile {profile.name!r} needs {', '.join(missing)}")
-    goals: dict[int, set[tuple[str, Hashable]]] = {}
-    for kind in profile.requirements:
-        for test, met in matrices[kind].items():
-            goals.setdefault(test, set()).update((kind, goal) for goal in met)
-    keep = [t for t in base if t in set(order)] if profile.keep_base else []
-    return sorted(greedy_cover(goals, order, keep))
+    """:func:`select_masks` on plain ``kind -> test -> goals`` matrices."""
+    return select_masks(profile, {kind: masks_of(m) for kind, m in matrices.items()}, order,
+                        base)

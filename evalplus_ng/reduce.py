@@ -27,13 +27,19 @@ from evalplus_ng.evaluate import estimate_pass_at_k
 from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
 from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
 from evalplus_ng.mutants import mutant_sources
-from evalplus_ng.profiles import Profile, load_profile, profile_names
+from evalplus_ng.profiles import (
+    KindMasks,
+    Profile,
+    load_profile,
+    masks_of,
+    profile_names,
+    select_masks,
+)
 from evalplus_ng.records import Task
 from evalplus_ng.sample_kills import Answer, Candidate, candidates, invert, kill_matrix, per_model
 from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import dumps, encode
-from evalplus_ng.setcover import cover_masks
 from evalplus_ng.types import Executor, TaskId
 from evalplus_ng.workflow import SUITE_FILES, load_dataset
 
@@ -85,12 +91,10 @@ class TaskRequirements:
         }
 
     @cached_property
-    def _masks(self) -> dict[str, tuple[dict[int, int], int]]:
+    def _masks(self) -> dict[str, KindMasks]:
         """Per kind: test -> goals as bits, and how many bits the kind uses."""
-        arcs = {arc: bit for bit, arc in enumerate(sorted(set().union(*self.arcs.values())))}
-        coverage = {t: sum(1 << arcs[a] for a in met) for t, met in self.arcs.items()}
         return {
-            "coverage": (coverage, len(arcs)),
+            "coverage": masks_of(self.arcs),
             "mutants": (_row_masks(self.mutants), len(self.mutants)),
             "samples": (_row_masks(self.samples), len(self.samples)),
         }
@@ -107,18 +111,10 @@ class TaskRequirements:
 
     def reduce(self, profile: Profile, held_out: str | None = None) -> list[int]:
         """The tests ``profile`` keeps of this task (the same as :func:`select` on ``matrices``)."""
-        combined: dict[int, int] = {}
-        offset = 0
-        for kind in profile.requirements:
-            masks, width = self._masks[kind]
-            allowed = -1
-            if kind == "samples" and held_out is not None:
-                allowed = ~self._written_only_by.get(held_out, 0)
-            for test, mask in masks.items():
-                combined[test] = combined.get(test, 0) | (mask & allowed) << offset
-            offset += width
-        keep = self.base if profile.keep_base else []
-        return sorted(cover_masks(combined, self.order, keep))
+        excluded = {}
+        if held_out is not None:
+            excluded["samples"] = self._written_only_by.get(held_out, 0)
+        return select_masks(profile, self._masks, self.order, self.base, excluded)
 
 
 def _row_masks(rows: Sequence[KillRow]) -> dict[int, int]:
