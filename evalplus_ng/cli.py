@@ -269,5 +269,32 @@ def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs:
         sys.exit(1)
 
 
+@main.command()
+@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
+              show_default=True, help="Built-in dataset the suite belongs to.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
+              show_default=True, help="Folder where `augment` wrote the full suite.")
+@click.option("--profile", default="full", show_default=True,
+              metavar="coverage|mutants|samples|full",
+              help="Which requirements the reduced suite keeps (reducers/NAME.json).")
+@click.option("--samples", "samples_dir", default=None,
+              type=click.Path(path_type=Path, file_okay=False, exists=True),
+              help="Folder of LLM samples files (*.jsonl) for sample kills and pass@1.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
+              show_default="number of cores", help="Parallel sandbox workers.")
+@_errors_to_exit_codes
+def reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs: int) -> None:
+    """Reduce the full suite to HumanEval+-MINI by set cover over test requirements."""
+    from evalplus_ng.reduce import run_reduce
+
+    with _Progress("reducing") as progress:
+        summary = run_reduce(out, dataset, profile, samples_dir, jobs, progress.update,
+                             status=lambda message: click.echo(message, err=True))
+    click.echo(f"wrote {summary.mini_path} and {summary.report_path}")
+    for name, tests in summary.tests_per_task.items():
+        kept = summary.retention.get(name)
+        extra = f", {100 * kept:.2f}% of the full suite's kills kept" if kept is not None else ""
+        click.echo(f"{name}: {tests:.1f} tests/task{extra}")
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -106,6 +106,11 @@ class Job:
     #: ERROR naming :data:`COST_EXCEEDED`: a cost measure that, unlike time, is
     #: the same on every machine. For trusted code (the ground truth) only.
     max_lines: int | None = None
+    #: When set, the job stops once this many inputs have timed out: each timeout
+    #: costs a whole time limit, so a looping candidate would otherwise cost one per input.
+    max_timeouts: int | None = None
+    #: When set, the job stops once this many inputs have failed (``fail_fast`` is 1).
+    max_failures: int | None = None
 
 
 #: The error type reported when a call exceeds ``Job.max_lines``.
@@ -620,7 +625,8 @@ class _Worker:
         )
 
     def run(self, job: dict[str, Any], judge: Judge | None, fail_fast: bool,
-            patience: float) -> JobResult:
+            patience: float, max_timeouts: int | None = None,
+            max_failures: int | None = None) -> JobResult:
         """Run a job, retrying once on a fresh supervisor if the supervisor itself fails."""
         for _attempt in range(2):
             if self.closed.is_set():
@@ -628,20 +634,26 @@ class _Worker:
             if self.process is None or self.process.poll() is not None:
                 self.process = self._start()
             try:
-                return self._converse(self.process, job, judge, fail_fast, patience)
+                return self._converse(self.process, job, judge, fail_fast, patience,
+                                      max_timeouts, max_failures)
             except (_FrameError, OSError, KeyError, TypeError, ValueError):
                 self.stop()  # the supervisor died or hung: start afresh
         raise SandboxError("sandbox supervisor failed twice on the same job")
 
     @staticmethod
     def _converse(process: subprocess.Popen[bytes], job: dict[str, Any], judge: Judge | None,
-                  fail_fast: bool, patience: float) -> JobResult:
+                  fail_fast: bool, patience: float,
+                  max_timeouts: int | None = None,
+                  max_failures: int | None = None) -> JobResult:
         assert process.stdin is not None and process.stdout is not None
         fd_in, fd_out = process.stdin.fileno(), process.stdout.fileno()
         _write_frame(fd_in, {"job": job})
         outcomes: list[Outcome] = []
         passed: list[bool] = []
         stopped = False
+        timeouts = failures = 0
+        if fail_fast:
+            max_failures = 1
         while True:
             frame = _read_frame(fd_out, time.monotonic() + patience, 1 << 31)
             if "done" in frame:
@@ -655,7 +667,10 @@ class _Worker:
             ok = judge is not None and outcome.status is Status.OK and judge(len(outcomes), outcome)
             outcomes.append(outcome)
             passed.append(ok)
-            if judge is not None and fail_fast and not ok:
+            timeouts += outcome.status is Status.TIMEOUT
+            failures += judge is not None and not ok
+            if ((max_failures is not None and failures >= max_failures)
+                    or (max_timeouts is not None and timeouts >= max_timeouts)):
                 _write_frame(fd_in, "stop")
                 stopped = True
             elif frame["end"]:
@@ -739,7 +754,8 @@ class Sandbox:
         patience = self.limits.load_seconds + max(job.time_limits, default=0.0) + 30.0
         worker = self._idle.get()
         try:
-            return worker.run(payload, _judge_with(job), job.fail_fast, patience)
+            return worker.run(payload, _judge_with(job), job.fail_fast, patience,
+                              job.max_timeouts, job.max_failures)
         finally:
             self._idle.put(worker)
 

@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -252,6 +252,24 @@ def test_without_fail_fast_later_inputs_still_run(
     assert _statuses(result) == [Status.OK, status, Status.OK, Status.OK]
     assert [result.outcomes[i].value for i in (0, 2, 3)] == [2, 4, 5]
     assert result.passed == (True, False, True, True)
+
+
+def test_max_timeouts_stops_a_job_that_keeps_timing_out(sandbox: Sandbox) -> None:
+    code = "def f(x):\n    while x % 2 == 0:\n        pass\n    return x + 1\n"
+    job = replace(_job(code, (1, 2, 3, 4, 5, 6, 7), fail_fast=False), max_timeouts=2)
+    result = sandbox.run(job)
+    assert _statuses(result) == [Status.OK, Status.TIMEOUT, Status.OK, Status.TIMEOUT]
+    assert result.passed == (True, False, True, False)
+    unlimited = sandbox.run(replace(job, max_timeouts=None, inputs=job.inputs[:5],
+                                    time_limits=job.time_limits[:5], expected=job.expected[:5]))
+    assert len(unlimited.outcomes) == 5
+
+
+def test_max_failures_stops_a_job_after_that_many_failures(sandbox: Sandbox) -> None:
+    job = replace(_job("def f(x):\n    return x + x % 2\n", (1, 2, 3, 4, 5, 6, 7),
+                       fail_fast=False), max_failures=3)
+    result = sandbox.run(job)
+    assert result.passed == (True, False, True, False, True, False)
 
 
 def test_a_timeout_restarts_the_child(sandbox: Sandbox) -> None:

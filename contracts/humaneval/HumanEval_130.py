@@ -2,5 +2,5 @@
 
 
 def pre(n: int) -> bool:
-    # The answer is a list of n + 1 numbers: bound n generously so outputs stay small.
-    return 0 <= n <= 10**5
+    # The answer is a list of n + 1 numbers: bound n so outputs stay small.
+    return 0 <= n <= 1000

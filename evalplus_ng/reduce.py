@@ -1,0 +1,491 @@
+"""Reduce a full suite to HumanEval+-MINI: gather requirements, set-cover, write and report.
+
+Orchestration only (the one layer besides the CLI that opens files and starts
+the sandbox). Each requirement is cached per task under ``DIR/reduction/``,
+keyed by everything it depends on, so a second run (another profile, the report)
+costs only the set cover.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.cover import branch_arcs
+from evalplus_ng.dataset import load_plus_file
+from evalplus_ng.errors import InputError
+from evalplus_ng.evaluate import estimate_pass_at_k
+from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
+from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
+from evalplus_ng.mutants import mutant_sources
+from evalplus_ng.profiles import (
+    KindMasks,
+    Profile,
+    load_profile,
+    masks_of,
+    profile_names,
+    select_masks,
+)
+from evalplus_ng.records import Task
+from evalplus_ng.sample_kills import Answer, Candidate, candidates, invert, kill_matrix, per_model
+from evalplus_ng.samples import read_sample_folder
+from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.serialize import dumps, encode
+from evalplus_ng.types import Executor, TaskId
+from evalplus_ng.workflow import SUITE_FILES, load_dataset
+
+MINI_FILE = SUITE_FILES["mini"]
+REPORT_FILE = "reduction.md"
+SUMMARY_FILE = "reduction.json"
+CACHE_FOLDER = "reduction"
+#: Report rows in the order of the EvalPlus paper's Table 4.
+PAPER_ORDER = ("coverage", "mutants", "samples", "full")
+#: Mutants: at least 0.05 s, else 10x the ground truth's time. A mutant far slower than the
+#: ground truth counts as killed (once confirmed); slow mutants stay affordable.
+MUTANT_KILLS = KillConfig(floor_seconds=0.05, factor=10.0)
+#: Samples: judged as ``evaluate`` judges them; most wrong samples fail hundreds of tests,
+#: and 64 killers are plenty to cover them (the rest stay ``unknown``, run when needed).
+SAMPLE_KILLS = KillConfig(max_failures=64)
+#: Bumped whenever a cached requirement's meaning changes.
+CACHE_VERSION = 1
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class TaskRequirements:
+    """One task's tests (preferred first) and what each requirement kind knows about them."""
+
+    task: Task
+    truth: GroundTruth
+    order: tuple[int, ...]
+    arcs: Mapping[int, frozenset[tuple[int, int]]]
+    mutants: tuple[KillRow, ...]
+    mutant_lines: tuple[int, ...]
+    samples: tuple[KillRow, ...] = ()
+    authors: tuple[frozenset[str], ...] = ()
+    codes: tuple[str, ...] = ()
+
+    @property
+    def base(self) -> list[int]:
+        """The base tests among the task's tests."""
+        n_base = len(self.task.base_inputs)
+        return [t for t in self.order if t < n_base]
+
+    def matrices(self, held_out: str | None = None) -> dict[str, dict[int, set[Any]]]:
+        """Test -> goals for each requirement kind (sample kills without ``held_out``'s own)."""
+        coverage: dict[int, set[Any]] = {t: set(a) for t, a in self.arcs.items() if a}
+        return {
+            "coverage": coverage,
+            "mutants": dict(invert(self.mutants)),
+            "samples": dict(kill_matrix(self.samples, self.authors, held_out)),
+        }
+
+    @cached_property
+    def _masks(self) -> dict[str, KindMasks]:
+        """Per kind: test -> goals as bits, and how many bits the kind uses."""
+        return {
+            "coverage": masks_of(self.arcs),
+            "mutants": (_row_masks(self.mutants), len(self.mutants)),
+            "samples": (_row_masks(self.samples), len(self.samples)),
+        }
+
+    @cached_property
+    def _written_only_by(self) -> dict[str, int]:
+        """Model -> the sample bits no other model wrote."""
+        only: dict[str, int] = {}
+        for bit, who in enumerate(self.authors):
+            if len(who) == 1:
+                (model,) = who
+                only[model] = only.get(model, 0) | 1 << bit
+        return only
+
+    def reduce(self, profile: Profile, held_out: str | None = None) -> list[int]:
+        """The tests ``profile`` keeps of this task (the same as :func:`select` on ``matrices``)."""
+        excluded = {}
+        if held_out is not None:
+            excluded["samples"] = self._written_only_by.get(held_out, 0)
+        return select_masks(profile, self._masks, self.order, self.base, excluded)
+
+
+def _row_masks(rows: Sequence[KillRow]) -> dict[int, int]:
+    """Test -> the rows it kills, as bits."""
+    masks: dict[int, int] = {}
+    for bit, row in enumerate(rows):
+        for test in row.killers:
+            masks[test] = masks.get(test, 0) | 1 << bit
+    return masks
+
+
+@dataclass(frozen=True)
+class ReduceSummary:
+    """What ``reduce`` wrote and measured."""
+
+    mini_path: Path
+    report_path: Path
+    tests_per_task: Mapping[str, float]
+    retention: Mapping[str, float]
+    document: Mapping[str, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- caching
+
+
+def _key(*parts: Any) -> str:
+    digest = hashlib.sha256()
+    for part in (CACHE_VERSION, *parts):
+        digest.update(json.dumps(part, sort_keys=True, ensure_ascii=False).encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _cached(folder: Path, task: Task, key: str,
+            compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """The cached document for ``task`` when its key matches, else a fresh one (then stored)."""
+    path = folder / f"{task.task_id.replace('/', '_')}.json"
+    if path.is_file():
+        try:
+            document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            if document.get("key") == key:
+                return document
+        except ValueError:
+            pass  # a torn write: compute again
+    began = time.perf_counter()
+    document = compute()
+    document["key"] = key
+    document["seconds"] = round(time.perf_counter() - began, 3)
+    folder.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(document) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+    return document
+
+
+def _rows_to_wire(rows: Sequence[KillRow]) -> list[dict[str, list[int]]]:
+    return [{"k": sorted(row.killers), "u": sorted(row.unknown)} for row in rows]
+
+
+def _rows_from_wire(wire: Sequence[Mapping[str, Sequence[int]]]) -> tuple[KillRow, ...]:
+    return tuple(KillRow(frozenset(row["k"]), frozenset(row["u"])) for row in wire)
+
+
+def _suite_key(task: Task, tests: Sequence[int]) -> list[Any]:
+    inputs = [dumps(encode(list(args))) for args in (*task.base_inputs, *task.plus_inputs)]
+    return [task.task_id, task.solution, task.entry_point, inputs, list(tests)]
+
+
+# --------------------------------------------------------------------------- requirements
+
+
+def _order(task: Task, tests: Sequence[int]) -> tuple[int, ...]:
+    """Tests preferred first: smaller inputs (cheaper to run and read), then suite order."""
+    everything = (*task.base_inputs, *task.plus_inputs)
+    return tuple(sorted(tests, key=lambda t: (len(dumps(encode(list(everything[t])))), t)))
+
+
+def coverage_requirement(task: Task, tests: Sequence[int], folder: Path) -> dict[str, Any]:
+    """Branch arcs per test (cached)."""
+    everything = (*task.base_inputs, *task.plus_inputs)
+
+    def compute() -> dict[str, Any]:
+        arcs = branch_arcs(task.solution, task.entry_point, [everything[t] for t in tests])
+        return {"arcs": {str(t): sorted(a) for t, a in zip(tests, arcs, strict=True)}}
+
+    return _cached(folder / "coverage", task, _key("coverage", _suite_key(task, tests)), compute)
+
+
+def mutant_requirement(task: Task, truth: GroundTruth, tests: Sequence[int], folder: Path,
+                       executor: Executor) -> dict[str, Any]:
+    """Mutants of the ground truth and the tests that kill each (cached)."""
+
+    def compute() -> dict[str, Any]:
+        mutants = mutant_sources(task.solution)
+        rows = kill_rows(task, truth, [m.code for m in mutants], executor, MUTANT_KILLS)
+        return {"lines": [m.line for m in mutants], "rows": _rows_to_wire(rows)}
+
+    key = _key("mutants", _suite_key(task, tests), MUTANT_KILLS.__dict__)
+    return _cached(folder / "mutants", task, key, compute)
+
+
+def sample_requirement(task: Task, truth: GroundTruth, tests: Sequence[int],
+                       found: Sequence[Candidate], folder: Path,
+                       executor: Executor) -> dict[str, Any]:
+    """The tests that kill each distinct sample of the task (cached)."""
+    codes = [candidate.code for candidate in found]
+
+    def compute() -> dict[str, Any]:
+        return {"rows": _rows_to_wire(kill_rows(task, truth, codes, executor, SAMPLE_KILLS))}
+
+    key = _key("samples", _suite_key(task, tests), SAMPLE_KILLS.__dict__, codes)
+    return _cached(folder / "samples", task, key, compute)
+
+
+# --------------------------------------------------------------------------- judging
+
+
+@dataclass
+class _Judge:
+    """Sample verdicts on a reduced suite, read from kill rows; runs code only for unknowns."""
+
+    executor: Executor
+    reqs: Mapping[TaskId, TaskRequirements]
+    runs: dict[tuple[TaskId, int, tuple[int, ...]], bool] = field(default_factory=dict)
+
+    def killed(self, task_id: TaskId, candidate: int, tests: Sequence[int]) -> bool:
+        req = self.reqs[task_id]
+        row = req.samples[candidate]
+        if row.killers.intersection(tests):
+            return True
+        unknown = tuple(sorted(row.unknown.intersection(tests)))
+        if not unknown:
+            return False
+        key = (task_id, candidate, unknown)
+        if key not in self.runs:
+            self.runs[key] = fails_any(req.task, req.truth, req.codes[candidate], unknown,
+                                       self.executor, SAMPLE_KILLS)
+        return self.runs[key]
+
+
+def _pass_at_1(answers: Sequence[Answer], passed: Callable[[Answer], bool]) -> float:
+    totals: dict[TaskId, int] = {}
+    corrects: dict[TaskId, int] = {}
+    for answer in answers:
+        totals[answer.task_id] = totals.get(answer.task_id, 0) + 1
+        corrects[answer.task_id] = corrects.get(answer.task_id, 0) + passed(answer)
+    tasks = sorted(totals)
+    return estimate_pass_at_k([totals[t] for t in tasks], [corrects[t] for t in tasks], 1)
+
+
+# --------------------------------------------------------------------------- the stage
+
+
+def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Path,
+           executor: Executor, sample_table: Mapping[TaskId, Sequence[Candidate]] | None,
+           progress: Progress | None = None) -> tuple[dict[TaskId, TaskRequirements],
+                                                      dict[str, float]]:
+    """Every task's requirements (from the cache when current) and seconds spent per kind."""
+    reqs: dict[TaskId, TaskRequirements] = {}
+    seconds = {"coverage": 0.0, "mutants": 0.0, "samples": 0.0}
+    for done, task in enumerate(tasks, start=1):
+        truth = truths[task.task_id]
+        tests = suite_tests(task, truth)
+        cover = coverage_requirement(task, tests, folder)
+        mutants = mutant_requirement(task, truth, tests, folder, executor)
+        seconds["coverage"] += cover["seconds"]
+        seconds["mutants"] += mutants["seconds"]
+        rows: tuple[KillRow, ...] = ()
+        found: Sequence[Candidate] = ()
+        if sample_table is not None:
+            found = sample_table.get(task.task_id, ())
+            samples = sample_requirement(task, truth, tests, found, folder, executor)
+            seconds["samples"] += samples["seconds"]
+            rows = _rows_from_wire(samples["rows"])
+        reqs[task.task_id] = TaskRequirements(
+            task=task,
+            truth=truth,
+            order=_order(task, tests),
+            arcs={int(t): frozenset((a, b) for a, b in arcs)
+                  for t, arcs in cover["arcs"].items()},
+            mutants=_rows_from_wire(mutants["rows"]),
+            mutant_lines=tuple(mutants["lines"]),
+            samples=rows,
+            authors=tuple(c.models for c in found),
+            codes=tuple(c.code for c in found),
+        )
+        if progress is not None:
+            progress(done, len(tasks))
+    return reqs, seconds
+
+
+def reduced_task(req: TaskRequirements, chosen: Sequence[int]) -> Task:
+    """The task with only the chosen tests (base and plus keep their own order)."""
+    task = req.task
+    n_base = len(task.base_inputs)
+    kept = set(chosen)
+    base = [i for i in range(n_base) if i in kept]
+    plus = [j for j in range(len(task.plus_inputs)) if n_base + j in kept]
+    limits = task.time_limits
+    if limits:
+        limits = tuple(limits[i] for i in base) + tuple(limits[n_base + j] for j in plus)
+    return replace(task, base_inputs=tuple(task.base_inputs[i] for i in base),
+                   plus_inputs=tuple(task.plus_inputs[j] for j in plus), time_limits=limits)
+
+
+def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequirements],
+                  answers: Sequence[Answer], judge: _Judge | None) -> list[dict[str, Any]]:
+    """Per profile: tests per task and, per model, pass@1 full vs reduced (leave one model out)."""
+    rows: list[dict[str, Any]] = []
+    full_tests = statistics.mean(len(r.order) for r in reqs.values())
+    rows.append({"profile": "(full suite)", "tests_per_task": full_tests, "models": {}})
+    grouped = per_model(answers)
+    for profile in profiles:
+        published = {t: r.reduce(profile) for t, r in reqs.items()}
+        row: dict[str, Any] = {
+            "profile": profile.name,
+            "tests_per_task": statistics.mean(len(c) for c in published.values()),
+            "models": {},
+        }
+        killed_full = killed_mini = 0
+        for model, mine in grouped.items():
+            if "samples" in profile.requirements:
+                suites = {t: r.reduce(profile, held_out=model) for t, r in reqs.items()}
+            else:
+                suites = published
+            assert judge is not None
+            full = {a: reqs[a.task_id].samples[a.candidate].killed for a in mine}
+            mini = {a: full[a] and judge.killed(a.task_id, a.candidate, suites[a.task_id])
+                    for a in mine}
+            killed_full += sum(full.values())
+            killed_mini += sum(mini.values())
+            row["models"][model] = {
+                "full": _pass_at_1(mine, {a: not k for a, k in full.items()}.__getitem__),
+                "reduced": _pass_at_1(mine, {a: not k for a, k in mini.items()}.__getitem__),
+                "tests_per_task": statistics.mean(len(c) for c in suites.values()),
+                "killed_full": sum(full.values()),
+                "killed_reduced": sum(mini.values()),
+            }
+        row["killed_full"] = killed_full
+        row["killed_reduced"] = killed_mini
+        row["retention"] = killed_mini / killed_full if killed_full else 1.0
+        rows.append(row)
+    return rows
+
+
+def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
+               samples_dir: Path | None = None, workers: int = 2,
+               progress: Progress | None = None,
+               status: Callable[[str], None] | None = None) -> ReduceSummary:
+    """Reduce ``out_dir``'s full suite with ``profile``; write the MINI suite and the report.
+
+    ``dataset`` names the benchmark (only HumanEval has a plus suite today).
+    Without ``samples_dir`` only profiles without sample kills can run, and the
+    report has no pass@1 columns.
+    """
+    say = status or (lambda _message: None)
+    began = time.perf_counter()
+    chosen = load_profile(profile)
+    suite_path = out_dir / SUITE_FILES["plus"]
+    if not suite_path.is_file():
+        raise InputError(str(suite_path), None,
+                         f"no full suite here: run `evalplus-ng augment --dataset {dataset}` first")
+    if "samples" in chosen.requirements and samples_dir is None:
+        raise InputError(str(samples_dir or "--samples"), None,
+                         f"profile {profile!r} needs LLM samples: pass --samples DIR")
+    tasks = load_plus_file(suite_path)
+    by_id = {task.task_id: task for task in tasks}
+    sample_table: dict[TaskId, list[Candidate]] | None = None
+    answers: list[Answer] = []
+    if samples_dir is not None:
+        # Samples may answer tasks the suite lacks (a partial suite): read them against
+        # the whole dataset, then keep the suite's.
+        known = {**{t.task_id: t for t in load_dataset(dataset)}, **by_id}
+        found = [(name, sample) for name, sample in read_sample_folder(samples_dir, known)
+                 if sample.task_id in by_id]
+        sample_table, answers = candidates(found)
+        say(f"{len(answers)} samples ({sum(map(len, sample_table.values()))} distinct) "
+            f"from {len(per_model(answers))} models")
+    names = sorted(profile_names(), key=lambda n: (PAPER_ORDER.index(n)
+                                                   if n in PAPER_ORDER else len(PAPER_ORDER), n))
+    profiles = [load_profile(name) for name in names
+                if samples_dir is not None or "samples" not in load_profile(name).requirements]
+    folder = out_dir / CACHE_FOLDER
+    with Sandbox(workers, Limits()) as sandbox:
+        say(f"running the ground truth of {len(tasks)} task(s)")
+        truths = run_ground_truth(tasks, sandbox)
+        reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress)
+        say("set cover and report")
+        judge = _Judge(sandbox, reqs) if samples_dir is not None else None
+        rows = _profile_rows(profiles, reqs, answers, judge)
+    mini = [reduced_task(reqs[t.task_id], reqs[t.task_id].reduce(chosen)) for t in tasks]
+    mini_path = out_dir / MINI_FILE
+    write_plus_file(mini, mini_path)
+    mutant_counts = [len(r.mutants) for r in reqs.values()]
+    survivors = {t: [r.mutant_lines[i] for i, row in enumerate(r.mutants) if not row.killed]
+                 for t, r in reqs.items()}
+    document = {
+        "profile": profile,
+        "mini": str(mini_path),
+        "profiles": rows,
+        "mutants": {
+            "total": sum(mutant_counts),
+            "min": min(mutant_counts, default=0),
+            "median": statistics.median(mutant_counts) if mutant_counts else 0,
+            "max": max(mutant_counts, default=0),
+            "none": [t for t, r in reqs.items() if not r.mutants],
+            "survivors": {t: lines for t, lines in survivors.items() if lines},
+        },
+        "seconds": {**{k: round(v, 1) for k, v in seconds.items()},
+                    "this_run": round(time.perf_counter() - began, 1)},
+    }
+    report_path = out_dir / REPORT_FILE
+    report_path.write_text(report(document), encoding="utf-8")
+    (out_dir / SUMMARY_FILE).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    return ReduceSummary(
+        mini_path, report_path,
+        {r["profile"]: r["tests_per_task"] for r in rows},
+        {r["profile"]: r["retention"] for r in rows if "retention" in r and answers},
+        document,
+    )
+
+
+def report(document: Mapping[str, Any]) -> str:
+    """``reduction.md``: the EvalPlus paper's Table 4 shape, then the costs."""
+    rows = document["profiles"]
+    models = sorted({m for row in rows for m in row["models"]})
+    lines = [
+        "# Test-suite reduction",
+        "",
+        "Tests per task (base + plus), then pass@1 (%) of each model (a row) on the full suite and",
+        "on each reduced one; \"kills kept\" is the share of the full suite's failing samples the",
+        "reduced suite still fails. Profiles with sample kills leave the judged model out: its",
+        "own samples never chose the tests it is judged with (tests/task is then the suite",
+        "chosen with every model's samples, the published one).",
+        "",
+    ]
+    reduced = [row for row in rows if row["profile"] != "(full suite)"]
+    header = ["", "full suite", *(row["profile"] for row in reduced)]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|---|" + "---:|" * (len(header) - 1))
+    lines.append("| tests/task | " + " | ".join(f"{row['tests_per_task']:.1f}" for row in rows)
+                 + " |")
+    if models:
+        lines.append("| kills kept | | " + " | ".join(
+            f"{100 * row['retention']:.2f}%" for row in reduced) + " |")
+        for model in models:
+            full = next((row["models"][model]["full"] for row in reduced
+                         if model in row["models"]), None)
+            cells = [f"{100 * full:.1f}" if full is not None else ""]
+            cells += [f"{100 * row['models'][model]['reduced']:.1f}"
+                      if model in row["models"] else "" for row in reduced]
+            lines.append(f"| {model} | " + " | ".join(cells) + " |")
+    mutants = document["mutants"]
+    seconds = document["seconds"]
+    survivors = mutants["survivors"]
+    lines += [
+        "",
+        "## Costs",
+        "",
+        f"* mutants: {mutants['total']} in all; per task min {mutants['min']}, "
+        f"median {mutants['median']}, max {mutants['max']}; none for "
+        f"{', '.join(mutants['none']) or 'no task'}",
+        f"* mutants no test kills: {sum(map(len, survivors.values()))} "
+        f"in {len(survivors)} task(s)",
+        f"* seconds spent (cumulative over cached runs): coverage {seconds['coverage']}, "
+        f"mutant kills {seconds['mutants']}, sample kills {seconds['samples']}; "
+        f"this run {seconds['this_run']}",
+        "",
+        "## Mutants no test kills (task: lines of the ground truth)",
+        "",
+        *[f"* {task}: {', '.join(map(str, lines_))}" for task, lines_ in survivors.items()],
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,91 @@
+"""Greedy set cover on plain data: pick few tests that keep every requirement the suite meets.
+
+Pure and deterministic: no I/O, no randomness; ties go to the test that comes
+first in the caller's preference order (cheaper, smaller inputs first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence, Set
+from typing import TypeVar
+
+T = TypeVar("T", bound=Hashable)
+G = TypeVar("G", bound=Hashable)
+
+
+def satisfied(requirements: Mapping[T, Set[G]], tests: Iterable[T]) -> set[G]:
+    """Every goal at least one of ``tests`` meets."""
+    met: set[G] = set()
+    for test in tests:
+        met |= requirements.get(test, frozenset())
+    return met
+
+
+def greedy_cover(
+    requirements: Mapping[T, Set[G]],
+    order: Sequence[T],
+    keep: Sequence[T] = (),
+) -> list[T]:
+    """Tests from ``order`` that together meet every goal any test of ``order`` meets.
+
+    ``requirements`` maps a test to the goals it meets (a missing test meets
+    none). ``keep`` tests are always in the answer, first and in their order.
+    See :func:`cover_masks`, which this runs with each goal as one bit.
+
+    Invariant: ``satisfied(requirements, result) == satisfied(requirements, order)``
+    (plus whatever ``keep`` meets).
+    """
+    bits: dict[G, int] = {}
+    masks: dict[T, int] = {}
+    for test, goals in requirements.items():
+        mask = 0
+        for goal in goals:
+            mask |= 1 << bits.setdefault(goal, len(bits))
+        masks[test] = mask
+    return cover_masks(masks, order, keep)
+
+
+def cover_masks(masks: Mapping[T, int], order: Sequence[T], keep: Sequence[T] = ()) -> list[T]:
+    """Greedy set cover with each test's goals as the bits of an int (fast on big suites).
+
+    Each step picks the test meeting the most goals still unmet, the earliest in
+    ``order`` on a tie; a final pass drops any picked test whose every goal the
+    other chosen tests also meet (a later pick can make an earlier one
+    redundant), earliest first.
+    """
+    rank = {test: position for position, test in enumerate(order)}
+    if len(rank) != len(order):
+        raise ValueError("order lists a test twice")
+    chosen: list[T] = list(dict.fromkeys(keep))
+    taken = set(chosen)
+    unmet = 0
+    for test in order:
+        unmet |= masks.get(test, 0)
+    for test in chosen:
+        unmet &= ~masks.get(test, 0)
+    candidates = [t for t in order if t not in taken and masks.get(t, 0) & unmet]
+    picked: list[T] = []
+    while unmet:
+        best = candidates[0]  # non-empty: every unmet goal is some candidate's
+        best_gain = 0
+        for test in candidates:
+            gain = (masks[test] & unmet).bit_count()
+            if gain > best_gain:  # strict: the earlier test wins ties
+                best, best_gain = test, gain
+        picked.append(best)
+        unmet &= ~masks[best]
+        candidates = [t for t in candidates if t != best and masks[t] & unmet]
+    return chosen + _drop_redundant(masks, picked, chosen)
+
+
+def _drop_redundant(masks: Mapping[T, int], picked: list[T], fixed: list[T]) -> list[T]:
+    """``picked`` minus tests whose goals the others (and ``fixed``) meet; earliest go first."""
+    kept = list(picked)
+    for test in picked:
+        others = 0
+        for other in (*fixed, *kept):
+            if other != test:
+                others |= masks.get(other, 0)
+        if not masks.get(test, 0) & ~others:
+            kept.remove(test)
+    return kept

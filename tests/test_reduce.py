@@ -1,0 +1,187 @@
+"""`reduce` end to end on two real HumanEval tasks with hand-made plus inputs and samples."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.cli import main
+from evalplus_ng.dataset import load_humaneval, load_plus_file
+from evalplus_ng.groundtruth import run_ground_truth
+from evalplus_ng.profiles import load_profile, profile_names, select
+from evalplus_ng.reduce import CACHE_FOLDER, MINI_FILE, REPORT_FILE, gather, run_reduce
+from evalplus_ng.sample_kills import candidates
+from evalplus_ng.samples import read_sample_folder
+from evalplus_ng.sandbox import Sandbox
+from evalplus_ng.setcover import satisfied
+from evalplus_ng.workflow import SUITE_FILES
+
+CLOSE = "HumanEval/0"
+GCD = "HumanEval/13"
+
+CLOSE_RIGHT = """    for i, a in enumerate(numbers):
+        for b in numbers[i + 1:]:
+            if abs(a - b) < threshold:
+                return True
+    return False
+"""
+CLOSE_TIES = CLOSE_RIGHT.replace("< threshold", "<= threshold")
+CLOSE_ADJACENT = """    return any(abs(a - b) < threshold for a, b in zip(numbers, numbers[1:]))
+"""
+GCD_RIGHT = "    import math\n    return math.gcd(a, b)\n"
+GCD_WRONG = "    return min(a, b) if max(a, b) % min(a, b) == 0 else 1\n"
+GCD_SLOW = """    while a != b:
+        if a > b:
+            a -= b
+        else:
+            b -= a
+    return a
+"""
+
+
+def _suite(folder: Path) -> Path:
+    rng = random.Random(7)
+    tasks = {t.task_id: t for t in load_humaneval()}
+    close_plus = (
+        *([[round(rng.uniform(0, 10), 1) for _ in range(rng.randint(0, 6))],
+           rng.choice([0.1, 0.3, 0.5, 1.0])] for _ in range(40)),
+        [[1.0, 2.0], 1.0],  # a tie: only `<=` answers True
+    )
+    gcd_plus = tuple([rng.randint(1, 300), rng.randint(1, 300)] for _ in range(40))
+    suite = [replace(tasks[CLOSE], plus_inputs=close_plus),
+             replace(tasks[GCD], plus_inputs=gcd_plus)]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / SUITE_FILES["plus"]
+    write_plus_file(suite, path)
+    return path
+
+
+def _samples(folder: Path) -> Path:
+    answers = {
+        "u_right_A.jsonl": {CLOSE: CLOSE_RIGHT, GCD: GCD_RIGHT},
+        "u_right_B.jsonl": {CLOSE: CLOSE_RIGHT, GCD: GCD_SLOW},
+        "u_ties_A.jsonl": {CLOSE: CLOSE_TIES, GCD: GCD_WRONG},
+        "v_adjacent_A.jsonl": {CLOSE: CLOSE_ADJACENT, GCD: GCD_WRONG},
+        "v_adjacent_B.jsonl": {CLOSE: CLOSE_TIES, GCD: GCD_RIGHT},
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, rows in answers.items():
+        lines = [json.dumps({"task_id": t, "completion": c}) for t, c in rows.items()]
+        (folder / name).write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def test_every_profile_keeps_every_requirement_on_real_tasks(tmp_path: Path) -> None:
+    tasks = load_plus_file(_suite(tmp_path / "out"))
+    by_id = {t.task_id: t for t in tasks}
+    table, _answers = candidates(read_sample_folder(_samples(tmp_path / "samples"), by_id))
+    with Sandbox(2) as sandbox:
+        truths = run_ground_truth(tasks, sandbox)
+        reqs, _seconds = gather(tasks, truths, tmp_path / "cache", sandbox, table)
+    for req in reqs.values():
+        assert len(req.order) == len(req.task.base_inputs) + len(req.task.plus_inputs)
+        assert req.mutants and any(row.killed for row in req.mutants)
+        assert any(row.killed for row in req.samples)
+        for name in profile_names():
+            profile = load_profile(name)
+            for held_out in (None, "u_right", "v_adjacent"):
+                matrices = req.matrices(held_out)
+                chosen = req.reduce(profile, held_out)
+                assert chosen == select(profile, matrices, req.order, req.base)
+                assert set(req.base) <= set(chosen)
+                assert len(chosen) < len(req.order)
+                for kind in profile.requirements:
+                    assert satisfied(matrices[kind], chosen) == satisfied(matrices[kind],
+                                                                          req.order)
+
+
+def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _suite(out)
+    samples = _samples(tmp_path / "samples")
+    result = CliRunner().invoke(main, ["reduce", "--out", str(out), "--samples", str(samples),
+                                       "-j", "2"])
+    assert result.exit_code == 0, result.output
+    assert "full: " in result.output and "kills kept" in result.output
+    mini = load_plus_file(out / MINI_FILE)
+    full = {t.task_id: t for t in load_plus_file(out / SUITE_FILES["plus"])}
+    assert [t.task_id for t in mini] == [CLOSE, GCD]
+    for task in mini:
+        assert task.base_inputs == full[task.task_id].base_inputs  # profile full keeps base
+        assert set(map(str, task.plus_inputs)) <= set(map(str, full[task.task_id].plus_inputs))
+    # The tie input is the only one that tells `<` from `<=`: the samples keep it.
+    assert [[1.0, 2.0], 1.0] in [list(args) for args in mini[0].plus_inputs]
+    text = (out / REPORT_FILE).read_text()
+    for name in ("full suite", *profile_names(), "u_right", "u_ties", "v_adjacent"):
+        assert name in text
+    assert "|  | full suite | coverage | mutants | samples | full |" in text
+    assert "| u_right | 100.0 | 100.0 | 100.0 | 100.0 | 100.0 |" in text
+    document = json.loads((out / "reduction.json").read_text())
+    rows = {row["profile"]: row for row in document["profiles"]}
+    assert rows["full"]["retention"] == 1.0
+    models = rows["full"]["models"]
+    assert models["u_right"]["full"] == pytest.approx(1.0)
+    assert models["u_ties"]["full"] == pytest.approx(0.0)
+    # Leave-one-model-out: v_adjacent's kills come back only through others' samples.
+    assert models["v_adjacent"]["reduced"] >= models["v_adjacent"]["full"]
+    assert document["mutants"]["total"] > 0
+    # Requirements are cached per task; a second run recomputes nothing.
+    cached = sorted(p.relative_to(out).as_posix() for p in (out / CACHE_FOLDER).rglob("*.json"))
+    assert cached == [f"{CACHE_FOLDER}/{kind}/HumanEval_{n}.json"
+                      for kind in ("coverage", "mutants", "samples") for n in (0, 13)]
+    stamps = {p: p.stat().st_mtime_ns for p in (out / CACHE_FOLDER).rglob("*.json")}
+    first = (out / MINI_FILE).read_bytes()
+    again = run_reduce(out, samples_dir=samples, workers=2)
+    assert {p: p.stat().st_mtime_ns for p in stamps} == stamps
+    assert (out / MINI_FILE).read_bytes() == first
+    assert again.tests_per_task["full"] == rows["full"]["tests_per_task"]
+
+
+def test_reduce_without_samples_runs_the_other_profiles(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _suite(out)
+    summary = run_reduce(out, profile="mutants", workers=2)
+    assert set(summary.tests_per_task) == {"(full suite)", "coverage", "mutants"}
+    assert summary.retention == {}
+    assert len(load_plus_file(out / MINI_FILE)) == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["--profile", "nope"], "no such reduction profile"),
+        (["--profile", "samples"], "needs LLM samples: pass --samples DIR"),
+        (["--out", "{missing}"], "no full suite here"),
+    ],
+)
+def test_reduce_errors_are_one_line_exit_2(tmp_path: Path, args: list[str],
+                                           problem: str) -> None:
+    out = tmp_path / "out"
+    _suite(out)
+    args = [a.format(missing=tmp_path / "missing") for a in args]
+    result = CliRunner().invoke(main, ["reduce", "--out", str(out), *args])
+    assert result.exit_code == 2
+    assert problem in result.output
+    assert result.output.count("\n") == 1
+
+
+def test_reduced_task_keeps_chosen_inputs_and_their_time_limits() -> None:
+    from evalplus_ng.groundtruth import Expected, GroundTruth
+    from evalplus_ng.reduce import TaskRequirements, reduced_task
+
+    task = replace(next(t for t in load_humaneval() if t.task_id == GCD),
+                   base_inputs=([1, 2], [3, 4]), plus_inputs=([5, 6], [7, 8], [9, 10]),
+                   time_limits=(1.0, 2.0, 3.0, 4.0, 5.0))
+    empty = Expected((), (), ())
+    req = TaskRequirements(task, GroundTruth(GCD, empty, empty), (0, 1, 2, 3, 4), {}, (), ())
+    mini = reduced_task(req, [4, 1, 2])
+    assert mini.base_inputs == ([3, 4],)
+    assert mini.plus_inputs == ([5, 6], [9, 10])
+    assert mini.time_limits == (2.0, 3.0, 5.0)
+    assert req.base == [0, 1]
