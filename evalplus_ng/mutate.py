@@ -25,6 +25,8 @@ POOL_SIZE = 200
 MAX_LENGTH = 64
 INT_BOUNDARIES = (0, 1, -1, 2, 10, 100, 2**31 - 1, -(2**31), 2**63, -(2**63))
 FLOAT_BOUNDARIES = (0.0, -0.0, 1.0, -1.0, 0.5, 1e-9, -1e-9, 1e9, 1e18, 3.14159)
+#: Share of collection and string mutations that reshape the whole value (a corner case).
+RESHAPE_RATE = 0.15
 _PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
 
 
@@ -209,11 +211,20 @@ def mutate_none(value: None, spec: Spec, ctx: Context) -> None:
     return None
 
 
+_STRING_RESHAPES: tuple[Callable[[str], str], ...] = (
+    lambda text: "", lambda text: text[:1], lambda text: text[::-1], str.upper, str.lower,
+    str.swapcase, str.strip, lambda text: f" {text} ", lambda text: text.replace(" ", "  "),
+    lambda text: (text + text)[: 4 * MAX_LENGTH],
+)
+
+
 @mutator(ts.STR)
 def mutate_str(value: str, spec: Spec, ctx: Context) -> str:
     rng = ctx.rng
     if not value:
         return fresh(spec, ctx) or rng.choice(_alphabet(ctx))
+    if rng.random() < RESHAPE_RATE:  # a corner case of the whole string
+        return rng.choice(_STRING_RESHAPES)(value)
     start = rng.randrange(len(value))
     end = rng.randint(start + 1, min(len(value), start + 4))
     piece = value[start:end]
@@ -234,9 +245,36 @@ def mutate_str(value: str, spec: Spec, ctx: Context) -> str:
 # --------------------------------------------------------------------------- containers
 
 
+def _sortable(items: list[Any]) -> bool:
+    try:
+        sorted(items)
+    except TypeError:
+        return False
+    return True
+
+
+def _reshape_sequence(items: list[Any], rng: random.Random) -> list[Any]:
+    """A corner case of the whole collection: empty, one element, sorted, reversed,
+    every element the same, or the collection twice."""
+    choice = rng.randrange(6)
+    if choice == 0:
+        return []
+    if choice == 1:
+        return [rng.choice(items)]
+    if choice == 2 and _sortable(items):
+        return sorted(items, reverse=rng.random() < 0.5)
+    if choice == 3:
+        return items[::-1]
+    if choice == 4:
+        return [rng.choice(items)] * len(items)
+    return (items + items)[:MAX_LENGTH]
+
+
 def _mutate_sequence(items: list[Any], element: Spec, ctx: Context) -> list[Any]:
     rng = ctx.rng
     items = list(items)
+    if items and rng.random() < RESHAPE_RATE:
+        return _reshape_sequence(items, rng)
     choices = 4 if len(items) < MAX_LENGTH else 1
     choice = rng.randrange(choices) if items else 2
     if choice == 0 or (items and len(items) >= MAX_LENGTH):  # remove an element
@@ -282,6 +320,8 @@ def mutate_dict(value: dict[Any, Any], spec: Spec, ctx: Context) -> dict[Any, An
     rng = ctx.rng
     result = dict(value)
     keys = sorted(result, key=canonical)
+    if keys and rng.random() < RESHAPE_RATE:  # corner cases: no pair, or a single one
+        return {} if rng.random() < 0.5 else {(key := rng.choice(keys)): result[key]}
     choice = rng.randrange(3) if keys else 2
     if choice == 0:  # remove a pair
         del result[rng.choice(keys)]
