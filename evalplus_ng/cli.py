@@ -148,10 +148,14 @@ def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int
 @click.option("--no-llm-seeds", is_flag=True, help="Do not use the seed corpus in seeds/.")
 @click.option("--budget", type=click.FloatRange(min=1.0), default=120.0, show_default=True,
               help="Wall-clock safety net per task, seconds.")
+@click.option("--samples", "samples_dir", default=None,
+              type=click.Path(path_type=Path, file_okay=False, exists=True),
+              help="Folder of LLM samples files (*.jsonl): MINI then keeps their kills too.")
+@click.option("--no-reduce", is_flag=True, help="Do not write the MINI suite.")
 @_errors_to_exit_codes
 def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int, jobs: int,
-            no_llm_seeds: bool, budget: float) -> None:
-    """Generate a HumanEval+ style suite: many new valid inputs per task."""
+            no_llm_seeds: bool, budget: float, samples_dir: Path | None, no_reduce: bool) -> None:
+    """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
     from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
     from evalplus_ng.workflow import load_dataset
 
@@ -163,6 +167,8 @@ def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int
     click.echo(f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints); "
                f"wrote {summary.artifact} and {out / 'stats.json'}")
     _print_table(summary, per_task)
+    if not no_reduce:
+        _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs)
 
 
 def _print_table(summary: AugmentSummary, per_task: int) -> None:
@@ -285,6 +291,10 @@ def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs:
 @_errors_to_exit_codes
 def reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs: int) -> None:
     """Reduce the full suite to HumanEval+-MINI by set cover over test requirements."""
+    _reduce(dataset, out, profile, samples_dir, jobs)
+
+
+def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs: int) -> None:
     from evalplus_ng.reduce import run_reduce
 
     with _Progress("reducing") as progress:
@@ -295,6 +305,7 @@ def reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs
         kept = summary.retention.get(name)
         extra = f", {100 * kept:.2f}% of the full suite's kills kept" if kept is not None else ""
         click.echo(f"{name}: {tests:.1f} tests/task{extra}")
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()
