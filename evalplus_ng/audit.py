@@ -24,7 +24,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from evalplus_ng import oracle, shrink
 from evalplus_ng.contract import Contract
@@ -154,23 +154,33 @@ def _same(expected: Any, actual: Any, atol: float) -> bool:
 # ---------------------------------------------------------------- running code
 
 
-Runner = Callable[[str, Sequence[Args], int | None, float], list[Outcome]]
+class Runner(Protocol):
+    """Runs ``code``'s entry point on inputs: one outcome per input.
+
+    With ``expected``, runs stop after the first output that does not match
+    (so fewer outcomes may come back); otherwise every input runs.
+    """
+
+    def __call__(self, code: str, inputs: Sequence[Args], max_lines: int | None,
+                 seconds: float, expected: Sequence[Wire] | None = None) -> list[Outcome]: ...
 
 
 def sandbox_runner(task: Task, executor: Executor) -> Runner:
     """Run ``code``'s entry point on inputs in the sandbox, one job per call."""
 
     def run(code: str, inputs: Sequence[Args], max_lines: int | None,
-            seconds: float) -> list[Outcome]:
+            seconds: float, expected: Sequence[Wire] | None = None) -> list[Outcome]:
         if not inputs:
             return []
         job = Job(code=code, entry_point=task.entry_point,
                   inputs=[encode(list(args)) for args in inputs],
                   time_limits=[seconds] * len(inputs), task_id=task.task_id,
-                  max_lines=max_lines)
+                  max_lines=max_lines, expected=expected, atol=task.atol)
         result = executor.run(job)
-        missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error}")
         outcomes = list(result.outcomes)
+        if expected is not None:
+            return outcomes
+        missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error}")
         return outcomes + [missing] * (len(inputs) - len(outcomes))
 
     return run
@@ -231,6 +241,8 @@ class TaskAudit:
     config: AuditConfig
     fixed: FixedSolution | None = None
     samples: tuple[SampleCode, ...] = ()
+    #: Signals a review already dismissed on this task: reported, but not shrunk.
+    dismissed: frozenset[str] = frozenset()
 
     @property
     def fixed_code(self) -> str | None:
@@ -248,9 +260,12 @@ class TaskAudit:
         return self.run(self.fixed_code, inputs, max_lines or self.config.perf_lines,
                         self.config.seconds)
 
-    def shrunk(self, args: Args, holds: Callable[[Args, Outcome, Outcome | None], bool],
+    def shrunk(self, signal: str, args: Args,
+               holds: Callable[[Args, Outcome, Outcome | None], bool],
                lines: int | None = None, fixed_lines: int | None = None) -> Args:
         """``args`` shrunk while ``holds(candidate, original, fixed)`` stays true."""
+        if signal in self.dismissed:
+            return args
 
         def batch(candidates: Sequence[Args]) -> list[bool]:
             originals = self.original(candidates, lines)
@@ -269,10 +284,9 @@ def _differs(audit: TaskAudit, original: Outcome, fixed: Outcome | None) -> bool
                                  oracle.effective_atol(_value(fixed), audit.task.atol)))
 
 
-def differential_and_raises(audit: TaskAudit) -> list[Finding]:
-    """Signals (a) and (b) over the candidate inputs."""
+def differential_and_raises(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]:
+    """Signals (a) and (b) over the candidate inputs (``originals``: the original's outcomes)."""
     inputs = list(audit.inputs)
-    originals = audit.original(inputs)
     fixed: list[Outcome | None] = [None] * len(inputs)
     if audit.fixed_code is not None:
         fixed = list(audit.fixed_run(inputs))
@@ -281,7 +295,8 @@ def differential_and_raises(audit: TaskAudit) -> list[Finding]:
     first = next((i for i, (o, f) in enumerate(zip(originals, fixed, strict=True))
                   if _differs(audit, o, f)), None)
     if first is not None and audit.fixed is not None:
-        witness = audit.shrunk(inputs[first], lambda _a, o, f: _differs(audit, o, f))
+        witness = audit.shrunk(DIFFERENTIAL, inputs[first],
+                               lambda _a, o, f: _differs(audit, o, f))
         [original], [answer] = audit.original([witness]), audit.fixed_run([witness])
         findings.append(Finding(
             audit.task.task_id, audit.fixed.category, DIFFERENTIAL, witness,
@@ -295,7 +310,7 @@ def differential_and_raises(audit: TaskAudit) -> list[Finding]:
     first = next((i for i, (o, f) in enumerate(zip(originals, fixed, strict=True))
                   if fails(inputs[i], o, f)), None)
     if first is not None:
-        witness = audit.shrunk(inputs[first], fails)
+        witness = audit.shrunk(RAISES, inputs[first], fails)
         [original] = audit.original([witness])
         expected: Any = "a return value"
         answers = audit.fixed_run([witness])
@@ -359,26 +374,30 @@ def probes(args: Args, contract: Contract) -> list[Args]:
     return found
 
 
-def performance(audit: TaskAudit) -> list[Finding]:
-    """Signal (c): valid inputs on which the original runs far more lines than needed."""
+def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]:
+    """Signal (c): valid inputs on which the original runs far more lines than needed.
+
+    Tried: the candidate inputs the original already found costly (``originals``
+    are its outcomes on them), then probes built from the first 50 candidates.
+    """
     config = audit.config
-    seen: set[str] = set()
-    candidates: list[Args] = []
+    seen = {canonical(args) for args in audit.inputs}
+    probed: list[Args] = []
     for args in audit.inputs[:50]:
         for probe in probes(args, audit.contract):
             key = canonical(probe)
             if key not in seen:
                 seen.add(key)
-                candidates.append(probe)
-    if not candidates:
-        return []
-    costly = [args for args, o in zip(candidates, audit.original(candidates), strict=True)
-              if _costly(o)]
+                probed.append(probe)
+    costly = [args for args, o in zip(audit.inputs, originals, strict=True) if _costly(o)]
+    if probed:
+        costly += [args for args, o in zip(probed, audit.original(probed), strict=True)
+                   if _costly(o)]
     if not costly:
         return []
     entry = audit.task.entry_point
     if audit.fixed_code is None:
-        witness = audit.shrunk(costly[0], lambda _a, o, _f: _costly(o))
+        witness = audit.shrunk(PERFORMANCE, costly[0], lambda _a, o, _f: _costly(o))
         return [Finding(
             audit.task.task_id, PERFORMANCE, PERFORMANCE, witness,
             "a straightforward implementation's cost", f"more than {config.perf_lines} lines",
@@ -388,7 +407,7 @@ def performance(audit: TaskAudit) -> list[Finding]:
     for args, answer in zip(costly, fast, strict=True):
         if answer.status is not Status.OK:
             continue
-        witness = audit.shrunk(args, lambda _a, o, f: _costly(o) and f is not None
+        witness = audit.shrunk(PERFORMANCE, args, lambda _a, o, f: _costly(o) and f is not None
                                and f.status is Status.OK, fixed_lines=config.fast_lines)
         [answer] = audit.fixed_run([witness], config.fast_lines)
         return [Finding(
@@ -448,17 +467,38 @@ def consensus(outputs: Sequence[tuple[str, Outcome]], minimum: int) -> Wire | No
     return None
 
 
+def _agrees(expected: Wire, outcome: Outcome, atol: float) -> bool:
+    return outcome.status is Status.OK and oracle.equal(
+        decode(expected), _value(outcome), oracle.effective_atol(decode(expected), atol))
+
+
 def samples_signal(audit: TaskAudit) -> list[Finding]:
-    """Signal (e): inputs where agreeing base-passing samples contradict the original."""
+    """Signal (e): inputs where agreeing base-passing samples contradict the original.
+
+    Each sample runs against the original's outputs until its first disagreement
+    (so a slow or looping sample costs one time limit); the samples' answers are
+    then compared on those first-disagreement inputs only.
+    """
     config = audit.config
     if len(audit.samples) < config.consensus:
         return []
-    inputs = list(audit.inputs[:config.sample_inputs])
-    originals = audit.original(inputs)
+    candidates = list(audit.inputs[:config.sample_inputs])
+    answered = [(args, o) for args, o in zip(candidates, audit.original(candidates), strict=True)
+                if o.status is Status.OK]
+    expected = [o.value for _args, o in answered]
+    suspects: set[int] = set()
+    for sample in audit.samples:
+        outcomes = audit.run(sample.code, [args for args, _o in answered], None,
+                             config.sample_seconds, expected)
+        if outcomes and not _agrees(expected[len(outcomes) - 1], outcomes[-1], audit.task.atol):
+            suspects.add(len(outcomes) - 1)
+    if not suspects:
+        return []
+    order = sorted(suspects)
+    inputs = [answered[i][0] for i in order]
+    originals = [answered[i][1] for i in order]
     answers = [audit.run(s.code, inputs, None, config.sample_seconds) for s in audit.samples]
     for index, original in enumerate(originals):
-        if original.status is not Status.OK:
-            continue
         agreed = consensus([(s.model, answers[k][index]) for k, s in enumerate(audit.samples)],
                            config.consensus)
         if agreed is None or oracle.equal(decode(agreed), _value(original),
@@ -499,13 +539,16 @@ def _shrink_against_samples(audit: TaskAudit, args: Args, group: Sequence[Sample
                                      oracle.effective_atol(_value(outs[0]), audit.task.atol)))
         return verdicts
 
+    if SAMPLES in audit.dismissed:
+        return args
     return shrink.shrink(args, batch, audit.contract.valid, max_checks=config.shrink_checks)
 
 
 def audit_task(audit: TaskAudit) -> list[Finding]:
     """Every signal's findings on one task, unreviewed."""
-    return [*differential_and_raises(audit), *performance(audit), *docstring(audit),
-            *samples_signal(audit)]
+    originals = audit.original(audit.inputs)
+    return [*differential_and_raises(audit, originals), *performance(audit, originals),
+            *docstring(audit), *samples_signal(audit)]
 
 
 # ---------------------------------------------------------------- review

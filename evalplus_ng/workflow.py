@@ -268,7 +268,8 @@ def run_audit(out_dir: Path, dataset: str = "humaneval", samples_dir: Path | Non
             inputs = _audit_inputs(task, plus.get(task.task_id, ()), contract, config.max_inputs,
                                    repair.witness if repair is not None else None)
             work = audit.TaskAudit(task, contract, inputs, audit.sandbox_runner(task, sandbox),
-                                   config, repair, tuple(samples.get(task.task_id, ())))
+                                   config, repair, tuple(samples.get(task.task_id, ())),
+                                   frozenset(dismissals.get(task.task_id, {})))
             return audit.audit_task(work)
 
         findings: list[Finding] = []

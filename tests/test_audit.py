@@ -13,6 +13,7 @@ from evalplus_ng import audit
 from evalplus_ng.audit import AuditConfig, Finding, SampleCode, TaskAudit
 from evalplus_ng.contract import Contract, load_contract
 from evalplus_ng.dataset import FixedSolution
+from evalplus_ng.oracle import equal
 from evalplus_ng.records import Outcome, Status, Task
 from evalplus_ng.sandbox import COST_EXCEEDED, Sandbox
 from evalplus_ng.serialize import encode
@@ -42,7 +43,7 @@ def run_in_process(entry_point: str) -> audit.Runner:
     """A stand-in for the sandbox runner: trusted synthetic code, lines counted the same way."""
 
     def run(code: str, inputs: Sequence[Args], max_lines: int | None,
-            seconds: float) -> list[Outcome]:
+            seconds: float, expected: Sequence[Any] | None = None) -> list[Outcome]:
         namespace: dict[str, Any] = {}
         exec(compile(code, "<synthetic>", "exec"), namespace)
         function = namespace[entry_point]
@@ -58,6 +59,10 @@ def run_in_process(entry_point: str) -> audit.Runner:
                 outcomes.append(Outcome(Status.ERROR, error=f"{type(exc).__name__}: {exc}"))
             finally:
                 sys.settrace(None)
+            if expected is not None and not (
+                    outcomes[-1].status is Status.OK
+                    and equal(expected[len(outcomes) - 1], outcomes[-1].value)):
+                break
         return outcomes
 
     return run
@@ -86,7 +91,7 @@ FIXED_MULTIPLY = "def multiply(a, b):\n    return (abs(a) % 10) * (abs(b) % 10)\
 def test_differential_finds_and_shrinks_the_disagreement() -> None:
     work = toy(MULTIPLY, "multiply", BUGGY_MULTIPLY, FIXED_MULTIPLY,
                inputs=[[148, 412], [19, 28], [-1234, 5678]])
-    [finding] = audit.differential_and_raises(work)
+    [finding] = audit.differential_and_raises(work, work.original(work.inputs))
     assert (finding.signal, finding.category, finding.witness) == ("differential", "bad-logic",
                                                                    [-1, 1])
     assert (finding.expected, finding.actual, finding.settled) == (1, 9, True)
@@ -103,13 +108,14 @@ FIRST = 'def first(xs: list) -> int:\n    """The first element, or 0 for an empt
 def test_raises_on_a_valid_input_is_an_edge_case() -> None:
     work = toy(FIRST, "first", "def first(xs):\n    return xs[0]\n",
                inputs=[[[3, 1, 2]], [[5, 4, 3, 2]], [[]]])
-    [finding] = audit.differential_and_raises(work)
+    [finding] = audit.differential_and_raises(work, work.original(work.inputs))
     assert (finding.signal, finding.category, finding.witness) == ("raises", "edge-case", [[]])
     assert "IndexError" in finding.actual and not finding.settled
     # An input the contract rules out is not a defect.
     strict = toy(FIRST, "first", "def first(xs):\n    return xs[0]\n",
                  inputs=[[[3, 1, 2]], [[]]], pre=lambda xs: len(xs) > 0)
-    assert audit.differential_and_raises(replace(strict, inputs=((([3, 1, 2]),),))) == []
+    strict = replace(strict, inputs=(([3, 1, 2],),))
+    assert audit.differential_and_raises(strict, strict.original(strict.inputs)) == []
 
 
 FIB = 'def fib(n: int) -> int:\n    """n-th Fibonacci number."""\n'
@@ -121,7 +127,7 @@ FAST_FIB = ("def fib(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b 
 def test_performance_needs_a_costly_original_and_a_cheap_fix() -> None:
     work = toy(FIB, "fib", NAIVE_FIB, FAST_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40,
                category="performance")
-    [finding] = audit.performance(work)
+    [finding] = audit.performance(work, work.original(work.inputs))
     assert finding.signal == "performance" and finding.settled
     n = finding.witness[0]
     # Shrunk to the smallest n whose naive recursion exceeds the line budget.
@@ -129,9 +135,13 @@ def test_performance_needs_a_costly_original_and_a_cheap_fix() -> None:
     assert below.status is Status.OK and COST_EXCEEDED in (at.error or "")
     assert finding.expected == _fib(n)
     # The same original with no fix to compare with: a finding awaiting review.
-    [alone] = audit.performance(toy(FIB, "fib", NAIVE_FIB, inputs=[[3]],
-                                    pre=lambda n: 0 <= n <= 40))
+    alone_work = toy(FIB, "fib", NAIVE_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
+    [alone] = audit.performance(alone_work, alone_work.original(alone_work.inputs))
     assert alone.witness == finding.witness and not alone.settled
+    # A signal a review dismissed is still reported, but its witness is not shrunk.
+    skipped = replace(alone_work, dismissed=frozenset({"performance"}))
+    [kept] = audit.performance(skipped, skipped.original(skipped.inputs))
+    assert kept.witness[0] > finding.witness[0]
 
 
 def _fib(n: int) -> int:
