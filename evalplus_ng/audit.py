@@ -643,6 +643,6 @@ def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
 
 
 def _cell(text: str) -> str:
-    flat = re.sub(r"\s+", " ", text)
+    flat = re.sub(r"[\n\r\t]+", " ", text)  # reprs keep their spaces: "  " is not " "
     flat = flat if len(flat) <= 160 else flat[:157] + "..."
     return flat.replace("|", "\\|").replace("`", "'")
