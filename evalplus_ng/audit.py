@@ -20,13 +20,13 @@ trusted dataset code, but they still run in the sandbox, which bounds their time
 from __future__ import annotations
 
 import ast
-import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from evalplus_ng import oracle, shrink
+from evalplus_ng.artifact import _plain as plain_json  # the artifacts' JSON rendering
 from evalplus_ng.contract import Contract
 from evalplus_ng.dataset import FixedSolution
 from evalplus_ng.records import Outcome, Status, Task
@@ -201,25 +201,11 @@ def _value(outcome: Outcome) -> Any:
 
 
 def _plain(value: Any) -> Any:
-    """A JSON-friendly rendering of a value (exact, when JSON can hold it)."""
+    """A value as plain JSON, the way artifacts write inputs (tuples become lists)."""
     try:
-        wire = encode(value)
+        return plain_json(value)
     except Unserializable:
         return repr(value)
-    return decode(wire) if _json_exact(value) else repr(value)
-
-
-def _json_exact(value: Any) -> bool:
-    if isinstance(value, (bool, int, str)) or value is None:
-        return True
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, list):
-        return all(_json_exact(v) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) for k in value) and all(
-            _json_exact(v) for v in value.values())
-    return False
 
 
 def call_text(entry_point: str, args: Args) -> str:
@@ -587,15 +573,16 @@ def _task_number(task_id: str) -> tuple[str, int]:
     return prefix, int(number) if number.isdigit() else 0
 
 
-def finding_record(finding: Finding) -> dict[str, Any]:
-    """A finding as written to ``audit.json``."""
+def finding_record(finding: Finding, entry_point: str) -> dict[str, Any]:
+    """A finding as written to ``audit.json``; ``call`` spells the witness exactly."""
     return {
         "task_id": finding.task_id,
         "category": finding.category,
         "signal": finding.signal,
         "witness": _plain(finding.witness),
-        "expected": finding.expected,
-        "actual": finding.actual,
+        "call": call_text(entry_point, finding.witness),
+        "expected": _plain(finding.expected),
+        "actual": _plain(finding.actual),
         "explanation": finding.explanation,
         "status": finding.status,
         "review": finding.review,

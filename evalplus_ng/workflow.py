@@ -280,8 +280,9 @@ def run_audit(out_dir: Path, dataset: str = "humaneval", samples_dir: Path | Non
                     progress(done, len(tasks))
     reviewed = audit.review(findings, fixed, dismissals)
     json_path, markdown_path = out_dir / "audit.json", out_dir / "audit.md"
-    _write_json_atomically(json_path, [audit.finding_record(f) for f in reviewed])
     entry_points = {task.task_id: task.entry_point for task in tasks}
+    _write_json_atomically(json_path, [audit.finding_record(f, entry_points[f.task_id])
+                                       for f in reviewed])
     markdown_path.write_text(audit.markdown(reviewed, entry_points,
                                             {k: v for k, v in fixed.items()
                                              if k in entry_points}), encoding="utf-8")

@@ -229,8 +229,12 @@ def test_review_confirms_dismisses_or_leaves_for_review() -> None:
     text = audit.markdown(reviewed, {"Toy/1": "f", "Toy/2": "g", "Toy/3": "h"}, fixed)
     assert "| Toy/1 | bad-logic | `f(1)` | `2` | `3` | differential | why |" in text
     assert "## Awaiting review" in text and "## Dismissed after review" in text
-    record = audit.finding_record(reviewed[0])
+    record = audit.finding_record(reviewed[0], "f")
     assert {"task_id", "category", "witness", "expected", "actual", "explanation"} <= set(record)
+    # Tuples are written as JSON lists, the way artifacts write inputs; `call` keeps them.
+    tupled = audit.finding_record(replace(reviewed[0], witness=[(0, 7)], expected=(1, 2)), "f")
+    assert (tupled["witness"], tupled["expected"], tupled["call"]) == ([[0, 7]], [1, 2],
+                                                                      "f((0, 7))")
 
 
 def test_sandbox_runner_counts_lines_and_reports_the_cost() -> None:
