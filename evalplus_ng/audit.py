@@ -298,15 +298,14 @@ def differential_and_raises(audit: TaskAudit, originals: Sequence[Outcome]) -> l
     if first is not None:
         witness = audit.shrunk(RAISES, inputs[first], fails)
         [original] = audit.original([witness])
-        expected: Any = "a return value"
         answers = audit.fixed_run([witness])
-        if answers and answers[0].status is Status.OK:
-            expected = _plain(_value(answers[0]))
+        settled = bool(answers) and answers[0].status is Status.OK
+        expected = _plain(_value(answers[0])) if settled else "a return value"
         findings.append(Finding(
             audit.task.task_id, "edge-case", RAISES, witness, expected,
             f"{original.status.value}: {original.error}",
             f"{call_text(entry, witness)} is a valid input (it satisfies the contract) "
-            f"but the original fails: {original.error}", settled=bool(answers)))
+            f"but the original fails: {original.error}", settled=settled))
     return findings
 
 

@@ -111,6 +111,12 @@ def test_raises_on_a_valid_input_is_an_edge_case() -> None:
     [finding] = audit.differential_and_raises(work, work.original(work.inputs))
     assert (finding.signal, finding.category, finding.witness) == ("raises", "edge-case", [[]])
     assert "IndexError" in finding.actual and not finding.settled
+    # With a fixed ground truth that answers, the finding is settled.
+    fixed = toy(FIRST, "first", "def first(xs):\n    return xs[0]\n",
+                "def first(xs):\n    return xs[0] if xs else 0\n", inputs=[[[3, 1]], [[]]],
+                category="edge-case")
+    [settled] = audit.differential_and_raises(fixed, fixed.original(fixed.inputs))
+    assert (settled.signal, settled.expected, settled.settled) == ("raises", 0, True)
     # An input the contract rules out is not a defect.
     strict = toy(FIRST, "first", "def first(xs):\n    return xs[0]\n",
                  inputs=[[[3, 1, 2]], [[]]], pre=lambda xs: len(xs) > 0)
