@@ -610,7 +610,7 @@ def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
             lines.append(
                 f"| {task_id} | {category} | `{_cell(witness)}` "
                 f"| `{_cell(repr(lead.expected))}` | `{_cell(repr(lead.actual))}` "
-                f"| {', '.join(f.signal for f in mine)} | {_cell(reason)} |")
+                f"| {', '.join(f.signal for f in mine)} | {_cell(reason, limit=None)} |")
         lines.append("")
     for status, title in ((UNREVIEWED, "Awaiting review"), (DISMISSED, "Dismissed after review")):
         chosen = [f for f in findings if f.status == status]
@@ -628,7 +628,8 @@ def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
     return "\n".join(lines)
 
 
-def _cell(text: str) -> str:
+def _cell(text: str, limit: int | None = 160) -> str:
     flat = re.sub(r"[\n\r\t]+", " ", text)  # reprs keep their spaces: "  " is not " "
-    flat = flat if len(flat) <= 160 else flat[:157] + "..."
+    if limit is not None and len(flat) > limit:
+        flat = flat[:limit - 3] + "..."
     return flat.replace("|", "\\|").replace("`", "'")

@@ -2,9 +2,9 @@
 
 category: bad-logic
 witness: ["01-30-2000"]
-reason: `month in [...] and day < 1 or day > 30` parses as `(... and day < 1) or day > 30`,
-so the original rejects day 30 of every month and day 31 of the 31-day months; it also
-accepts dates not written mm-dd-yyyy (rule 4), such as "1-1-0" or " 01-01-2000".
+reason: the original accepts dates not written mm-dd-yyyy (rule 4), such as "1-3-0", and,
+since `and` binds tighter than `or` in `month in [...] and day < 1 or day > 30`, it rejects
+day 30 of every month and day 31 of the 31-day months (e.g. "01-30-2000").
 """
 
 import re
