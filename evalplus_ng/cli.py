@@ -307,5 +307,36 @@ def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, job
         click.echo(f"{name}: {tests:.1f} tests/task{extra}")
 
 
+@main.command()
+@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
+              show_default=True, help="Built-in dataset whose references to audit.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
+              show_default=True, help="Folder for audit.json and audit.md.")
+@click.option("--suite", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="HumanEvalPlus file whose plus inputs to try "
+                   "[default: OUT/HumanEvalPlus.jsonl.gz when present].")
+@click.option("--samples", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Folder of LLM samples files (*.jsonl) for the sample-consensus signal.")
+@click.option("--tasks", default=None, metavar="LIST",
+              help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20'.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
+              show_default="number of cores", help="Tasks audited in parallel.")
+@_errors_to_exit_codes
+def audit(dataset: str, out: Path, suite: Path | None, samples: Path | None,
+          tasks: str | None, jobs: int) -> None:
+    """Hunt for defects in the dataset's reference solutions."""
+    from evalplus_ng.augment import select_tasks
+    from evalplus_ng.workflow import load_dataset, run_audit
+
+    chosen = [task.task_id for task in select_tasks(load_dataset(dataset), tasks)]
+    with _Progress("auditing") as progress:
+        summary = run_audit(out, dataset, samples, jobs, progress.update, suite,
+                            task_ids=chosen)
+    waiting = sum(f.status == "unreviewed" for f in summary.findings)
+    click.echo(f"{len(summary.defective)} defective reference solution(s), "
+               f"{waiting} finding(s) awaiting review; wrote {summary.json_path} "
+               f"and {summary.markdown_path}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
