@@ -151,10 +151,12 @@ def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int
 @click.option("--samples", "samples_dir", default=None,
               type=click.Path(path_type=Path, file_okay=False, exists=True),
               help="Folder of LLM samples files (*.jsonl): MINI then keeps their kills too.")
+@click.option("--no-audit", is_flag=True, help="Do not audit the reference solutions.")
 @click.option("--no-reduce", is_flag=True, help="Do not write the MINI suite.")
 @_errors_to_exit_codes
 def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int, jobs: int,
-            no_llm_seeds: bool, budget: float, samples_dir: Path | None, no_reduce: bool) -> None:
+            no_llm_seeds: bool, budget: float, samples_dir: Path | None, no_audit: bool,
+            no_reduce: bool) -> None:
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
     from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
     from evalplus_ng.workflow import load_dataset
@@ -167,6 +169,8 @@ def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int
     click.echo(f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints); "
                f"wrote {summary.artifact} and {out / 'stats.json'}")
     _print_table(summary, per_task)
+    if not no_audit:
+        _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs)
     if not no_reduce:
         _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs)
 
@@ -326,9 +330,16 @@ def audit(dataset: str, out: Path, suite: Path | None, samples: Path | None,
           tasks: str | None, jobs: int) -> None:
     """Hunt for defects in the dataset's reference solutions."""
     from evalplus_ng.augment import select_tasks
-    from evalplus_ng.workflow import load_dataset, run_audit
+    from evalplus_ng.workflow import load_dataset
 
     chosen = [task.task_id for task in select_tasks(load_dataset(dataset), tasks)]
+    _audit(dataset, out, suite, samples, chosen, jobs)
+
+
+def _audit(dataset: str, out: Path, suite: Path | None, samples: Path | None,
+           chosen: list[str], jobs: int) -> None:
+    from evalplus_ng.workflow import run_audit
+
     with _Progress("auditing") as progress:
         summary = run_audit(out, dataset, samples, jobs, progress.update, suite,
                             task_ids=chosen)

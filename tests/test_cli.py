@@ -128,7 +128,7 @@ def test_augment_writes_the_suite_and_its_mini(tmp_path: Path) -> None:
                            "-j", "1")
     assert code == 0, stdout
     for name in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Mini.jsonl.gz", "stats.json",
-                 "reduction.md"):
+                 "reduction.md", "audit.json", "audit.md"):
         assert (out / name).is_file(), name
     assert "offline:" in stdout
     code, stdout, _ = _run("evaluate", "--samples", str(_samples(tmp_path / "s.jsonl", [
