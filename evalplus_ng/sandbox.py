@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import json
 import os
 import pickle
@@ -53,7 +54,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar, cast
@@ -69,10 +70,14 @@ _INDEX = struct.Struct(">I")
 #: Outcome bodies start with one of these status bytes, then the seconds.
 _CODES = {Status.OK: b"o", Status.ERROR: b"e", Status.TIMEOUT: b"t", Status.CRASH: b"c",
           Status.BAD_OUTPUT: b"b"}
+#: Status by first byte of an outcome body.
 _STATUSES = {code[0]: status for status, code in _CODES.items()}
-_PREFIX = 1 + _SECONDS.size
 #: What a child may report; timeouts and crashes are the supervisor's to say.
-_CHILD_STATUSES = frozenset({Status.OK, Status.ERROR, Status.BAD_OUTPUT})
+_CHILD_STATUSES = {code: status for code, status in _STATUSES.items()
+                   if status in (Status.OK, Status.ERROR, Status.BAD_OUTPUT)}
+_PREFIX = 1 + _SECONDS.size
+#: Pipe buffer asked for (the default is 64 KiB; Linux allows 1 MiB unprivileged).
+_PIPE_BYTES = 1 << 20
 # Parent -> supervisor frames: a job (b"J" + pickle), or an answer.
 _JOB, _STOP, _CONTINUE = b"J", b"S", b"C"
 # Supervisor -> parent frames: a run of child frames, one outcome of its own, done.
@@ -95,6 +100,7 @@ def _text_encoder() -> Callable[[Wire], str]:
 
 
 _value_text = _text_encoder()
+_parse = json.JSONDecoder().decode
 _CAP_DAC_READ_SEARCH = 2
 _PR_SET_PDEATHSIG = 1
 _PR_SET_KEEPCAPS = 8
@@ -250,16 +256,25 @@ def _read_frame(fd: int, deadline: float | None, max_bytes: int) -> bytes:
     return body
 
 
+def _widen(fd: int) -> None:
+    """Give a pipe a larger buffer: fewer context switches when outputs are large."""
+    with contextlib.suppress(OSError, AttributeError):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+
+
 def _body(status: Status, seconds: float, text: str | None = None) -> bytes:
     """An outcome body made by trusted code (the supervisor, or the child's own loop)."""
     payload = b"" if text is None else text.encode("utf-8", "backslashreplace")
     return _CODES[status] + _SECONDS.pack(seconds) + payload
 
 
-def _split_body(body: bytes, allowed: Iterable[Status]) -> tuple[Status, float, bytes]:
-    """Status, seconds and payload of an outcome body; anything malformed is bad output."""
-    status = _STATUSES.get(body[0]) if len(body) >= _PREFIX else None
-    if status is None or status not in allowed:
+def _split_body(body: bytes, allowed: Mapping[int, Status]) -> tuple[Status, float, bytes]:
+    """Status, seconds and payload of an outcome body; anything malformed is bad output.
+
+    ``allowed`` maps the status bytes the sender may use to their statuses.
+    """
+    status = allowed.get(body[0]) if len(body) >= _PREFIX else None
+    if status is None:
         return Status.BAD_OUTPUT, 0.0, b"malformed reply"
     return status, _SECONDS.unpack_from(body, 1)[0], body[_PREFIX:]
 
@@ -368,7 +383,7 @@ def _child_main(message: dict[str, Any], start: int, fd: int, workdir: str, limi
                 as_root: bool) -> None:
     """Load the code, then run each input from ``start`` on, one frame per result."""
     _confine(workdir, limits, as_root, fd)
-    from evalplus_ng.serialize import encode
+    from evalplus_ng.serialize import decode, encode
 
     # Own references, taken before the sample runs: a sample that patches builtins
     # or these modules garbles at most its own replies, never the framing.
@@ -381,7 +396,7 @@ def _child_main(message: dict[str, Any], start: int, fd: int, workdir: str, limi
         while view:
             view = view[write(fd, view):]
 
-    inputs: list[bytes] = loads(message["inputs"])
+    inputs: list[Wire] = loads(message["inputs"])
     stop = length(inputs)
     namespace: dict[str, Any] = {"__name__": "__sample__", "__builtins__": __builtins__}
     try:
@@ -397,7 +412,7 @@ def _child_main(message: dict[str, Any], start: int, fd: int, workdir: str, limi
         function = _line_budget(function, int(message["max_lines"]))
     index = start
     while index < stop:
-        args = loads(inputs[index])
+        args = decode(inputs[index])
         index += 1
         began = clock()
         try:
@@ -497,6 +512,7 @@ class _Supervisor:
         workdir = tempfile.mkdtemp(dir=self.root)
         stamps = _tmp_stamps() if self.as_root else {}
         read_fd, write_fd = os.pipe()
+        _widen(read_fd)
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child
             try:
@@ -727,11 +743,8 @@ class _Memo:
 
 
 def _pickled_inputs(inputs: Sequence[Wire]) -> bytes:
-    """One pickle per argument list (fresh objects for every call), in one pickle."""
-    from evalplus_ng.serialize import decode
-
-    protocol = pickle.HIGHEST_PROTOCOL
-    return pickle.dumps([pickle.dumps(decode(wire), protocol) for wire in inputs], protocol)
+    """The wire-encoded inputs as one pickle; the child decodes each input it runs."""
+    return pickle.dumps(list(inputs), pickle.HIGHEST_PROTOCOL)
 
 
 class _Judge:
@@ -781,7 +794,7 @@ class _Texts:
 
 
 def _outcome(body: bytes, index: int, judge: _Judge | None,
-             allowed: Iterable[Status]) -> tuple[Outcome, bool]:
+             allowed: Mapping[int, Status]) -> tuple[Outcome, bool]:
     """Parse one outcome body (untrusted) and judge it: ``(outcome, passed)``."""
     status, seconds, payload = _split_body(body, allowed)
     if status is not Status.OK:
@@ -789,7 +802,7 @@ def _outcome(body: bytes, index: int, judge: _Judge | None,
     if judge is not None and judge.identical(index, payload):
         return Outcome(Status.OK, judge.expected[index], None, seconds), True
     try:
-        value = json.loads(payload)
+        value = _parse(payload.decode("ascii"))
     except (ValueError, RecursionError) as exc:
         return Outcome(Status.BAD_OUTPUT, None, f"malformed reply: {exc}", seconds), False
     return Outcome(Status.OK, value, None, seconds), judge is not None and judge.check(index, value)
@@ -828,12 +841,16 @@ class _Worker:
         os.chmod(self.root, 0o711)
         settings = json.dumps({"limits": asdict(self.limits), "parent": os.getpid(),
                                "root": self.root})
-        return subprocess.Popen(
+        process = subprocess.Popen(
             [sys.executable, "-c", "from evalplus_ng.sandbox import supervisor_main as m; m()",
              settings],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=True, env=env, cwd=tempfile.gettempdir(),
         )
+        assert process.stdin is not None and process.stdout is not None
+        _widen(process.stdin.fileno())
+        _widen(process.stdout.fileno())
+        return process
 
     def run(self, payload: bytes, judge: _Judge | None, fail_fast: bool,
             patience: float) -> JobResult:
@@ -841,7 +858,7 @@ class _Worker:
         for _attempt in range(2):
             if self.closed.is_set():
                 raise SandboxError("the sandbox was closed")
-            if self.process is None or self.process.poll() is not None:
+            if self.process is None:  # a supervisor that died shows as a broken pipe
                 self.process = self._start()
             try:
                 return self._converse(self.process, payload, judge, fail_fast, patience)
@@ -862,7 +879,7 @@ class _Worker:
             frame = _read_frame(fd_out, time.monotonic() + patience, 1 << 31)
             kind = frame[:1]
             if kind == _DONE:
-                status, seconds, text = _split_body(frame[1:], _CODES)
+                status, seconds, text = _split_body(frame[1:], _STATUSES)
                 load = Outcome(status, None, None if status is Status.OK else _text(text), seconds)
                 return JobResult(load, tuple(outcomes), tuple(passed) if judge is not None else ())
             if stopped:
@@ -882,7 +899,7 @@ class _Worker:
                         stopped = True
                         break
                 continue
-            outcome, ok = _outcome(frame[start:], len(outcomes), judge, _CODES)
+            outcome, ok = _outcome(frame[start:], len(outcomes), judge, _STATUSES)
             outcomes.append(outcome)
             passed.append(ok)
             stopped = judge is not None and fail_fast and not ok
