@@ -112,11 +112,13 @@ _SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 #: Time allowed beyond a test's limit for decoding, encoding and the pipe.
 _SLACK_SECONDS = 0.05
 
-# Imported by the supervisor before it forks, so that children start warm.
+# Imported by the supervisor before it forks, so that children start warm. Not
+# numpy: it makes every fork and exit slower (more memory to map and unmap), which
+# costs more over a run than the import costs the rare sample that needs it.
 _PRELOAD = (
     "abc array ast bisect calendar cmath collections collections.abc copy dataclasses "
     "datetime decimal enum fractions functools hashlib heapq itertools json math "
-    "numbers operator random re statistics string sys textwrap typing unicodedata numpy"
+    "numbers operator random re statistics string sys textwrap typing unicodedata"
 ).split()
 
 
@@ -469,6 +471,9 @@ class _Supervisor:
         self.fd_out = fd_out
         self.as_root = os.geteuid() == 0
         self.root = root  # made, and removed, by the parent
+        self.workdir: str | None = None
+        #: A finished child still to reap and clean up after (once the parent has its answer).
+        self.deferred: tuple[int, int, str, dict[str, int]] | None = None
 
     def serve(self) -> None:
         """Serve jobs until the parent closes the pipe."""
@@ -494,6 +499,9 @@ class _Supervisor:
                 break
             start = resume_at
         _write_frame(self.fd_out, _DONE + _body(load.status, load.seconds, load.error))
+        if self.deferred is not None:
+            self._finish(*self.deferred)
+            self.deferred = None
 
     def _answer(self) -> bytes:
         """The parent's next control frame; a parent that is gone means stop."""
@@ -509,7 +517,8 @@ class _Supervisor:
         job is over). A timeout or crash ends the child: its outcome is relayed
         and the parent decides whether the job goes on.
         """
-        workdir = tempfile.mkdtemp(dir=self.root)
+        workdir = self.workdir or tempfile.mkdtemp(dir=self.root)
+        self.workdir = None
         stamps = _tmp_stamps() if self.as_root else {}
         read_fd, write_fd = os.pipe()
         _widen(read_fd)
@@ -523,13 +532,15 @@ class _Supervisor:
         os.close(write_fd)
         try:
             load, broken = self._collect(read_fd, job, start)
-        finally:
-            _kill(pid)
-            status = _reap(pid)
-            os.close(read_fd)
-            shutil.rmtree(workdir, ignore_errors=True)
-            if self.as_root:
-                _remove_owned_by(UID_BASE + pid, stamps)
+        except BaseException:
+            self._finish(pid, read_fd, workdir, stamps)
+            raise
+        _kill(pid)
+        if broken is None and load.status is not Status.CRASH:
+            # Nothing needs its exit status: reap it once the parent has been answered.
+            self.deferred = (pid, read_fd, workdir, stamps)
+            return load, None
+        status = self._finish(pid, read_fd, workdir, stamps)
         if load.status is Status.CRASH and load.error is None:
             load = Outcome(Status.CRASH, None, _death(status), 0.0)
         if broken is None:
@@ -540,6 +551,37 @@ class _Supervisor:
         _write_frame(self.fd_out, _BROKEN + _INDEX.pack(index)
                      + _body(outcome.status, outcome.seconds, outcome.error))
         return load, (index + 1 if self._answer() == _CONTINUE else None)
+
+    def _finish(self, pid: int, read_fd: int, workdir: str, stamps: dict[str, int]) -> int:
+        """Kill and reap a child, clean up after it; return its wait status."""
+        _kill(pid)
+        status = _reap(pid)
+        os.close(read_fd)
+        self._release(workdir)
+        if self.as_root:
+            _remove_owned_by(UID_BASE + pid, stamps)
+        return status
+
+    def _release(self, workdir: str) -> None:
+        """Keep a child's working folder for the next child when it is left as it was given.
+
+        Removing a folder is slow on some file systems (milliseconds with online
+        discard); an empty folder with no extended attributes, given back to the
+        supervisor with mode 0700, is as good as a new one.
+        """
+        try:
+            pristine = not os.listdir(workdir)
+            with contextlib.suppress(OSError):
+                pristine = pristine and not os.listxattr(workdir)
+            if pristine:
+                if self.as_root:
+                    os.chown(workdir, os.geteuid(), os.getegid())
+                os.chmod(workdir, 0o700)
+                self.workdir = workdir
+                return
+        except OSError:
+            pass
+        shutil.rmtree(workdir, ignore_errors=True)
 
     def _collect(self, fd: int, job: dict[str, Any],
                  start: int) -> tuple[Outcome, tuple[int, Outcome] | None]:
