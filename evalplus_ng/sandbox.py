@@ -39,6 +39,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import fcntl
+import functools
+import gc
 import json
 import os
 import pickle
@@ -289,6 +291,7 @@ def _text(payload: bytes) -> str:
 # --------------------------------------------------------------------------- child side
 
 
+@functools.cache
 def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
@@ -769,6 +772,9 @@ def supervisor_main() -> None:
     else:
         _isolate_as_user(libc)
     _preload()
+    # Children inherit every object: frozen, the collector in a child never walks (and
+    # so never copies) the supervisor's pages.
+    gc.freeze()
     # Keep the reply pipe away from fd 1 so that stray prints cannot corrupt it.
     fd_out = os.dup(sys.stdout.fileno())
     devnull = os.open(os.devnull, os.O_WRONLY)
