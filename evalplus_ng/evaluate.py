@@ -6,14 +6,14 @@ builds sandbox jobs and reads their results; it opens no files.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
-from evalplus_ng.records import Sample, Status, Task, Verdict
+from evalplus_ng.records import Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.sandbox import Job, JobResult
 from evalplus_ng.serialize import encode
 from evalplus_ng.types import Args, Executor, TaskId
@@ -170,6 +170,42 @@ def _split(task: Task, head: int) -> tuple[Task, Task]:
     return first, rest
 
 
+class _SkipEmpty:
+    """An executor that answers jobs without inputs as loaded, without running them.
+
+    For ground-truth runs only: a job without inputs has no outputs to report, and
+    :func:`~evalplus_ng.groundtruth.run_ground_truth` reads nothing else of it.
+    """
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+
+    def run(self, job: Job) -> JobResult:
+        return JobResult(Outcome(Status.OK), ()) if not job.inputs else self.executor.run(job)
+
+    def map(self, jobs: Iterable[Job]) -> Iterator[JobResult]:
+        listed = list(jobs)
+        results = self.executor.map(job for job in listed if job.inputs)
+        for job in listed:
+            yield JobResult(Outcome(Status.OK), ()) if not job.inputs else next(results)
+
+
+def _ground_truth(tasks: Sequence[Task], executor: Executor) -> dict[TaskId, GroundTruth]:
+    """The ground truth of each task, its base and plus inputs run as one job."""
+    merged = [replace(task, base_inputs=task.base_inputs + task.plus_inputs, plus_inputs=())
+              for task in tasks]
+    truths = run_ground_truth(merged, _SkipEmpty(executor))
+    split: dict[TaskId, GroundTruth] = {}
+    for task in tasks:
+        whole, cut = truths[task.task_id].base, len(task.base_inputs)
+        split[task.task_id] = GroundTruth(
+            task.task_id,
+            Expected(whole.outputs[:cut], whole.seconds[:cut], whole.failures[:cut]),
+            Expected(whole.outputs[cut:], whole.seconds[cut:], whole.failures[cut:]),
+        )
+    return split
+
+
 def evaluate_staged(
     tasks: Mapping[TaskId, Task],
     samples: Sequence[Sample],
@@ -195,7 +231,7 @@ def evaluate_staged(
     staged = {t: _split(tasks[t], head) for t in wanted
               if head and len(tasks[t].plus_inputs) > head}
     first = {t: staged[t][0] if t in staged else tasks[t] for t in wanted}
-    truths = run_ground_truth([first[t] for t in wanted], executor)
+    truths = _ground_truth([first[t] for t in wanted], executor)
     if on_truth is not None:
         on_truth(truths)
     # Tasks outside the samples keep their own inputs: only "is this a plus suite" is asked.
@@ -211,7 +247,7 @@ def evaluate_staged(
         return
     rests = {t: staged[t][1] for t in sorted({r.task_id for _, r in held},
                                              key=lambda t: tasks[t].number)}
-    rest_truths = run_ground_truth(list(rests.values()), executor)
+    rest_truths = _ground_truth(list(rests.values()), executor)
     if on_truth is not None:
         on_truth(rest_truths)
     parts = {t: _part(rest, rest.plus_inputs, rest_truths[t].plus, config,
