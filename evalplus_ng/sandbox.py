@@ -6,7 +6,8 @@ imported everything a sample commonly needs, then, for each job (one piece of
 code and its inputs), forks a *child* that loads the code and calls it on each
 input. The child:
 
-* gets a fresh temporary working folder and loses stdin, stdout and stderr;
+* gets an empty private working folder (the previous child's, when that child
+  left it untouched) and loses stdin, stdout and stderr;
 * has a memory cap (``RLIMIT_AS``), a file-size cap and may not create a single
   process or thread (``RLIMIT_NPROC``);
 * when the supervisor runs as root, switches to a uid of its own
@@ -141,6 +142,8 @@ class Job:
 
     With ``expected`` set, the parent judges each output with the oracle and,
     when ``fail_fast``, stops the job at the first input that does not pass.
+    ``inputs`` and ``expected`` must not change once a job holds them: a sandbox
+    prepares each sequence once (by identity) and reuses that for later jobs.
     """
 
     code: str
