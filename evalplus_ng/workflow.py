@@ -6,7 +6,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,18 +19,18 @@ from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.evaluate import (
     EvalConfig,
     SampleResult,
-    evaluate_samples,
+    evaluate_staged,
     pass_at_k,
     results_document,
     results_from_document,
 )
-from evalplus_ng.groundtruth import run_ground_truth
+from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.records import Sample, Status, Task, Verdict
 from evalplus_ng.resources import data_dir
 from evalplus_ng.samples import read_samples
 from evalplus_ng.sandbox import Job, Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
-from evalplus_ng.types import Args
+from evalplus_ng.types import Args, TaskId
 
 DATASETS: dict[str, Callable[[], list[Task]]] = {"humaneval": load_humaneval}
 #: Where ``augment`` writes, and so where ``--suite plus|mini`` look by default.
@@ -126,18 +126,23 @@ def run_evaluate(
             raise InputError(str(out), None, f"cannot resume, invalid JSON: {exc}") from None
         done = results_from_document(document, samples, tasks)
         say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
-    needed = sorted({s.task_id for s in samples}, key=lambda t: tasks[t].number)
+    needed = {s.task_id for position, s in enumerate(samples) if position not in done}
+    warned: set[TaskId] = set()
+
+    def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
+        for task_id, truth in sorted(truths.items(), key=lambda item: tasks[item[0]].number):
+            if task_id not in warned and (any(truth.base.failures) or any(truth.plus.failures)):
+                warned.add(task_id)
+                say(f"warning: {task_id}: the ground truth fails on some inputs; "
+                    "they are not used")
+
     with Sandbox(request.workers, request.limits) as sandbox:
-        say(f"running the ground truth of {len(needed)} task(s)")
-        truths = run_ground_truth([tasks[t] for t in needed], sandbox)
-        broken = [t for t in needed if any(truths[t].base.failures) or any(truths[t].plus.failures)]
-        for task_id in broken:
-            say(f"warning: {task_id}: the ground truth fails on some inputs; they are not used")
+        say(f"running the ground truth of {len(needed)} task(s) and judging")
         results: dict[int, SampleResult] = {}
         last = time.monotonic()
         try:
-            for position, result in evaluate_samples(
-                tasks, truths, samples, sandbox, request.config, done
+            for position, result in evaluate_staged(
+                tasks, samples, sandbox, request.config, done, warn
             ):
                 results[position] = result
                 if progress is not None:
