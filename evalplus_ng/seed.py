@@ -9,8 +9,9 @@ parameter specs. Only :func:`gather` filters by contract and deduplicates.
 from __future__ import annotations
 
 import ast
+import contextlib
 import string
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,33 @@ def strategy(spec: Spec, alphabet: str) -> st.SearchStrategy[Any]:
     raise ts.SpecError(f"no strategy for {spec}")
 
 
+@contextlib.contextmanager
+def _without_local_constants() -> Iterator[None]:
+    """Stop Hypothesis from mixing literals of "local" modules into its draws.
+
+    Hypothesis (6.131+) draws some values from the constants written in the
+    source of every non-installed module in ``sys.modules``. Which modules count
+    depends on how evalplus-ng was installed and on what else the process
+    imported, so the same ``--seed`` would give different seeds (and artifacts)
+    from a checkout, from ``pip install .`` or under pytest. Its global constant
+    pool (the same everywhere) stays.
+    """
+    from hypothesis.internal.conjecture import providers
+
+    original = getattr(providers, "_get_local_constants", None)
+    if original is None:  # an older or newer Hypothesis without the feature
+        yield
+        return
+    empty = providers.Constants()  # type: ignore[attr-defined]
+    providers.CONSTANTS_CACHE.cache.clear()
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        providers.CONSTANTS_CACHE.cache.clear()
+
+
 def hypothesis_seeds(specs: Sequence[Spec], contract: Contract, count: int, seed: int,
                      alphabet: str) -> list[Args]:
     """Up to ``count`` valid argument lists drawn from the specs' strategies, reproducibly."""
@@ -164,7 +192,8 @@ def hypothesis_seeds(specs: Sequence[Spec], contract: Contract, count: int, seed
         if contract.valid(candidate):
             found.append(candidate)
 
-    draw()
+    with _without_local_constants():
+        draw()
     return found
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import random
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -89,6 +92,18 @@ def test_gather_filters_and_orders_seeds() -> None:
     assert all(_contract().valid(s.args) for s in seeds)
     assert len({canonical(s.args) for s in seeds}) == len(seeds)
     assert gather(_task(), _contract(), None, seed=3, hypothesis_count=30) == seeds
+
+
+def test_hypothesis_seeds_ignore_constants_of_imported_modules(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Hypothesis mixes literals of "local" modules into its draws; the seeds must not
+    # depend on which modules happen to be imported (checkout, pip install, pytest).
+    before = gather(_task(), _contract(), None, seed=5, hypothesis_count=60)
+    constants = ", ".join(str(value) for value in range(-3000, 3000, 7))
+    (tmp_path / "lots_of_constants.py").write_text(f"VALUES = [{constants}]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("lots_of_constants")
+    assert gather(_task(), _contract(), None, seed=5, hypothesis_count=60) == before
 
 
 def test_fuzz_emits_distinct_valid_new_inputs_reproducibly() -> None:

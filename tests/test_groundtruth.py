@@ -55,3 +55,22 @@ def test_run_ground_truth_reports_failures_per_input(sandbox: Sandbox) -> None:
     assert truth.base.outputs == (3, None) and truth.base.usable == (0,)
     assert "ValueError" in truth.base.failures[1]
     assert truth.plus.outputs == (6,)
+
+
+def test_one_run_still_counts_lines_of_slow_inputs(sandbox: Sandbox) -> None:
+    verdict = oracle(_task(), [[10], [10**6]], sandbox, 5.0, max_lines=20_000, runs=1)
+    assert verdict.kept == (0,) and verdict.dropped == {"expensive": 1}
+
+
+def test_untraced_python_is_slower_than_the_assumed_floor() -> None:
+    # The oracle skips the line count for calls faster than max_lines x the floor;
+    # that is sound only if no machine runs lines faster than the floor says.
+    import time
+
+    from evalplus_ng.groundtruth import SECONDS_PER_LINE_FLOOR
+
+    lines = 1_000_000
+    began = time.perf_counter()
+    for _ in range(lines):
+        pass
+    assert time.perf_counter() - began >= lines * SECONDS_PER_LINE_FLOOR
