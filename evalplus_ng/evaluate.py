@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.groundtruth import Expected, GroundTruth
-from evalplus_ng.records import Sample, Status, Task, Verdict
+from evalplus_ng.records import Calibration, Sample, Status, Task, Verdict
 from evalplus_ng.sandbox import Job, JobResult
 from evalplus_ng.serialize import encode
 from evalplus_ng.types import Args, Executor, TaskId
@@ -23,12 +24,24 @@ PASS_AT_K = (1, 10, 100)
 
 @dataclass(frozen=True)
 class EvalConfig:
-    """How samples are judged: per-input limit = max(floor, factor x ground-truth time)."""
+    """How samples are judged: per-input limit = max(floor, factor x ground-truth time).
 
-    floor_seconds: float = 1.0
-    factor: float = 4.0
+    A floor or factor left None comes from the suite's calibration, else from
+    :data:`UNCALIBRATED_FLOOR_SECONDS` and :data:`UNCALIBRATED_FACTOR`.
+    """
+
+    floor_seconds: float | None = None
+    factor: float | None = None
     #: Run every input instead of stopping at the first failure (slower, lists all failures).
     details: bool = False
+    #: The reference workload's time on this machine (calibrate.measure_reference); None
+    #: uses the time recorded at calibration.
+    reference_seconds: float | None = None
+
+
+#: Without calibration the ground truth is timed once, cold, during evaluation: a wider floor.
+UNCALIBRATED_FLOOR_SECONDS = 1.0
+UNCALIBRATED_FACTOR = 4.0
 
 
 @dataclass(frozen=True)
@@ -49,11 +62,23 @@ class SampleResult:
 
 
 def time_limits(expected: Expected, indices: Sequence[int], config: EvalConfig,
-                stored: Sequence[float] = ()) -> list[float]:
-    """Per-input limits: the suite's stored ones when present, else from the ground truth."""
-    if stored:
-        return [max(config.floor_seconds, stored[i]) for i in indices]
-    return [max(config.floor_seconds, config.factor * expected.seconds[i]) for i in indices]
+                calibration: Calibration | None = None, offset: int = 0) -> list[float]:
+    """Per-input limits from the suite's calibration when present, else from the ground truth.
+
+    ``offset`` is where ``expected``'s inputs start in ``calibration.units`` (base then plus).
+    """
+    if calibration is None:
+        floor = _given(config.floor_seconds, UNCALIBRATED_FLOOR_SECONDS)
+        factor = _given(config.factor, UNCALIBRATED_FACTOR)
+        return [max(floor, factor * expected.seconds[i]) for i in indices]
+    floor = _given(config.floor_seconds, calibration.floor_seconds)
+    factor = _given(config.factor, calibration.factor)
+    scale = seconds_per_unit(calibration, config.reference_seconds)
+    return [limit_seconds(calibration.units[offset + i], scale, floor, factor) for i in indices]
+
+
+def _given(value: float | None, default: float) -> float:
+    return default if value is None else value
 
 
 @dataclass(frozen=True)
@@ -65,7 +90,7 @@ class _Part:
 
 
 def _part(task: Task, inputs: Sequence[Args], expected: Expected,
-          config: EvalConfig, stored: Sequence[float]) -> _Part:
+          config: EvalConfig, offset: int) -> _Part:
     """One input set as a job template (empty code); every sample of the task reuses it."""
     usable = expected.usable
     chosen = tuple(inputs[i] for i in usable)
@@ -73,7 +98,7 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
         code="",
         entry_point=task.entry_point,
         inputs=[encode(list(args)) for args in chosen],
-        time_limits=time_limits(expected, usable, config, stored),
+        time_limits=time_limits(expected, usable, config, task.calibration, offset),
         expected=[expected.outputs[i] for i in usable],
         task_id=task.task_id,
         atol=task.atol,
@@ -84,11 +109,9 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
 
 def _parts(task: Task, truth: GroundTruth, config: EvalConfig) -> list[_Part]:
     n_base = len(task.base_inputs)
-    parts = [_part(task, task.base_inputs, truth.base, config, task.time_limits[:n_base])]
+    parts = [_part(task, task.base_inputs, truth.base, config, 0)]
     if task.plus_inputs:
-        parts.append(
-            _part(task, task.plus_inputs, truth.plus, config, task.time_limits[n_base:])
-        )
+        parts.append(_part(task, task.plus_inputs, truth.plus, config, n_base))
     return parts
 
 

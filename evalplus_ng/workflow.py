@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.calibrate import (
+    DEFAULT_FACTOR,
+    DEFAULT_FLOOR_SECONDS,
+    calibrate_tasks,
+    measure_reference,
+)
 from evalplus_ng.dataset import load_humaneval, load_plus_file
 from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.evaluate import (
@@ -120,6 +128,12 @@ def run_evaluate(
         say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
     needed = sorted({s.task_id for s in samples}, key=lambda t: tasks[t].number)
     with Sandbox(request.workers, request.limits) as sandbox:
+        config = request.config
+        if config.reference_seconds is None and any(tasks[t].calibration for t in needed):
+            # Measured once per run, here, so that calibrated limits follow this machine.
+            config = replace(config, reference_seconds=measure_reference(sandbox))
+            say(f"calibrated suite: reference workload takes {config.reference_seconds:.4f} s "
+                "here")
         say(f"running the ground truth of {len(needed)} task(s)")
         truths = run_ground_truth([tasks[t] for t in needed], sandbox)
         broken = [t for t in needed if any(truths[t].base.failures) or any(truths[t].plus.failures)]
@@ -129,7 +143,7 @@ def run_evaluate(
         last = time.monotonic()
         try:
             for position, result in evaluate_samples(
-                tasks, truths, samples, sandbox, request.config, done
+                tasks, truths, samples, sandbox, config, done
             ):
                 results[position] = result
                 if progress is not None:
@@ -145,3 +159,48 @@ def run_evaluate(
 
 def _ordered(results: dict[int, SampleResult]) -> Sequence[SampleResult]:
     return [results[position] for position in sorted(results)]
+
+
+@dataclass(frozen=True)
+class CalibrateSummary:
+    """What ``calibrate`` did: the suites rewritten and the reference time measured."""
+
+    paths: tuple[Path, ...]
+    tasks: int
+    tests: int
+    reference_seconds: float
+
+
+def run_calibrate(
+    out_dir: Path, floor: float = DEFAULT_FLOOR_SECONDS, factor: float = DEFAULT_FACTOR,
+    workers: int = 2, progress: Progress | None = None,
+) -> CalibrateSummary:
+    """Calibrate the plus suite in ``out_dir`` (and the mini suite when present), in place.
+
+    Each file is rewritten atomically with the same tasks and inputs and a fresh
+    calibration per task; only the calibration differs between runs.
+    """
+    plus = out_dir / SUITE_FILES["plus"]
+    if not plus.is_file():
+        raise InputError(str(plus), None,
+                         f"no plus suite here: run `evalplus-ng augment --out {out_dir}` first")
+    paths = [plus] + [p for p in [out_dir / SUITE_FILES["mini"]] if p.is_file()]
+    suites = [load_plus_file(path) for path in paths]
+    total = sum(len(tasks) for tasks in suites)
+    finished = 0
+
+    def step(done: int, _count: int) -> None:
+        if progress is not None:
+            progress(finished + done, total)
+
+    tests = 0
+    references: list[float] = []
+    with Sandbox(workers) as sandbox:
+        for path, tasks in zip(paths, suites, strict=True):
+            calibrated = calibrate_tasks(tasks, sandbox, floor, factor, on_done=step)
+            write_plus_file(calibrated, path)
+            finished += len(tasks)
+            tests += sum(len(t.base_inputs) + len(t.plus_inputs) for t in tasks)
+            references += [t.calibration.reference_seconds or 0.0
+                           for t in calibrated if t.calibration is not None]
+    return CalibrateSummary(tuple(paths), total, tests, statistics.median(references))

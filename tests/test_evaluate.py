@@ -14,7 +14,7 @@ from evalplus_ng.evaluate import (
     verdict,
 )
 from evalplus_ng.groundtruth import Expected
-from evalplus_ng.records import Outcome, Sample, Status, Task, Verdict
+from evalplus_ng.records import Calibration, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.sandbox import JobResult
 
 OK = Outcome(Status.OK, 1)
@@ -34,11 +34,29 @@ def test_verdict_pass_fail_timeout() -> None:
     assert verdict(JobResult(Outcome(Status.TIMEOUT), (), ()), inputs)[0] is Verdict.TIMEOUT
 
 
-def test_time_limits_floor_factor_and_stored() -> None:
+def test_time_limits_floor_factor_and_uncalibrated_defaults() -> None:
     expected = Expected((1, 2, 3), (0.01, 1.0, 0.3), ("", "", ""))
     config = EvalConfig(floor_seconds=0.5, factor=4.0)
     assert time_limits(expected, (0, 1, 2), config) == [0.5, 4.0, 1.2]
-    assert time_limits(expected, (2,), config, stored=(9.0, 9.0, 2.0)) == [2.0]
+    # Without a calibration or flags: floor 1 s, factor 4.
+    assert time_limits(expected, (0, 1), EvalConfig()) == [1.0, 4.0]
+
+
+def test_calibrated_limits_scale_with_the_reference_time_measured_here() -> None:
+    expected = Expected((1, 2, 3), (9.0, 9.0, 9.0), ("", "", ""))  # measured times unused
+    calibration = Calibration((0.5, 10.0, 40.0), 0.2, 4.0, "ref", 0.01)
+    # Units x t_ref(now) x factor, at least the floor; the offset selects plus inputs.
+    here = EvalConfig(reference_seconds=0.02)
+    assert time_limits(expected, (0, 1), here, calibration) == pytest.approx([0.2, 0.8])
+    assert time_limits(expected, (0,), here, calibration, offset=2) == pytest.approx([3.2])
+    # Without a measurement here, the reference time recorded at calibration.
+    assert time_limits(expected, (2,), EvalConfig(), calibration) == pytest.approx([1.6])
+    # Flags override the calibration's floor and factor.
+    flags = EvalConfig(floor_seconds=1.0, factor=2.0, reference_seconds=0.02)
+    assert time_limits(expected, (0, 2), flags, calibration) == pytest.approx([1.0, 1.6])
+    # A legacy suite stores seconds: no scaling.
+    legacy = Calibration((0.5, 3.0, 0.1), 1.0, 1.0, "seconds", None)
+    assert time_limits(expected, (0, 1, 2), here, legacy) == [1.0, 3.0, 1.0]
 
 
 def _result(task: str, base: Verdict, plus: Verdict | None = None) -> SampleResult:
