@@ -4,10 +4,15 @@ The limit of a test is ``max(floor, factor x t_gt)`` (EvalPlus's rule, floor
 0.2 s and factor 4 by default), where ``t_gt`` is the ground truth's time on
 that input: the median of several warm calls, each timed in the sandbox child
 with ``time.perf_counter``. A suite stores ``t_gt`` divided by ``t_ref``, the
-time of a short fixed pure-Python workload measured in the same child during
-the same job, so the stored numbers are *reference units*. Whoever evaluates
-measures ``t_ref`` again on their machine and converts back: a suite calibrated
-on a fast machine does not time out correct code on a slow (or busy) one.
+median time of a short fixed pure-Python workload measured in a sandbox child
+just before, so the stored numbers are *reference units*. Whoever evaluates
+measures ``t_ref`` again, the same way, on their machine and converts back: a
+suite calibrated on a fast machine does not time out correct code on a slow
+(or busy) one.
+
+The reference runs in a job of its own, never between ground-truth calls: a
+child that has just sent many results competes for the CPU with the processes
+relaying them, which made the reference twice as slow in such a position.
 
 Timings are the one part of a suite that is not reproducible byte for byte;
 units are rounded to :data:`DIGITS` significant digits to limit churn.
@@ -16,7 +21,7 @@ units are rounded to :data:`DIGITS` significant digits to limit churn.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from evalplus_ng.errors import EvalplusError
@@ -36,18 +41,20 @@ REFERENCE_CALLS = 11
 #: Significant digits kept of each unit value.
 DIGITS = 2
 
+#: Tasks timed between two measurements of the reference workload.
+CHUNK = 8
+
 #: Name of the reference workload; change it whenever its code changes.
 REFERENCE_NAME = "mixed-loop-v1"
 _REFERENCE = "__evalplus_ng_reference__"
-_TIMED = "__evalplus_ng_timed__"
-# About 20-40 ms of plain interpreter work on a current machine: arithmetic,
+# About 20 ms of plain interpreter work on a current machine: arithmetic,
 # a dict, a list and strings, the staples of benchmark ground truths.
 REFERENCE_SOURCE = f'''
 def {_REFERENCE}():
     counts = {{}}
     words = []
     acc = 0
-    for i in range(80000):
+    for i in range(160000):
         key = i % 251
         counts[key] = counts.get(key, 0) + 1
         acc = (acc * 31 + i) % 1000003
@@ -55,13 +62,6 @@ def {_REFERENCE}():
             words.append(str(acc))
     words.sort()
     return acc + len(counts) + len(",".join(words))
-'''
-_HARNESS = REFERENCE_SOURCE + f'''
-
-def {_TIMED}(which, *args):
-    if which:
-        return __ENTRY__(*args)
-    return {_REFERENCE}()
 '''
 
 
@@ -85,18 +85,16 @@ def seconds_per_unit(calibration: Calibration, reference_seconds: float | None) 
 
 
 def timing_job(task: Task, passes: int = PASSES) -> Job:
-    """One job timing the ground truth on every input ``passes + 1`` times, with the reference.
+    """One job calling the ground truth on every input (base then plus) ``passes + 1`` times.
 
-    Each pass calls the reference workload, then every input (base then plus);
-    the first pass warms caches and is not used.
+    Whole passes rather than repeats of one input, so that a burst of load
+    spoils one pass rather than every call on an input; the first pass warms up.
     """
-    if not task.entry_point.isidentifier():
-        raise EvalplusError(f"{task.task_id}: entry point {task.entry_point!r} is not a name")
-    one_pass = [encode([0])] + [encode([1, *args]) for args in task.base_inputs + task.plus_inputs]
+    one_pass = [encode(list(args)) for args in task.base_inputs + task.plus_inputs]
     calls = one_pass * (passes + 1)
     return Job(
-        code=task.solution + "\n\n" + _HARNESS.replace("__ENTRY__", task.entry_point),
-        entry_point=_TIMED,
+        code=task.solution,
+        entry_point=task.entry_point,
         inputs=calls,
         time_limits=[GROUND_TRUTH_SECONDS] * len(calls),
         task_id=task.task_id,
@@ -104,37 +102,18 @@ def timing_job(task: Task, passes: int = PASSES) -> Job:
     )
 
 
-def _seconds(result: JobResult, index: int) -> float | None:
-    if index >= len(result.outcomes):
-        return None
-    return result.outcomes[index].seconds
+def medians(result: JobResult, inputs: int, passes: int = PASSES) -> list[float]:
+    """Per-input median time of the timed passes of a :func:`timing_job`, in seconds.
 
-
-def medians(result: JobResult, inputs: int, passes: int = PASSES) -> tuple[float, list[float]]:
-    """Median reference time and per-input median ground-truth times of a :func:`timing_job`.
-
-    An input the ground truth never answered gets the longest time seen on it
-    (a failing input is not judged, so only the order of magnitude matters).
+    An input whose calls did not all run (the job broke off) uses those that did;
+    one that never ran gets 0 (the ground truth cannot judge it anyway).
     """
     if result.load.status is not Status.OK:
         raise EvalplusError(f"ground truth does not load: {result.load.error}")
-    width = inputs + 1
-    reference: list[float] = []
-    per_input: list[list[float]] = [[] for _ in range(inputs)]
-    for run in range(1, passes + 1):
-        start = run * width
-        outcome = result.outcomes[start] if start < len(result.outcomes) else None
-        if outcome is not None and outcome.status is Status.OK:
-            reference.append(outcome.seconds)
-        for index in range(inputs):
-            seconds = _seconds(result, start + 1 + index)
-            if seconds is not None:
-                per_input[index].append(seconds)
-    if not reference:
-        raise EvalplusError("the reference workload did not run")
-    return statistics.median(reference), [
-        statistics.median(times) if times else 0.0 for times in per_input
-    ]
+    times: list[list[float]] = [[] for _ in range(inputs)]
+    for position in range(inputs, min(len(result.outcomes), inputs * (passes + 1))):
+        times[position % inputs].append(result.outcomes[position].seconds)
+    return [statistics.median(row) if row else 0.0 for row in times]
 
 
 def reference_job(calls: int = REFERENCE_CALLS) -> Job:
@@ -160,20 +139,28 @@ def calibrate_tasks(
     passes: int = PASSES,
     on_done: Callable[[int, int], None] | None = None,
 ) -> list[Task]:
-    """The tasks with a fresh :class:`Calibration` each (inputs and code unchanged)."""
+    """The tasks with a fresh :class:`Calibration` each (inputs and code unchanged).
+
+    The reference workload is measured alone (as ``evaluate`` measures it) before
+    every :data:`CHUNK` tasks, so that a change of load during calibration moves
+    both times of a task alike.
+    """
     if floor <= 0 or factor < 1 or passes < 1:
         raise ValueError("need floor > 0, factor >= 1 and passes >= 1")
-    results: Iterable[JobResult] = executor.map(timing_job(task, passes) for task in tasks)
     calibrated: list[Task] = []
-    for done, (task, result) in enumerate(zip(tasks, results, strict=True), start=1):
-        count = len(task.base_inputs) + len(task.plus_inputs)
-        try:
-            reference, times = medians(result, count, passes)
-        except EvalplusError as exc:
-            raise EvalplusError(f"{task.task_id}: {exc}") from None
-        units = tuple(to_units(seconds, reference) for seconds in times)
-        calibrated.append(replace(task, calibration=Calibration(
-            units, floor, factor, REFERENCE_NAME, float(f"{reference:.3e}"))))
-        if on_done is not None:
-            on_done(done, len(tasks))
+    for first in range(0, len(tasks), CHUNK):
+        chunk = tasks[first:first + CHUNK]
+        reference = measure_reference(executor)
+        results = executor.map(timing_job(task, passes) for task in chunk)
+        for task, result in zip(chunk, results, strict=True):
+            count = len(task.base_inputs) + len(task.plus_inputs)
+            try:
+                times = medians(result, count, passes)
+            except EvalplusError as exc:
+                raise EvalplusError(f"{task.task_id}: {exc}") from None
+            units = tuple(to_units(seconds, reference) for seconds in times)
+            calibrated.append(replace(task, calibration=Calibration(
+                units, floor, factor, REFERENCE_NAME, float(f"{reference:.3e}"))))
+            if on_done is not None:
+                on_done(len(calibrated), len(tasks))
     return calibrated
