@@ -1,18 +1,24 @@
 """No flaky verdicts: the ground truth passes its own suite under calibrated limits, under load.
 
-Starts one CPU burner process per core (a busy loop each), then runs the normal
-``evaluate`` path (:func:`evalplus_ng.workflow.run_evaluate`: fresh sandbox,
-ground truth, reference workload measured on the loaded machine, verdicts) with
-each task's fixed ground truth (``Task.solution``) as its one sample, ``--runs``
-times. A run is *flaky* when any sample gets a verdict other than pass. Prints
-the count and every non-pass with its input and limit.
+Computes expected outputs once, then starts one CPU burner process per core (a
+busy loop each) and, ``--runs`` times, judges each task's fixed ground truth
+(``Task.solution``) as its one sample the way ``evaluate`` does: the reference
+workload measured now, on the loaded machine, then
+:func:`evalplus_ng.evaluate.evaluate_samples` with the calibrated limits
+(``--full-path``: a whole :func:`evalplus_ng.workflow.run_evaluate` per run,
+ground truth included, about twice as slow). A run is *flaky* when any sample
+gets a verdict other than pass; each non-pass is listed with its input. A task
+whose ground truth does not pass even on an idle machine with generous limits
+(judged once first) is a defect of the suite, not of its limits: it is listed
+apart and not counted.
 
 With ``--idle-reference`` the reference workload is measured once before the
 burners start and reused: the harder case of a load that appears after
 evaluation began, where only the floor and the factor absorb the slowdown.
 
     python benchmarks/calibration.py OUT/HumanEvalPlus.jsonl.gz [--runs 100]
-        [--tasks 0-9 | --slowest 20 --random 20] [-j 2] [--out report.json]
+        [--tasks 0-9 | --slowest 20 --random 20] [-j 2] [--idle-reference] [--full-path]
+        [--out report.json]
 
 The suite must be calibrated (``evalplus-ng calibrate --out OUT``).
 """
@@ -20,10 +26,12 @@ The suite must be calibrated (``evalplus-ng calibrate --out OUT``).
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -36,15 +44,43 @@ from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.augment import select_tasks
 from evalplus_ng.calibrate import measure_reference
 from evalplus_ng.dataset import load_plus_file
-from evalplus_ng.evaluate import EvalConfig
-from evalplus_ng.records import Task, Verdict
+from evalplus_ng.evaluate import EvalConfig, SampleResult, evaluate_samples
+from evalplus_ng.groundtruth import run_ground_truth
+from evalplus_ng.records import Sample, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.workflow import EvaluateRequest, run_evaluate
 
+#: Limits of the idle baseline run that tells suite defects from flaky limits.
+GENEROUS_FLOOR_SECONDS = 5.0
+GENEROUS_FACTOR = 100.0
+
 
 def _burn() -> None:  # pragma: no cover - runs in a burner process
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the benchmark
     while True:
         pass
+
+
+def _statuses(result: SampleResult) -> tuple[str, str | None]:
+    return result.base_status.value, result.plus_status.value if result.plus_status else None
+
+
+def _full_path(tasks: Sequence[Task], jobs: int,
+               reference: float | None) -> tuple[list[SampleResult], float]:
+    """One whole ``evaluate`` run (files, fresh sandbox, ground truth, reference, verdicts)."""
+    with tempfile.TemporaryDirectory(prefix="evalplus-ng-calibration-") as folder:
+        suite = Path(folder) / "suite.jsonl.gz"
+        write_plus_file(tasks, suite)
+        samples = Path(folder) / "samples.jsonl"
+        samples.write_text("".join(json.dumps({"task_id": t.task_id, "solution": t.solution})
+                                   + "\n" for t in tasks), encoding="utf-8")
+        said: list[str] = []
+        summary = run_evaluate(EvaluateRequest(samples=samples, suite=str(suite), workers=jobs,
+                                               config=EvalConfig(reference_seconds=reference)),
+                               status=said.append)
+    measured = [float(m.split()[5]) for m in said
+                if m.startswith("calibrated suite: reference workload takes")]
+    return list(summary.results), measured[0] if measured else (reference or 0.0)
 
 
 def choose(tasks: Sequence[Task], spec: str | None, slowest: int, sampled: int,
@@ -79,6 +115,9 @@ def main() -> None:
                         help="busy-loop processes [default: one per core]")
     parser.add_argument("--idle-reference", action="store_true",
                         help="measure the reference workload before the burners start")
+    parser.add_argument("--full-path", action="store_true",
+                        help="each run a whole `evaluate` (files, fresh sandbox, ground truth) "
+                             "instead of judging again with expected outputs computed once")
     parser.add_argument("--out", type=Path, default=None, help="write a JSON report here")
     options = parser.parse_args()
 
@@ -92,70 +131,79 @@ def main() -> None:
     print(f"{len(tasks)} tasks, {tests} tests, {options.runs} runs, "
           f"{options.burners} burner(s), {options.jobs} worker(s)", file=sys.stderr)
 
-    with Sandbox(1) as sandbox:
-        idle_reference = measure_reference(sandbox)
-    config = EvalConfig(reference_seconds=idle_reference if options.idle_reference else None)
-    work = Path(tempfile.mkdtemp(prefix="evalplus-ng-calibration-"))
-    suite = work / "suite.jsonl.gz"
-    write_plus_file(tasks, suite)
-    samples = work / "samples.jsonl"
-    samples.write_text("".join(json.dumps({"task_id": t.task_id, "solution": t.solution}) + "\n"
-                               for t in tasks), encoding="utf-8")
+    # Burners die with this process however it ends (they must not outlive the run).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    by_id = {task.task_id: task for task in tasks}
+    samples = [Sample(task.task_id, task.solution, line)
+               for line, task in enumerate(tasks, start=1)]
     burners = [multiprocessing.Process(target=_burn, daemon=True)
                for _ in range(options.burners)]
-    for burner in burners:
-        burner.start()
     flaky_runs = 0
     problems: list[dict[str, Any]] = []
     references: list[float] = []
     seconds: list[float] = []
-    try:
-        for run in range(options.runs):
-            said: list[str] = []
-            began = time.monotonic()
-            summary = run_evaluate(
-                EvaluateRequest(samples=samples, suite=str(suite), workers=options.jobs,
-                                config=config),
-                status=said.append,
-            )
-            seconds.append(time.monotonic() - began)
-            references += [float(m.split()[5]) for m in said
-                           if m.startswith("calibrated suite: reference workload takes")]
-            bad = [r for r in summary.results
-                   if r.base_status is not Verdict.PASS or r.plus_status is not Verdict.PASS]
-            flaky_runs += bool(bad)
-            for result in bad:
-                problems.append({
-                    "run": run, "task_id": result.task_id,
-                    "base": result.base_status.value,
-                    "plus": result.plus_status.value if result.plus_status else None,
-                    "failing": repr((result.base_fail_tests + result.plus_fail_tests)[:1])[:200],
-                })
-            print(f"run {run + 1}/{options.runs}: {len(bad)} non-pass, "
-                  f"{seconds[-1]:.1f} s", file=sys.stderr)
-    finally:
+    with Sandbox(options.jobs) as sandbox:
+        idle_reference = measure_reference(sandbox)
+        truths = run_ground_truth(tasks, sandbox)
+        # Verdicts on an idle machine with generous limits: a non-pass there is a defect
+        # of the suite or its ground truth, not a flaky time limit, and is reported apart.
+        generous = EvalConfig(floor_seconds=GENEROUS_FLOOR_SECONDS, factor=GENEROUS_FACTOR)
+        defects = {r.task_id: _statuses(r) for _, r in
+                   evaluate_samples(by_id, truths, samples, sandbox, generous)
+                   if not r.passed_plus}
+        for task_id, statuses in defects.items():
+            print(f"suite defect (non-pass when idle with generous limits): {task_id} "
+                  f"{statuses}", file=sys.stderr)
         for burner in burners:
-            burner.terminate()
-        for burner in burners:
-            burner.join()
-        for path in (suite, samples, work / "samples_eval_results.json"):
-            path.unlink(missing_ok=True)
-        work.rmdir()
+            burner.start()
+        try:
+            for run in range(options.runs):
+                began = time.monotonic()
+                if options.full_path:
+                    results, reference = _full_path(tasks, options.jobs, options.idle_reference
+                                                    and idle_reference)
+                else:
+                    # What run_evaluate does once per run: measure the reference here, now.
+                    reference = idle_reference if options.idle_reference else \
+                        measure_reference(sandbox)
+                    config = EvalConfig(reference_seconds=reference)
+                    results = [r for _, r in
+                               evaluate_samples(by_id, truths, samples, sandbox, config)]
+                seconds.append(time.monotonic() - began)
+                references.append(reference)
+                bad = [r for r in results if r.task_id not in defects and not r.passed_plus]
+                flaky_runs += bool(bad)
+                for result in bad:
+                    problems.append({
+                        "run": run, "task_id": result.task_id, "verdicts": _statuses(result),
+                        "failing": repr((result.base_fail_tests
+                                         + result.plus_fail_tests)[:1])[:200],
+                    })
+                print(f"run {run + 1}/{options.runs}: {len(bad)} non-pass, "
+                      f"t_ref {reference:.4f} s, {seconds[-1]:.1f} s", file=sys.stderr)
+        finally:
+            for burner in burners:
+                if burner.pid is not None:
+                    burner.terminate()
+                    burner.join()
 
     report = {
         "suite": str(options.suite), "tasks": len(tasks), "tests": tests,
         "runs": options.runs, "flaky_runs": flaky_runs, "burners": options.burners,
         "workers": options.jobs, "idle_reference": options.idle_reference,
+        "full_path": options.full_path,
         "reference_seconds_idle": idle_reference,
         "reference_seconds_loaded": sorted(references),
         "seconds_per_run": {"min": min(seconds), "max": max(seconds),
                             "mean": sum(seconds) / len(seconds)},
+        "suite_defects": defects,
         "non_pass_by_task": dict(Counter(p["task_id"] for p in problems)),
         "problems": problems[:50],
     }
     loaded = sorted(references)
     print(f"{flaky_runs} of {options.runs} runs had a non-pass verdict "
-          f"({len(problems)} non-pass verdicts in all)")
+          f"({len(problems)} non-pass verdicts in all; {len(defects)} task(s) excluded as "
+          "suite defects)")
     print(f"reference workload: {idle_reference:.4f} s idle; under load "
           + (f"median {loaded[len(loaded) // 2]:.4f} s" if loaded else "not measured"))
     print(f"seconds per run: {report['seconds_per_run']}")

@@ -78,10 +78,16 @@ def to_units(seconds: float, reference_seconds: float) -> float:
 
 
 def seconds_per_unit(calibration: Calibration, reference_seconds: float | None) -> float:
-    """How long one unit lasts here: ``t_ref`` measured now, else at calibration time."""
+    """How long one unit lasts here: ``t_ref`` measured now, else at calibration time.
+
+    A suite calibrated with another reference workload (another version) cannot be
+    converted with this one's time: its own recorded time is used.
+    """
     if calibration.reference_seconds is None:
         return 1.0  # legacy suites store seconds
-    return reference_seconds if reference_seconds else calibration.reference_seconds
+    if reference_seconds and calibration.reference == REFERENCE_NAME:
+        return reference_seconds
+    return calibration.reference_seconds
 
 
 def timing_job(task: Task, passes: int = PASSES) -> Job:

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from evalplus_ng.artifact import plus_record, write_plus_file
 from evalplus_ng.calibrate import (
+    REFERENCE_NAME,
     calibrate_tasks,
     limit_seconds,
     measure_reference,
@@ -177,12 +178,17 @@ def _run(*args: str) -> tuple[int, str, str]:
 def test_calibrate_command_rewrites_the_suite_and_evaluate_uses_it(tmp_path: Path) -> None:
     suite = tmp_path / "HumanEvalPlus.jsonl.gz"
     write_plus_file([TASK], suite)
+    mini = tmp_path / "HumanEvalPlus-Mini.jsonl.gz"
+    write_plus_file([replace(TASK, plus_inputs=([7],))], mini)
     code, out, err = _run("calibrate", "--out", str(tmp_path), "--floor", "0.3", "-j", "1")
     assert code == 0, err
-    assert "calibrated 4 tests of 1 tasks" in out
+    assert f"calibrated 7 tests of 2 tasks in {suite}, {mini}" in out
     (task,) = load_plus_file(suite)
     assert task.calibration is not None and task.calibration.floor_seconds == 0.3
+    assert task.calibration.reference == REFERENCE_NAME
     assert replace(task, calibration=None) == TASK
+    (small,) = load_plus_file(mini)
+    assert small.calibration is not None and len(small.calibration.units) == 3
     samples = tmp_path / "samples.jsonl"
     looping = "def f(n):\n    while True:\n        pass\n"
     samples.write_text("".join(json.dumps({"task_id": "T/0", "solution": code}) + "\n"

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from evalplus_ng.calibrate import REFERENCE_NAME
 from evalplus_ng.evaluate import (
     EvalConfig,
     SampleResult,
@@ -44,7 +47,7 @@ def test_time_limits_floor_factor_and_uncalibrated_defaults() -> None:
 
 def test_calibrated_limits_scale_with_the_reference_time_measured_here() -> None:
     expected = Expected((1, 2, 3), (9.0, 9.0, 9.0), ("", "", ""))  # measured times unused
-    calibration = Calibration((0.5, 10.0, 40.0), 0.2, 4.0, "ref", 0.01)
+    calibration = Calibration((0.5, 10.0, 40.0), 0.2, 4.0, REFERENCE_NAME, 0.01)
     # Units x t_ref(now) x factor, at least the floor; the offset selects plus inputs.
     here = EvalConfig(reference_seconds=0.02)
     assert time_limits(expected, (0, 1), here, calibration) == pytest.approx([0.2, 0.8])
@@ -54,6 +57,9 @@ def test_calibrated_limits_scale_with_the_reference_time_measured_here() -> None
     # Flags override the calibration's floor and factor.
     flags = EvalConfig(floor_seconds=1.0, factor=2.0, reference_seconds=0.02)
     assert time_limits(expected, (0, 2), flags, calibration) == pytest.approx([1.0, 1.6])
+    # Units of another reference workload convert with their own recorded time.
+    other = replace(calibration, reference="older-workload")
+    assert time_limits(expected, (2,), here, other) == pytest.approx([1.6])
     # A legacy suite stores seconds: no scaling.
     legacy = Calibration((0.5, 3.0, 0.1), 1.0, 1.0, "seconds", None)
     assert time_limits(expected, (0, 1, 2), here, legacy) == [1.0, 3.0, 1.0]
