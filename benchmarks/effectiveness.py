@@ -55,10 +55,18 @@ def main() -> None:
     with Sandbox(options.jobs) as sandbox:
         truths = run_ground_truth(list(tasks.values()), sandbox)
         results = [r for _, r in evaluate_samples(tasks, truths, samples, sandbox, EvalConfig())]
+        base_pass = [i for i, r in enumerate(results)
+                     if r.base_status is Verdict.PASS and r.task_id not in EXCLUDED]
+        kills = [i for i in base_pass if results[i].plus_status is not Verdict.PASS]
+        # A timeout on a busy machine may be the machine: judge those samples once more
+        # and count the kill only when the second run does not pass either.
+        timed_out = [i for i in kills if results[i].plus_status is Verdict.TIMEOUT]
+        again = {index: result for index, (_, result) in zip(timed_out, evaluate_samples(
+            tasks, truths, [samples[i] for i in timed_out], sandbox, EvalConfig()), strict=True)}
+    unconfirmed = [i for i, r in again.items() if r.plus_status is Verdict.PASS]
+    kills = [i for i in kills if i not in set(unconfirmed)]
     seconds = time.monotonic() - began
-    base_pass = [i for i, r in enumerate(results)
-                 if r.base_status is Verdict.PASS and r.task_id not in EXCLUDED]
-    kills = [i for i in base_pass if results[i].plus_status is not Verdict.PASS]
+    print(f"timeouts re-judged: {len(timed_out)}, not confirmed (dropped): {len(unconfirmed)}")
     print(f"judged in {seconds:.0f}s")
     print(f"base-passing samples (excluding {', '.join(sorted(EXCLUDED))}): {len(base_pass)}")
     print(f"killed by the plus inputs: {len(kills)}")

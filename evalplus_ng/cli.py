@@ -152,10 +152,16 @@ def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int
 @click.option("--no-llm-seeds", is_flag=True, help="Do not use the seed corpus in seeds/.")
 @click.option("--budget", type=click.FloatRange(min=1.0), default=120.0, show_default=True,
               help="Wall-clock safety net per task, seconds.")
+@click.option("--samples", "samples_dir", default=None,
+              type=click.Path(path_type=Path, file_okay=False, exists=True),
+              help="Folder of LLM samples files (*.jsonl): MINI then keeps their kills too.")
+@click.option("--no-audit", is_flag=True, help="Do not audit the reference solutions.")
+@click.option("--no-reduce", is_flag=True, help="Do not write the MINI suite.")
 @_errors_to_exit_codes
 def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int, jobs: int,
-            no_llm_seeds: bool, budget: float) -> None:
-    """Generate a HumanEval+ style suite: many new valid inputs per task."""
+            no_llm_seeds: bool, budget: float, samples_dir: Path | None, no_audit: bool,
+            no_reduce: bool) -> None:
+    """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
     from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
     from evalplus_ng.workflow import load_dataset
 
@@ -167,6 +173,10 @@ def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int
     click.echo(f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints); "
                f"wrote {summary.artifact} and {out / 'stats.json'}")
     _print_table(summary, per_task)
+    if not no_audit:
+        _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs)
+    if not no_reduce:
+        _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs)
 
 
 def _print_table(summary: AugmentSummary, per_task: int) -> None:
@@ -311,6 +321,10 @@ def calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
 @_errors_to_exit_codes
 def reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs: int) -> None:
     """Reduce the full suite to HumanEval+-MINI by set cover over test requirements."""
+    _reduce(dataset, out, profile, samples_dir, jobs)
+
+
+def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs: int) -> None:
     from evalplus_ng.reduce import run_reduce
 
     with _Progress("reducing") as progress:
@@ -321,6 +335,45 @@ def reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs
         kept = summary.retention.get(name)
         extra = f", {100 * kept:.2f}% of the full suite's kills kept" if kept is not None else ""
         click.echo(f"{name}: {tests:.1f} tests/task{extra}")
+
+
+@main.command()
+@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
+              show_default=True, help="Built-in dataset whose references to audit.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
+              show_default=True, help="Folder for audit.json and audit.md.")
+@click.option("--suite", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="HumanEvalPlus file whose plus inputs to try "
+                   "[default: OUT/HumanEvalPlus.jsonl.gz when present].")
+@click.option("--samples", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Folder of LLM samples files (*.jsonl) for the sample-consensus signal.")
+@click.option("--tasks", default=None, metavar="LIST",
+              help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20'.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
+              show_default="number of cores", help="Tasks audited in parallel.")
+@_errors_to_exit_codes
+def audit(dataset: str, out: Path, suite: Path | None, samples: Path | None,
+          tasks: str | None, jobs: int) -> None:
+    """Hunt for defects in the dataset's reference solutions."""
+    from evalplus_ng.augment import select_tasks
+    from evalplus_ng.workflow import load_dataset
+
+    chosen = [task.task_id for task in select_tasks(load_dataset(dataset), tasks)]
+    _audit(dataset, out, suite, samples, chosen, jobs)
+
+
+def _audit(dataset: str, out: Path, suite: Path | None, samples: Path | None,
+           chosen: list[str], jobs: int) -> None:
+    from evalplus_ng.workflow import run_audit
+
+    with _Progress("auditing") as progress:
+        summary = run_audit(out, dataset, samples, jobs, progress.update, suite,
+                            task_ids=chosen)
+    waiting = sum(f.status == "unreviewed" for f in summary.findings)
+    click.echo(f"{len(summary.defective)} defective reference solution(s), "
+               f"{waiting} finding(s) awaiting review; wrote {summary.json_path} "
+               f"and {summary.markdown_path}")
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -6,15 +6,15 @@ builds sandbox jobs and reads their results; it opens no files.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
-from evalplus_ng.groundtruth import Expected, GroundTruth
-from evalplus_ng.records import Calibration, Sample, Status, Task, Verdict
+from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
+from evalplus_ng.records import Calibration, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.sandbox import Job, JobResult
 from evalplus_ng.serialize import encode
 from evalplus_ng.types import Args, Executor, TaskId
@@ -34,6 +34,10 @@ class EvalConfig:
     factor: float | None = None
     #: Run every input instead of stopping at the first failure (slower, lists all failures).
     details: bool = False
+    #: :func:`evaluate_staged` judges this many plus inputs first and computes the ground
+    #: truth of the rest only for tasks where some sample passes them all (most samples
+    #: that fail, fail early). 0: compute all of it first.
+    plus_head: int = 100
     #: The reference workload's time on this machine (calibrate.measure_reference); None
     #: uses the time recorded at calibration.
     reference_seconds: float | None = None
@@ -176,6 +180,113 @@ def evaluate_samples(
                 sample.task_id, sample.code, base_status, plus_status, base_fail, plus_fail
             )
         yield position, judged[key]
+
+
+def _split(task: Task, head: int) -> tuple[Task, Task]:
+    """The task with only its first ``head`` plus inputs, and one with only the rest."""
+    cut = len(task.base_inputs) + head
+    calibration = task.calibration
+    first = replace(task, plus_inputs=task.plus_inputs[:head], calibration=calibration and
+                    replace(calibration, units=calibration.units[:cut]))
+    rest = replace(task, base_inputs=(), plus_inputs=task.plus_inputs[head:],
+                   calibration=calibration and replace(calibration,
+                                                       units=calibration.units[cut:]))
+    return first, rest
+
+
+class _SkipEmpty:
+    """An executor that answers jobs without inputs as loaded, without running them.
+
+    For ground-truth runs only: a job without inputs has no outputs to report, and
+    :func:`~evalplus_ng.groundtruth.run_ground_truth` reads nothing else of it.
+    """
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+
+    def run(self, job: Job) -> JobResult:
+        return JobResult(Outcome(Status.OK), ()) if not job.inputs else self.executor.run(job)
+
+    def map(self, jobs: Iterable[Job]) -> Iterator[JobResult]:
+        listed = list(jobs)
+        results = self.executor.map(job for job in listed if job.inputs)
+        for job in listed:
+            yield JobResult(Outcome(Status.OK), ()) if not job.inputs else next(results)
+
+
+def _ground_truth(tasks: Sequence[Task], executor: Executor) -> dict[TaskId, GroundTruth]:
+    """The ground truth of each task, its base and plus inputs run as one job."""
+    merged = [replace(task, base_inputs=task.base_inputs + task.plus_inputs, plus_inputs=())
+              for task in tasks]
+    truths = run_ground_truth(merged, _SkipEmpty(executor))
+    split: dict[TaskId, GroundTruth] = {}
+    for task in tasks:
+        whole, cut = truths[task.task_id].base, len(task.base_inputs)
+        split[task.task_id] = GroundTruth(
+            task.task_id,
+            Expected(whole.outputs[:cut], whole.seconds[:cut], whole.failures[:cut]),
+            Expected(whole.outputs[cut:], whole.seconds[cut:], whole.failures[cut:]),
+        )
+    return split
+
+
+def evaluate_staged(
+    tasks: Mapping[TaskId, Task],
+    samples: Sequence[Sample],
+    executor: Executor,
+    config: EvalConfig = EvalConfig(),
+    done: Mapping[int, SampleResult] | None = None,
+    on_truth: Callable[[Mapping[TaskId, GroundTruth]], None] | None = None,
+) -> Iterator[tuple[int, SampleResult]]:
+    """Like :func:`evaluate_samples`, computing the ground truth itself, in two stages.
+
+    First the ground truth of base inputs and of the first ``config.plus_head`` plus
+    inputs, and every sample judged on those; then the ground truth of the other plus
+    inputs, only for tasks where a sample passed the first ones, and those samples
+    judged on the rest. Verdicts and failing inputs are those of judging all plus inputs
+    at once: with fail-fast, a sample that fails among the first inputs fails there
+    whatever follows. With ``config.details`` (every failure wanted) all is computed
+    first. ``on_truth`` sees each stage's ground truth. Yields samples as they are judged.
+    """
+    done = done or {}
+    wanted = sorted({s.task_id for i, s in enumerate(samples) if i not in done},
+                    key=lambda t: tasks[t].number)
+    head = 0 if config.details else max(0, config.plus_head)
+    staged = {t: _split(tasks[t], head) for t in wanted
+              if head and len(tasks[t].plus_inputs) > head}
+    first = {t: staged[t][0] if t in staged else tasks[t] for t in wanted}
+    truths = _ground_truth([first[t] for t in wanted], executor)
+    if on_truth is not None:
+        on_truth(truths)
+    # Tasks outside the samples keep their own inputs: only "is this a plus suite" is asked.
+    scope = {**tasks, **first}
+    held: list[tuple[int, SampleResult]] = []
+    for position, result in evaluate_samples(scope, truths, samples, executor, config, done):
+        if (position not in done and result.task_id in staged
+                and result.plus_status is Verdict.PASS):
+            held.append((position, result))
+        else:
+            yield position, result
+    if not held:
+        return
+    rests = {t: staged[t][1] for t in sorted({r.task_id for _, r in held},
+                                             key=lambda t: tasks[t].number)}
+    rest_truths = _ground_truth(list(rests.values()), executor)
+    if on_truth is not None:
+        on_truth(rest_truths)
+    parts = {t: _part(rest, rest.plus_inputs, rest_truths[t].plus, config, 0)
+             for t, rest in rests.items()}
+    unique: dict[tuple[TaskId, str], SampleResult] = {}
+    for _, result in held:
+        unique.setdefault((result.task_id, result.solution), result)
+    keys = list(unique)
+    outcomes = executor.map(replace(parts[t].job, code=code) for t, code in keys)
+    finished: dict[tuple[TaskId, str], SampleResult] = {}
+    for key, outcome in zip(keys, outcomes, strict=True):
+        status, failing = verdict(outcome, parts[key[0]].inputs)
+        finished[key] = replace(unique[key], plus_status=status, plus_fail_tests=failing)
+    for position, result in held:
+        yield position, finished[(result.task_id, result.solution)]
 
 
 def estimate_pass_at_k(totals: Sequence[int], corrects: Sequence[int], k: int) -> float:

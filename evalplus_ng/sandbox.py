@@ -6,7 +6,8 @@ imported everything a sample commonly needs, then, for each job (one piece of
 code and its inputs), forks a *child* that loads the code and calls it on each
 input. The child:
 
-* gets a fresh temporary working folder and loses stdin, stdout and stderr;
+* gets an empty private working folder (the previous child's, when that child
+  left it untouched) and loses stdin, stdout and stderr;
 * has a memory cap (``RLIMIT_AS``), a file-size cap and may not create a single
   process or thread (``RLIMIT_NPROC``);
 * when the supervisor runs as root, switches to a uid of its own
@@ -25,15 +26,25 @@ expected output, and the parent answers ``stop`` to end a failing job early. A c
 that dies, hangs or floods becomes an :class:`Outcome`, never an exception; a
 supervisor that dies is restarted and the job retried once.
 
-Frames on every pipe are a 4-byte big-endian length followed by JSON.
+Frames on every pipe are a 4-byte big-endian length followed by a body. The
+parent sends the supervisor pickles (trusted data only ever flows that way:
+the parent never unpickles). The child sends one *outcome body* per input as
+soon as the call returns: a status byte, the seconds as a big-endian double,
+then the output's JSON text (or the error text). The supervisor only splits
+the child's stream at frame boundaries (to apply time and size limits) and
+relays whole runs of frames unparsed; the parent parses and judges them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
+import functools
+import gc
 import json
 import os
+import pickle
 import queue
 import resource
 import select
@@ -45,18 +56,55 @@ import sys
 import tempfile
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.records import Outcome, Status
+from evalplus_ng.serialize import _BIG as _BIG_INT  # ints beyond it travel tagged
 from evalplus_ng.types import Wire
 
 UID_BASE = 0x40000000
 _HEADER = struct.Struct(">I")
+_SECONDS = struct.Struct(">d")
+_INDEX = struct.Struct(">I")
+#: Outcome bodies start with one of these status bytes, then the seconds.
+_CODES = {Status.OK: b"o", Status.ERROR: b"e", Status.TIMEOUT: b"t", Status.CRASH: b"c",
+          Status.BAD_OUTPUT: b"b"}
+#: Status by first byte of an outcome body.
+_STATUSES = {code[0]: status for status, code in _CODES.items()}
+#: What a child may report; timeouts and crashes are the supervisor's to say.
+_CHILD_STATUSES = {code: status for code, status in _STATUSES.items()
+                   if status in (Status.OK, Status.ERROR, Status.BAD_OUTPUT)}
+_PREFIX = 1 + _SECONDS.size
+#: Pipe buffer asked for (the default is 64 KiB; Linux allows 1 MiB unprivileged).
+_PIPE_BYTES = 1 << 20
+# Parent -> supervisor frames: a job (b"J" + pickle), or an answer.
+_JOB, _STOP, _CONTINUE = b"J", b"S", b"C"
+# Supervisor -> parent frames: a run of child frames, one outcome of its own, done.
+_RUN, _BROKEN, _DONE = b"R", b"B", b"D"
+
+
+def _text_encoder() -> Callable[[Wire], str]:
+    """Compact ASCII JSON text of a wire tree, the same in the child and in the parent.
+
+    The C encoder is called directly: ``JSONEncoder.encode`` consults the builtin
+    ``isinstance``, which a sample may have replaced by the time its output is encoded.
+    """
+    encoder = json.JSONEncoder(separators=(",", ":"))
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - CPython always has it
+        return encoder.encode
+    encode = make(None, encoder.default, json.encoder.encode_basestring_ascii, None, ":", ",",
+                  False, False, True)
+    return lambda wire: "".join(encode(wire, 0))
+
+
+_value_text = _text_encoder()
+_parse = json.JSONDecoder().decode
 _CAP_DAC_READ_SEARCH = 2
 _PR_SET_PDEATHSIG = 1
 _PR_SET_KEEPCAPS = 8
@@ -68,11 +116,13 @@ _SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 #: Time allowed beyond a test's limit for decoding, encoding and the pipe.
 _SLACK_SECONDS = 0.05
 
-# Imported by the supervisor before it forks, so that children start warm.
+# Imported by the supervisor before it forks, so that children start warm. Not
+# numpy: it makes every fork and exit slower (more memory to map and unmap), which
+# costs more over a run than the import costs the rare sample that needs it.
 _PRELOAD = (
     "abc array ast bisect calendar cmath collections collections.abc copy dataclasses "
     "datetime decimal enum fractions functools hashlib heapq itertools json math "
-    "numbers operator random re statistics string sys textwrap typing unicodedata numpy"
+    "numbers operator random re statistics string sys textwrap typing unicodedata"
 ).split()
 
 
@@ -92,6 +142,8 @@ class Job:
 
     With ``expected`` set, the parent judges each output with the oracle and,
     when ``fail_fast``, stops the job at the first input that does not pass.
+    ``inputs`` and ``expected`` must not change once a job holds them: a sandbox
+    prepares each sequence once (by identity) and reuses that for later jobs.
     """
 
     code: str
@@ -169,8 +221,7 @@ class JobResult:
 # --------------------------------------------------------------------------- frames
 
 
-def _write_frame(fd: int, payload: Any) -> None:
-    data = json.dumps(payload, separators=(",", ":")).encode()
+def _write_frame(fd: int, data: bytes) -> None:
     view = memoryview(_HEADER.pack(len(data)) + data)
     while view:
         written = os.write(fd, view)
@@ -197,14 +248,14 @@ def _read_exact(fd: int, size: int, deadline: float | None) -> bytes | None:
 
 
 class _FrameError(Exception):
-    """A frame was late, truncated, oversized or not JSON."""
+    """A frame was late, truncated or oversized."""
 
     def __init__(self, status: Status, detail: str) -> None:
         super().__init__(detail)
         self.status = status
 
 
-def _read_frame(fd: int, deadline: float | None, max_bytes: int) -> Any:
+def _read_frame(fd: int, deadline: float | None, max_bytes: int) -> bytes:
     header = _read_exact(fd, _HEADER.size, deadline)
     if header is None:
         late = deadline is not None and time.monotonic() >= deadline
@@ -215,29 +266,40 @@ def _read_frame(fd: int, deadline: float | None, max_bytes: int) -> Any:
     body = _read_exact(fd, size, deadline)
     if body is None:
         raise _FrameError(Status.TIMEOUT, "reply cut short")
-    try:
-        return json.loads(body)
-    except (ValueError, RecursionError) as exc:
-        raise _FrameError(Status.BAD_OUTPUT, f"malformed reply: {exc}") from None
+    return body
 
 
-def _outcome_to_wire(outcome: Outcome) -> Wire:
-    return [outcome.status.value, outcome.value, outcome.error, outcome.seconds]
+def _widen(fd: int) -> None:
+    """Give a pipe a larger buffer: fewer context switches when outputs are large."""
+    with contextlib.suppress(OSError, AttributeError):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
 
 
-def _outcome_from_wire(wire: Wire) -> Outcome:
-    """Parse an outcome frame; anything malformed is the sender's bad output."""
-    try:
-        status, value, error, seconds = wire
-        return Outcome(Status(status), value, None if error is None else str(error),
-                       float(seconds))
-    except (TypeError, ValueError) as exc:
-        raise _FrameError(Status.BAD_OUTPUT, f"malformed reply: {exc}") from None
+def _body(status: Status, seconds: float, text: str | None = None) -> bytes:
+    """An outcome body made by trusted code (the supervisor, or the child's own loop)."""
+    payload = b"" if text is None else text.encode("utf-8", "backslashreplace")
+    return _CODES[status] + _SECONDS.pack(seconds) + payload
+
+
+def _split_body(body: bytes, allowed: Mapping[int, Status]) -> tuple[Status, float, bytes]:
+    """Status, seconds and payload of an outcome body; anything malformed is bad output.
+
+    ``allowed`` maps the status bytes the sender may use to their statuses.
+    """
+    status = allowed.get(body[0]) if len(body) >= _PREFIX else None
+    if status is None:
+        return Status.BAD_OUTPUT, 0.0, b"malformed reply"
+    return status, _SECONDS.unpack_from(body, 1)[0], body[_PREFIX:]
+
+
+def _text(payload: bytes) -> str:
+    return payload.decode("utf-8", "replace")
 
 
 # --------------------------------------------------------------------------- child side
 
 
+@functools.cache
 def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
@@ -331,12 +393,51 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:200]}"
 
 
+def _flat_first(encode: Callable[[object], Wire]) -> Callable[[object], Wire]:
+    """``encode``, with a shortcut for the commonest outputs: scalars and flat lists of them.
+
+    A list of in-range ints, floats, strings, bools and Nones is its own wire form
+    (``encode`` would copy it item by item); anything else goes through ``encode``.
+    """
+    plain = (float, str, bool, type(None))
+    big = _BIG_INT
+
+    def fast(value: object) -> Wire:
+        kind = type(value)
+        if kind is list:
+            for item in value:  # type: ignore[attr-defined]
+                if type(item) is int:
+                    if not -big < item < big:
+                        return encode(value)
+                elif type(item) not in plain:
+                    return encode(value)
+            return value
+        return encode(value)
+
+    return fast
+
+
 def _child_main(message: dict[str, Any], start: int, fd: int, workdir: str, limits: Limits,
                 as_root: bool) -> None:
     """Load the code, then run each input from ``start`` on, one frame per result."""
     _confine(workdir, limits, as_root, fd)
     from evalplus_ng.serialize import decode, encode
 
+    wire = _flat_first(encode)
+
+    # Own references, taken before the sample runs: a sample that patches builtins
+    # or these modules garbles at most its own replies, never the framing.
+    length, write, clock, loads = len, os.write, time.perf_counter, pickle.loads
+    header, stamp, text, describe = _HEADER.pack, _SECONDS.pack, _value_text, _describe
+    ok, error, bad = _CODES[Status.OK], _CODES[Status.ERROR], _CODES[Status.BAD_OUTPUT]
+
+    def send(body: bytes) -> None:
+        view = memoryview(header(length(body)) + body)
+        while view:
+            view = view[write(fd, view):]
+
+    inputs: list[Wire] = loads(message["inputs"])
+    stop = length(inputs)
     namespace: dict[str, Any] = {"__name__": "__sample__", "__builtins__": __builtins__}
     try:
         exec(compile(message["code"], "<sample>", "exec"), namespace)
@@ -344,27 +445,28 @@ def _child_main(message: dict[str, Any], start: int, fd: int, workdir: str, limi
         if not callable(function):
             raise TypeError(f"{message['entry_point']} is not callable")
     except BaseException as exc:
-        _write_frame(fd, [Status.ERROR.value, None, _describe(exc), 0.0])
+        send(error + stamp(0.0) + describe(exc).encode("utf-8", "backslashreplace"))
         os._exit(0)
-    _write_frame(fd, [Status.OK.value, None, None, 0.0])
+    send(ok + stamp(0.0))
     if message.get("max_lines"):
         function = _line_budget(function, int(message["max_lines"]))
-    inputs = message["inputs"]
-    for index in range(start, len(inputs)):
+    index = start
+    while index < stop:
         args = decode(inputs[index])
-        began = time.perf_counter()
+        index += 1
+        began = clock()
         try:
             value = function(*args)
         except BaseException as exc:
-            elapsed = time.perf_counter() - began
-            frame = [Status.ERROR.value, None, _describe(exc), elapsed]
+            elapsed = clock() - began
+            body = error + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
         else:
-            elapsed = time.perf_counter() - began
+            elapsed = clock() - began
             try:
-                frame = [Status.OK.value, encode(value), None, elapsed]
+                body = ok + stamp(elapsed) + text(wire(value)).encode("ascii")
             except BaseException as exc:
-                frame = [Status.BAD_OUTPUT.value, None, _describe(exc), elapsed]
-        _write_frame(fd, frame)
+                body = bad + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
+        send(body)
     os._exit(0)
 
 
@@ -407,21 +509,24 @@ class _Supervisor:
         self.fd_out = fd_out
         self.as_root = os.geteuid() == 0
         self.root = root  # made, and removed, by the parent
+        self.workdir: str | None = None
+        #: A finished child still to reap and clean up after (once the parent has its answer).
+        self.deferred: tuple[int, int, str, dict[str, int]] | None = None
 
     def serve(self) -> None:
         """Serve jobs until the parent closes the pipe."""
         while True:
             try:
-                message = _read_frame(self.fd_in, None, 1 << 31)
+                frame = _read_frame(self.fd_in, None, 1 << 31)
             except _FrameError:
                 return
-            if isinstance(message, dict) and "job" in message:
-                self.run(message["job"])
-            # Anything else is a stale "stop" for a job that had already finished.
+            if frame[:1] == _JOB:
+                self.run(pickle.loads(frame[1:]))
+            # Anything else is a stale answer for a job that had already finished.
 
     def run(self, job: dict[str, Any]) -> None:
-        """Run one job to the end, then send ``done`` with the load outcome."""
-        count = len(job["inputs"])
+        """Run one job to the end, restarting the child after a timeout or crash when told."""
+        count = len(job["time_limits"])
         load: Outcome | None = None
         start = 0
         while True:
@@ -431,15 +536,17 @@ class _Supervisor:
             if child_load.status is not Status.OK or resume_at is None or resume_at >= count:
                 break
             start = resume_at
-        _write_frame(self.fd_out, {"done": _outcome_to_wire(load)})
+        _write_frame(self.fd_out, _DONE + _body(load.status, load.seconds, load.error))
+        if self.deferred is not None:
+            self._finish(*self.deferred)
+            self.deferred = None
 
-    def _relay(self, index: int, outcome: Outcome, end: bool = False) -> None:
-        """Send one outcome; ``end`` says the child is gone and an answer is awaited."""
-        _write_frame(self.fd_out, {"i": index, "o": _outcome_to_wire(outcome), "end": end})
-
-    def _stop_requested(self) -> bool:
-        ready, _, _ = select.select([self.fd_in], [], [], 0)
-        return bool(ready) and _read_frame(self.fd_in, None, 1 << 20) == "stop"
+    def _answer(self) -> bytes:
+        """The parent's next control frame; a parent that is gone means stop."""
+        try:
+            return _read_frame(self.fd_in, None, 1 << 20)
+        except _FrameError:
+            return _STOP
 
     def _run_child(self, job: dict[str, Any], start: int) -> tuple[Outcome, int | None]:
         """Fork one child that runs inputs from ``start`` on.
@@ -448,9 +555,11 @@ class _Supervisor:
         job is over). A timeout or crash ends the child: its outcome is relayed
         and the parent decides whether the job goes on.
         """
-        workdir = tempfile.mkdtemp(dir=self.root)
+        workdir = self.workdir or tempfile.mkdtemp(dir=self.root)
+        self.workdir = None
         stamps = _tmp_stamps() if self.as_root else {}
         read_fd, write_fd = os.pipe()
+        _widen(read_fd)
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child
             try:
@@ -461,13 +570,15 @@ class _Supervisor:
         os.close(write_fd)
         try:
             load, broken = self._collect(read_fd, job, start)
-        finally:
-            _kill(pid)
-            status = _reap(pid)
-            os.close(read_fd)
-            shutil.rmtree(workdir, ignore_errors=True)
-            if self.as_root:
-                _remove_owned_by(UID_BASE + pid, stamps)
+        except BaseException:
+            self._finish(pid, read_fd, workdir, stamps)
+            raise
+        _kill(pid)
+        if broken is None and load.status is not Status.CRASH:
+            # Nothing needs its exit status: reap it once the parent has been answered.
+            self.deferred = (pid, read_fd, workdir, stamps)
+            return load, None
+        status = self._finish(pid, read_fd, workdir, stamps)
         if load.status is Status.CRASH and load.error is None:
             load = Outcome(Status.CRASH, None, _death(status), 0.0)
         if broken is None:
@@ -475,36 +586,124 @@ class _Supervisor:
         index, outcome = broken
         if outcome.status is Status.CRASH and outcome.error is None:
             outcome = Outcome(Status.CRASH, None, _death(status), outcome.seconds)
-        self._relay(index, outcome, end=True)
-        answer = _read_frame(self.fd_in, None, 1 << 20)
-        return load, (index + 1 if answer == "continue" else None)
+        _write_frame(self.fd_out, _BROKEN + _INDEX.pack(index)
+                     + _body(outcome.status, outcome.seconds, outcome.error))
+        return load, (index + 1 if self._answer() == _CONTINUE else None)
+
+    def _finish(self, pid: int, read_fd: int, workdir: str, stamps: dict[str, int]) -> int:
+        """Kill and reap a child, clean up after it; return its wait status."""
+        _kill(pid)
+        status = _reap(pid)
+        os.close(read_fd)
+        self._release(workdir)
+        if self.as_root:
+            _remove_owned_by(UID_BASE + pid, stamps)
+        return status
+
+    def _release(self, workdir: str) -> None:
+        """Keep a child's working folder for the next child when it is left as it was given.
+
+        Removing a folder is slow on some file systems (milliseconds with online
+        discard); an empty folder with no extended attributes, given back to the
+        supervisor with mode 0700, is as good as a new one.
+        """
+        try:
+            pristine = not os.listdir(workdir)
+            with contextlib.suppress(OSError):
+                pristine = pristine and not os.listxattr(workdir)
+            if pristine:
+                if self.as_root:
+                    os.chown(workdir, os.geteuid(), os.getegid())
+                os.chmod(workdir, 0o700)
+                self.workdir = workdir
+                return
+        except OSError:
+            pass
+        shutil.rmtree(workdir, ignore_errors=True)
 
     def _collect(self, fd: int, job: dict[str, Any],
                  start: int) -> tuple[Outcome, tuple[int, Outcome] | None]:
-        """Relay the child's outcomes; return the load outcome and the input it broke on."""
+        """Relay the child's outcomes; return the load outcome and the input it broke on.
+
+        Each input's frame is due ``time_limit + slack`` after the previous frame
+        was handled (the load frame ``load_seconds`` after the fork). Frames that
+        arrive together are relayed together, unparsed. A ``stop`` from the parent
+        ends the child at once.
+        """
         limits = job["time_limits"]
+        count = len(limits)
         cap = self.limits.output_bytes
-        try:
-            load = _outcome_from_wire(
-                _read_frame(fd, time.monotonic() + self.limits.load_seconds, cap)
-            )
-        except _FrameError as exc:
-            return Outcome(exc.status, None, None if exc.status is Status.CRASH else str(exc)), None
-        if load.status is not Status.OK:
-            return load, None
-        for index in range(start, len(job["inputs"])):
-            began = time.monotonic()
-            try:
-                frame = _read_frame(fd, began + float(limits[index]) + _SLACK_SECONDS, cap)
-                outcome = _outcome_from_wire(frame)
-            except _FrameError as exc:
-                elapsed = time.monotonic() - began
-                error = None if exc.status is Status.CRASH else str(exc)
-                return load, (index, Outcome(exc.status, None, error, elapsed))
-            self._relay(index, outcome)
-            if self._stop_requested():
+        pending = bytearray()
+        index = -1  # the frame awaited: -1 is the load frame
+        load = Outcome(Status.OK)
+        began = time.monotonic()
+        deadline = began + self.limits.load_seconds
+        while index < count:
+            remaining = deadline - time.monotonic()
+            ready = select.select([fd, self.fd_in], [], [], remaining)[0] if remaining > 0 else []
+            if self.fd_in in ready and self._answer() == _STOP:
                 return load, None
+            if fd not in ready:
+                if time.monotonic() < deadline:
+                    continue
+                cut = len(pending) >= _HEADER.size
+                return self._broken(load, index, Status.TIMEOUT,
+                                    "reply cut short" if cut else "no reply", began)
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                if len(pending) >= _HEADER.size:
+                    return self._broken(load, index, Status.TIMEOUT, "reply cut short", began)
+                return self._broken(load, index, Status.CRASH, None, began)
+            pending += chunk
+            position = 0
+            run_start = run_first = -1
+            oversized = False
+            while index < count and len(pending) - position >= _HEADER.size:
+                (size,) = _HEADER.unpack_from(pending, position)
+                if size > cap:
+                    oversized = True
+                    break
+                end = position + _HEADER.size + size
+                if end > len(pending):
+                    break
+                if index < 0:
+                    load = self._load(bytes(pending[position + _HEADER.size:end]))
+                    if load.status is not Status.OK:
+                        return load, None
+                    index = start
+                elif run_start < 0:
+                    run_start, run_first = position, index
+                    index += 1
+                else:
+                    index += 1
+                position = end
+            if run_start >= 0:
+                _write_frame(self.fd_out, _RUN + _INDEX.pack(run_first)
+                             + bytes(pending[run_start:position]))
+            if oversized:
+                return self._broken(load, index, Status.BAD_OUTPUT,
+                                    f"output larger than {cap} bytes", began)
+            if position:
+                del pending[:position]
+                began = time.monotonic()
+                if index < count:
+                    deadline = began + float(limits[index]) + _SLACK_SECONDS
         return load, None
+
+    @staticmethod
+    def _load(body: bytes) -> Outcome:
+        status, _, payload = _split_body(body, _CHILD_STATUSES)
+        if status is Status.OK:
+            return Outcome(Status.OK)
+        return Outcome(status, None, _text(payload))
+
+    @staticmethod
+    def _broken(load: Outcome, index: int, status: Status, error: str | None,
+                began: float) -> tuple[Outcome, tuple[int, Outcome] | None]:
+        """The child failed while ``index`` was awaited (-1: while loading)."""
+        if index < 0:
+            return Outcome(status, None, error), None
+        return load, (index, Outcome(status, None, error, time.monotonic() - began))
 
 
 def _tmp_stamps() -> dict[str, int]:
@@ -581,6 +780,9 @@ def supervisor_main() -> None:
     else:
         _isolate_as_user(libc)
     _preload()
+    # Children inherit every object: frozen, the collector in a child never walks (and
+    # so never copies) the supervisor's pages.
+    gc.freeze()
     # Keep the reply pipe away from fd 1 so that stray prints cannot corrupt it.
     fd_out = os.dup(sys.stdout.fileno())
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -592,7 +794,112 @@ def supervisor_main() -> None:
 
 # --------------------------------------------------------------------------- parent side
 
-Judge = Callable[[int, Outcome], bool]
+T = TypeVar("T")
+
+
+class _Memo:
+    """Values computed once per distinct object (by identity) for the last ``size`` objects.
+
+    Jobs of one task share their ``inputs`` and ``expected`` sequences, so their
+    pickles and texts are made once per task, not once per sample.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self.lock = threading.Lock()
+        # The key object is kept alive with its value, so its id cannot be reused.
+        self.items: OrderedDict[int, tuple[object, Any]] = OrderedDict()
+
+    def get(self, key: object, make: Callable[[], T]) -> T:
+        with self.lock:
+            found = self.items.get(id(key))
+            if found is not None and found[0] is key:
+                self.items.move_to_end(id(key))
+                return cast(T, found[1])
+        value = make()
+        with self.lock:
+            self.items[id(key)] = (key, value)
+            self.items.move_to_end(id(key))
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+
+def _pickled_inputs(inputs: Sequence[Wire]) -> bytes:
+    """The wire-encoded inputs as one pickle; the child decodes each input it runs."""
+    return pickle.dumps(list(inputs), pickle.HIGHEST_PROTOCOL)
+
+
+class _Judge:
+    """The trusted comparison of outputs with a job's expected outputs (parent side only)."""
+
+    def __init__(self, job: Job, texts: _Texts) -> None:
+        from evalplus_ng.oracle import SPECIAL_ORACLES
+
+        assert job.expected is not None
+        self.job = job
+        self.expected = job.expected
+        self.texts = texts
+        # Identical JSON text is identical typed values, which ``check`` passes, except
+        # where NaN occurs (NaN != NaN inside sets and dict keys) or a task has its own
+        # oracle: those always take the full check.
+        self.by_text = job.task_id not in SPECIAL_ORACLES
+
+    def identical(self, index: int, payload: bytes) -> bool:
+        """The output's text is the expected output's text (so it passes)."""
+        return self.by_text and payload == self.texts.get(index) and b"NaN" not in payload
+
+    def check(self, index: int, value: Wire) -> bool:
+        """The full typed comparison with :func:`evalplus_ng.oracle.check`."""
+        from evalplus_ng.oracle import check
+        from evalplus_ng.serialize import decode
+
+        job = self.job
+        try:
+            return check(job.task_id, decode(job.inputs[index]), decode(self.expected[index]),
+                         decode(value), job.atol)
+        except Exception:
+            return False
+
+
+class _Texts:
+    """JSON texts of expected outputs, each made when first compared (most jobs stop early)."""
+
+    def __init__(self, expected: Sequence[Wire]) -> None:
+        self.expected = expected
+        self.texts: list[bytes | None] = [None] * len(expected)
+
+    def get(self, index: int) -> bytes:
+        text = self.texts[index]
+        if text is None:
+            text = self.texts[index] = _value_text(self.expected[index]).encode("ascii")
+        return text
+
+
+def _outcome(body: bytes, index: int, judge: _Judge | None,
+             allowed: Mapping[int, Status]) -> tuple[Outcome, bool]:
+    """Parse one outcome body (untrusted) and judge it: ``(outcome, passed)``."""
+    status, seconds, payload = _split_body(body, allowed)
+    if status is not Status.OK:
+        return Outcome(status, None, _text(payload), seconds), False
+    if judge is not None and judge.identical(index, payload):
+        return Outcome(Status.OK, judge.expected[index], None, seconds), True
+    try:
+        value = _parse(payload.decode("ascii"))
+    except (ValueError, RecursionError) as exc:
+        return Outcome(Status.BAD_OUTPUT, None, f"malformed reply: {exc}", seconds), False
+    return Outcome(Status.OK, value, None, seconds), judge is not None and judge.check(index, value)
+
+
+def _bodies(frame: bytes, position: int) -> Iterator[bytes]:
+    """The bodies of a run of child frames (the supervisor relays only whole frames)."""
+    end = len(frame)
+    header = _HEADER.size
+    while position + header <= end:
+        (size,) = _HEADER.unpack_from(frame, position)
+        position += header
+        yield frame[position:position + size]
+        position += size
 
 
 class _Worker:
@@ -617,37 +924,40 @@ class _Worker:
         os.chmod(self.root, 0o711)
         settings = json.dumps({"limits": asdict(self.limits), "parent": os.getpid(),
                                "root": self.root})
-        return subprocess.Popen(
+        process = subprocess.Popen(
             [sys.executable, "-c", "from evalplus_ng.sandbox import supervisor_main as m; m()",
              settings],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=True, env=env, cwd=tempfile.gettempdir(),
         )
+        assert process.stdin is not None and process.stdout is not None
+        _widen(process.stdin.fileno())
+        _widen(process.stdout.fileno())
+        return process
 
-    def run(self, job: dict[str, Any], judge: Judge | None, fail_fast: bool,
+    def run(self, payload: bytes, judge: _Judge | None, fail_fast: bool,
             patience: float, max_timeouts: int | None = None,
             max_failures: int | None = None) -> JobResult:
         """Run a job, retrying once on a fresh supervisor if the supervisor itself fails."""
         for _attempt in range(2):
             if self.closed.is_set():
                 raise SandboxError("the sandbox was closed")
-            if self.process is None or self.process.poll() is not None:
+            if self.process is None:  # a supervisor that died shows as a broken pipe
                 self.process = self._start()
             try:
-                return self._converse(self.process, job, judge, fail_fast, patience,
+                return self._converse(self.process, payload, judge, fail_fast, patience,
                                       max_timeouts, max_failures)
-            except (_FrameError, OSError, KeyError, TypeError, ValueError):
+            except (_FrameError, OSError, struct.error, IndexError, ValueError):
                 self.stop()  # the supervisor died or hung: start afresh
         raise SandboxError("sandbox supervisor failed twice on the same job")
 
     @staticmethod
-    def _converse(process: subprocess.Popen[bytes], job: dict[str, Any], judge: Judge | None,
-                  fail_fast: bool, patience: float,
-                  max_timeouts: int | None = None,
+    def _converse(process: subprocess.Popen[bytes], payload: bytes, judge: _Judge | None,
+                  fail_fast: bool, patience: float, max_timeouts: int | None = None,
                   max_failures: int | None = None) -> JobResult:
         assert process.stdin is not None and process.stdout is not None
         fd_in, fd_out = process.stdin.fileno(), process.stdout.fileno()
-        _write_frame(fd_in, {"job": job})
+        _write_frame(fd_in, payload)
         outcomes: list[Outcome] = []
         passed: list[bool] = []
         stopped = False
@@ -656,25 +966,39 @@ class _Worker:
             max_failures = 1
         while True:
             frame = _read_frame(fd_out, time.monotonic() + patience, 1 << 31)
-            if "done" in frame:
-                return JobResult(_outcome_from_wire(frame["done"]), tuple(outcomes),
-                                 tuple(passed) if judge is not None else ())
-            outcome = _outcome_from_wire(frame["o"])
+            kind = frame[:1]
+            if kind == _DONE:
+                status, seconds, text = _split_body(frame[1:], _STATUSES)
+                load = Outcome(status, None, None if status is Status.OK else _text(text), seconds)
+                return JobResult(load, tuple(outcomes), tuple(passed) if judge is not None else ())
             if stopped:
                 continue  # outcomes the supervisor sent before it saw our "stop"
-            if frame["i"] != len(outcomes):
+            if kind not in (_RUN, _BROKEN):
+                raise ValueError("unknown frame from the supervisor")
+            if _INDEX.unpack_from(frame, 1)[0] != len(outcomes):
                 raise ValueError("supervisor skipped an input")
-            ok = judge is not None and outcome.status is Status.OK and judge(len(outcomes), outcome)
+            start = 1 + _INDEX.size
+            if kind == _RUN:
+                for body in _bodies(frame, start):
+                    outcome, ok = _outcome(body, len(outcomes), judge, _CHILD_STATUSES)
+                    outcomes.append(outcome)
+                    passed.append(ok)
+                    timeouts += outcome.status is Status.TIMEOUT
+                    failures += judge is not None and not ok
+                    if ((max_failures is not None and failures >= max_failures)
+                            or (max_timeouts is not None and timeouts >= max_timeouts)):
+                        _write_frame(fd_in, _STOP)
+                        stopped = True
+                        break
+                continue
+            outcome, ok = _outcome(frame[start:], len(outcomes), judge, _STATUSES)
             outcomes.append(outcome)
             passed.append(ok)
             timeouts += outcome.status is Status.TIMEOUT
             failures += judge is not None and not ok
-            if ((max_failures is not None and failures >= max_failures)
-                    or (max_timeouts is not None and timeouts >= max_timeouts)):
-                _write_frame(fd_in, "stop")
-                stopped = True
-            elif frame["end"]:
-                _write_frame(fd_in, "continue")
+            stopped = ((max_failures is not None and failures >= max_failures)
+                       or (max_timeouts is not None and timeouts >= max_timeouts))
+            _write_frame(fd_in, _STOP if stopped else _CONTINUE)
 
     def stop(self) -> None:
         process, self.process = self.process, None
@@ -693,25 +1017,6 @@ class _Worker:
             self.root = None
 
 
-def _judge_with(job: Job) -> Judge | None:
-    """The trusted comparison of one outcome with the job's expected output."""
-    if job.expected is None:
-        return None
-    expected = job.expected
-
-    def judge(index: int, outcome: Outcome) -> bool:
-        from evalplus_ng.oracle import check
-        from evalplus_ng.serialize import decode
-
-        try:
-            return check(job.task_id, decode(job.inputs[index]), decode(expected[index]),
-                         decode(outcome.value), job.atol)
-        except Exception:
-            return False
-
-    return judge
-
-
 class Sandbox:
     """A pool of ``workers`` supervisors; thread-safe. Use as a context manager."""
 
@@ -727,6 +1032,8 @@ class Sandbox:
         # (PR_SET_PDEATHSIG is per thread), so it must not be a short-lived one.
         self._pool = ThreadPoolExecutor(max_workers=self.workers,
                                         thread_name_prefix="evalplus-ng-sandbox")
+        self._inputs = _Memo()
+        self._texts = _Memo()
 
     def __enter__(self) -> Sandbox:
         return self
@@ -744,17 +1051,22 @@ class Sandbox:
 
     def run(self, job: Job) -> JobResult:
         """Run one job on an idle supervisor; never raises for anything the code does."""
-        payload: dict[str, Any] = {
+        message = {
             "code": job.code,
             "entry_point": job.entry_point,
-            "inputs": list(job.inputs),
+            "inputs": self._inputs.get(job.inputs, lambda: _pickled_inputs(job.inputs)),
             "time_limits": [float(t) for t in job.time_limits],
             "max_lines": job.max_lines,
         }
+        payload = _JOB + pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        judge = None
+        if job.expected is not None:
+            expected = job.expected
+            judge = _Judge(job, self._texts.get(expected, lambda: _Texts(expected)))
         patience = self.limits.load_seconds + max(job.time_limits, default=0.0) + 30.0
         worker = self._idle.get()
         try:
-            return worker.run(payload, _judge_with(job), job.fail_fast, patience,
+            return worker.run(payload, judge, job.fail_fast, patience,
                               job.max_timeouts, job.max_failures)
         finally:
             self._idle.put(worker)

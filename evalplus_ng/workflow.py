@@ -4,33 +4,41 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from evalplus_ng import audit
 from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.audit import AuditConfig, Finding, SampleCode
 from evalplus_ng.calibrate import (
     DEFAULT_FACTOR,
     DEFAULT_FLOOR_SECONDS,
     calibrate_tasks,
     measure_reference,
 )
-from evalplus_ng.dataset import load_humaneval, load_plus_file
+from evalplus_ng.contract import Contract, load_contract
+from evalplus_ng.dataset import fixed_solutions, load_humaneval, load_plus_file
 from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.evaluate import (
     EvalConfig,
     SampleResult,
-    evaluate_samples,
+    evaluate_staged,
     pass_at_k,
     results_document,
     results_from_document,
 )
-from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.records import Task, Verdict
+from evalplus_ng.groundtruth import GroundTruth
+from evalplus_ng.records import Sample, Status, Task, Verdict
+from evalplus_ng.resources import data_dir
 from evalplus_ng.samples import read_samples
-from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.sandbox import Job, Limits, Sandbox
+from evalplus_ng.serialize import canonical, encode
+from evalplus_ng.types import Args, TaskId
 
 DATASETS: dict[str, Callable[[], list[Task]]] = {"humaneval": load_humaneval}
 #: Where ``augment`` writes, and so where ``--suite plus|mini`` look by default.
@@ -126,7 +134,16 @@ def run_evaluate(
             raise InputError(str(out), None, f"cannot resume, invalid JSON: {exc}") from None
         done = results_from_document(document, samples, tasks)
         say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
-    needed = sorted({s.task_id for s in samples}, key=lambda t: tasks[t].number)
+    needed = {s.task_id for position, s in enumerate(samples) if position not in done}
+    warned: set[TaskId] = set()
+
+    def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
+        for task_id, truth in sorted(truths.items(), key=lambda item: tasks[item[0]].number):
+            if task_id not in warned and (any(truth.base.failures) or any(truth.plus.failures)):
+                warned.add(task_id)
+                say(f"warning: {task_id}: the ground truth fails on some inputs; "
+                    "they are not used")
+
     with Sandbox(request.workers, request.limits) as sandbox:
         config = request.config
         if config.reference_seconds is None and any(tasks[t].calibration for t in needed):
@@ -134,16 +151,12 @@ def run_evaluate(
             config = replace(config, reference_seconds=measure_reference(sandbox))
             say(f"calibrated suite: reference workload takes {config.reference_seconds:.4f} s "
                 "here")
-        say(f"running the ground truth of {len(needed)} task(s)")
-        truths = run_ground_truth([tasks[t] for t in needed], sandbox)
-        broken = [t for t in needed if any(truths[t].base.failures) or any(truths[t].plus.failures)]
-        for task_id in broken:
-            say(f"warning: {task_id}: the ground truth fails on some inputs; they are not used")
+        say(f"running the ground truth of {len(needed)} task(s) and judging")
         results: dict[int, SampleResult] = {}
         last = time.monotonic()
         try:
-            for position, result in evaluate_samples(
-                tasks, truths, samples, sandbox, config, done
+            for position, result in evaluate_staged(
+                tasks, samples, sandbox, config, done, warn
             ):
                 results[position] = result
                 if progress is not None:
@@ -159,6 +172,144 @@ def run_evaluate(
 
 def _ordered(results: dict[int, SampleResult]) -> Sequence[SampleResult]:
     return [results[position] for position in sorted(results)]
+
+
+# ---------------------------------------------------------------- audit
+
+AUDIT_REVIEW = "audit_review.json"
+
+
+@dataclass(frozen=True)
+class AuditSummary:
+    """What ``audit`` found and where it wrote it."""
+
+    findings: tuple[Finding, ...]
+    defective: tuple[str, ...]
+    json_path: Path
+    markdown_path: Path
+
+
+def _audit_dismissals(dataset: str) -> dict[str, dict[str, str]]:
+    """Reviewed non-defects: ``datasets/<name>/audit_review.json``, {task_id: {signal: why}}."""
+    path = data_dir("datasets") / dataset / AUDIT_REVIEW
+    if not path.is_file():
+        return {}
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise InputError(str(path), None, f"invalid JSON: {exc}") from None
+    if not isinstance(document, dict) or not all(
+            isinstance(v, dict) and all(isinstance(w, str) for w in v.values())
+            for v in document.values()):
+        raise InputError(str(path), None, "expected {task_id: {signal: reason}}")
+    return document
+
+
+def _sample_model(path: Path) -> str:
+    """Files ``<model>_<PROMPT_TEMPLATE>.jsonl`` share a model; otherwise each file is one."""
+    stem = path.name.removesuffix(".jsonl")
+    return re.sub(r"(_[A-Z][A-Z0-9]*)+$", "", stem) or stem
+
+
+def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: Sandbox,
+                          config: AuditConfig) -> dict[str, list[SampleCode]]:
+    """Samples (from every ``*.jsonl`` in the folder) that pass their task's base tests."""
+    by_id = {task.task_id: task for task in tasks}
+    files = sorted(samples_dir.glob("*.jsonl"))
+    if not samples_dir.is_dir() or not files:
+        raise InputError(str(samples_dir), None, "no *.jsonl samples files in this folder")
+    truths = {task.task_id: audit.sandbox_runner(task, sandbox)(
+        task.original, task.base_inputs, config.perf_lines, config.seconds) for task in tasks}
+    pending: list[tuple[Sample, str]] = []
+    for path in files:
+        model = _sample_model(path)
+        pending += [(sample, model) for sample in read_samples(path, by_id)
+                    if sample.task_id in truths
+                    and all(o.status is Status.OK for o in truths[sample.task_id])]
+    jobs = (Job(code=sample.code, entry_point=by_id[sample.task_id].entry_point,
+                inputs=[encode(list(args)) for args in by_id[sample.task_id].base_inputs],
+                time_limits=[config.sample_seconds * 4] * len(by_id[sample.task_id].base_inputs),
+                expected=[o.value for o in truths[sample.task_id]],
+                task_id=sample.task_id, atol=by_id[sample.task_id].atol)
+            for sample, _model in pending)
+    passing: dict[str, list[SampleCode]] = {}
+    for (sample, model), result in zip(pending, sandbox.map(jobs), strict=True):
+        if result.all_passed:
+            passing.setdefault(sample.task_id, []).append(SampleCode(sample.code, model))
+    return passing
+
+
+def _audit_inputs(task: Task, plus: Sequence[Args], contract: Contract, limit: int,
+                  witness: Args | None = None) -> tuple[Args, ...]:
+    """Valid, distinct candidates: base inputs, docstring examples, the reviewed witness
+    of a fixed ground truth, then plus inputs."""
+    from evalplus_ng.seed import docstring_examples  # imports Hypothesis: only when auditing
+
+    seen: set[str] = set()
+    chosen: list[Args] = []
+    reviewed = [witness] if witness is not None else []
+    for args in [*task.base_inputs, *docstring_examples(task.prompt, task.entry_point),
+                 *reviewed, *plus]:
+        key = canonical(args)
+        if key not in seen and contract.valid(args):
+            seen.add(key)
+            chosen.append(args)
+    return tuple(chosen[:limit])
+
+
+def run_audit(out_dir: Path, dataset: str = "humaneval", samples_dir: Path | None = None,
+              workers: int = 2, progress: Progress | None = None, suite: Path | None = None,
+              config: AuditConfig | None = None, task_ids: Sequence[str] | None = None,
+              ) -> AuditSummary:
+    """Audit a dataset's reference solutions; write ``out_dir/audit.json`` and ``audit.md``.
+
+    Candidate inputs are each task's base inputs, docstring examples and the plus
+    inputs of ``suite`` (default ``out_dir/HumanEvalPlus.jsonl.gz`` when present).
+    """
+    config = config or AuditConfig()
+    tasks = load_dataset(dataset)
+    if task_ids is not None:
+        wanted = set(task_ids)
+        tasks = [task for task in tasks if task.task_id in wanted]
+    fixed = fixed_solutions(dataset)
+    dismissals = _audit_dismissals(dataset)
+    suite = suite if suite is not None else out_dir / SUITE_FILES["plus"]
+    plus = {t.task_id: t.plus_inputs for t in load_plus_file(suite)} if suite.is_file() else {}
+    contracts = data_dir("contracts") / dataset
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with Sandbox(workers) as sandbox:
+        samples = (_base_passing_samples(tasks, samples_dir, sandbox, config)
+                   if samples_dir is not None else {})
+
+        def one(task: Task) -> list[Finding]:
+            contract = load_contract(task, contracts)
+            repair = fixed.get(task.task_id)
+            inputs = _audit_inputs(task, plus.get(task.task_id, ()), contract, config.max_inputs,
+                                   repair.witness if repair is not None else None)
+            work = audit.TaskAudit(task, contract, inputs, audit.sandbox_runner(task, sandbox),
+                                   config, repair, tuple(samples.get(task.task_id, ())),
+                                   frozenset(dismissals.get(task.task_id, {})))
+            return audit.audit_task(work)
+
+        findings: list[Finding] = []
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            for done, found in enumerate(pool.map(one, tasks), start=1):
+                findings += found
+                if progress is not None:
+                    progress(done, len(tasks))
+    reviewed = audit.review(findings, fixed, dismissals)
+    json_path, markdown_path = out_dir / "audit.json", out_dir / "audit.md"
+    entry_points = {task.task_id: task.entry_point for task in tasks}
+    _write_json_atomically(json_path, [audit.finding_record(f, entry_points[f.task_id])
+                                       for f in reviewed])
+    markdown_path.write_text(audit.markdown(reviewed, entry_points,
+                                            {k: v for k, v in fixed.items()
+                                             if k in entry_points}), encoding="utf-8")
+    return AuditSummary(tuple(reviewed), tuple(audit.defective_tasks(reviewed)),
+                        json_path, markdown_path)
+
+
+# ---------------------------------------------------------------- calibrate
 
 
 @dataclass(frozen=True)

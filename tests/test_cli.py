@@ -120,3 +120,21 @@ def test_hostile_samples_get_verdicts_and_the_run_finishes(tmp_path: Path) -> No
     assert sentinel.read_text(encoding="utf-8") == "precious"
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "hostile.jsonl", "hostile_eval_results.json", "keep.txt"]
+
+
+def test_augment_writes_the_suite_and_its_mini(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, stdout, _ = _run("augment", "--tasks", "13,53", "--per-task", "30", "--out", str(out),
+                           "-j", "1")
+    assert code == 0, stdout
+    for name in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Mini.jsonl.gz", "stats.json",
+                 "reduction.md", "audit.json", "audit.md"):
+        assert (out / name).is_file(), name
+    assert "offline:" in stdout
+    code, stdout, _ = _run("evaluate", "--samples", str(_samples(tmp_path / "s.jsonl", [
+        {"task_id": "HumanEval/53", "completion": CORRECT},
+        {"task_id": "HumanEval/53", "completion": "    return x + y if x != 0 else y + 1\n"},
+    ])), "--suite", "mini", "--artifacts", str(out), "-j", "1")
+    assert code == 0, stdout
+    # The MINI keeps the base tests, and add(0, 1) is one of them.
+    assert _statuses(tmp_path / "s.jsonl") == ["pass", "fail"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 import pytest
@@ -18,7 +19,8 @@ from evalplus_ng.evaluate import (
 )
 from evalplus_ng.groundtruth import Expected
 from evalplus_ng.records import Calibration, Outcome, Sample, Status, Task, Verdict
-from evalplus_ng.sandbox import JobResult
+from evalplus_ng.sandbox import Job, JobResult
+from evalplus_ng.serialize import decode, encode
 
 OK = Outcome(Status.OK, 1)
 LOADED = Outcome(Status.OK)
@@ -139,3 +141,109 @@ def test_a_task_without_plus_inputs_passes_them_vacuously_in_a_plus_suite() -> N
     base_only = {"A": tasks["A"]}
     ((_, result),) = evaluate_samples(base_only, truths, samples, _CountingExecutor())  # type: ignore[arg-type]
     assert result.plus_status is None
+
+
+class _ExpressionExecutor:
+    """Runs "code" that is a Python expression in ``x`` on one-int inputs; counts what runs.
+
+    Judged jobs pass an input when the output's wire form equals the expected one and
+    stop at the first failure when fail-fast, as the sandbox does.
+    """
+
+    def __init__(self) -> None:
+        self.truth_inputs: dict[str, int] = {}
+        self.judged_jobs = 0
+        #: The time limit each judged input ran under.
+        self.limits: dict[int, float] = {}
+
+    def run(self, job: Job) -> JobResult:
+        return next(iter(self.map([job])))
+
+    def map(self, jobs: Iterable[Job]) -> Iterator[JobResult]:
+        for job in jobs:
+            function = eval(f"lambda x: {job.code}")  # test-only expressions
+            outcomes: list[Outcome] = []
+            passed: list[bool] = []
+            for index, wire in enumerate(job.inputs):
+                (x,) = decode(wire)
+                if job.expected is not None:
+                    self.limits[x] = job.time_limits[index]
+                value = encode(function(x))
+                outcomes.append(Outcome(Status.OK, value))
+                if job.expected is not None:
+                    passed.append(value == job.expected[index])
+                    if job.fail_fast and not passed[-1]:
+                        break
+            if job.expected is None:
+                self.truth_inputs[job.task_id] = (
+                    self.truth_inputs.get(job.task_id, 0) + len(job.inputs)
+                )
+            else:
+                self.judged_jobs += 1
+            yield JobResult(LOADED, tuple(outcomes),
+                            tuple(passed) if job.expected is not None else ())
+
+
+STAGED_TASKS = {
+    "T/1": Task("T/1", "p", "f", "x + 1", ([1], [2]),
+                plus_inputs=tuple([x] for x in range(10, 20))),
+    "T/2": Task("T/2", "p", "f", "x * 2", ([1],), plus_inputs=tuple([x] for x in range(10))),
+}
+STAGED_SAMPLES = [
+    Sample("T/1", "x + 1", 1),  # passes everything
+    Sample("T/1", "0 if x == 17 else x + 1", 2),  # fails a plus input after the head
+    Sample("T/1", "0 if x == 11 else x + 1", 3),  # fails within the head
+    Sample("T/1", "x + 1", 4),  # same code again
+    Sample("T/2", "x + x if x < 2 else 0", 5),  # passes base, fails the head
+]
+
+
+@pytest.mark.parametrize("details", [False, True], ids=["fail-fast", "details"])
+def test_staged_ground_truth_gives_the_verdicts_of_computing_it_all_first(
+    details: bool,
+) -> None:
+    from evalplus_ng.evaluate import evaluate_samples, evaluate_staged
+    from evalplus_ng.groundtruth import run_ground_truth
+
+    config = EvalConfig(plus_head=3, details=details)
+    eager = _ExpressionExecutor()
+    truths = run_ground_truth(list(STAGED_TASKS.values()), eager)
+    expected = dict(evaluate_samples(STAGED_TASKS, truths, STAGED_SAMPLES, eager, config))
+    staged = _ExpressionExecutor()
+    seen: list[set[str]] = []
+    results = dict(evaluate_staged(STAGED_TASKS, STAGED_SAMPLES, staged, config,
+                                   on_truth=lambda t: seen.append(set(t))))
+    assert results == expected
+    assert results[1].plus_status is Verdict.FAIL and results[1].plus_fail_tests == ([17],)
+    assert results[0].plus_status is Verdict.PASS
+    if details:  # every failure is wanted: the whole ground truth comes first
+        assert staged.truth_inputs == {"T/1": 12, "T/2": 11}
+        assert seen == [{"T/1", "T/2"}]
+    else:  # T/2's samples all fail among its first 3 plus inputs: its rest is never run
+        assert staged.truth_inputs == {"T/1": 12, "T/2": 4}
+        assert seen == [{"T/1", "T/2"}, {"T/1"}]
+
+
+def test_staged_evaluation_skips_samples_already_judged() -> None:
+    from evalplus_ng.evaluate import evaluate_staged
+
+    earlier = SampleResult("T/2", "x + x if x < 2 else 0", Verdict.PASS, Verdict.FAIL)
+    executor = _ExpressionExecutor()
+    results = dict(evaluate_staged({"T/2": STAGED_TASKS["T/2"]}, STAGED_SAMPLES[4:],
+                                   executor, EvalConfig(plus_head=3), done={0: earlier}))
+    assert results == {0: earlier}
+    assert executor.truth_inputs == {} and executor.judged_jobs == 0
+
+
+def test_staged_evaluation_keeps_each_input_its_calibrated_limit() -> None:
+    from evalplus_ng.evaluate import evaluate_staged
+
+    # Limit of the input at position i (base then plus): max(0.01, 1 x i units x 1 s).
+    units = tuple(float(i) for i in range(12))
+    task = replace(STAGED_TASKS["T/1"],
+                   calibration=Calibration(units, 0.01, 1.0, REFERENCE_NAME, 0.5))
+    executor = _ExpressionExecutor()
+    config = EvalConfig(plus_head=3, reference_seconds=1.0)
+    ((_, result),) = evaluate_staged({"T/1": task}, STAGED_SAMPLES[:1], executor, config)
+    assert result.plus_status is Verdict.PASS
+    assert executor.limits == {1: 0.01, 2: 1.0, **{x: float(x - 8) for x in range(10, 20)}}

@@ -148,7 +148,7 @@ def test_reduce_without_samples_runs_the_other_profiles(tmp_path: Path) -> None:
     out = tmp_path / "out"
     _suite(out)
     summary = run_reduce(out, profile="mutants", workers=2)
-    assert set(summary.tests_per_task) == {"(full suite)", "coverage", "mutants"}
+    assert set(summary.tests_per_task) == {"(full suite)", "coverage", "mutants", "offline"}
     assert summary.retention == {}
     assert len(load_plus_file(out / MINI_FILE)) == 2
 

@@ -83,7 +83,7 @@ def test_cover_keeps_every_goal_and_is_minimal(requirements: dict[int, frozenset
 
 
 def test_shipped_profiles_are_the_papers_four() -> None:
-    assert profile_names() == ["coverage", "full", "mutants", "samples"]
+    assert profile_names() == ["coverage", "full", "mutants", "offline", "samples"]
     full = load_profile("full")
     assert full.requirements == REQUIREMENTS
     assert load_profile("mutants").requirements == ("mutants",)

@@ -1,7 +1,7 @@
 """Fixed ground truth for HumanEval/127 (intersection).
 
 category: performance
-witness: [[0, 999983], [0, 999983]]
+witness: [(0, 615259), (0, 648871)]
 reason: the original tests the length's primality by trial division over every number
 below it (10**6 steps for a length near 10**6); divisors up to sqrt(length) suffice.
 """

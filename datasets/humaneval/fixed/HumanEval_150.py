@@ -1,7 +1,7 @@
 """Fixed ground truth for HumanEval/150 (x_or_y).
 
 category: performance
-witness: [999983, 0, 1]
+witness: [915181, 0, 0]
 reason: the original tests n's primality by trial division over every number below n
 (10**6 steps for a prime near 10**6); divisors up to sqrt(n) suffice.
 """

@@ -1,7 +1,7 @@
 """Fixed ground truth for HumanEval/24 (largest_divisor).
 
 category: performance
-witness: [999983]
+witness: [521641]
 reason: the original tries every candidate below n (10**6 steps for a prime near 10**6);
 the largest proper divisor is n // (smallest factor), found by trial division up to sqrt(n).
 """

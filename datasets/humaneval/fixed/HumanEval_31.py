@@ -1,7 +1,7 @@
 """Fixed ground truth for HumanEval/31 (is_prime).
 
 category: performance
-witness: [999983]
+witness: [915181]
 reason: the original trial-divides by every k < n - 1 (10**6 steps for a prime near 10**6);
 divisors up to sqrt(n) suffice.
 """

@@ -1,7 +1,7 @@
 """Fixed ground truth for HumanEval/49 (modp).
 
 category: performance
-witness: [1000000, 2]
+witness: [499999, 2]
 reason: the original doubles n times (10**6 steps for n = 10**6); modular exponentiation
 by squaring needs about log2(n) steps.
 """

@@ -1,7 +1,7 @@
 """Fixed ground truth for HumanEval/55 (fib).
 
 category: performance
-witness: [30]
+witness: [26]
 reason: the original is the naive doubly recursive definition, exponential in n
 (fib(30) makes 2.7 million calls); iterating over the sequence takes n steps.
 """

@@ -1,7 +1,7 @@
 """Fixed ground truth for HumanEval/59 (largest_prime_factor).
 
 category: performance
-witness: [999998]
+witness: [377726]
 reason: the original tries every j up to n and tests each divisor's primality by trial
 division up to the divisor itself; dividing out factors up to sqrt(n) suffices.
 """

@@ -1,7 +1,7 @@
 """Fixed ground truth for HumanEval/63 (fibfib).
 
 category: performance
-witness: [25]
+witness: [22]
 reason: the docstring asks to compute fibfib "efficiently", but the original is the naive
 triple recursion, exponential in n; iterating over the sequence takes n steps.
 """

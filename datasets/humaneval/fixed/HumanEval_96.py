@@ -1,7 +1,7 @@
 """Fixed ground truth for HumanEval/96 (count_up_to).
 
 category: performance
-witness: [10000]
+witness: [2700]
 reason: the original tests every i < n by trial division over all j < i (quadratic in n);
 a sieve of Eratosthenes lists the primes below n in about n steps.
 """

@@ -1,0 +1,635 @@
+"""Hunt for defects in a benchmark's reference solutions.
+
+Signals, each giving at most one finding per task (its first witness, shrunk):
+
+* ``differential``: the original reference and our fixed ground truth disagree;
+* ``raises``: the original raises (or crashes) on a valid input;
+* ``performance``: the original executes more than ``perf_lines`` Python lines on a
+  valid input on which the fixed ground truth needs at most ``fast_lines`` (lines,
+  not seconds, so the verdict is the same on every machine);
+* ``docstring``: the original disagrees with an example written in its own docstring;
+* ``samples``: independent LLM samples that pass the base tests agree with each other
+  and disagree with the original.
+
+A finding is ``confirmed`` when the task's fixed ground truth (``datasets/<name>/fixed``)
+settles it the same way, ``dismissed`` when a review entry explains why it is no
+defect, and ``unreviewed`` otherwise. References and fixed ground truths are
+trusted dataset code, but they still run in the sandbox, which bounds their time.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from evalplus_ng import oracle, shrink
+from evalplus_ng.artifact import _plain as plain_json  # the artifacts' JSON rendering
+from evalplus_ng.contract import Contract
+from evalplus_ng.dataset import FixedSolution
+from evalplus_ng.records import Outcome, Status, Task
+from evalplus_ng.sandbox import COST_EXCEEDED, Job
+from evalplus_ng.serialize import Unserializable, canonical, decode, dumps, encode
+from evalplus_ng.types import Args, Executor, TaskId, Wire
+
+DIFFERENTIAL, RAISES, PERFORMANCE, DOCSTRING, SAMPLES = (
+    "differential", "raises", "performance", "docstring", "samples")
+SIGNALS = (DIFFERENTIAL, RAISES, PERFORMANCE, DOCSTRING, SAMPLES)
+CONFIRMED, DISMISSED, UNREVIEWED = "confirmed", "dismissed", "unreviewed"
+#: Integers tried in place of each integer argument when probing performance:
+#: powers of ten and the largest primes below them (primes defeat early exits).
+PROBE_INTS = (100, 97, 1000, 997, 10**4, 9973, 10**5, 99991, 10**6, 999983)
+
+
+@dataclass(frozen=True)
+class AuditConfig:
+    """Budgets of the audit; lines are Python line events counted by the sandbox."""
+
+    seconds: float = 10.0
+    perf_lines: int = 1_000_000
+    fast_lines: int = 10_000
+    #: Candidate inputs run per task (base and docstring inputs first, then plus).
+    max_inputs: int = 2000
+    #: Inputs each sample runs on for the samples signal.
+    sample_inputs: int = 300
+    sample_seconds: float = 0.5
+    #: Agreeing samples needed, from at least two models, and at least half of
+    #: the base-passing samples that answered.
+    consensus: int = 3
+    shrink_checks: int = 600
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One defect signal on one task; ``expected``/``actual`` are plain values or notes."""
+
+    task_id: TaskId
+    category: str
+    signal: str
+    witness: Args
+    expected: Any
+    actual: Any
+    explanation: str
+    #: The task's fixed ground truth agrees with ``expected`` (or, for performance,
+    #: answers within ``fast_lines``): it settles the finding as a defect.
+    settled: bool = False
+    status: str = UNREVIEWED
+    review: str = ""
+
+
+@dataclass(frozen=True)
+class SampleCode:
+    """A base-passing LLM sample and the model that wrote it (for independence)."""
+
+    code: str
+    model: str
+
+
+# ---------------------------------------------------------------- docstring examples
+
+_ARROWS = ("==", "=>", "➞", "->", "→", "should return", "returns", "=")
+
+
+def _literal(text: str) -> tuple[bool, Any]:
+    text = text.strip()
+    for candidate in ([text[:-1]] if text.endswith(".") else []) + [text]:
+        try:
+            return True, ast.literal_eval(candidate.strip())
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return False, None
+
+
+def docstring_cases(prompt: str, entry_point: str) -> list[tuple[Args, Any]]:
+    """(arguments, expected output) of literal examples in the prompt's docstring.
+
+    Recognised: ``>>> f(x)`` with the output on the next line, and ``f(x) == y``,
+    ``f(x) => y``, ``f(x) ➞ y``, ``f(x) -> y``, ``f(x) should return y``, ``f(x) = y``.
+    """
+    from evalplus_ng import seed  # imports Hypothesis: only when auditing
+
+    cases: list[tuple[Args, Any]] = []
+    needle = entry_point + "("
+    position = prompt.find(needle)
+    while position != -1:
+        preceding = prompt[position - 1] if position else " "
+        call = None
+        if not preceding.isidentifier() and preceding != "." \
+                and not prompt[:position].rstrip().endswith("def"):
+            call = seed._balanced_call(prompt, position)  # shared with the seed extractor
+        args = seed._literal_args(call, entry_point) if call is not None else None
+        if call is not None and args is not None:
+            end = position + len(call)
+            rest = prompt[end:prompt.find("\n", end) if "\n" in prompt[end:] else len(prompt)]
+            found = _expected_after(rest, prompt, end, prompt[:position])
+            if found is not None:
+                cases.append((args, found[0]))
+        position = prompt.find(needle, position + 1)
+    return cases
+
+
+def _expected_after(rest: str, prompt: str, end: int, before: str) -> tuple[Any] | None:
+    stripped = rest.strip()
+    if not stripped and before.rstrip(" ").endswith(">>>"):
+        following = prompt[end:].split("\n")[1:2]
+        if following and following[0].strip() and not following[0].strip().startswith(">>>"):
+            ok, value = _literal(following[0])
+            return (value,) if ok else None
+        return None
+    for arrow in _ARROWS:
+        if stripped.startswith(arrow):
+            ok, value = _literal(stripped[len(arrow):])
+            return (value,) if ok else None
+    return None
+
+
+def _same(expected: Any, actual: Any, atol: float) -> bool:
+    """Loose equality for docstring examples: 2 and 2.0 are the same number there."""
+    tolerance = oracle.effective_atol(expected, atol)
+    return oracle.equal(expected, actual, tolerance) or oracle.equal(actual, expected, tolerance)
+
+
+# ---------------------------------------------------------------- running code
+
+
+class Runner(Protocol):
+    """Runs ``code``'s entry point on inputs: one outcome per input.
+
+    With ``expected``, runs stop after the first output that does not match
+    (so fewer outcomes may come back); otherwise every input runs.
+    """
+
+    def __call__(self, code: str, inputs: Sequence[Args], max_lines: int | None,
+                 seconds: float, expected: Sequence[Wire] | None = None) -> list[Outcome]: ...
+
+
+def sandbox_runner(task: Task, executor: Executor) -> Runner:
+    """Run ``code``'s entry point on inputs in the sandbox, one job per call."""
+
+    def run(code: str, inputs: Sequence[Args], max_lines: int | None,
+            seconds: float, expected: Sequence[Wire] | None = None) -> list[Outcome]:
+        if not inputs:
+            return []
+        job = Job(code=code, entry_point=task.entry_point,
+                  inputs=[encode(list(args)) for args in inputs],
+                  time_limits=[seconds] * len(inputs), task_id=task.task_id,
+                  max_lines=max_lines, expected=expected, atol=task.atol)
+        result = executor.run(job)
+        outcomes = list(result.outcomes)
+        if expected is not None:
+            return outcomes
+        missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error}")
+        return outcomes + [missing] * (len(inputs) - len(outcomes))
+
+    return run
+
+
+def _costly(outcome: Outcome) -> bool:
+    return outcome.status is Status.TIMEOUT or (
+        outcome.status is Status.ERROR and COST_EXCEEDED in (outcome.error or ""))
+
+
+def _raised(outcome: Outcome) -> bool:
+    return outcome.status in (Status.ERROR, Status.CRASH, Status.BAD_OUTPUT) \
+        and not _costly(outcome)
+
+
+def _value(outcome: Outcome) -> Any:
+    return decode(outcome.value)
+
+
+def _plain(value: Any) -> Any:
+    """A value as plain JSON, the way artifacts write inputs (tuples become lists)."""
+    try:
+        return plain_json(value)
+    except Unserializable:
+        return repr(value)
+
+
+def call_text(entry_point: str, args: Args) -> str:
+    """``f(1, 'a')``: how a witness reads in a report."""
+    return f"{entry_point}({', '.join(repr(a) for a in args)})"
+
+
+# ---------------------------------------------------------------- signals
+
+
+@dataclass(frozen=True)
+class TaskAudit:
+    """What one task's audit needs: the task, its contract, inputs and helpers."""
+
+    task: Task
+    contract: Contract
+    inputs: tuple[Args, ...]
+    run: Runner
+    config: AuditConfig
+    fixed: FixedSolution | None = None
+    samples: tuple[SampleCode, ...] = ()
+    #: Signals a review already dismissed on this task: reported, but not shrunk.
+    dismissed: frozenset[str] = frozenset()
+
+    @property
+    def fixed_code(self) -> str | None:
+        return self.task.solution if self.fixed is not None else None
+
+    def original(self, inputs: Sequence[Args], max_lines: int | None = None) -> list[Outcome]:
+        """Outcomes of the dataset's own reference."""
+        return self.run(self.task.original, inputs, max_lines or self.config.perf_lines,
+                        self.config.seconds)
+
+    def fixed_run(self, inputs: Sequence[Args], max_lines: int | None = None) -> list[Outcome]:
+        """Outcomes of the fixed ground truth; [] when the task has none."""
+        if self.fixed_code is None:
+            return []
+        return self.run(self.fixed_code, inputs, max_lines or self.config.perf_lines,
+                        self.config.seconds)
+
+    def shrunk(self, signal: str, args: Args,
+               holds: Callable[[Args, Outcome, Outcome | None], bool],
+               lines: int | None = None, fixed_lines: int | None = None) -> Args:
+        """``args`` shrunk while ``holds(candidate, original, fixed)`` stays true."""
+        if signal in self.dismissed:
+            return args
+
+        def batch(candidates: Sequence[Args]) -> list[bool]:
+            originals = self.original(candidates, lines)
+            fixed: list[Outcome | None] = [None] * len(candidates)
+            if self.fixed_code is not None:
+                fixed = list(self.fixed_run(candidates, fixed_lines))
+            return [holds(c, o, f) for c, o, f in zip(candidates, originals, fixed, strict=True)]
+
+        return shrink.shrink(args, batch, self.contract.valid,
+                             max_checks=self.config.shrink_checks)
+
+
+def _differs(audit: TaskAudit, original: Outcome, fixed: Outcome | None) -> bool:
+    return (fixed is not None and original.status is Status.OK and fixed.status is Status.OK
+            and not oracle.equal(_value(fixed), _value(original),
+                                 oracle.effective_atol(_value(fixed), audit.task.atol)))
+
+
+def differential_and_raises(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]:
+    """Signals (a) and (b) over the candidate inputs (``originals``: the original's outcomes)."""
+    inputs = list(audit.inputs)
+    fixed: list[Outcome | None] = [None] * len(inputs)
+    if audit.fixed_code is not None:
+        fixed = list(audit.fixed_run(inputs))
+    findings: list[Finding] = []
+    entry = audit.task.entry_point
+    first = next((i for i, (o, f) in enumerate(zip(originals, fixed, strict=True))
+                  if _differs(audit, o, f)), None)
+    if first is not None and audit.fixed is not None:
+        witness = audit.shrunk(DIFFERENTIAL, inputs[first],
+                               lambda _a, o, f: _differs(audit, o, f))
+        [original], [answer] = audit.original([witness]), audit.fixed_run([witness])
+        findings.append(Finding(
+            audit.task.task_id, audit.fixed.category, DIFFERENTIAL, witness,
+            _plain(_value(answer)), _plain(_value(original)),
+            f"{call_text(entry, witness)}: the original returns {_value(original)!r}, "
+            f"the fixed ground truth {_value(answer)!r}", settled=True))
+
+    def fails(_args: Args, o: Outcome, f: Outcome | None) -> bool:
+        return _raised(o) and (f is None or f.status is Status.OK)
+
+    first = next((i for i, (o, f) in enumerate(zip(originals, fixed, strict=True))
+                  if fails(inputs[i], o, f)), None)
+    if first is not None:
+        witness = audit.shrunk(RAISES, inputs[first], fails)
+        [original] = audit.original([witness])
+        answers = audit.fixed_run([witness])
+        settled = bool(answers) and answers[0].status is Status.OK
+        expected = _plain(_value(answers[0])) if settled else "a return value"
+        findings.append(Finding(
+            audit.task.task_id, "edge-case", RAISES, witness, expected,
+            f"{original.status.value}: {original.error}",
+            f"{call_text(entry, witness)} is a valid input (it satisfies the contract) "
+            f"but the original fails: {original.error}", settled=settled))
+    return findings
+
+
+def _is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    divisor = 2
+    while divisor * divisor <= n:
+        if n % divisor == 0:
+            return False
+        divisor += 1
+    return True
+
+
+def largest_valid(args: Args, position: int, contract: Contract, ceiling: int = 10**12) -> int:
+    """The largest value of integer argument ``position`` keeping ``args`` valid, up to
+    ``ceiling`` (found by doubling then bisection, so it assumes an upper bound, not gaps)."""
+    def valid(value: int) -> bool:
+        return contract.valid([*args[:position], value, *args[position + 1:]])
+
+    low: int = args[position]
+    if not valid(low):
+        return low
+    high = max(1, low)
+    while high < ceiling and valid(min(2 * high, ceiling)):
+        high = min(2 * high, ceiling)
+    if high >= ceiling:
+        return ceiling
+    top = 2 * high  # invalid
+    while top - high > 1:
+        middle = (high + top) // 2
+        high, top = (middle, top) if valid(middle) else (high, middle)
+    return high
+
+
+def probes(args: Args, contract: Contract) -> list[Args]:
+    """Valid variants of ``args`` with one integer argument set to a larger probe value:
+    :data:`PROBE_INTS`, the largest valid value and the largest prime up to it."""
+    found: list[Args] = []
+    for position, value in enumerate(args):
+        if type(value) is not int:
+            continue
+        top = largest_valid(args, position, contract)
+        prime = next((n for n in range(top, max(top - 10_000, 1), -1) if _is_prime(n)), None) \
+            if top <= 10**12 else None
+        values = [*PROBE_INTS, top, *([prime] if prime is not None else [])]
+        for probe in values:
+            candidate = [*args[:position], probe, *args[position + 1:]]
+            if probe > value and contract.valid(candidate):
+                found.append(candidate)
+    return found
+
+
+def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]:
+    """Signal (c): valid inputs on which the original runs far more lines than needed.
+
+    Tried: the candidate inputs the original already found costly (``originals``
+    are its outcomes on them), then probes built from the first 50 candidates.
+    """
+    config = audit.config
+    seen = {canonical(args) for args in audit.inputs}
+    probed: list[Args] = []
+    for args in audit.inputs[:50]:
+        for probe in probes(args, audit.contract):
+            key = canonical(probe)
+            if key not in seen:
+                seen.add(key)
+                probed.append(probe)
+    costly = [args for args, o in zip(audit.inputs, originals, strict=True) if _costly(o)]
+    if probed:
+        costly += [args for args, o in zip(probed, audit.original(probed), strict=True)
+                   if _costly(o)]
+    if not costly:
+        return []
+    entry = audit.task.entry_point
+    if audit.fixed_code is None:
+        witness = audit.shrunk(PERFORMANCE, costly[0], lambda _a, o, _f: _costly(o))
+        return [Finding(
+            audit.task.task_id, PERFORMANCE, PERFORMANCE, witness,
+            "a straightforward implementation's cost", f"more than {config.perf_lines} lines",
+            f"{call_text(entry, witness)} makes the original execute more than "
+            f"{config.perf_lines} Python lines; no fixed ground truth to compare with")]
+    fast = audit.fixed_run(costly, config.fast_lines)
+    for args, answer in zip(costly, fast, strict=True):
+        if answer.status is not Status.OK:
+            continue
+        witness = audit.shrunk(PERFORMANCE, args, lambda _a, o, f: _costly(o) and f is not None
+                               and f.status is Status.OK, fixed_lines=config.fast_lines)
+        [answer] = audit.fixed_run([witness], config.fast_lines)
+        return [Finding(
+            audit.task.task_id, PERFORMANCE, PERFORMANCE, witness, _plain(_value(answer)),
+            f"more than {config.perf_lines} lines executed",
+            f"{call_text(entry, witness)} makes the original execute more than "
+            f"{config.perf_lines} Python lines; the fixed ground truth answers "
+            f"{_value(answer)!r} within {config.fast_lines}", settled=True)]
+    return []
+
+
+def docstring(audit: TaskAudit) -> list[Finding]:
+    """Signal (d): the original against the examples of its own docstring."""
+    cases = [(args, out) for args, out in docstring_cases(audit.task.prompt,
+                                                          audit.task.entry_point)]
+    if not cases:
+        return []
+    outcomes = audit.original([args for args, _ in cases])
+    for (args, expected), outcome in zip(cases, outcomes, strict=True):
+        if outcome.status is Status.OK and _same(expected, _value(outcome), audit.task.atol):
+            continue
+        actual = _value(outcome) if outcome.status is Status.OK else \
+            f"{outcome.status.value}: {outcome.error}"
+        answers = audit.fixed_run([args])
+        settled = bool(answers) and answers[0].status is Status.OK and _same(
+            expected, _value(answers[0]), audit.task.atol)
+        return [Finding(
+            audit.task.task_id, "docstring-mismatch", DOCSTRING, args, _plain(expected),
+            _plain(actual),
+            f"the docstring says {call_text(audit.task.entry_point, args)} is "
+            f"{expected!r}; the original gives {actual!r}", settled=settled)]
+    return []
+
+
+def consensus(outputs: Sequence[tuple[str, Outcome]], minimum: int) -> Wire | None:
+    """The output most samples agree on, if enough of them do.
+
+    ``outputs`` pairs each sample's model with its outcome. The winning output
+    needs ``minimum`` samples from at least two models, at least half of those
+    that answered, and a strict lead over every other output.
+    """
+    groups: dict[str, list[str]] = {}
+    answered = 0
+    for model, outcome in outputs:
+        if outcome.status is Status.OK:
+            answered += 1
+            groups.setdefault(dumps(outcome.value), []).append(model)
+    ranked = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+    if not ranked:
+        return None
+    best, models = ranked[0]
+    runner_up = len(ranked[1][1]) if len(ranked) > 1 else 0
+    if (len(models) >= minimum and len(set(models)) >= 2 and 2 * len(models) >= answered
+            and len(models) > runner_up):
+        return next(o.value for m, o in outputs
+                    if o.status is Status.OK and dumps(o.value) == best)
+    return None
+
+
+def _agrees(expected: Wire, outcome: Outcome, atol: float) -> bool:
+    return outcome.status is Status.OK and oracle.equal(
+        decode(expected), _value(outcome), oracle.effective_atol(decode(expected), atol))
+
+
+def samples_signal(audit: TaskAudit) -> list[Finding]:
+    """Signal (e): inputs where agreeing base-passing samples contradict the original.
+
+    Each sample runs against the original's outputs until its first disagreement
+    (so a slow or looping sample costs one time limit); the samples' answers are
+    then compared on those first-disagreement inputs only.
+    """
+    config = audit.config
+    if len(audit.samples) < config.consensus:
+        return []
+    candidates = list(audit.inputs[:config.sample_inputs])
+    answered = [(args, o) for args, o in zip(candidates, audit.original(candidates), strict=True)
+                if o.status is Status.OK]
+    expected = [o.value for _args, o in answered]
+    suspects: set[int] = set()
+    for sample in audit.samples:
+        outcomes = audit.run(sample.code, [args for args, _o in answered], None,
+                             config.sample_seconds, expected)
+        if outcomes and not _agrees(expected[len(outcomes) - 1], outcomes[-1], audit.task.atol):
+            suspects.add(len(outcomes) - 1)
+    if not suspects:
+        return []
+    order = sorted(suspects)
+    inputs = [answered[i][0] for i in order]
+    originals = [answered[i][1] for i in order]
+    answers = [audit.run(s.code, inputs, None, config.sample_seconds) for s in audit.samples]
+    for index, original in enumerate(originals):
+        agreed = consensus([(s.model, answers[k][index]) for k, s in enumerate(audit.samples)],
+                           config.consensus)
+        if agreed is None or oracle.equal(decode(agreed), _value(original),
+                                          oracle.effective_atol(decode(agreed), audit.task.atol)):
+            continue
+        group = tuple(s for k, s in enumerate(audit.samples)
+                      if answers[k][index].status is Status.OK
+                      and dumps(answers[k][index].value) == dumps(agreed))
+        witness = _shrink_against_samples(audit, inputs[index], group)
+        [o] = audit.original([witness])
+        voted = audit.run(group[0].code, [witness], None, config.sample_seconds)[0]
+        truth = audit.fixed_run([witness])
+        settled = bool(truth) and truth[0].status is Status.OK and voted.status is Status.OK \
+            and oracle.equal(_value(truth[0]), _value(voted),
+                             oracle.effective_atol(_value(truth[0]), audit.task.atol))
+        return [Finding(
+            audit.task.task_id, audit.fixed.category if audit.fixed else "bad-logic", SAMPLES,
+            witness, _plain(_value(voted)), _plain(_value(o)),
+            f"{len(group)} base-passing samples from {len({s.model for s in group})} models "
+            f"agree that {call_text(audit.task.entry_point, witness)} is {_value(voted)!r}; "
+            f"the original gives {_value(o)!r}", settled=settled)]
+    return []
+
+
+def _shrink_against_samples(audit: TaskAudit, args: Args, group: Sequence[SampleCode]) -> Args:
+    config = audit.config
+
+    def batch(candidates: Sequence[Args]) -> list[bool]:
+        originals = audit.original(candidates)
+        answers = [audit.run(s.code, candidates, None, config.sample_seconds) for s in group]
+        verdicts = []
+        for index, original in enumerate(originals):
+            outs = [a[index] for a in answers]
+            verdicts.append(
+                original.status is Status.OK and all(o.status is Status.OK for o in outs)
+                and len({dumps(o.value) for o in outs}) == 1
+                and not oracle.equal(_value(outs[0]), _value(original),
+                                     oracle.effective_atol(_value(outs[0]), audit.task.atol)))
+        return verdicts
+
+    if SAMPLES in audit.dismissed:
+        return args
+    return shrink.shrink(args, batch, audit.contract.valid, max_checks=config.shrink_checks)
+
+
+def audit_task(audit: TaskAudit) -> list[Finding]:
+    """Every signal's findings on one task, unreviewed."""
+    originals = audit.original(audit.inputs)
+    return [*differential_and_raises(audit, originals), *performance(audit, originals),
+            *docstring(audit), *samples_signal(audit)]
+
+
+# ---------------------------------------------------------------- review
+
+
+def review(findings: Sequence[Finding], fixed: Mapping[TaskId, FixedSolution],
+           dismissals: Mapping[TaskId, Mapping[str, str]]) -> list[Finding]:
+    """Mark each finding confirmed (a fixed ground truth settles it), dismissed or unreviewed.
+
+    ``dismissals[task_id][signal]`` holds a reviewer's reason why a signal's
+    finding on a task is no defect (e.g. the docstring's example is the wrong one).
+    """
+    reviewed = []
+    for finding in findings:
+        note = dismissals.get(finding.task_id, {}).get(finding.signal)
+        if note is not None:
+            reviewed.append(replace(finding, status=DISMISSED, review=note))
+        elif finding.task_id in fixed and finding.settled:
+            entry = fixed[finding.task_id]
+            reviewed.append(replace(finding, status=CONFIRMED,
+                                    review=f"fixed in {entry.path.rsplit('/', 1)[-1]}: "
+                                           f"{entry.reason}"))
+        else:
+            reviewed.append(finding)
+    return reviewed
+
+
+def defective_tasks(findings: Sequence[Finding]) -> list[TaskId]:
+    """Tasks with at least one confirmed finding, in task order."""
+    ids = {f.task_id for f in findings if f.status == CONFIRMED}
+    return sorted(ids, key=_task_number)
+
+
+def _task_number(task_id: str) -> tuple[str, int]:
+    prefix, _, number = task_id.rpartition("/")
+    return prefix, int(number) if number.isdigit() else 0
+
+
+def finding_record(finding: Finding, entry_point: str) -> dict[str, Any]:
+    """A finding as written to ``audit.json``; ``call`` spells the witness exactly."""
+    return {
+        "task_id": finding.task_id,
+        "category": finding.category,
+        "signal": finding.signal,
+        "witness": _plain(finding.witness),
+        "call": call_text(entry_point, finding.witness),
+        "expected": _plain(finding.expected),
+        "actual": _plain(finding.actual),
+        "explanation": finding.explanation,
+        "status": finding.status,
+        "review": finding.review,
+    }
+
+
+def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
+             fixed: Mapping[TaskId, FixedSolution]) -> str:
+    """``audit.md``: defective references, findings awaiting review, dismissed ones."""
+    defective = defective_tasks(findings)
+    lines = ["# Reference-solution audit", "",
+             f"{len(defective)} reference solution(s) found defective (confirmed by a fixed "
+             "ground truth in datasets/); "
+             f"{sum(f.status == UNREVIEWED for f in findings)} finding(s) await review; "
+             f"{sum(f.status == DISMISSED for f in findings)} dismissed after review.", ""]
+    if defective:
+        lines += ["## Defective references", "",
+                  "| task | category | witness | expected | original | signals | why |",
+                  "|---|---|---|---|---|---|---|"]
+        for task_id in defective:
+            mine = [f for f in findings if f.task_id == task_id and f.status == CONFIRMED]
+            lead = next((f for f in mine if f.signal != DOCSTRING), mine[0])
+            category = fixed[task_id].category if task_id in fixed else lead.category
+            reason = fixed[task_id].reason if task_id in fixed else ""
+            witness = call_text(entry_points[task_id], lead.witness)
+            lines.append(
+                f"| {task_id} | {category} | `{_cell(witness)}` "
+                f"| `{_cell(repr(lead.expected))}` | `{_cell(repr(lead.actual))}` "
+                f"| {', '.join(f.signal for f in mine)} | {_cell(reason, limit=None)} |")
+        lines.append("")
+    for status, title in ((UNREVIEWED, "Awaiting review"), (DISMISSED, "Dismissed after review")):
+        chosen = [f for f in findings if f.status == status]
+        if chosen:
+            lines += [f"## {title}", ""]
+            for f in chosen:
+                note = f" Review: {f.review}" if f.review else ""
+                lines.append(f"- {f.task_id} ({f.signal}, {f.category}): "
+                             f"{_cell(f.explanation)}.{_cell(note)}")
+            lines.append("")
+    unconfirmed = sorted(set(fixed) - set(defective), key=_task_number)
+    if unconfirmed:
+        lines += ["## Fixed ground truths no signal confirmed", "",
+                  *(f"- {task_id}" for task_id in unconfirmed), ""]
+    return "\n".join(lines)
+
+
+def _cell(text: str, limit: int | None = 160) -> str:
+    flat = re.sub(r"[\n\r\t]+", " ", text)  # reprs keep their spaces: "  " is not " "
+    if limit is not None and len(flat) > limit:
+        flat = flat[:limit - 3] + "..."
+    return flat.replace("|", "\\|").replace("`", "'")

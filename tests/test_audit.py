@@ -1,0 +1,268 @@
+"""Audit signals on small synthetic buggy references (no dataset, no ../shared)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from evalplus_ng import audit
+from evalplus_ng.audit import AuditConfig, Finding, SampleCode, TaskAudit
+from evalplus_ng.contract import Contract, load_contract
+from evalplus_ng.dataset import FixedSolution
+from evalplus_ng.oracle import equal
+from evalplus_ng.records import Outcome, Status, Task
+from evalplus_ng.sandbox import COST_EXCEEDED, Sandbox
+from evalplus_ng.serialize import encode
+from evalplus_ng.types import Args
+
+SMALL = AuditConfig(perf_lines=3000, fast_lines=300, shrink_checks=400, consensus=3)
+
+
+class _Budget(BaseException):
+    pass
+
+
+def _line_tracer(budget: int) -> Any:
+    remaining = [budget]
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            remaining[0] -= 1
+            if remaining[0] < 0:
+                raise _Budget
+        return tracer
+
+    return lambda *_: tracer
+
+
+def run_in_process(entry_point: str) -> audit.Runner:
+    """A stand-in for the sandbox runner: trusted synthetic code, lines counted the same way."""
+
+    def run(code: str, inputs: Sequence[Args], max_lines: int | None,
+            seconds: float, expected: Sequence[Any] | None = None) -> list[Outcome]:
+        namespace: dict[str, Any] = {}
+        exec(compile(code, "<synthetic>", "exec"), namespace)
+        function = namespace[entry_point]
+        outcomes = []
+        for args in inputs:
+            sys.settrace(_line_tracer(max_lines or 10**9))
+            try:
+                value = function(*[encode(a) and a for a in args])
+                outcomes.append(Outcome(Status.OK, encode(value)))
+            except _Budget:
+                outcomes.append(Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: too many lines"))
+            except Exception as exc:
+                outcomes.append(Outcome(Status.ERROR, error=f"{type(exc).__name__}: {exc}"))
+            finally:
+                sys.settrace(None)
+            if expected is not None and not (
+                    outcomes[-1].status is Status.OK
+                    and equal(expected[len(outcomes) - 1], outcomes[-1].value)):
+                break
+        return outcomes
+
+    return run
+
+
+def toy(prompt: str, entry_point: str, original: str, fixed: str | None = None,
+        inputs: Sequence[Args] = (), pre: Any = None, category: str = "bad-logic",
+        samples: Sequence[SampleCode] = (), config: AuditConfig = SMALL) -> TaskAudit:
+    task = Task(task_id="Toy/1", prompt=prompt, entry_point=entry_point,
+                solution=fixed if fixed is not None else original,
+                base_inputs=tuple(inputs), original_solution=original if fixed else "")
+    contract: Contract = load_contract(task, None)
+    if pre is not None:
+        contract = replace(contract, pre=pre)
+    repair = FixedSolution("Toy/1", fixed, category, [], "because", "Toy_1.py") \
+        if fixed is not None else None
+    return TaskAudit(task, contract, tuple(inputs), run_in_process(entry_point), config,
+                     repair, tuple(samples))
+
+
+MULTIPLY = 'def multiply(a: int, b: int) -> int:\n    """Product of the unit digits."""\n'
+BUGGY_MULTIPLY = "def multiply(a, b):\n    return abs(a % 10) * abs(b % 10)\n"
+FIXED_MULTIPLY = "def multiply(a, b):\n    return (abs(a) % 10) * (abs(b) % 10)\n"
+
+
+def test_differential_finds_and_shrinks_the_disagreement() -> None:
+    work = toy(MULTIPLY, "multiply", BUGGY_MULTIPLY, FIXED_MULTIPLY,
+               inputs=[[148, 412], [19, 28], [-1234, 5678]])
+    [finding] = audit.differential_and_raises(work, work.original(work.inputs))
+    assert (finding.signal, finding.category, finding.witness) == ("differential", "bad-logic",
+                                                                   [-1, 1])
+    assert (finding.expected, finding.actual, finding.settled) == (1, 9, True)
+
+
+def test_no_finding_when_original_and_fixed_agree() -> None:
+    work = toy(MULTIPLY, "multiply", BUGGY_MULTIPLY, FIXED_MULTIPLY, inputs=[[148, 412], [3, 7]])
+    assert audit.audit_task(work) == []
+
+
+FIRST = 'def first(xs: list) -> int:\n    """The first element, or 0 for an empty list."""\n'
+
+
+def test_raises_on_a_valid_input_is_an_edge_case() -> None:
+    work = toy(FIRST, "first", "def first(xs):\n    return xs[0]\n",
+               inputs=[[[3, 1, 2]], [[5, 4, 3, 2]], [[]]])
+    [finding] = audit.differential_and_raises(work, work.original(work.inputs))
+    assert (finding.signal, finding.category, finding.witness) == ("raises", "edge-case", [[]])
+    assert "IndexError" in finding.actual and not finding.settled
+    # With a fixed ground truth that answers, the finding is settled.
+    fixed = toy(FIRST, "first", "def first(xs):\n    return xs[0]\n",
+                "def first(xs):\n    return xs[0] if xs else 0\n", inputs=[[[3, 1]], [[]]],
+                category="edge-case")
+    [settled] = audit.differential_and_raises(fixed, fixed.original(fixed.inputs))
+    assert (settled.signal, settled.expected, settled.settled) == ("raises", 0, True)
+    # An input the contract rules out is not a defect.
+    strict = toy(FIRST, "first", "def first(xs):\n    return xs[0]\n",
+                 inputs=[[[3, 1, 2]], [[]]], pre=lambda xs: len(xs) > 0)
+    strict = replace(strict, inputs=(([3, 1, 2],),))
+    assert audit.differential_and_raises(strict, strict.original(strict.inputs)) == []
+
+
+FIB = 'def fib(n: int) -> int:\n    """n-th Fibonacci number."""\n'
+NAIVE_FIB = "def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n"
+FAST_FIB = ("def fib(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n"
+            "    return a\n")
+
+
+def test_performance_needs_a_costly_original_and_a_cheap_fix() -> None:
+    work = toy(FIB, "fib", NAIVE_FIB, FAST_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40,
+               category="performance")
+    [finding] = audit.performance(work, work.original(work.inputs))
+    assert finding.signal == "performance" and finding.settled
+    n = finding.witness[0]
+    # Shrunk to the smallest n whose naive recursion exceeds the line budget.
+    below, at = run_in_process("fib")(NAIVE_FIB, [[n - 1], [n]], SMALL.perf_lines, 1.0)
+    assert below.status is Status.OK and COST_EXCEEDED in (at.error or "")
+    assert finding.expected == _fib(n)
+    # The same original with no fix to compare with: a finding awaiting review.
+    alone_work = toy(FIB, "fib", NAIVE_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
+    [alone] = audit.performance(alone_work, alone_work.original(alone_work.inputs))
+    assert alone.witness == finding.witness and not alone.settled
+    # A signal a review dismissed is still reported, but its witness is not shrunk.
+    skipped = replace(alone_work, dismissed=frozenset({"performance"}))
+    [kept] = audit.performance(skipped, skipped.original(skipped.inputs))
+    assert kept.witness[0] > finding.witness[0]
+
+
+def _fib(n: int) -> int:
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def test_probes_reach_the_contract_bound_and_primes_below_it() -> None:
+    contract = replace(load_contract(toy(FIB, "fib", FAST_FIB).task, None),
+                       pre=lambda n: 0 <= n <= 1000)
+    assert audit.largest_valid([5], 0, contract) == 1000
+    assert [args[0] for args in audit.probes([5], contract)] == [100, 97, 1000, 997, 1000, 997]
+
+
+SQUARE_DOC = '''def square(x: int) -> int:
+    """Square x.
+    >>> square(3)
+    9
+    square(4) == 16
+    square(5) ➞ 25
+    square(6) should return 36.
+    square(2) => 4
+    """
+'''
+
+
+def test_docstring_examples_are_parsed_with_their_outputs() -> None:
+    cases = audit.docstring_cases(SQUARE_DOC, "square")
+    assert cases == [([3], 9), ([4], 16), ([5], 25), ([6], 36), ([2], 4)]
+
+
+def test_docstring_mismatch_is_found_and_settled_by_a_fix() -> None:
+    buggy = "def square(x):\n    return x * x if x < 5 else x + x\n"
+    fixed = "def square(x):\n    return x * x\n"
+    [finding] = audit.docstring(toy(SQUARE_DOC, "square", buggy, fixed))
+    assert (finding.witness, finding.expected, finding.actual) == ([5], 25, 10)
+    assert finding.category == "docstring-mismatch" and finding.settled
+    # 2 and 2.0 are the same number in a docstring.
+    floats = "def square(x):\n    return float(x * x)\n"
+    assert audit.docstring(toy(SQUARE_DOC, "square", floats)) == []
+
+
+def test_consensus_needs_enough_agreeing_samples_from_two_models() -> None:
+    def ok(value: Any) -> Outcome:
+        return Outcome(Status.OK, encode(value))
+
+    assert audit.consensus([("m1", ok(1)), ("m2", ok(1)), ("m1", ok(1))], 3) == 1
+    assert audit.consensus([("m1", ok(1)), ("m1", ok(1)), ("m1", ok(1))], 3) is None
+    assert audit.consensus([("m1", ok(1)), ("m2", ok(1))], 3) is None
+    tied = [("m1", ok(1)), ("m2", ok(1)), ("m3", ok(1)), ("m4", ok(2)), ("m5", ok(2)),
+            ("m6", ok(2))]
+    assert audit.consensus(tied, 3) is None
+    failing = Outcome(Status.ERROR, error="boom")
+    assert audit.consensus([("m1", ok(1)), ("m2", ok(1)), ("m3", ok(1)), ("m4", failing)],
+                           3) == 1
+
+
+def test_samples_that_agree_against_the_original_are_a_finding() -> None:
+    good = SampleCode(FIXED_MULTIPLY, "model-a")
+    other = SampleCode("def multiply(a, b):\n    return int(str(abs(a))[-1]) * "
+                       "int(str(abs(b))[-1])\n", "model-b")
+    wrong = SampleCode(BUGGY_MULTIPLY, "model-c")
+    work = toy(MULTIPLY, "multiply", BUGGY_MULTIPLY, inputs=[[12, 3], [-1234, 5678]],
+               samples=[good, other, good, wrong])
+    [finding] = audit.samples_signal(work)
+    assert finding.signal == "samples" and finding.witness == [-1, 1]
+    assert (finding.expected, finding.actual) == (1, 9)
+    assert "3 base-passing samples from 2 models" in finding.explanation
+
+
+def test_review_confirms_dismisses_or_leaves_for_review() -> None:
+    fixed = {"Toy/1": FixedSolution("Toy/1", "", "bad-logic", [1], "why", "f/Toy_1.py")}
+    findings = [
+        Finding("Toy/1", "bad-logic", "differential", [1], 2, 3, "x", settled=True),
+        Finding("Toy/1", "docstring-mismatch", "docstring", [1], 2, 3, "x", settled=False),
+        Finding("Toy/2", "docstring-mismatch", "docstring", [1], 2, 3, "x"),
+        Finding("Toy/3", "edge-case", "raises", [1], 2, 3, "x"),
+    ]
+    reviewed = audit.review(findings, fixed, {"Toy/2": {"docstring": "the example is wrong"}})
+    assert [f.status for f in reviewed] == ["confirmed", "unreviewed", "dismissed", "unreviewed"]
+    assert reviewed[2].review == "the example is wrong"
+    assert audit.defective_tasks(reviewed) == ["Toy/1"]
+    text = audit.markdown(reviewed, {"Toy/1": "f", "Toy/2": "g", "Toy/3": "h"}, fixed)
+    assert "| Toy/1 | bad-logic | `f(1)` | `2` | `3` | differential | why |" in text
+    assert "## Awaiting review" in text and "## Dismissed after review" in text
+    record = audit.finding_record(reviewed[0], "f")
+    assert {"task_id", "category", "witness", "expected", "actual", "explanation"} <= set(record)
+    # Tuples are written as JSON lists, the way artifacts write inputs; `call` keeps them.
+    tupled = audit.finding_record(replace(reviewed[0], witness=[(0, 7)], expected=(1, 2)), "f")
+    assert (tupled["witness"], tupled["expected"], tupled["call"]) == ([[0, 7]], [1, 2],
+                                                                      "f((0, 7))")
+
+
+def test_sandbox_runner_counts_lines_and_reports_the_cost() -> None:
+    task = Task(task_id="Toy/1", prompt=FIB, entry_point="fib", solution=FAST_FIB,
+                base_inputs=(), original_solution=NAIVE_FIB)
+    with Sandbox(1) as sandbox:
+        run = audit.sandbox_runner(task, sandbox)
+        naive = run(task.original, [[10], [25]], 5000, 10.0)
+        fast = run(task.solution, [[25]], 5000, 10.0)
+    assert naive[0].status is Status.OK and naive[0].value == 55
+    assert naive[1].status is Status.ERROR and COST_EXCEEDED in (naive[1].error or "")
+    assert fast[0].status is Status.OK and fast[0].value == 75025
+
+
+@pytest.mark.parametrize("name, model", [
+    ("Aeala_VicUnlocked-alpaca-65b-4bit_ALPACA_MD_RECALC.jsonl",
+     "Aeala_VicUnlocked-alpaca-65b-4bit"),
+    ("samples.jsonl", "samples"),
+])
+def test_sample_files_of_one_model_share_its_name(name: str, model: str) -> None:
+    from pathlib import Path
+
+    from evalplus_ng.workflow import _sample_model
+
+    assert _sample_model(Path(name)) == model
