@@ -160,8 +160,8 @@ def main() -> None:
             for run in range(options.runs):
                 began = time.monotonic()
                 if options.full_path:
-                    results, reference = _full_path(tasks, options.jobs, options.idle_reference
-                                                    and idle_reference)
+                    results, reference = _full_path(
+                        tasks, options.jobs, idle_reference if options.idle_reference else None)
                 else:
                     # What run_evaluate does once per run: measure the reference here, now.
                     reference = idle_reference if options.idle_reference else \
