@@ -1,6 +1,7 @@
 """evalplus-ng: rigorous test suites for code-generation benchmarks.
 
-The public surface is small: load tasks, run code in the sandbox, judge samples.
+The public surface is small: load tasks, run code in the sandbox, calibrate time
+limits, judge samples.
 Everything else is internal and may change. Names load lazily so that sandbox
 processes, which import only what they run, start fast.
 """
@@ -11,6 +12,7 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
+    "Calibration": "evalplus_ng.records",
     "EvalConfig": "evalplus_ng.evaluate",
     "EvalplusError": "evalplus_ng.errors",
     "EvaluateRequest": "evalplus_ng.workflow",
@@ -30,6 +32,7 @@ _EXPORTS = {
     "load_humaneval": "evalplus_ng.dataset",
     "load_plus_file": "evalplus_ng.dataset",
     "pass_at_k": "evalplus_ng.evaluate",
+    "run_calibrate": "evalplus_ng.workflow",
     "run_evaluate": "evalplus_ng.workflow",
     "sanitize": "evalplus_ng.sanitize",
 }

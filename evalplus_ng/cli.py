@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from evalplus_ng.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluate import EvalConfig
 from evalplus_ng.records import Verdict
@@ -104,15 +105,18 @@ def main() -> None:
 @click.option("--resume", is_flag=True, help="Reuse verdicts already in the results file.")
 @click.option("--details", is_flag=True,
               help="Run every test instead of stopping at a sample's first failure.")
-@click.option("--min-time-limit", type=click.FloatRange(min=0.01), default=1.0,
-              show_default=True, help="Floor of every per-test time limit, seconds.")
-@click.option("--time-factor", type=click.FloatRange(min=1.0), default=4.0, show_default=True,
+@click.option("--min-time-limit", type=click.FloatRange(min=0.01), default=None,
+              show_default="the suite's calibration, else 1.0",
+              help="Floor of every per-test time limit, seconds.")
+@click.option("--time-factor", type=click.FloatRange(min=1.0), default=None,
+              show_default="the suite's calibration, else 4.0",
               help="Per-test limit as a multiple of the ground truth's time.")
 @click.option("--memory-mb", type=click.IntRange(min=64), default=4096, show_default=True,
               help="Address-space cap of each sample process, MiB.")
 @_errors_to_exit_codes
 def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int, resume: bool,
-             details: bool, min_time_limit: float, time_factor: float, memory_mb: int) -> None:
+             details: bool, min_time_limit: float | None, time_factor: float | None,
+             memory_mb: int) -> None:
     """Judge LLM samples against a suite and print pass@k."""
     request = EvaluateRequest(
         samples=samples, dataset=dataset, suite=suite, artifacts=artifacts, workers=jobs,
@@ -277,6 +281,28 @@ def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs:
     if summary.failed:
         click.echo(f"{len(summary.failed)} task(s) incomplete; run again to retry them", err=True)
         sys.exit(1)
+
+
+@main.command()
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
+              show_default=True, help="Folder where `augment` wrote the suites.")
+@click.option("--floor", type=click.FloatRange(min=0.01), default=DEFAULT_FLOOR_SECONDS,
+              show_default=True, help="Least time limit of any test, seconds.")
+@click.option("--factor", type=click.FloatRange(min=1.0), default=DEFAULT_FACTOR,
+              show_default=True, help="Time limit as a multiple of the ground truth's time.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
+              show_default="number of cores", help="Parallel sandbox workers.")
+@_errors_to_exit_codes
+def calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
+    """Time the ground truth on every test and store per-test time limits in the suites."""
+    from evalplus_ng.workflow import run_calibrate
+
+    with _Progress("calibrating") as progress:
+        summary = run_calibrate(out, floor, factor, jobs, progress.update)
+    click.echo(f"calibrated {summary.tests} tests of {summary.tasks} tasks in "
+               f"{', '.join(str(p) for p in summary.paths)}")
+    click.echo(f"reference workload: {summary.reference_seconds:.4f} s on this machine; "
+               f"limits: max({floor} s, {factor} x ground truth)")
 
 
 @main.command()

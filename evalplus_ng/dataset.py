@@ -22,13 +22,15 @@ from typing import Any
 
 from evalplus_ng import resources
 from evalplus_ng.errors import InputError
-from evalplus_ng.records import Task
+from evalplus_ng.records import Calibration, Task
 from evalplus_ng.serialize import Unserializable, canonical, decode
 from evalplus_ng.types import Args, TaskId
 
 #: Name of the extra per-task field holding what plain JSON would lose
-#: (tuples, int dict keys) and our per-input time limits. EvalPlus ignores it.
+#: (tuples, int dict keys) and our calibrated time limits. EvalPlus ignores it.
 EXTRA_FIELD = "evalplus_ng"
+#: Floor of a legacy suite's "time_limits" (seconds), the floor evaluate used with them.
+LEGACY_FLOOR_SECONDS = 1.0
 REQUIRED_FIELDS = ("task_id", "prompt", "entry_point", "canonical_solution", "base_input")
 
 
@@ -206,7 +208,7 @@ def _task_from_record(path: Path, number: int, record: Any) -> Task:
             raise InputError(str(path), number, f"field '{name}' must be a string")
     base = _inputs(path, number, "base_input", record["base_input"])
     plus = _inputs(path, number, "plus_input", record.get("plus_input", []))
-    limits: tuple[float, ...] = ()
+    calibration: Calibration | None = None
     extra = record.get(EXTRA_FIELD)
     if isinstance(extra, dict):
         try:
@@ -214,9 +216,13 @@ def _task_from_record(path: Path, number: int, record: Any) -> Task:
                 base = tuple(decode(extra["base_input"]))
             if "plus_input" in extra:
                 plus = tuple(decode(extra["plus_input"]))
-            limits = tuple(float(t) for t in extra.get("time_limits", ()))
-        except (ValueError, TypeError, KeyError) as exc:
+            calibration = _calibration(extra)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise InputError(str(path), number, f"bad '{EXTRA_FIELD}' field: {exc}") from None
+    if calibration is not None and len(calibration.units) != len(base) + len(plus):
+        raise InputError(str(path), number,
+                         f"calibration has {len(calibration.units)} time(s) for "
+                         f"{len(base) + len(plus)} input(s)")
     try:
         atol = float(record.get("atol", 0.0) or 0.0)
     except (TypeError, ValueError):
@@ -232,8 +238,34 @@ def _task_from_record(path: Path, number: int, record: Any) -> Task:
         contract=str(record.get("contract", "")),
         canonical_solution=record["canonical_solution"],
         test=str(record.get("test", "")),
-        time_limits=limits,
+        calibration=calibration,
     )
+
+
+def _calibration(extra: dict[str, Any]) -> Calibration | None:
+    """The calibration in the extra field; the legacy "time_limits" (seconds) read as one."""
+    if "calibration" in extra:
+        fields = extra["calibration"]
+        reference_seconds = fields["reference_seconds"]
+        if not isinstance(fields["gt_units"], list):
+            raise ValueError("gt_units must be a list")
+        calibration = Calibration(
+            units=tuple(float(u) for u in fields["gt_units"]),
+            floor_seconds=float(fields["floor_seconds"]),
+            factor=float(fields["factor"]),
+            reference=str(fields["reference"]),
+            reference_seconds=None if reference_seconds is None else float(reference_seconds),
+        )
+        if (calibration.floor_seconds <= 0 or calibration.factor <= 0
+                or (calibration.reference_seconds is not None
+                    and not calibration.reference_seconds > 0)
+                or any(not unit >= 0 for unit in calibration.units)):
+            raise ValueError("calibration times must be positive numbers")
+        return calibration
+    if extra.get("time_limits"):
+        limits = tuple(float(t) for t in extra["time_limits"])
+        return Calibration(limits, LEGACY_FLOOR_SECONDS, 1.0, "seconds", None)
+    return None
 
 
 def load_plus_file(path: str | Path) -> list[Task]:
@@ -269,6 +301,13 @@ def typed_inputs_field(task: Task) -> dict[str, Any]:
         }
     except Unserializable as exc:  # pragma: no cover - inputs are plain data by construction
         raise ValueError(f"{task.task_id}: input is not plain data: {exc}") from None
-    if task.time_limits:
-        extra["time_limits"] = list(task.time_limits)
+    calibration = task.calibration
+    if calibration is not None:
+        extra["calibration"] = {
+            "reference": calibration.reference,
+            "reference_seconds": calibration.reference_seconds,
+            "floor_seconds": calibration.floor_seconds,
+            "factor": calibration.factor,
+            "gt_units": list(calibration.units),
+        }
     return extra

@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
-from evalplus_ng.records import Outcome, Sample, Status, Task, Verdict
+from evalplus_ng.records import Calibration, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.sandbox import Job, JobResult
 from evalplus_ng.serialize import encode
 from evalplus_ng.types import Args, Executor, TaskId
@@ -23,16 +24,28 @@ PASS_AT_K = (1, 10, 100)
 
 @dataclass(frozen=True)
 class EvalConfig:
-    """How samples are judged: per-input limit = max(floor, factor x ground-truth time)."""
+    """How samples are judged: per-input limit = max(floor, factor x ground-truth time).
 
-    floor_seconds: float = 1.0
-    factor: float = 4.0
+    A floor or factor left None comes from the suite's calibration, else from
+    :data:`UNCALIBRATED_FLOOR_SECONDS` and :data:`UNCALIBRATED_FACTOR`.
+    """
+
+    floor_seconds: float | None = None
+    factor: float | None = None
     #: Run every input instead of stopping at the first failure (slower, lists all failures).
     details: bool = False
     #: :func:`evaluate_staged` judges this many plus inputs first and computes the ground
     #: truth of the rest only for tasks where some sample passes them all (most samples
     #: that fail, fail early). 0: compute all of it first.
     plus_head: int = 100
+    #: The reference workload's time on this machine (calibrate.measure_reference); None
+    #: uses the time recorded at calibration.
+    reference_seconds: float | None = None
+
+
+#: Without calibration the ground truth is timed once, cold, during evaluation: a wider floor.
+UNCALIBRATED_FLOOR_SECONDS = 1.0
+UNCALIBRATED_FACTOR = 4.0
 
 
 @dataclass(frozen=True)
@@ -53,11 +66,23 @@ class SampleResult:
 
 
 def time_limits(expected: Expected, indices: Sequence[int], config: EvalConfig,
-                stored: Sequence[float] = ()) -> list[float]:
-    """Per-input limits: the suite's stored ones when present, else from the ground truth."""
-    if stored:
-        return [max(config.floor_seconds, stored[i]) for i in indices]
-    return [max(config.floor_seconds, config.factor * expected.seconds[i]) for i in indices]
+                calibration: Calibration | None = None, offset: int = 0) -> list[float]:
+    """Per-input limits from the suite's calibration when present, else from the ground truth.
+
+    ``offset`` is where ``expected``'s inputs start in ``calibration.units`` (base then plus).
+    """
+    if calibration is None:
+        floor = _given(config.floor_seconds, UNCALIBRATED_FLOOR_SECONDS)
+        factor = _given(config.factor, UNCALIBRATED_FACTOR)
+        return [max(floor, factor * expected.seconds[i]) for i in indices]
+    floor = _given(config.floor_seconds, calibration.floor_seconds)
+    factor = _given(config.factor, calibration.factor)
+    scale = seconds_per_unit(calibration, config.reference_seconds)
+    return [limit_seconds(calibration.units[offset + i], scale, floor, factor) for i in indices]
+
+
+def _given(value: float | None, default: float) -> float:
+    return default if value is None else value
 
 
 @dataclass(frozen=True)
@@ -69,7 +94,7 @@ class _Part:
 
 
 def _part(task: Task, inputs: Sequence[Args], expected: Expected,
-          config: EvalConfig, stored: Sequence[float]) -> _Part:
+          config: EvalConfig, offset: int) -> _Part:
     """One input set as a job template (empty code); every sample of the task reuses it."""
     usable = expected.usable
     chosen = tuple(inputs[i] for i in usable)
@@ -77,7 +102,7 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
         code="",
         entry_point=task.entry_point,
         inputs=[encode(list(args)) for args in chosen],
-        time_limits=time_limits(expected, usable, config, stored),
+        time_limits=time_limits(expected, usable, config, task.calibration, offset),
         expected=[expected.outputs[i] for i in usable],
         task_id=task.task_id,
         atol=task.atol,
@@ -88,11 +113,9 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
 
 def _parts(task: Task, truth: GroundTruth, config: EvalConfig) -> list[_Part]:
     n_base = len(task.base_inputs)
-    parts = [_part(task, task.base_inputs, truth.base, config, task.time_limits[:n_base])]
+    parts = [_part(task, task.base_inputs, truth.base, config, 0)]
     if task.plus_inputs:
-        parts.append(
-            _part(task, task.plus_inputs, truth.plus, config, task.time_limits[n_base:])
-        )
+        parts.append(_part(task, task.plus_inputs, truth.plus, config, n_base))
     return parts
 
 
@@ -161,12 +184,13 @@ def evaluate_samples(
 
 def _split(task: Task, head: int) -> tuple[Task, Task]:
     """The task with only its first ``head`` plus inputs, and one with only the rest."""
-    n_base = len(task.base_inputs)
-    limits = task.time_limits
-    first = replace(task, plus_inputs=task.plus_inputs[:head],
-                    time_limits=limits[:n_base + head] if limits else ())
+    cut = len(task.base_inputs) + head
+    calibration = task.calibration
+    first = replace(task, plus_inputs=task.plus_inputs[:head], calibration=calibration and
+                    replace(calibration, units=calibration.units[:cut]))
     rest = replace(task, base_inputs=(), plus_inputs=task.plus_inputs[head:],
-                   time_limits=limits[n_base + head:] if limits else ())
+                   calibration=calibration and replace(calibration,
+                                                       units=calibration.units[cut:]))
     return first, rest
 
 
@@ -250,8 +274,8 @@ def evaluate_staged(
     rest_truths = _ground_truth(list(rests.values()), executor)
     if on_truth is not None:
         on_truth(rest_truths)
-    parts = {t: _part(rest, rest.plus_inputs, rest_truths[t].plus, config,
-                      rest.time_limits) for t, rest in rests.items()}
+    parts = {t: _part(rest, rest.plus_inputs, rest_truths[t].plus, config, 0)
+             for t, rest in rests.items()}
     unique: dict[tuple[TaskId, str], SampleResult] = {}
     for _, result in held:
         unique.setdefault((result.task_id, result.solution), result)

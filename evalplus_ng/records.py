@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from evalplus_ng.types import Args, TaskId, Wire
 
@@ -37,6 +37,24 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Calibration:
+    """A suite's calibrated time limits for one task (see :mod:`evalplus_ng.calibrate`).
+
+    ``units`` holds, per input (base then plus), the ground truth's time in
+    units of a reference workload, so that the limit in seconds,
+    ``max(floor_seconds, factor x units x t_ref)``, follows the speed of the
+    machine that measures ``t_ref``. ``reference_seconds`` is ``t_ref`` where the
+    suite was calibrated; None means ``units`` are plain seconds (a legacy suite).
+    """
+
+    units: tuple[float, ...]
+    floor_seconds: float
+    factor: float
+    reference: str
+    reference_seconds: float | None
+
+
+@dataclass(frozen=True)
 class Task:
     """One benchmark task; ``solution`` is full source defining ``entry_point``.
 
@@ -53,8 +71,8 @@ class Task:
     contract: str = ""
     canonical_solution: str = ""
     test: str = ""
-    #: Per-input time limits in seconds (base then plus); empty means "use defaults".
-    time_limits: tuple[float, ...] = field(default=())
+    #: Calibrated per-input time limits; None means "from the ground truth's measured time".
+    calibration: Calibration | None = None
     #: The dataset's own reference (full source) when ``solution`` is a fixed ground
     #: truth; empty when ``solution`` is that reference.
     original_solution: str = ""

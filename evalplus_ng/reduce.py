@@ -313,11 +313,13 @@ def reduced_task(req: TaskRequirements, chosen: Sequence[int]) -> Task:
     kept = set(chosen)
     base = [i for i in range(n_base) if i in kept]
     plus = [j for j in range(len(task.plus_inputs)) if n_base + j in kept]
-    limits = task.time_limits
-    if limits:
-        limits = tuple(limits[i] for i in base) + tuple(limits[n_base + j] for j in plus)
+    calibration = task.calibration
+    if calibration is not None:
+        units = calibration.units
+        calibration = replace(calibration, units=tuple(units[i] for i in base)
+                              + tuple(units[n_base + j] for j in plus))
     return replace(task, base_inputs=tuple(task.base_inputs[i] for i in base),
-                   plus_inputs=tuple(task.plus_inputs[j] for j in plus), time_limits=limits)
+                   plus_inputs=tuple(task.plus_inputs[j] for j in plus), calibration=calibration)
 
 
 def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequirements],

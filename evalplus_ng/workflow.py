@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -12,7 +13,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from evalplus_ng import audit
+from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.audit import AuditConfig, Finding, SampleCode
+from evalplus_ng.calibrate import (
+    DEFAULT_FACTOR,
+    DEFAULT_FLOOR_SECONDS,
+    calibrate_tasks,
+    measure_reference,
+)
 from evalplus_ng.contract import Contract, load_contract
 from evalplus_ng.dataset import fixed_solutions, load_humaneval, load_plus_file
 from evalplus_ng.errors import EvalplusError, InputError
@@ -137,12 +145,18 @@ def run_evaluate(
                     "they are not used")
 
     with Sandbox(request.workers, request.limits) as sandbox:
+        config = request.config
+        if config.reference_seconds is None and any(tasks[t].calibration for t in needed):
+            # Measured once per run, here, so that calibrated limits follow this machine.
+            config = replace(config, reference_seconds=measure_reference(sandbox))
+            say(f"calibrated suite: reference workload takes {config.reference_seconds:.4f} s "
+                "here")
         say(f"running the ground truth of {len(needed)} task(s) and judging")
         results: dict[int, SampleResult] = {}
         last = time.monotonic()
         try:
             for position, result in evaluate_staged(
-                tasks, samples, sandbox, request.config, done, warn
+                tasks, samples, sandbox, config, done, warn
             ):
                 results[position] = result
                 if progress is not None:
@@ -293,3 +307,51 @@ def run_audit(out_dir: Path, dataset: str = "humaneval", samples_dir: Path | Non
                                              if k in entry_points}), encoding="utf-8")
     return AuditSummary(tuple(reviewed), tuple(audit.defective_tasks(reviewed)),
                         json_path, markdown_path)
+
+
+# ---------------------------------------------------------------- calibrate
+
+
+@dataclass(frozen=True)
+class CalibrateSummary:
+    """What ``calibrate`` did: the suites rewritten and the reference time measured."""
+
+    paths: tuple[Path, ...]
+    tasks: int
+    tests: int
+    reference_seconds: float
+
+
+def run_calibrate(
+    out_dir: Path, floor: float = DEFAULT_FLOOR_SECONDS, factor: float = DEFAULT_FACTOR,
+    workers: int = 2, progress: Progress | None = None,
+) -> CalibrateSummary:
+    """Calibrate the plus suite in ``out_dir`` (and the mini suite when present), in place.
+
+    Each file is rewritten atomically with the same tasks and inputs and a fresh
+    calibration per task; only the calibration differs between runs.
+    """
+    plus = out_dir / SUITE_FILES["plus"]
+    if not plus.is_file():
+        raise InputError(str(plus), None,
+                         f"no plus suite here: run `evalplus-ng augment --out {out_dir}` first")
+    paths = [plus] + [p for p in [out_dir / SUITE_FILES["mini"]] if p.is_file()]
+    suites = [load_plus_file(path) for path in paths]
+    total = sum(len(tasks) for tasks in suites)
+    finished = 0
+
+    def step(done: int, _count: int) -> None:
+        if progress is not None:
+            progress(finished + done, total)
+
+    tests = 0
+    references: list[float] = []
+    with Sandbox(workers) as sandbox:
+        for path, tasks in zip(paths, suites, strict=True):
+            calibrated = calibrate_tasks(tasks, sandbox, floor, factor, on_done=step)
+            write_plus_file(calibrated, path)
+            finished += len(tasks)
+            tests += sum(len(t.base_inputs) + len(t.plus_inputs) for t in tasks)
+            references += [t.calibration.reference_seconds or 0.0
+                           for t in calibrated if t.calibration is not None]
+    return CalibrateSummary(tuple(paths), total, tests, statistics.median(references))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 import pytest
 
+from evalplus_ng.calibrate import REFERENCE_NAME
 from evalplus_ng.evaluate import (
     EvalConfig,
     SampleResult,
@@ -16,7 +18,7 @@ from evalplus_ng.evaluate import (
     verdict,
 )
 from evalplus_ng.groundtruth import Expected
-from evalplus_ng.records import Outcome, Sample, Status, Task, Verdict
+from evalplus_ng.records import Calibration, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.sandbox import Job, JobResult
 from evalplus_ng.serialize import decode, encode
 
@@ -37,11 +39,32 @@ def test_verdict_pass_fail_timeout() -> None:
     assert verdict(JobResult(Outcome(Status.TIMEOUT), (), ()), inputs)[0] is Verdict.TIMEOUT
 
 
-def test_time_limits_floor_factor_and_stored() -> None:
+def test_time_limits_floor_factor_and_uncalibrated_defaults() -> None:
     expected = Expected((1, 2, 3), (0.01, 1.0, 0.3), ("", "", ""))
     config = EvalConfig(floor_seconds=0.5, factor=4.0)
     assert time_limits(expected, (0, 1, 2), config) == [0.5, 4.0, 1.2]
-    assert time_limits(expected, (2,), config, stored=(9.0, 9.0, 2.0)) == [2.0]
+    # Without a calibration or flags: floor 1 s, factor 4.
+    assert time_limits(expected, (0, 1), EvalConfig()) == [1.0, 4.0]
+
+
+def test_calibrated_limits_scale_with_the_reference_time_measured_here() -> None:
+    expected = Expected((1, 2, 3), (9.0, 9.0, 9.0), ("", "", ""))  # measured times unused
+    calibration = Calibration((0.5, 10.0, 40.0), 0.2, 4.0, REFERENCE_NAME, 0.01)
+    # Units x t_ref(now) x factor, at least the floor; the offset selects plus inputs.
+    here = EvalConfig(reference_seconds=0.02)
+    assert time_limits(expected, (0, 1), here, calibration) == pytest.approx([0.2, 0.8])
+    assert time_limits(expected, (0,), here, calibration, offset=2) == pytest.approx([3.2])
+    # Without a measurement here, the reference time recorded at calibration.
+    assert time_limits(expected, (2,), EvalConfig(), calibration) == pytest.approx([1.6])
+    # Flags override the calibration's floor and factor.
+    flags = EvalConfig(floor_seconds=1.0, factor=2.0, reference_seconds=0.02)
+    assert time_limits(expected, (0, 2), flags, calibration) == pytest.approx([1.0, 1.6])
+    # Units of another reference workload convert with their own recorded time.
+    other = replace(calibration, reference="older-workload")
+    assert time_limits(expected, (2,), here, other) == pytest.approx([1.6])
+    # A legacy suite stores seconds: no scaling.
+    legacy = Calibration((0.5, 3.0, 0.1), 1.0, 1.0, "seconds", None)
+    assert time_limits(expected, (0, 1, 2), here, legacy) == [1.0, 3.0, 1.0]
 
 
 def _result(task: str, base: Verdict, plus: Verdict | None = None) -> SampleResult:
@@ -130,6 +153,8 @@ class _ExpressionExecutor:
     def __init__(self) -> None:
         self.truth_inputs: dict[str, int] = {}
         self.judged_jobs = 0
+        #: The time limit each judged input ran under.
+        self.limits: dict[int, float] = {}
 
     def run(self, job: Job) -> JobResult:
         return next(iter(self.map([job])))
@@ -141,6 +166,8 @@ class _ExpressionExecutor:
             passed: list[bool] = []
             for index, wire in enumerate(job.inputs):
                 (x,) = decode(wire)
+                if job.expected is not None:
+                    self.limits[x] = job.time_limits[index]
                 value = encode(function(x))
                 outcomes.append(Outcome(Status.OK, value))
                 if job.expected is not None:
@@ -206,3 +233,17 @@ def test_staged_evaluation_skips_samples_already_judged() -> None:
                                    executor, EvalConfig(plus_head=3), done={0: earlier}))
     assert results == {0: earlier}
     assert executor.truth_inputs == {} and executor.judged_jobs == 0
+
+
+def test_staged_evaluation_keeps_each_input_its_calibrated_limit() -> None:
+    from evalplus_ng.evaluate import evaluate_staged
+
+    # Limit of the input at position i (base then plus): max(0.01, 1 x i units x 1 s).
+    units = tuple(float(i) for i in range(12))
+    task = replace(STAGED_TASKS["T/1"],
+                   calibration=Calibration(units, 0.01, 1.0, REFERENCE_NAME, 0.5))
+    executor = _ExpressionExecutor()
+    config = EvalConfig(plus_head=3, reference_seconds=1.0)
+    ((_, result),) = evaluate_staged({"T/1": task}, STAGED_SAMPLES[:1], executor, config)
+    assert result.plus_status is Verdict.PASS
+    assert executor.limits == {1: 0.01, 2: 1.0, **{x: float(x - 8) for x in range(10, 20)}}

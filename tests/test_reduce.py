@@ -15,6 +15,7 @@ from evalplus_ng.cli import main
 from evalplus_ng.dataset import load_humaneval, load_plus_file
 from evalplus_ng.groundtruth import run_ground_truth
 from evalplus_ng.profiles import load_profile, profile_names, select
+from evalplus_ng.records import Calibration
 from evalplus_ng.reduce import CACHE_FOLDER, MINI_FILE, REPORT_FILE, gather, run_reduce
 from evalplus_ng.sample_kills import candidates
 from evalplus_ng.samples import read_sample_folder
@@ -171,17 +172,17 @@ def test_reduce_errors_are_one_line_exit_2(tmp_path: Path, args: list[str],
     assert result.output.count("\n") == 1
 
 
-def test_reduced_task_keeps_chosen_inputs_and_their_time_limits() -> None:
+def test_reduced_task_keeps_chosen_inputs_and_their_calibration() -> None:
     from evalplus_ng.groundtruth import Expected, GroundTruth
     from evalplus_ng.reduce import TaskRequirements, reduced_task
 
     task = replace(next(t for t in load_humaneval() if t.task_id == GCD),
                    base_inputs=([1, 2], [3, 4]), plus_inputs=([5, 6], [7, 8], [9, 10]),
-                   time_limits=(1.0, 2.0, 3.0, 4.0, 5.0))
+                   calibration=Calibration((1.0, 2.0, 3.0, 4.0, 5.0), 0.2, 4.0, "ref", 0.01))
     empty = Expected((), (), ())
     req = TaskRequirements(task, GroundTruth(GCD, empty, empty), (0, 1, 2, 3, 4), {}, (), ())
     mini = reduced_task(req, [4, 1, 2])
     assert mini.base_inputs == ([3, 4],)
     assert mini.plus_inputs == ([5, 6], [9, 10])
-    assert mini.time_limits == (2.0, 3.0, 5.0)
+    assert mini.calibration == Calibration((2.0, 3.0, 5.0), 0.2, 4.0, "ref", 0.01)
     assert req.base == [0, 1]
