@@ -311,7 +311,7 @@ def calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
               show_default=True, help="Folder where `augment` wrote the full suite.")
 @click.option("--profile", default="full", show_default=True,
-              metavar="coverage|mutants|samples|full",
+              metavar="coverage|mutants|samples|full|offline",
               help="Which requirements the reduced suite keeps (reducers/NAME.json).")
 @click.option("--samples", "samples_dir", default=None,
               type=click.Path(path_type=Path, file_okay=False, exists=True),
