@@ -8,7 +8,6 @@ parameter specs. Only :func:`gather` filters by contract and deduplicates.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import string
 from collections.abc import Iterator, Sequence
@@ -22,7 +21,7 @@ from hypothesis import strategies as st
 
 from evalplus_ng import typespec as ts
 from evalplus_ng.contract import Contract
-from evalplus_ng.corpus import read_corpus
+from evalplus_ng.corpus import literal_call, read_corpus
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import canonical
 from evalplus_ng.types import Args
@@ -83,17 +82,8 @@ def docstring_examples(prompt: str, entry_point: str) -> list[Args]:
 
 
 def _literal_args(call: str, entry_point: str) -> Args | None:
-    try:
-        node = ast.parse(call.replace("\n", " "), mode="eval").body
-    except SyntaxError:
-        return None
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == entry_point and not node.keywords):
-        return None
-    try:
-        return [ast.literal_eval(arg) for arg in node.args]
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
+    # A docstring example may wrap its call over several lines.
+    return literal_call(call.replace("\n", " "), entry_point)
 
 
 def corpus_seeds(path: Path) -> list[Args]:
