@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from evalplus_ng import oracle, shrink
 from evalplus_ng.artifact import _plain as plain_json  # the artifacts' JSON rendering
 from evalplus_ng.contract import Contract
+from evalplus_ng.corpus import balanced_call
 from evalplus_ng.dataset import FixedSolution
 from evalplus_ng.records import Outcome, Status, Task
 from evalplus_ng.sandbox import COST_EXCEEDED, Job
@@ -118,7 +119,7 @@ def docstring_cases(prompt: str, entry_point: str) -> list[tuple[Args, Any]]:
         call = None
         if not preceding.isidentifier() and preceding != "." \
                 and not prompt[:position].rstrip().endswith("def"):
-            call = seed._balanced_call(prompt, position)  # shared with the seed extractor
+            call = balanced_call(prompt, position)  # shared with the seed extractor
         args = seed._literal_args(call, entry_point) if call is not None else None
         if call is not None and args is not None:
             end = position + len(call)

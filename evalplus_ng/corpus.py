@@ -142,6 +142,33 @@ def write_corpus(path: Path, corpus: Corpus) -> None:
     temporary.replace(path)
 
 
+def balanced_call(text: str, start: int, limit: int = MAX_CALL_CHARS) -> str | None:
+    """The text of ``name(...)`` starting at ``start`` (brackets balanced, quotes and
+    escapes respected), or None when it does not close within ``limit`` characters."""
+    opening = text.find("(", start)
+    if opening == -1:
+        return None
+    depth, quote, escaped = 0, "", False
+    for index in range(opening, min(len(text), start + limit)):
+        char = text[index]
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return text[start:index + 1]
+    return None
+
+
 def _call_spans(text: str, entry_point: str) -> Iterable[str]:
     """Source text of each balanced ``entry_point(...)`` call in ``text``."""
     needle = entry_point + "("
@@ -149,29 +176,9 @@ def _call_spans(text: str, entry_point: str) -> Iterable[str]:
     while position != -1:
         before = text[position - 1] if position else " "
         if not (before.isidentifier() or before.isdigit() or before == "."):
-            depth, quote, escaped = 0, "", False
-            end = -1
-            for index in range(position + len(entry_point), min(len(text),
-                               position + MAX_CALL_CHARS)):
-                char = text[index]
-                if quote:
-                    if escaped:
-                        escaped = False
-                    elif char == "\\":
-                        escaped = True
-                    elif char == quote:
-                        quote = ""
-                elif char in "'\"":
-                    quote = char
-                elif char in "([{":
-                    depth += 1
-                elif char in ")]}":
-                    depth -= 1
-                    if depth == 0:
-                        end = index
-                        break
-            if end != -1:
-                yield text[position:end + 1]
+            call = balanced_call(text, position)
+            if call is not None:
+                yield call
         position = text.find(needle, position + 1)
 
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from evalplus_ng import typespec as ts
 from evalplus_ng.contract import Contract
-from evalplus_ng.corpus import literal_call, read_corpus
+from evalplus_ng.corpus import balanced_call, literal_call, read_corpus
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import canonical
 from evalplus_ng.types import Args
@@ -39,31 +39,6 @@ class Seed:
     source: str
 
 
-def _balanced_call(text: str, start: int) -> str | None:
-    """The text of ``name(...)`` starting at ``start``, or None if parentheses never close."""
-    depth = 0
-    quote: str | None = None
-    index = text.index("(", start)
-    for position in range(index, len(text)):
-        char = text[position]
-        if quote:
-            if char == "\\":
-                continue
-            if char == quote and text[position - 1] != "\\":
-                quote = None
-        elif char in "'\"":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-            if depth == 0:
-                return text[start:position + 1]
-        elif char == "\n" and depth == 0:
-            return None
-    return None
-
-
 def docstring_examples(prompt: str, entry_point: str) -> list[Args]:
     """Argument lists of literal calls to ``entry_point`` written in the prompt."""
     found: list[Args] = []
@@ -71,7 +46,7 @@ def docstring_examples(prompt: str, entry_point: str) -> list[Args]:
     position = prompt.find(needle)
     while position != -1:
         preceding = prompt[position - 1] if position else " "
-        call = _balanced_call(prompt, position) if not preceding.isidentifier() \
+        call = balanced_call(prompt, position) if not preceding.isidentifier() \
             and preceding != "." else None
         if call is not None and not prompt[:position].rstrip().endswith("def"):
             args = _literal_args(call, entry_point)
