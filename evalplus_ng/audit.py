@@ -30,8 +30,9 @@ from evalplus_ng.artifact import _plain as plain_json  # the artifacts' JSON ren
 from evalplus_ng.contract import Contract
 from evalplus_ng.corpus import balanced_call
 from evalplus_ng.dataset import FixedSolution
+from evalplus_ng.groundtruth import SECONDS_PER_LINE_FLOOR
 from evalplus_ng.records import Outcome, Status, Task
-from evalplus_ng.sandbox import COST_EXCEEDED, Job
+from evalplus_ng.sandbox import COST_EXCEEDED, Job, JobResult
 from evalplus_ng.serialize import Unserializable, canonical, decode, dumps, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
@@ -42,6 +43,8 @@ CONFIRMED, DISMISSED, UNREVIEWED = "confirmed", "dismissed", "unreviewed"
 #: Integers tried in place of each integer argument when probing performance:
 #: powers of ten and the largest primes below them (primes defeat early exits).
 PROBE_INTS = (100, 97, 1000, 997, 10**4, 9973, 10**5, 99991, 10**6, 999983)
+#: Time limit of the untraced first pass of a line-counted run (see :func:`sandbox_runner`).
+UNTRACED_SECONDS = 0.1
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,11 @@ class AuditConfig:
     fast_lines: int = 10_000
     #: Candidate inputs run per task (base and docstring inputs first, then plus).
     max_inputs: int = 2000
+    #: After this many candidates over ``perf_lines`` (in order), later candidates are
+    #: examined only within ``thrift_lines`` (see :class:`Thrift`): a slow reference
+    #: would otherwise cost a full budget on every one of them.
+    costly_inputs: int = 10
+    thrift_lines: int = 10_000
     #: Inputs each sample runs on for the samples signal.
     sample_inputs: int = 300
     sample_seconds: float = 0.5
@@ -155,34 +163,133 @@ def _same(expected: Any, actual: Any, atol: float) -> bool:
 # ---------------------------------------------------------------- running code
 
 
+@dataclass(frozen=True)
+class Thrift:
+    """Examine costly code cheaply: once ``costly`` inputs have exceeded the line budget
+    (in input order), later inputs are examined only if they run within ``lines``;
+    the others get an outcome marked :data:`NOT_EXAMINED` (still costly).
+
+    The rule depends on line counts only, so the outcomes are the same on every machine.
+    """
+
+    costly: int
+    lines: int
+
+
+#: In the error of an outcome a :class:`Thrift` left unexamined.
+NOT_EXAMINED = "not examined"
+
+
+def not_examined(lines: int) -> Outcome:
+    """The outcome of an input :class:`Thrift` skipped: more than ``lines`` lines."""
+    return Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: {NOT_EXAMINED} (more than {lines} "
+                                       "lines, after enough inputs over the full budget)")
+
+
 class Runner(Protocol):
     """Runs ``code``'s entry point on inputs: one outcome per input.
 
     With ``expected``, runs stop after the first output that does not match
-    (so fewer outcomes may come back); otherwise every input runs.
+    (so fewer outcomes may come back); otherwise every input runs. ``thrift``
+    (with ``max_lines``) applies :class:`Thrift`'s rule.
     """
 
     def __call__(self, code: str, inputs: Sequence[Args], max_lines: int | None,
-                 seconds: float, expected: Sequence[Wire] | None = None) -> list[Outcome]: ...
+                 seconds: float, expected: Sequence[Wire] | None = None,
+                 thrift: Thrift | None = None) -> list[Outcome]: ...
 
 
 def sandbox_runner(task: Task, executor: Executor) -> Runner:
-    """Run ``code``'s entry point on inputs in the sandbox, one job per call."""
+    """Run ``code``'s entry point on inputs in the sandbox.
+
+    With ``max_lines`` (and no ``expected``), every input first runs untraced
+    (stopped after :data:`UNTRACED_SECONDS`); only those whose untraced call was
+    slow enough to possibly execute ``max_lines`` lines
+    (:data:`~evalplus_ng.groundtruth.SECONDS_PER_LINE_FLOOR`), or was stopped,
+    run again with the (costly) line count, whose outcome replaces the first. The
+    outcome of every input is the one a fully traced run would give, at a fraction
+    of its cost; the same holds for ``thrift``'s reduced budget.
+    """
+
+    def job(inputs: Sequence[Args], code: str, max_lines: int | None, seconds: float,
+            expected: Sequence[Wire] | None = None, stop: int | None = None) -> Job:
+        return Job(code=code, entry_point=task.entry_point,
+                   inputs=[encode(list(args)) for args in inputs],
+                   time_limits=[seconds] * len(inputs), task_id=task.task_id,
+                   max_lines=max_lines, expected=expected, atol=task.atol, max_timeouts=stop)
+
+    def outcomes_of(result: JobResult, count: int, partial: bool = False) -> list[Outcome]:
+        if partial:
+            return list(result.outcomes)
+        missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error}")
+        return list(result.outcomes) + [missing] * (count - len(result.outcomes))
 
     def run(code: str, inputs: Sequence[Args], max_lines: int | None,
-            seconds: float, expected: Sequence[Wire] | None = None) -> list[Outcome]:
+            seconds: float, expected: Sequence[Wire] | None = None,
+            thrift: Thrift | None = None) -> list[Outcome]:
         if not inputs:
             return []
-        job = Job(code=code, entry_point=task.entry_point,
-                  inputs=[encode(list(args)) for args in inputs],
-                  time_limits=[seconds] * len(inputs), task_id=task.task_id,
-                  max_lines=max_lines, expected=expected, atol=task.atol)
-        result = executor.run(job)
-        outcomes = list(result.outcomes)
         if expected is not None:
-            return outcomes
-        missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error}")
-        return outcomes + [missing] * (len(inputs) - len(outcomes))
+            return outcomes_of(executor.run(job(inputs, code, max_lines, seconds, expected)),
+                               len(inputs), partial=True)
+        if max_lines is None:
+            return outcomes_of(executor.run(job(inputs, code, None, seconds)), len(inputs))
+        if thrift is not None and thrift.lines > max_lines:
+            raise ValueError("a thrift budget must not exceed the full one")
+        untraced = min(seconds, UNTRACED_SECONDS)
+        pending: list[Outcome | None] = [None] * len(inputs)
+
+        def counted(indices: Sequence[int], lines: int | None, limit: float,
+                    stop: int | None = None) -> int:
+            """Run ``indices`` (lines counted unless ``lines`` is None); store their
+            outcomes; return how many came back (fewer when ``stop`` cut the job short)."""
+            if not indices:
+                return 0
+            result = executor.run(job([inputs[i] for i in indices], code, lines, limit,
+                                      stop=stop))
+            got = outcomes_of(result, len(indices), partial=stop is not None)
+            for index, outcome in zip(indices, got, strict=False):
+                pending[index] = outcome
+            return len(got)
+
+        def uncounted(index: int, lines: int) -> bool:
+            """Could ``index``'s untraced outcome hide more than ``lines`` lines?"""
+            o = pending[index]
+            return o is None or (o.status in (Status.OK, Status.ERROR)
+                                 and o.seconds >= lines * SECONDS_PER_LINE_FLOOR) \
+                or (o.status is Status.TIMEOUT and untraced < seconds)
+
+        def over(index: int) -> bool:
+            outcome = pending[index]
+            return outcome is not None and _costly(outcome)
+
+        # Untraced, then traced where needed, chunk by chunk: with ``thrift``, an untraced
+        # chunk stops after as many timeouts as costly inputs are still allowed.
+        costly: list[int] = []
+        position = 0
+        while position < len(inputs) and (thrift is None or len(costly) < thrift.costly):
+            allowed = thrift.costly - len(costly) if thrift is not None else None
+            rest = range(position, len(inputs))
+            end = position + counted(rest, None, untraced, allowed)
+            slow = [i for i in range(position, end) if uncounted(i, max_lines)]
+            done = counted(slow, max_lines, seconds, allowed)
+            costly += [i for i in slow[:done] if over(i)]
+            if done < len(slow) and (thrift is None or len(costly) < thrift.costly):
+                for index in slow[done:]:  # the job broke off early
+                    pending[index] = Outcome(Status.ERROR,
+                                             error="did not run: the job broke off")
+            position = end if end > position else len(inputs)
+        if thrift is not None and len(costly) >= thrift.costly:
+            # Every input over the full budget is slow, so costly[-1] is the same input
+            # on any machine: after it, only inputs within the smaller budget count.
+            later = [i for i in range(costly[-1] + 1, len(inputs))
+                     if uncounted(i, thrift.lines)]
+            counted(later, thrift.lines, seconds)
+            for index in later:
+                if over(index):
+                    pending[index] = not_examined(thrift.lines)
+        missing = Outcome(Status.ERROR, error="did not run")
+        return [o if o is not None else missing for o in pending]
 
     return run
 
@@ -235,10 +342,11 @@ class TaskAudit:
     def fixed_code(self) -> str | None:
         return self.task.solution if self.fixed is not None else None
 
-    def original(self, inputs: Sequence[Args], max_lines: int | None = None) -> list[Outcome]:
+    def original(self, inputs: Sequence[Args], max_lines: int | None = None,
+                 thrift: Thrift | None = None) -> list[Outcome]:
         """Outcomes of the dataset's own reference."""
         return self.run(self.task.original, inputs, max_lines or self.config.perf_lines,
-                        self.config.seconds)
+                        self.config.seconds, thrift=thrift)
 
     def fixed_run(self, inputs: Sequence[Args], max_lines: int | None = None) -> list[Outcome]:
         """Outcomes of the fixed ground truth; [] when the task has none."""
@@ -375,10 +483,13 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
             if key not in seen:
                 seen.add(key)
                 probed.append(probe)
-    costly = [args for args, o in zip(audit.inputs, originals, strict=True) if _costly(o)]
+    costly = [args for args, o in zip(audit.inputs, originals, strict=True)
+              if _costly(o) and NOT_EXAMINED not in (o.error or "")]
     if probed:
-        costly += [args for args, o in zip(probed, audit.original(probed), strict=True)
-                   if _costly(o)]
+        thrift = Thrift(config.costly_inputs, config.thrift_lines)
+        costly += [args for args, o in zip(probed, audit.original(probed, thrift=thrift),
+                                           strict=True)
+                   if _costly(o) and NOT_EXAMINED not in (o.error or "")]
     if not costly:
         return []
     entry = audit.task.entry_point
@@ -532,7 +643,9 @@ def _shrink_against_samples(audit: TaskAudit, args: Args, group: Sequence[Sample
 
 def audit_task(audit: TaskAudit) -> list[Finding]:
     """Every signal's findings on one task, unreviewed."""
-    originals = audit.original(audit.inputs)
+    config = audit.config
+    originals = audit.original(audit.inputs,
+                               thrift=Thrift(config.costly_inputs, config.thrift_lines))
     return [*differential_and_raises(audit, originals), *performance(audit, originals),
             *docstring(audit), *samples_signal(audit)]
 

@@ -157,10 +157,13 @@ def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int
               help="Folder of LLM samples files (*.jsonl): MINI then keeps their kills too.")
 @click.option("--no-audit", is_flag=True, help="Do not audit the reference solutions.")
 @click.option("--no-reduce", is_flag=True, help="Do not write the MINI suite.")
+@click.option("--no-calibrate", is_flag=True,
+              help="Do not time the ground truth: no calibrated per-test time limits "
+                   "(timings are the only part of the suites that differs between runs).")
 @_errors_to_exit_codes
 def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int, jobs: int,
             no_llm_seeds: bool, budget: float, samples_dir: Path | None, no_audit: bool,
-            no_reduce: bool) -> None:
+            no_reduce: bool, no_calibrate: bool) -> None:
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
     from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
     from evalplus_ng.workflow import load_dataset
@@ -177,6 +180,8 @@ def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int
         _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs)
     if not no_reduce:
         _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs)
+    if not no_calibrate:
+        _calibrate(out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs)
 
 
 def _print_table(summary: AugmentSummary, per_task: int) -> None:
@@ -295,6 +300,10 @@ def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs:
 @_errors_to_exit_codes
 def calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
     """Time the ground truth on every test and store per-test time limits in the suites."""
+    _calibrate(out, floor, factor, jobs)
+
+
+def _calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
     from evalplus_ng.workflow import run_calibrate
 
     with _Progress("calibrating") as progress:

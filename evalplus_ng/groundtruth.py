@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from evalplus_ng import oracle as judge
 from evalplus_ng.records import Status, Task
 from evalplus_ng.sandbox import COST_EXCEEDED, Job, JobResult
-from evalplus_ng.serialize import dumps, encode
+from evalplus_ng.serialize import decode, dumps, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
 #: How long the ground truth may take on one input before the input is dropped.
@@ -91,6 +92,13 @@ def _select(expected: Expected, indices: Sequence[int]) -> dict[int, tuple[Wire,
             for k, index in enumerate(indices)}
 
 
+def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
+    """Does the ground truth's output pass the task's special oracle (e.g. HumanEval/32's
+    ``|poly(x)| <= atol``)? An input on which it does not would fail the reference itself."""
+    value = decode(output)
+    return judge.check(task.task_id, args, value, value, task.atol)
+
+
 def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,
            max_lines: int | None = None, runs: int = 2) -> Oracle:
     """Run the ground truth ``runs`` times; keep inputs it answers, in time, the same way each run.
@@ -101,10 +109,12 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     counted (a traced run) only for inputs whose untraced first run was slow
     enough to possibly exceed the bound (see :data:`SECONDS_PER_LINE_FLOOR`), so
     which inputs are dropped does not depend on the machine, and cheap inputs
-    cost one untraced call per run.
+    cost one untraced call per run. A task with a special oracle (HumanEval/32)
+    also drops inputs whose output fails that oracle: the reference itself would fail them.
     ``kept`` indexes ``inputs``; ``outputs`` and ``seconds`` (fastest run) follow ``kept``.
     """
     everything = list(range(len(inputs)))
+    special = judge.SPECIAL_ORACLES.get(task.task_id)
     first = _expected(executor.run(_job(task, inputs, seconds)), len(inputs))
     answers = [_select(first, everything)]
     if max_lines is not None:
@@ -138,6 +148,10 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
             continue
         if len({dumps(run[index][0]) for run in answers if index in run}) != 1:
             dropped["unstable"] = dropped.get("unstable", 0) + 1
+            continue
+        if special is not None and not _passes_own_oracle(task, inputs[index],
+                                                          answers[0][index][0]):
+            dropped["own-oracle"] = dropped.get("own-oracle", 0) + 1
             continue
         kept.append(index)
         outputs.append(answers[0][index][0])

@@ -30,16 +30,23 @@ RESHAPE_RATE = 0.15
 _PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
 
 
+def _pool_key(value: Any) -> Any:
+    """What makes two ingredients of one kind the same: the value itself, except that a
+    float's text tells 0.0 from -0.0 and makes every NaN one ingredient (as ``canonical``
+    does, at a fraction of its cost; a kind only ever holds one exact type)."""
+    return repr(value) if type(value) is float else value
+
+
 @dataclass
 class Pool:
     """Bounded, deterministic pools of fragments from valid inputs, keyed by kind."""
 
     rng: random.Random
     items: dict[str, list[Any]] = field(default_factory=dict)
-    keys: dict[str, set[str]] = field(default_factory=dict)
+    keys: dict[str, set[Any]] = field(default_factory=dict)
 
     def add(self, kind: str, value: Any) -> None:
-        key = canonical(value)
+        key = _pool_key(value)
         seen = self.keys.setdefault(kind, set())
         if key in seen:
             return
@@ -48,7 +55,7 @@ class Pool:
             bucket.append(value)
         else:
             victim = self.rng.randrange(POOL_SIZE)
-            seen.discard(canonical(bucket[victim]))
+            seen.discard(_pool_key(bucket[victim]))
             bucket[victim] = value
         seen.add(key)
 

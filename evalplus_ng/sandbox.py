@@ -158,8 +158,9 @@ class Job:
     #: ERROR naming :data:`COST_EXCEEDED`: a cost measure that, unlike time, is
     #: the same on every machine. For trusted code (the ground truth) only.
     max_lines: int | None = None
-    #: When set, the job stops once this many inputs have timed out: each timeout
-    #: costs a whole time limit, so a looping candidate would otherwise cost one per input.
+    #: When set, the job stops once this many inputs have timed out or exceeded
+    #: ``max_lines``: each costs a whole limit, so a looping candidate would otherwise
+    #: cost one per input.
     max_timeouts: int | None = None
     #: When set, the job stops once this many inputs have failed (``fail_fast`` is 1).
     max_failures: int | None = None
@@ -167,6 +168,12 @@ class Job:
 
 #: The error type reported when a call exceeds ``Job.max_lines``.
 COST_EXCEEDED = "CostExceeded"
+
+
+def _too_costly(outcome: Outcome) -> bool:
+    """The call timed out or ran out of its line budget (what ``max_timeouts`` counts)."""
+    return outcome.status is Status.TIMEOUT or (
+        outcome.status is Status.ERROR and COST_EXCEEDED in (outcome.error or ""))
 
 
 class CostExceeded(BaseException):
@@ -983,7 +990,7 @@ class _Worker:
                     outcome, ok = _outcome(body, len(outcomes), judge, _CHILD_STATUSES)
                     outcomes.append(outcome)
                     passed.append(ok)
-                    timeouts += outcome.status is Status.TIMEOUT
+                    timeouts += _too_costly(outcome)
                     failures += judge is not None and not ok
                     if ((max_failures is not None and failures >= max_failures)
                             or (max_timeouts is not None and timeouts >= max_timeouts)):
@@ -994,7 +1001,7 @@ class _Worker:
             outcome, ok = _outcome(frame[start:], len(outcomes), judge, _STATUSES)
             outcomes.append(outcome)
             passed.append(ok)
-            timeouts += outcome.status is Status.TIMEOUT
+            timeouts += _too_costly(outcome)
             failures += judge is not None and not ok
             stopped = ((max_failures is not None and failures >= max_failures)
                        or (max_timeouts is not None and timeouts >= max_timeouts))

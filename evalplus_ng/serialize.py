@@ -99,6 +99,10 @@ def decode(wire: Wire) -> Any:
     raise ValueError(f"malformed wire value: {str(wire)[:80]}")
 
 
+#: JSON string literal of a str, as ``_dump`` writes it (``ensure_ascii=False``).
+_quote = json.encoder.encode_basestring
+
+
 def _dump(wire: Wire) -> str:
     return json.dumps(wire, separators=(",", ":"), ensure_ascii=False)
 
@@ -120,7 +124,48 @@ def _canonical_wire(wire: Wire) -> Wire:
 
 
 def canonical(value: object) -> str:
-    """A stable text key: equal values (same types) give equal keys."""
+    """A stable text key: equal values (same types) give equal keys.
+
+    The text is ``dumps`` of the value's wire tree with dict entries sorted and
+    every NaN alike; lists, tuples and scalars (what most inputs are made of) are
+    written directly, the rest through the wire tree (:func:`_canonical_slow`).
+    """
+    if type(value) is str:
+        return _quote(value)
+    if type(value) is int:
+        return int.__repr__(value) if -_BIG < value < _BIG else _canonical_slow(value)
+    if type(value) is list:
+        return "[" + _items(value) + "]"
+    if type(value) is tuple:
+        return '{"t":[' + _items(value) + "]}"
+    if type(value) is float:
+        if value != value:
+            return '{"nan":1}'
+        return float.__repr__(value) if math.isfinite(value) else _dump(value)
+    if type(value) is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return _canonical_slow(value)
+
+
+def _items(items: list[Any] | tuple[Any, ...]) -> str:
+    """The comma-separated canonical texts of a sequence's items (all-int, all-str
+    and all-float sequences in one pass of C code)."""
+    kinds = set(map(type, items))
+    if len(kinds) == 1:
+        (kind,) = kinds
+        if kind is int and min(items) > -_BIG and max(items) < _BIG:
+            return ",".join(map(int.__repr__, items))
+        if kind is str:
+            return ",".join(map(_quote, items))
+        if kind is float and all(map(math.isfinite, items)):
+            return ",".join(map(float.__repr__, items))
+    return ",".join([canonical(v) for v in items])
+
+
+def _canonical_slow(value: object) -> str:
+    """:func:`canonical` by way of the wire tree (its definition)."""
     return _dump(_canonical_wire(encode(value)))
 
 

@@ -43,18 +43,24 @@ def run_in_process(entry_point: str) -> audit.Runner:
     """A stand-in for the sandbox runner: trusted synthetic code, lines counted the same way."""
 
     def run(code: str, inputs: Sequence[Args], max_lines: int | None,
-            seconds: float, expected: Sequence[Any] | None = None) -> list[Outcome]:
+            seconds: float, expected: Sequence[Any] | None = None,
+            thrift: audit.Thrift | None = None) -> list[Outcome]:
         namespace: dict[str, Any] = {}
         exec(compile(code, "<synthetic>", "exec"), namespace)
         function = namespace[entry_point]
         outcomes = []
+        costly = 0
         for args in inputs:
-            sys.settrace(_line_tracer(max_lines or 10**9))
+            thrifty = thrift is not None and costly >= thrift.costly
+            budget = thrift.lines if thrift is not None and thrifty else max_lines
+            sys.settrace(_line_tracer(budget or 10**9))
             try:
                 value = function(*[encode(a) and a for a in args])
                 outcomes.append(Outcome(Status.OK, encode(value)))
             except _Budget:
-                outcomes.append(Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: too many lines"))
+                costly += 1
+                outcomes.append(audit.not_examined(budget or 0) if thrifty else
+                                Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: too many lines"))
             except Exception as exc:
                 outcomes.append(Outcome(Status.ERROR, error=f"{type(exc).__name__}: {exc}"))
             finally:
@@ -266,3 +272,24 @@ def test_sample_files_of_one_model_share_its_name(name: str, model: str) -> None
     from evalplus_ng.workflow import _sample_model
 
     assert _sample_model(Path(name)) == model
+
+
+def test_thrift_examines_the_same_inputs_as_a_fully_counted_run() -> None:
+    # Naive fib runs about 3 * fib(n) lines: n = 8 fits 300 lines, n = 12 fits 5,000,
+    # n = 16 and up need more. After two inputs over 5,000 lines, later inputs are
+    # examined only within 300: 8 still is, 12 no longer.
+    task = Task(task_id="Toy/1", prompt=FIB, entry_point="fib", solution=FAST_FIB,
+                base_inputs=(), original_solution=NAIVE_FIB)
+    inputs: list[Args] = [[12], [20], [8], [22], [12], [8], [30], [2]]
+    thrift = audit.Thrift(costly=2, lines=300)
+    with Sandbox(1) as sandbox:
+        counted = audit.sandbox_runner(task, sandbox)(task.original, inputs, 5000, 10.0,
+                                                      thrift=thrift)
+    reference = run_in_process("fib")(task.original, inputs, 5000, 10.0, thrift=thrift)
+    shape = [(o.status, o.value, audit.NOT_EXAMINED in (o.error or ""),
+              COST_EXCEEDED in (o.error or "")) for o in counted]
+    assert shape == [(o.status, o.value, audit.NOT_EXAMINED in (o.error or ""),
+                      COST_EXCEEDED in (o.error or "")) for o in reference]
+    assert [o.value for o in counted] == [144, None, 21, None, None, 21, None, 1]
+    assert [audit.NOT_EXAMINED in (o.error or "") for o in counted] == \
+        [False, False, False, False, True, False, True, False]

@@ -74,3 +74,14 @@ def test_untraced_python_is_slower_than_the_assumed_floor() -> None:
     for _ in range(lines):
         pass
     assert time.perf_counter() - began >= lines * SECONDS_PER_LINE_FLOOR
+
+
+def test_inputs_failing_the_tasks_own_special_oracle_are_dropped(sandbox: Sandbox) -> None:
+    # HumanEval/32's oracle accepts any x with |poly(x)| <= atol. This reference returns
+    # the root of 1 + 2x exactly, but only an approximation for 3 + 1000x.
+    source = "def find_zero(xs):\n    return -xs[0] / xs[1] if xs[1] < 100 else -0.0031\n"
+    task = Task("HumanEval/32", "def find_zero(xs):\n", "find_zero", source, ([[1, 2]],),
+                atol=1e-4)
+    verdict = oracle(task, [[[1, 2]], [[3, 1000]], [[-4, 8]]], sandbox, seconds=5.0)
+    assert verdict.kept == (0, 2)
+    assert verdict.dropped == {"own-oracle": 1}

@@ -12,7 +12,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalplus_ng.serialize import Unserializable, canonical, decode, dumps, encode, loads
+from evalplus_ng.serialize import (
+    Unserializable,
+    _canonical_wire,
+    _dump,
+    canonical,
+    decode,
+    dumps,
+    encode,
+    loads,
+)
 
 scalars = (
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
@@ -49,6 +58,17 @@ def test_round_trip_keeps_types(value: Any) -> None:
 @given(values)
 def test_canonical_is_deterministic_and_text_stable(value: Any) -> None:
     assert canonical(value) == canonical(decode(loads(dumps(encode(value)))))
+
+
+homogeneous = (st.lists(st.integers()) | st.lists(st.text(max_size=4))
+               | st.lists(st.floats()) | st.lists(st.floats(allow_nan=False)))
+
+
+@given(values | homogeneous | st.tuples(homogeneous) | st.floats())
+def test_canonical_fast_paths_write_the_wire_trees_text(value: Any) -> None:
+    # canonical writes lists, tuples and scalars directly; it must give exactly the
+    # text of its definition (the sorted wire tree's JSON), which other stored orders use.
+    assert canonical(value) == _dump(_canonical_wire(encode(value)))
 
 
 def test_one_one_point_zero_and_true_differ() -> None:
