@@ -45,8 +45,8 @@ What counts as a valid new input.
 
 What is inside the timing.
   * Ours: everything ``augment_task`` does after ``gather``: the seeded fuzz
-    loop (mutation + contract filter, in-process) and the sandboxed oracle,
-    with augment's re-fuzz rounds when the oracle drops too many. The
+    stream (mutation + contract filter, in-process) and the sandboxed oracle,
+    with augment's further rounds when the oracle drops too many. The
     one-worker sandbox is started (and warmed with one job) once, before any
     timing, as EvalPlus's interpreter start-up and imports are outside its timing.
     The oracle also re-runs the non-base seeds, which ``fuzz`` emits first.
@@ -104,7 +104,7 @@ from evalplus_ng.augment import (
 )
 from evalplus_ng.contract import Contract, contract_file, load_contract
 from evalplus_ng.dataset import load_humaneval
-from evalplus_ng.fuzz import FuzzConfig, fuzz
+from evalplus_ng.fuzz import FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
 from evalplus_ng.records import Task
 from evalplus_ng.resources import data_dir
@@ -288,10 +288,12 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
     dropped: dict[str, int] = {}
     judged = attempts = jobs = 0
     budget_hit = False
+    fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(budget_seconds=seconds),
+                    random.Random(task_seed))
     for _round in range(ROUNDS):
         left = max(0.0, seconds - (time.perf_counter() - start))
-        found = fuzz(task, contract, seeds, FuzzConfig(target=wanted, budget_seconds=left),
-                     random.Random(task_seed))
+        fuzzer.config = FuzzConfig(budget_seconds=left)
+        found = fuzzer.extend(wanted)
         attempts, budget_hit = found.attempts, found.budget_hit
         fresh = list(found.inputs[judged:])
         judged = len(found.inputs)

@@ -22,7 +22,7 @@ from typing import Any
 from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.contract import contract_file, load_contract
 from evalplus_ng.errors import UnknownTaskError
-from evalplus_ng.fuzz import FuzzConfig, fuzz
+from evalplus_ng.fuzz import FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
 from evalplus_ng.records import Task
 from evalplus_ng.resources import data_dir
@@ -32,12 +32,12 @@ from evalplus_ng.serialize import decode, encode
 
 ARTIFACT = "HumanEvalPlus.jsonl.gz"
 #: Candidates generated beyond the target, to make up for inputs the oracle drops.
-SLACK = 1.15
+SLACK = 1.03
 #: At most this many generate-then-judge rounds per task.
-ROUNDS = 4
+ROUNDS = 8
 #: Candidates judged per task at most, as a multiple of ``per_task``.
 MAX_CANDIDATES = 8
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -116,17 +116,18 @@ def augment_task(task: Task, config: AugmentConfig) -> tuple[list[Any], TaskRepo
     task_seed = _task_seed(config, task.task_id)
     seeds = gather(task, contract, _corpus_path(config, task) if config.use_corpus else None,
                    task_seed, config.hypothesis_examples)
-    # The fuzz loop is sequential and seeded, so a larger target extends the same
-    # sequence: when the oracle drops too many inputs, ask for more and judge only those.
+    # The fuzz loop is a seeded stream: when the oracle drops too many inputs, it
+    # continues with more, and only those are judged (the inputs do not depend on
+    # how many rounds it took).
     wanted = int(config.per_task * SLACK) + 1
     kept: list[Any] = []
     dropped: dict[str, int] = {}
     judged = 0
+    fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(budget_seconds=config.budget_seconds),
+                    random.Random(task_seed))
     with Sandbox(1, Limits()) as sandbox:
         for _round in range(ROUNDS):
-            found = fuzz(task, contract, seeds,
-                         FuzzConfig(target=wanted, budget_seconds=config.budget_seconds),
-                         random.Random(task_seed))
+            found = fuzzer.extend(wanted)
             fresh = found.inputs[judged:]
             judged = len(found.inputs)
             verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines)

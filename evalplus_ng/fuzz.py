@@ -44,46 +44,81 @@ class FuzzResult:
     budget_hit: bool = False
 
 
+class Fuzzer:
+    """The fuzz loop as a resumable stream: ``extend(target)`` continues where the last
+    call stopped, so asking for more inputs later costs only the new ones, and the
+    inputs are exactly those one call with the final target would give."""
+
+    def __init__(self, task: Task, contract: Contract, seeds: Sequence[Seed],
+                 config: FuzzConfig, rng: random.Random) -> None:
+        self.contract = contract
+        self.config = config
+        self.rng = rng
+        self.ctx = Context(rng, Pool(rng))
+        self.seen = {canonical(args) for args in task.base_inputs}
+        self.corpus: list[Args] = []
+        self.inputs: list[Args] = []
+        self.sources: list[str] = []
+        self.rejected: Counter[str] = Counter()
+        self.attempts = 0
+        self.budget_hit = False
+        self._seeds = list(seeds)
+        self._seeded = False
+        #: New non-base seeds: the stream's first inputs, emitted as targets allow.
+        self._fresh_seeds: list[Seed] = []
+        self._emitted = 0
+
+    def _take_seeds(self) -> None:
+        for seed in self._seeds:
+            self.corpus.append(seed.args)
+            for value in seed.args:
+                self.ctx.pool.feed(value)
+            key = canonical(seed.args)
+            if seed.source != BASE and key not in self.seen:
+                self._fresh_seeds.append(seed)
+            self.seen.add(key)
+        self._seeded = True
+
+    def extend(self, target: int) -> FuzzResult:
+        """Mutate until ``target`` new inputs exist (or the attempts for it run out)."""
+        if not self._seeded:
+            self._take_seeds()
+        while len(self.inputs) < target and self._emitted < len(self._fresh_seeds):
+            seed = self._fresh_seeds[self._emitted]
+            self.inputs.append(seed.args)
+            self.sources.append(seed.source)
+            self._emitted += 1
+        rng, ctx, contract, seen = self.rng, self.ctx, self.contract, self.seen
+        corpus, inputs, sources, rejected = self.corpus, self.inputs, self.sources, self.rejected
+        attempts = self.attempts
+        limit = target * self.config.attempts_per_input
+        deadline = time.monotonic() + self.config.budget_seconds
+        while len(inputs) < target and attempts < limit and corpus:
+            attempts += 1
+            if attempts % 256 == 0 and time.monotonic() > deadline:
+                self.budget_hit = True
+                break
+            child = mutate_args(rng.choice(corpus), contract.specs, ctx)
+            key = canonical(child)
+            if key in seen:
+                rejected["duplicate"] += 1
+                continue
+            seen.add(key)
+            reason = contract.violation(child)
+            if reason is not None:
+                rejected["type" if reason.startswith("argument") else "precondition"] += 1
+                continue
+            corpus.append(child)
+            inputs.append(child)
+            sources.append("mutation")
+            for value in child:
+                ctx.pool.feed(value)
+        self.attempts = attempts
+        return FuzzResult(tuple(inputs), tuple(sources), attempts, dict(rejected),
+                          self.budget_hit)
+
+
 def fuzz(task: Task, contract: Contract, seeds: Sequence[Seed], config: FuzzConfig,
          rng: random.Random) -> FuzzResult:
     """Mutate seeds (and the inputs they lead to) until ``config.target`` new inputs exist."""
-    ctx = Context(rng, Pool(rng))
-    seen = {canonical(args) for args in task.base_inputs}
-    corpus: list[Args] = []
-    inputs: list[Args] = []
-    sources: list[str] = []
-    for seed in seeds:
-        corpus.append(seed.args)
-        for value in seed.args:
-            ctx.pool.feed(value)
-        key = canonical(seed.args)
-        if seed.source != BASE and key not in seen and len(inputs) < config.target:
-            inputs.append(seed.args)
-            sources.append(seed.source)
-        seen.add(key)
-    rejected: Counter[str] = Counter()
-    attempts = 0
-    limit = config.target * config.attempts_per_input
-    deadline = time.monotonic() + config.budget_seconds
-    budget_hit = False
-    while len(inputs) < config.target and attempts < limit and corpus:
-        attempts += 1
-        if attempts % 256 == 0 and time.monotonic() > deadline:
-            budget_hit = True
-            break
-        child = mutate_args(rng.choice(corpus), contract.specs, ctx)
-        key = canonical(child)
-        if key in seen:
-            rejected["duplicate"] += 1
-            continue
-        seen.add(key)
-        reason = contract.violation(child)
-        if reason is not None:
-            rejected["type" if reason.startswith("argument") else "precondition"] += 1
-            continue
-        corpus.append(child)
-        inputs.append(child)
-        sources.append("mutation")
-        for value in child:
-            ctx.pool.feed(value)
-    return FuzzResult(tuple(inputs), tuple(sources), attempts, dict(rejected), budget_hit)
+    return Fuzzer(task, contract, seeds, config, rng).extend(config.target)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalplus_ng.contract import Contract
-from evalplus_ng.fuzz import FuzzConfig, fuzz
+from evalplus_ng.fuzz import FuzzConfig, Fuzzer, fuzz
 from evalplus_ng.mutate import MUTATORS, Context, Pool, mutate, mutate_args
 from evalplus_ng.records import Task
 from evalplus_ng.seed import BASE, DOCSTRING, Seed, docstring_examples, gather
@@ -120,6 +120,21 @@ def test_fuzz_emits_distinct_valid_new_inputs_reproducibly() -> None:
     assert again.inputs == first.inputs
     other = fuzz(task, contract, seeds, FuzzConfig(target=300), random.Random(8))
     assert other.inputs != first.inputs
+
+
+def test_a_resumed_fuzz_stream_equals_one_call_with_the_final_target() -> None:
+    task, contract = _task(), _contract()
+    seeds = gather(task, contract, None, seed=1, hypothesis_count=10)
+    fresh = sum(1 for s in seeds if s.source != BASE)
+    assert fresh > 3
+    whole = fuzz(task, contract, seeds, FuzzConfig(target=250), random.Random(3))
+    fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(), random.Random(3))
+    # First fewer inputs than there are new seeds, then more than a round's worth.
+    assert fuzzer.extend(3).inputs == whole.inputs[:3]
+    assert fuzzer.extend(120).inputs == whole.inputs[:120]
+    resumed = fuzzer.extend(250)
+    assert resumed.inputs == whole.inputs and resumed.sources == whole.sources
+    assert (resumed.attempts, resumed.rejected) == (whole.attempts, whole.rejected)
 
 
 def test_fuzz_stops_after_its_attempt_budget() -> None:
