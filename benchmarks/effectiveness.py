@@ -6,6 +6,7 @@ that pass the base tests, how many of those fail the plus tests (the "kills"),
 per task and per model, and the first failing input of each kill.
 
     python benchmarks/effectiveness.py ARTIFACT ../shared/samples/humaneval [-j 2] [--out F]
+        [--floor SECONDS] [--factor F]
 """
 
 from __future__ import annotations
@@ -44,7 +45,13 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--floor", type=float, default=None,
+                        help="least time limit, seconds [default: the suite's calibration, "
+                             "else 1 s]; 1 matches EvalPlus's own default")
+    parser.add_argument("--factor", type=float, default=None,
+                        help="time limit as a multiple of the ground truth's time")
     options = parser.parse_args()
+    config = EvalConfig(floor_seconds=options.floor, factor=options.factor)
 
     tasks = {task.task_id: task for task in load_plus_file(options.artifact)}
     found = read_sample_folder(options.folder, tasks)
@@ -54,7 +61,7 @@ def main() -> None:
     began = time.monotonic()
     with Sandbox(options.jobs) as sandbox:
         truths = run_ground_truth(list(tasks.values()), sandbox)
-        results = [r for _, r in evaluate_samples(tasks, truths, samples, sandbox, EvalConfig())]
+        results = [r for _, r in evaluate_samples(tasks, truths, samples, sandbox, config)]
         base_pass = [i for i, r in enumerate(results)
                      if r.base_status is Verdict.PASS and r.task_id not in EXCLUDED]
         kills = [i for i in base_pass if results[i].plus_status is not Verdict.PASS]
@@ -62,7 +69,7 @@ def main() -> None:
         # and count the kill only when the second run does not pass either.
         timed_out = [i for i in kills if results[i].plus_status is Verdict.TIMEOUT]
         again = {index: result for index, (_, result) in zip(timed_out, evaluate_samples(
-            tasks, truths, [samples[i] for i in timed_out], sandbox, EvalConfig()), strict=True)}
+            tasks, truths, [samples[i] for i in timed_out], sandbox, config), strict=True)}
     unconfirmed = [i for i, r in again.items() if r.plus_status is Verdict.PASS]
     kills = [i for i in kills if i not in set(unconfirmed)]
     seconds = time.monotonic() - began
