@@ -287,17 +287,23 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
     kept: list[Args] = []
     dropped: dict[str, int] = {}
     judged = attempts = jobs = 0
+    fuzz_seconds = oracle_seconds = calls_seconds = 0.0
     budget_hit = False
     fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(budget_seconds=seconds),
                     random.Random(task_seed))
     for _round in range(ROUNDS):
         left = max(0.0, seconds - (time.perf_counter() - start))
         fuzzer.config = FuzzConfig(budget_seconds=left)
+        began = time.perf_counter()
         found = fuzzer.extend(wanted)
+        fuzz_seconds += time.perf_counter() - began
         attempts, budget_hit = found.attempts, found.budget_hit
         fresh = list(found.inputs[judged:])
         judged = len(found.inputs)
+        began = time.perf_counter()
         verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines)
+        oracle_seconds += time.perf_counter() - began
+        calls_seconds += sum(verdict.seconds)
         jobs += 2  # oracle's two runs, one sandbox job each
         kept.extend(fresh[i] for i in verdict.kept)
         for reason, count in verdict.dropped.items():
@@ -314,7 +320,11 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
     side = Side(min(num, len(distinct)), elapsed, attempts,
                 "budget hit" if budget_hit else "")
     return side, {"fuzz_rejected": found.rejected, "oracle_dropped": dropped,
-                  "judged": judged, "sandbox_jobs": jobs}
+                  "judged": judged, "sandbox_jobs": jobs, "fuzz_seconds": fuzz_seconds,
+                  "oracle_seconds": oracle_seconds,
+                  # The ground truth's own calls (fastest run, kept inputs), once and
+                  # twice as the oracle runs it: what no sandbox or fuzzer speed-up removes.
+                  "ground_truth_call_seconds": calls_seconds}
 
 
 # --------------------------------------------------------------------------- theirs
@@ -483,6 +493,19 @@ def main() -> None:
           f" {sum(r.lower_bound for r in rows)} lower bounds); pooled {ours_total:.0f} vs"
           f" {theirs_total:.0f} valid inputs/s\nmedian ratio without the sandbox's /tmp sweeps"
           f" (last measured at {1000 * sweep:.1f} ms per job): {median_net:.1f}x")
+    split = [(r.extra["fuzz_seconds"], r.extra["oracle_seconds"],
+              2 * r.extra["ground_truth_call_seconds"]) for r in rows if r.ours.seconds > 0]
+    if split:
+        fuzz_total, oracle_total, calls_total = (sum(column) for column in zip(*split, strict=True))
+        print(f"our time: fuzz {fuzz_total:.1f}s, oracle {oracle_total:.1f}s, of which the"
+              f" ground truth's own calls (both runs) {calls_total:.1f}s")
+        slow = [r for r in rows if r.ratio is not None and r.ratio < 10 and r.ours.seconds > 0]
+        if slow:
+            shares = ", ".join(
+                f"{r.task_id.split('/')[-1]}: "
+                f"{200 * r.extra['ground_truth_call_seconds'] / r.ours.seconds:.0f}%"
+                for r in slow)
+            print(f"tasks below 10x, share of our time inside ground-truth calls: {shares}")
     if agreements:
         print(f"EvalPlus inputs our contract accepts: min {100 * min(agreements):.1f}%,"
               f" mean {100 * statistics.fmean(agreements):.1f}%")
