@@ -74,11 +74,16 @@ def encode(value: object) -> Wire:
     return encode(_numpy_scalar(value))
 
 
+_SCALAR_TYPES = frozenset({type(None), bool, int, float, str})
+
+
 def decode(wire: Wire) -> Any:
     """Inverse of :func:`encode`; raises ``ValueError`` on a malformed tree."""
     if wire is None or isinstance(wire, (bool, int, float, str)):
         return wire
     if isinstance(wire, list):
+        if set(map(type, wire)) <= _SCALAR_TYPES:  # a flat list is its own value
+            return list(wire)
         return [decode(v) for v in wire]
     if isinstance(wire, dict) and len(wire) == 1:
         ((tag, body),) = wire.items()
