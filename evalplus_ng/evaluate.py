@@ -6,9 +6,10 @@ builds sandbox jobs and reads their results; it opens no files.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -112,11 +113,85 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
 
 
 def _parts(task: Task, truth: GroundTruth, config: EvalConfig) -> list[_Part]:
-    n_base = len(task.base_inputs)
+    """The base inputs, and the plus inputs when the task has some, as job templates."""
     parts = [_part(task, task.base_inputs, truth.base, config, 0)]
     if task.plus_inputs:
-        parts.append(_part(task, task.plus_inputs, truth.plus, config, n_base))
+        parts.append(_part(task, task.plus_inputs, truth.plus, config, len(task.base_inputs)))
     return parts
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How one task's samples are judged: base and plus inputs in one job per sample.
+
+    The job runs the base inputs, then the plus inputs after the first ``shared``
+    (those repeat the first base inputs: same input, expected output and limit, so
+    their outcomes count for both columns). Stopping at the first failure, it
+    decides both columns unless base fails after the shared inputs; then ``rest``
+    (the plus inputs after the shared ones, alone) decides plus.
+    """
+
+    base: _Part
+    plus: _Part | None
+    shared: int
+    job: Job
+    rest: Job | None
+
+
+def _shared_prefix(base: Job, plus: Job) -> int:
+    """How many leading inputs ``plus`` repeats from ``base`` with the same expectations."""
+    count = 0
+    for pair in zip(base.inputs, plus.inputs, base.expected or (), plus.expected or (),
+                    base.time_limits, plus.time_limits, strict=False):
+        if (_text(pair[0]) != _text(pair[1]) or _text(pair[2]) != _text(pair[3])
+                or pair[4] != pair[5]):
+            break
+        count += 1
+    return count
+
+
+def _text(wire: Any) -> str:
+    return json.dumps(wire, sort_keys=True, allow_nan=True)
+
+
+def _plan(task: Task, truth: GroundTruth, config: EvalConfig) -> _Plan:
+    parts = _parts(task, truth, config)
+    base = parts[0]
+    if len(parts) == 1:
+        return _Plan(base, None, 0, base.job, None)
+    plus = parts[1]
+    shared = _shared_prefix(base.job, plus.job)
+    job = replace(
+        base.job,
+        inputs=[*base.job.inputs, *plus.job.inputs[shared:]],
+        time_limits=[*base.job.time_limits, *plus.job.time_limits[shared:]],
+        expected=[*(base.job.expected or ()), *(plus.job.expected or ())[shared:]],
+    )
+    rest = None
+    if shared < len(plus.inputs):
+        rest = replace(plus.job, inputs=plus.job.inputs[shared:],
+                       time_limits=plus.job.time_limits[shared:],
+                       expected=(plus.job.expected or ())[shared:])
+    return _Plan(base, plus, shared, job, rest)
+
+
+def _columns(plan: _Plan, result: JobResult) -> tuple[tuple[Verdict, tuple[Args, ...]],
+                                                      tuple[Verdict, tuple[Args, ...]] | None]:
+    """Base and plus verdicts of a plan's job; plus is None when ``plan.rest`` must decide it."""
+    base_count = len(plan.base.inputs)
+    base = verdict(JobResult(result.load, result.outcomes[:base_count],
+                             result.passed[:base_count]), plan.base.inputs)
+    if plan.plus is None:
+        return base, None
+    if result.load.status is not Status.OK:
+        return base, base  # the same code fails to load for both columns
+    # The plus inputs' outcomes, in plus order: the shared ones, then those after the base.
+    head = min(plan.shared, len(result.outcomes))
+    view = JobResult(result.load, result.outcomes[:head] + result.outcomes[base_count:],
+                     result.passed[:head] + result.passed[base_count:])
+    if all(view.passed) and head == plan.shared and len(view.passed) < len(plan.plus.inputs):
+        return base, None  # stopped on a base-only input: plus is not decided yet
+    return base, verdict(view, plan.plus.inputs)
 
 
 def verdict(result: JobResult, inputs: Sequence[Args]) -> tuple[Verdict, tuple[Args, ...]]:
@@ -140,8 +215,11 @@ def evaluate_samples(
     config: EvalConfig = EvalConfig(),
     done: Mapping[int, SampleResult] | None = None,
 ) -> Iterator[tuple[int, SampleResult]]:
-    """Yield ``(position, result)`` for each sample in file order.
+    """Yield ``(position, result)`` for each sample, in file order but for a few.
 
+    Each distinct sample runs once on its task's base and plus inputs together
+    (:class:`_Plan`); a sample whose base verdict leaves its plus verdict open
+    runs again on the plus inputs alone, after all the others, and comes last.
     ``done`` maps sample positions to results of an earlier run (``--resume``);
     those samples are not run again.
     """
@@ -150,35 +228,56 @@ def evaluate_samples(
     vacuous = Verdict.PASS if any(task.plus_inputs for task in tasks.values()) else None
     # Identical code for the same task is judged once (sample files repeat answers a lot).
     first: dict[tuple[TaskId, str], int] = {}
-    templates: dict[TaskId, list[_Part]] = {}
-    plan: list[tuple[int, list[_Part]]] = []
+    plans: dict[TaskId, _Plan] = {}
+    order: list[int] = []
     for position, sample in enumerate(samples):
         key = (sample.task_id, sample.code)
         if position in done or key in first:
             continue
         first[key] = position
-        if sample.task_id not in templates:
+        if sample.task_id not in plans:
             task = tasks[sample.task_id]
-            templates[sample.task_id] = _parts(task, truths[task.task_id], config)
-        plan.append((position, templates[sample.task_id]))
+            plans[sample.task_id] = _plan(task, truths[task.task_id], config)
+        order.append(position)
     results = executor.map(
-        replace(part.job, code=samples[position].code) for position, parts in plan for part in parts
+        replace(plans[samples[position].task_id].job, code=samples[position].code)
+        for position in order
     )
-    pending = iter(plan)
+    pending = iter(order)
     judged: dict[tuple[TaskId, str], SampleResult] = {}
+    undecided: set[tuple[TaskId, str]] = set()
+    held: list[tuple[int, tuple[TaskId, str]]] = []
     for position, sample in enumerate(samples):
         key = (sample.task_id, sample.code)
         if position in done:
             yield position, done[position]
             continue
         if key not in judged:
-            _, parts = next(pending)
-            verdicts = [verdict(next(results), part.inputs) for part in parts]
-            base_status, base_fail = verdicts[0]
-            plus_status, plus_fail = verdicts[1] if len(verdicts) > 1 else (vacuous, ())
-            judged[key] = SampleResult(
-                sample.task_id, sample.code, base_status, plus_status, base_fail, plus_fail
-            )
+            next(pending)
+            plan = plans[sample.task_id]
+            (base_status, base_fail), plus = _columns(plan, next(results))
+            if plan.plus is None:
+                plus = (vacuous, ()) if vacuous else None
+            elif plus is None:
+                undecided.add(key)
+            judged[key] = SampleResult(sample.task_id, sample.code, base_status,
+                                       plus[0] if plus else None, base_fail,
+                                       plus[1] if plus else ())
+        if key in undecided:
+            held.append((position, key))
+            continue
+        yield position, judged[key]
+    if not held:
+        return
+    keys = list(dict.fromkeys(key for _, key in held))
+    rests = executor.map(replace(cast(Job, plans[task_id].rest), code=code)
+                         for task_id, code in keys)
+    for key, outcome in zip(keys, rests, strict=True):
+        plan = plans[key[0]]
+        assert plan.plus is not None
+        status, failing = verdict(outcome, plan.plus.inputs[plan.shared:])
+        judged[key] = replace(judged[key], plus_status=status, plus_fail_tests=failing)
+    for position, key in held:
         yield position, judged[key]
 
 

@@ -113,6 +113,8 @@ _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNET = 0x40000000
 #: World-writable folders: whatever a child leaves there is removed after it.
 _SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+#: Jobs per worker that :meth:`Sandbox.map` submits ahead of the one it waits for.
+MAP_WINDOW = 256
 #: Time allowed beyond a test's limit for decoding, encoding and the pipe.
 _SLACK_SECONDS = 0.05
 
@@ -1091,14 +1093,17 @@ class Sandbox:
         """Run jobs on all workers; yield results in job order.
 
         Jobs are submitted a bounded window ahead of the consumer, so a long
-        iterable of jobs is never materialized at once.
+        iterable of jobs is never materialized at once. The window is wide
+        (:data:`MAP_WINDOW` jobs per worker): results come back in order, so a job
+        that runs to its time limit holds up the consumer while the other workers
+        keep going on the jobs after it.
         """
         window: deque[Future[JobResult]] = deque()
         iterator = iter(jobs)
         index = 0
         try:
             while True:
-                while len(window) < 4 * self.workers:
+                while len(window) < MAP_WINDOW * self.workers:
                     job = next(iterator, None)
                     if job is None:
                         break

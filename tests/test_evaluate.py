@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -247,3 +248,144 @@ def test_staged_evaluation_keeps_each_input_its_calibrated_limit() -> None:
     ((_, result),) = evaluate_staged({"T/1": task}, STAGED_SAMPLES[:1], executor, config)
     assert result.plus_status is Verdict.PASS
     assert executor.limits == {1: 0.01, 2: 1.0, **{x: float(x - 8) for x in range(10, 20)}}
+
+
+class _ScriptedExecutor:
+    """Runs "code" that is an expression in ``x``; the value "timeout" stands for a time-out.
+
+    The code "LOAD" does not load. Judged jobs stop at the first failure when fail-fast,
+    as the sandbox does; counts judged jobs and the inputs they ran.
+    """
+
+    def __init__(self) -> None:
+        self.jobs = 0
+        self.runs = 0
+
+    def run(self, job: Job) -> JobResult:
+        return next(iter(self.map([job])))
+
+    def map(self, jobs: Iterable[Job]) -> Iterator[JobResult]:
+        for job in jobs:
+            assert job.expected is not None
+            self.jobs += 1
+            if job.code == "LOAD":
+                yield JobResult(Outcome(Status.ERROR, error="SyntaxError: no"), (), ())
+                continue
+            function = eval(f"lambda x: {job.code}")  # test-only expressions
+            outcomes: list[Outcome] = []
+            passed: list[bool] = []
+            for wire, expected in zip(job.inputs, job.expected, strict=True):
+                self.runs += 1
+                (x,) = decode(wire)
+                try:
+                    value = function(x)
+                except Exception as exc:
+                    outcomes.append(Outcome(Status.ERROR, error=str(exc)))
+                else:
+                    status = Status.TIMEOUT if value == "timeout" else Status.OK
+                    outcomes.append(Outcome(status, encode(value)))
+                passed.append(outcomes[-1].status is Status.OK
+                              and outcomes[-1].value == expected)
+                if job.fail_fast and not passed[-1]:
+                    break
+            yield JobResult(LOADED, tuple(outcomes), tuple(passed))
+
+
+def _suite(base: list[int], plus: list[int], slow: int | None = None) -> tuple[Task, Any]:
+    """A task answering x + 1; the ground truth takes 1 s on ``slow`` among plus inputs."""
+    from evalplus_ng.groundtruth import GroundTruth
+
+    def expected(inputs: list[int], seconds: Callable[[int], float]) -> Expected:
+        return Expected(tuple(x + 1 for x in inputs), tuple(seconds(x) for x in inputs),
+                        ("",) * len(inputs))
+
+    task = Task("T/1", "p", "f", "s", tuple([x] for x in base),
+                plus_inputs=tuple([x] for x in plus))
+    truth = GroundTruth("T/1", expected(base, lambda _x: 0.0),
+                        expected(plus, lambda x: 1.0 if x == slow else 0.0))
+    return task, truth
+
+
+SUITES = {
+    "plus repeats base": ([1, 2, 3], [1, 2, 3, 4, 5, 6], None),
+    "partly shared": ([1, 2, 3, 4], [1, 2, 7, 8], None),
+    "disjoint": ([1, 2], [5, 6, 7], None),
+    "plus within base": ([1, 2, 3], [1, 2], None),
+    "shared input, other limit": ([1, 2, 3], [1, 2, 3, 9], 2),
+}
+CODES = ["x + 1", "0 if x == 2 else x + 1", "'timeout' if x == 3 else x + 1",
+         "0 if x == 4 else x + 1", "0 if x in (1, 7) else x + 1", "0 if x >= 5 else x + 1",
+         "'timeout' if x == 5 else (0 if x == 3 else x + 1)", "1 // 0", "LOAD"]
+
+
+@pytest.mark.parametrize("details", [False, True], ids=["fail-fast", "details"])
+@pytest.mark.parametrize("suite", sorted(SUITES))
+def test_one_job_for_base_and_plus_gives_the_verdicts_of_separate_jobs(
+    suite: str, details: bool,
+) -> None:
+    from evalplus_ng.evaluate import _parts, evaluate_samples
+
+    task, truth = _suite(*SUITES[suite])
+    config = EvalConfig(floor_seconds=0.5, factor=2.0, details=details)
+    samples = [Sample("T/1", code, n) for n, code in enumerate(CODES, start=1)]
+    results = dict(evaluate_samples({"T/1": task}, {"T/1": truth}, samples,
+                                    _ScriptedExecutor(), config))
+    # Reference: base and plus each in a job of its own, as EvalPlus runs them.
+    base, plus = _parts(task, truth, config)
+    for position, sample in enumerate(samples):
+        separate = _ScriptedExecutor()
+        expected = [verdict(separate.run(replace(part.job, code=sample.code)), part.inputs)
+                    for part in (base, plus)]
+        got = results[position]
+        assert ((got.base_status, got.base_fail_tests), (got.plus_status, got.plus_fail_tests)
+                ) == tuple(expected), sample.code
+
+
+def test_inputs_plus_shares_with_base_run_once_per_sample() -> None:
+    from evalplus_ng.evaluate import evaluate_samples
+
+    task, truth = _suite([1, 2, 3], [1, 2, 3, 4, 5, 6])
+    executor = _ScriptedExecutor()
+    # Times out on a shared input: one job, one time-out, both columns decided.
+    ((_, result),) = evaluate_samples({"T/1": task}, {"T/1": truth},
+                                      [Sample("T/1", "'timeout' if x == 2 else x + 1", 1)],
+                                      executor)
+    assert (result.base_status, result.plus_status) == (Verdict.TIMEOUT, Verdict.TIMEOUT)
+    assert result.plus_fail_tests == ([2],)
+    assert (executor.jobs, executor.runs) == (1, 2)
+    # Passing runs the shared inputs once, then the other plus inputs, in the same job.
+    executor = _ScriptedExecutor()
+    ((_, result),) = evaluate_samples({"T/1": task}, {"T/1": truth},
+                                      [Sample("T/1", "x + 1", 1)], executor)
+    assert result.passed_plus and (executor.jobs, executor.runs) == (1, 6)
+
+
+def test_a_base_only_failure_judges_plus_in_a_second_job() -> None:
+    from evalplus_ng.evaluate import evaluate_samples
+
+    task, truth = _suite([1, 2, 3, 4], [1, 2, 7, 8])
+    executor = _ScriptedExecutor()
+    samples = [Sample("T/1", "0 if x == 3 else x + 1", 1), Sample("T/1", "x + 1", 2),
+               Sample("T/1", "0 if x == 3 else x + 1", 3)]
+    results = list(evaluate_samples({"T/1": task}, {"T/1": truth}, samples, executor))
+    # The open sample and its duplicate come last, once their plus job has run.
+    assert [position for position, _ in results] == [1, 0, 2]
+    assert results[1][1] == results[2][1]
+    assert (results[1][1].base_status, results[1][1].plus_status) == (Verdict.FAIL, Verdict.PASS)
+    assert executor.jobs == 3  # two samples, one of them twice
+
+
+def test_inputs_count_as_shared_only_with_the_same_expectations() -> None:
+    from evalplus_ng.evaluate import _plan
+
+    config = EvalConfig(floor_seconds=0.5, factor=2.0)
+    shared = {name: _plan(*_suite(*SUITES[name]), config).shared for name in SUITES}
+    assert shared == {"plus repeats base": 3, "partly shared": 2, "disjoint": 0,
+                      "plus within base": 2, "shared input, other limit": 1}
+    # Same input, another expected output (an unstable ground truth): not shared.
+    task, truth = _suite([1, 2], [1, 2])
+    truth = replace(truth, plus=replace(truth.plus, outputs=(2, 4)))
+    assert _plan(task, truth, config).shared == 1
+    # 1 and True are equal in Python but not the same input.
+    task = replace(task, plus_inputs=([True], [2]))
+    assert _plan(task, truth, config).shared == 0
