@@ -42,6 +42,8 @@ class EvalConfig:
     #: The reference workload's time on this machine (calibrate.measure_reference); None
     #: uses the time recorded at calibration.
     reference_seconds: float | None = None
+    #: Tasks whose ground truth runs in one sandbox job (a process per job, not per task).
+    truth_batch: int = 8
 
 
 #: Without calibration the ground truth is timed once, cold, during evaluation: a wider floor.
@@ -313,11 +315,12 @@ class _SkipEmpty:
             yield JobResult(Outcome(Status.OK), ()) if not job.inputs else next(results)
 
 
-def _ground_truth(tasks: Sequence[Task], executor: Executor) -> dict[TaskId, GroundTruth]:
-    """The ground truth of each task, its base and plus inputs run as one job."""
+def _ground_truth(tasks: Sequence[Task], executor: Executor,
+                  batch: int = 1) -> dict[TaskId, GroundTruth]:
+    """The ground truth of each task, its base and plus inputs run in the same job."""
     merged = [replace(task, base_inputs=task.base_inputs + task.plus_inputs, plus_inputs=())
               for task in tasks]
-    truths = run_ground_truth(merged, _SkipEmpty(executor))
+    truths = run_ground_truth(merged, _SkipEmpty(executor), tasks_per_job=batch)
     split: dict[TaskId, GroundTruth] = {}
     for task in tasks:
         whole, cut = truths[task.task_id].base, len(task.base_inputs)
@@ -354,7 +357,7 @@ def evaluate_staged(
     staged = {t: _split(tasks[t], head) for t in wanted
               if head and len(tasks[t].plus_inputs) > head}
     first = {t: staged[t][0] if t in staged else tasks[t] for t in wanted}
-    truths = _ground_truth([first[t] for t in wanted], executor)
+    truths = _ground_truth([first[t] for t in wanted], executor, config.truth_batch)
     if on_truth is not None:
         on_truth(truths)
     # Tasks outside the samples keep their own inputs: only "is this a plus suite" is asked.
@@ -370,7 +373,7 @@ def evaluate_staged(
         return
     rests = {t: staged[t][1] for t in sorted({r.task_id for _, r in held},
                                              key=lambda t: tasks[t].number)}
-    rest_truths = _ground_truth(list(rests.values()), executor)
+    rest_truths = _ground_truth(list(rests.values()), executor, config.truth_batch)
     if on_truth is not None:
         on_truth(rest_truths)
     parts = {t: _part(rest, rest.plus_inputs, rest_truths[t].plus, config, 0)

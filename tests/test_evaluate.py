@@ -206,7 +206,7 @@ def test_staged_ground_truth_gives_the_verdicts_of_computing_it_all_first(
     from evalplus_ng.evaluate import evaluate_samples, evaluate_staged
     from evalplus_ng.groundtruth import run_ground_truth
 
-    config = EvalConfig(plus_head=3, details=details)
+    config = EvalConfig(plus_head=3, details=details, truth_batch=1)
     eager = _ExpressionExecutor()
     truths = run_ground_truth(list(STAGED_TASKS.values()), eager)
     expected = dict(evaluate_samples(STAGED_TASKS, truths, STAGED_SAMPLES, eager, config))
@@ -231,7 +231,8 @@ def test_staged_evaluation_skips_samples_already_judged() -> None:
     earlier = SampleResult("T/2", "x + x if x < 2 else 0", Verdict.PASS, Verdict.FAIL)
     executor = _ExpressionExecutor()
     results = dict(evaluate_staged({"T/2": STAGED_TASKS["T/2"]}, STAGED_SAMPLES[4:],
-                                   executor, EvalConfig(plus_head=3), done={0: earlier}))
+                                   executor, EvalConfig(plus_head=3, truth_batch=1),
+                                   done={0: earlier}))
     assert results == {0: earlier}
     assert executor.truth_inputs == {} and executor.judged_jobs == 0
 
@@ -244,7 +245,7 @@ def test_staged_evaluation_keeps_each_input_its_calibrated_limit() -> None:
     task = replace(STAGED_TASKS["T/1"],
                    calibration=Calibration(units, 0.01, 1.0, REFERENCE_NAME, 0.5))
     executor = _ExpressionExecutor()
-    config = EvalConfig(plus_head=3, reference_seconds=1.0)
+    config = EvalConfig(plus_head=3, reference_seconds=1.0, truth_batch=1)
     ((_, result),) = evaluate_staged({"T/1": task}, STAGED_SAMPLES[:1], executor, config)
     assert result.plus_status is Verdict.PASS
     assert executor.limits == {1: 0.01, 2: 1.0, **{x: float(x - 8) for x in range(10, 20)}}
