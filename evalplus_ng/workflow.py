@@ -22,7 +22,12 @@ from evalplus_ng.calibrate import (
     measure_reference,
 )
 from evalplus_ng.contract import Contract, load_contract
-from evalplus_ng.dataset import fixed_solutions, load_humaneval, load_plus_file
+from evalplus_ng.dataset import (
+    fixed_solutions,
+    load_humaneval,
+    load_plus_file,
+    user_cache_dir,
+)
 from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.evaluate import (
     EvalConfig,
@@ -40,7 +45,8 @@ from evalplus_ng.sandbox import Job, Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
 
-DATASETS: dict[str, Callable[[], list[Task]]] = {"humaneval": load_humaneval}
+#: Each loader takes ``cache``: a folder where it may keep what it recomputes, or None.
+DATASETS: dict[str, Callable[..., list[Task]]] = {"humaneval": load_humaneval}
 #: Where ``augment`` writes, and so where ``--suite plus|mini`` look by default.
 DEFAULT_OUT = Path("evalplus-ng-out")
 SUITE_FILES = {"plus": "HumanEvalPlus.jsonl.gz", "mini": "HumanEvalPlus-Mini.jsonl.gz"}
@@ -49,18 +55,19 @@ CHECKPOINT_SECONDS = 15.0
 Progress = Callable[[int, int], None]
 
 
-def load_dataset(name: str) -> list[Task]:
-    """A built-in dataset by name."""
+def load_dataset(name: str, cache: Path | None = None) -> list[Task]:
+    """A built-in dataset by name; ``cache`` as for :func:`load_humaneval`."""
     loader = DATASETS.get(name)
     if loader is None:
         raise EvalplusError(f"unknown dataset {name!r}; known: {', '.join(sorted(DATASETS))}")
-    return loader()
+    return loader(cache=cache)
 
 
 def load_suite(dataset: str, suite: str, artifacts: Path = DEFAULT_OUT) -> list[Task]:
     """Tasks of a suite: ``base`` (the dataset's own tests), ``plus``, ``mini`` or a file path."""
     if suite == "base":
-        return [replace(task, plus_inputs=()) for task in load_dataset(dataset)]
+        return [replace(task, plus_inputs=())
+                for task in load_dataset(dataset, cache=user_cache_dir())]
     if suite in SUITE_FILES:
         path = artifacts / SUITE_FILES[suite]
         if not path.is_file():
