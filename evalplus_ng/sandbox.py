@@ -620,15 +620,22 @@ class _Supervisor:
         job is over). A timeout or crash ends the child: its outcome is relayed
         and the parent decides whether the job goes on.
         """
+        frame = _INDEX.pack(start) + payload
         pid, read_fd, job_fd, workdir = self.spare or self._spawn()
         self.spare = None
         stamps = _tmp_stamps() if self.as_root else {}
         try:
-            _write_frame(job_fd, _INDEX.pack(start) + payload)
+            _write_frame(job_fd, frame)
         except OSError:
-            pass  # the child is gone: it shows as a crash while loading
-        finally:
+            # The waiting child died before its job came (nothing of the job ran):
+            # a fresh one takes it; if that one is gone too, it shows as a crash.
             os.close(job_fd)
+            self._finish(pid, read_fd, workdir, stamps)
+            pid, read_fd, job_fd, workdir = self._spawn()
+            stamps = _tmp_stamps() if self.as_root else {}
+            with contextlib.suppress(OSError):
+                _write_frame(job_fd, frame)
+        os.close(job_fd)
         try:
             load, broken = self._collect(read_fd, job, start)
         except BaseException:
