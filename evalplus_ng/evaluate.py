@@ -10,7 +10,7 @@ import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any
 
 from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
@@ -123,13 +123,13 @@ def _parts(task: Task, truth: GroundTruth, config: EvalConfig) -> list[_Part]:
 
 @dataclass(frozen=True)
 class _Plan:
-    """How one task's samples are judged: base and plus inputs in one job per sample.
+    """How one task's samples are judged: one or two jobs per sample.
 
-    The job runs the base inputs, then the plus inputs after the first ``shared``
-    (those repeat the first base inputs: same input, expected output and limit, so
-    their outcomes count for both columns). Stopping at the first failure, it
-    decides both columns unless base fails after the shared inputs; then ``rest``
-    (the plus inputs after the shared ones, alone) decides plus.
+    ``shared`` leading plus inputs repeat the first base inputs (same input, expected
+    output and limit): their base outcomes count for plus too. When plus starts with
+    every base input, one job runs the base inputs then the other plus inputs, and
+    decides both columns. Otherwise the base job runs alongside a ``rest`` job with
+    the plus inputs after the shared ones (none when there are no others).
     """
 
     base: _Part
@@ -162,36 +162,39 @@ def _plan(task: Task, truth: GroundTruth, config: EvalConfig) -> _Plan:
         return _Plan(base, None, 0, base.job, None)
     plus = parts[1]
     shared = _shared_prefix(base.job, plus.job)
-    job = replace(
-        base.job,
-        inputs=[*base.job.inputs, *plus.job.inputs[shared:]],
-        time_limits=[*base.job.time_limits, *plus.job.time_limits[shared:]],
-        expected=[*(base.job.expected or ()), *(plus.job.expected or ())[shared:]],
-    )
-    rest = None
-    if shared < len(plus.inputs):
-        rest = replace(plus.job, inputs=plus.job.inputs[shared:],
-                       time_limits=plus.job.time_limits[shared:],
-                       expected=(plus.job.expected or ())[shared:])
-    return _Plan(base, plus, shared, job, rest)
+    rest = replace(plus.job, inputs=plus.job.inputs[shared:],
+                   time_limits=plus.job.time_limits[shared:],
+                   expected=(plus.job.expected or ())[shared:])
+    if shared < len(base.inputs):
+        return _Plan(base, plus, shared, base.job, rest if rest.inputs else None)
+    job = replace(base.job, inputs=[*base.job.inputs, *rest.inputs],
+                  time_limits=[*base.job.time_limits, *rest.time_limits],
+                  expected=[*(base.job.expected or ()), *(rest.expected or ())])
+    return _Plan(base, plus, shared, job, None)
 
 
-def _columns(plan: _Plan, result: JobResult) -> tuple[tuple[Verdict, tuple[Args, ...]],
-                                                      tuple[Verdict, tuple[Args, ...]] | None]:
-    """Base and plus verdicts of a plan's job; plus is None when ``plan.rest`` must decide it."""
+Column = tuple[Verdict, tuple[Args, ...]]
+
+
+def _columns(plan: _Plan, result: JobResult, rest: JobResult | None) -> tuple[Column, Column]:
+    """Base and plus verdicts from a plan's job and, when the plan has one, its rest job."""
     base_count = len(plan.base.inputs)
     base = verdict(JobResult(result.load, result.outcomes[:base_count],
                              result.passed[:base_count]), plan.base.inputs)
-    if plan.plus is None:
-        return base, None
-    if result.load.status is not Status.OK:
-        return base, base  # the same code fails to load for both columns
-    # The plus inputs' outcomes, in plus order: the shared ones, then those after the base.
+    assert plan.plus is not None
+    if rest is not None and not plan.shared:
+        return base, verdict(rest, plan.plus.inputs)  # nothing shared: plus on its own
     head = min(plan.shared, len(result.outcomes))
-    view = JobResult(result.load, result.outcomes[:head] + result.outcomes[base_count:],
-                     result.passed[:head] + result.passed[base_count:])
-    if all(view.passed) and head == plan.shared and len(view.passed) < len(plan.plus.inputs):
-        return base, None  # stopped on a base-only input: plus is not decided yet
+    prefix = JobResult(result.load, result.outcomes[:head], result.passed[:head])
+    if (result.load.status is not Status.OK or head < plan.shared
+            or (plan.job.fail_fast and not all(prefix.passed))):
+        view = prefix  # decided among the shared inputs
+    elif rest is None:
+        view = JobResult(result.load, result.outcomes[:head] + result.outcomes[base_count:],
+                         result.passed[:head] + result.passed[base_count:])
+    else:
+        view = JobResult(rest.load, prefix.outcomes + rest.outcomes,
+                         prefix.passed + rest.passed)
     return base, verdict(view, plan.plus.inputs)
 
 
@@ -216,11 +219,10 @@ def evaluate_samples(
     config: EvalConfig = EvalConfig(),
     done: Mapping[int, SampleResult] | None = None,
 ) -> Iterator[tuple[int, SampleResult]]:
-    """Yield ``(position, result)`` for each sample, in file order but for a few.
+    """Yield ``(position, result)`` for each sample in file order.
 
-    Each distinct sample runs once on its task's base and plus inputs together
-    (:class:`_Plan`); a sample whose base verdict leaves its plus verdict open
-    runs again on the plus inputs alone, after all the others, and comes last.
+    Each distinct sample runs once on its task's base and plus inputs (see
+    :class:`_Plan`).
     ``done`` maps sample positions to results of an earlier run (``--resume``);
     those samples are not run again.
     """
@@ -241,45 +243,35 @@ def evaluate_samples(
             plans[sample.task_id] = _plan(task, truths[task.task_id], config)
         order.append(position)
     results = executor.map(
-        replace(plans[samples[position].task_id].job, code=samples[position].code)
-        for position in order
+        job for position in order for job in _jobs(plans[samples[position].task_id],
+                                                    samples[position].code)
     )
-    pending = iter(order)
     judged: dict[tuple[TaskId, str], SampleResult] = {}
-    undecided: set[tuple[TaskId, str]] = set()
-    held: list[tuple[int, tuple[TaskId, str]]] = []
     for position, sample in enumerate(samples):
         key = (sample.task_id, sample.code)
         if position in done:
             yield position, done[position]
             continue
         if key not in judged:
-            next(pending)
             plan = plans[sample.task_id]
-            (base_status, base_fail), plus = _columns(plan, next(results))
+            result = next(results)
             if plan.plus is None:
-                plus = (vacuous, ()) if vacuous else None
-            elif plus is None:
-                undecided.add(key)
+                base_status, base_fail = verdict(result, plan.base.inputs)
+                plus: Column | None = (vacuous, ()) if vacuous else None
+            else:
+                (base_status, base_fail), plus = _columns(
+                    plan, result, next(results) if plan.rest is not None else None)
             judged[key] = SampleResult(sample.task_id, sample.code, base_status,
                                        plus[0] if plus else None, base_fail,
                                        plus[1] if plus else ())
-        if key in undecided:
-            held.append((position, key))
-            continue
         yield position, judged[key]
-    if not held:
-        return
-    keys = list(dict.fromkeys(key for _, key in held))
-    rests = executor.map(replace(cast(Job, plans[task_id].rest), code=code)
-                         for task_id, code in keys)
-    for key, outcome in zip(keys, rests, strict=True):
-        plan = plans[key[0]]
-        assert plan.plus is not None
-        status, failing = verdict(outcome, plan.plus.inputs[plan.shared:])
-        judged[key] = replace(judged[key], plus_status=status, plus_fail_tests=failing)
-    for position, key in held:
-        yield position, judged[key]
+
+
+def _jobs(plan: _Plan, code: str) -> list[Job]:
+    jobs = [replace(plan.job, code=code)]
+    if plan.rest is not None:
+        jobs.append(replace(plan.rest, code=code))
+    return jobs
 
 
 def _split(task: Task, head: int) -> tuple[Task, Task]:

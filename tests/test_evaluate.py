@@ -361,19 +361,20 @@ def test_inputs_plus_shares_with_base_run_once_per_sample() -> None:
     assert result.passed_plus and (executor.jobs, executor.runs) == (1, 6)
 
 
-def test_a_base_only_failure_judges_plus_in_a_second_job() -> None:
+def test_plus_not_repeating_every_base_input_runs_in_a_job_alongside() -> None:
     from evalplus_ng.evaluate import evaluate_samples
 
     task, truth = _suite([1, 2, 3, 4], [1, 2, 7, 8])
     executor = _ScriptedExecutor()
-    samples = [Sample("T/1", "0 if x == 3 else x + 1", 1), Sample("T/1", "x + 1", 2),
-               Sample("T/1", "0 if x == 3 else x + 1", 3)]
+    samples = [Sample("T/1", "'timeout' if x == 2 else x + 1", 1),
+               Sample("T/1", "0 if x == 3 else x + 1", 2), Sample("T/1", "x + 1", 3)]
     results = list(evaluate_samples({"T/1": task}, {"T/1": truth}, samples, executor))
-    # The open sample and its duplicate come last, once their plus job has run.
-    assert [position for position, _ in results] == [1, 0, 2]
-    assert results[1][1] == results[2][1]
-    assert (results[1][1].base_status, results[1][1].plus_status) == (Verdict.FAIL, Verdict.PASS)
-    assert executor.jobs == 3  # two samples, one of them twice
+    assert [position for position, _ in results] == [0, 1, 2]
+    verdicts = [(r.base_status, r.plus_status) for _, r in results]
+    assert verdicts == [(Verdict.TIMEOUT, Verdict.TIMEOUT), (Verdict.FAIL, Verdict.PASS),
+                        (Verdict.PASS, Verdict.PASS)]
+    # Base, then plus without its shared inputs [1, 2]: 4 + 2 inputs at most per sample.
+    assert executor.jobs == 6 and executor.runs == 2 + 2 + 3 + 2 + 4 + 2
 
 
 def test_inputs_count_as_shared_only_with_the_same_expectations() -> None:
