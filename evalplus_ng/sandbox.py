@@ -244,10 +244,8 @@ def _read_exact(fd: int, size: int, deadline: float | None) -> bytes | None:
     chunks: list[bytes] = []
     while size:
         if deadline is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            ready, _, _ = select.select([fd], [], [], remaining)
+            remaining = max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([fd], [], [], remaining)  # late: one last look
             if not ready:
                 return None
         chunk = os.read(fd, min(size, 1 << 20))
@@ -707,8 +705,10 @@ class _Supervisor:
         began = time.monotonic()
         deadline = began + self.limits.load_seconds
         while index < count:
-            remaining = deadline - time.monotonic()
-            ready = select.select([fd, self.fd_in], [], [], remaining)[0] if remaining > 0 else []
+            # Past the deadline, still look (without waiting): a reply that came while
+            # this supervisor itself was not running is a reply, not a timeout.
+            remaining = max(0.0, deadline - time.monotonic())
+            ready = select.select([fd, self.fd_in], [], [], remaining)[0]
             if self.fd_in in ready and self._answer() == _STOP:
                 return load, None
             if fd not in ready:

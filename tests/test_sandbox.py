@@ -769,3 +769,36 @@ def _children_of(pid: int) -> list[int]:
                 if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                     found.append(int(entry))
     return found
+
+
+def test_a_reply_that_came_while_the_supervisor_was_late_is_not_a_timeout(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The supervisor relays the first reply, then (as on a busy machine) does not run
+    # again until well past the second input's deadline; the child answered in time.
+    from evalplus_ng import sandbox as box
+
+    monkeypatch.setattr(box, "_RELAY_PAUSE_SECONDS", 0.4)
+    child_read, child_write = os.pipe()
+    parent_read, parent_write = os.pipe()
+    control_read, control_write = os.pipe()
+    frame = box._HEADER.pack
+    ok = box._CODES[Status.OK]
+
+    def reply(body: bytes) -> None:
+        os.write(child_write, frame(len(body)) + body)
+
+    reply(ok + box._SECONDS.pack(0.0))  # loaded
+    reply(ok + box._SECONDS.pack(0.001) + b"1")
+    later = threading.Timer(0.05, reply, [ok + box._SECONDS.pack(0.001) + b"2"])
+    later.start()
+    supervisor = box._Supervisor(box.Limits(), control_read, parent_write, str(tmp_path))
+    try:
+        load, broken = supervisor._collect(child_read, {"time_limits": [0.1, 0.1]}, 0)
+    finally:
+        later.join()
+        for fd in (child_read, child_write, parent_write, control_read, control_write):
+            os.close(fd)
+    relayed = os.read(parent_read, 1 << 16)
+    os.close(parent_read)
+    assert load.status is Status.OK and broken is None
+    assert relayed.count(ok + box._SECONDS.pack(0.001)) == 2
