@@ -518,6 +518,29 @@ def _death(status: int) -> str:
     return f"exited with code {os.waitstatus_to_exitcode(status)}"
 
 
+#: The supervisor reads a child's CPU time at most this often (see ``_collect``).
+_CPU_SAMPLE_SECONDS = 0.02
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(pid: int | None) -> float | None:
+    """CPU time (user + system) process ``pid`` has used so far; None when unknown."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _wall_cap(limit: float) -> float:
+    """Wall-clock time after which a late reply is a timeout whatever the CPU time says
+    (a child that sleeps or waits uses none)."""
+    return 2 * limit + 1.0
+
+
 #: How long the supervisor waits after relaying replies before it looks for more.
 _RELAY_PAUSE_SECONDS = 0.0005
 
@@ -635,7 +658,7 @@ class _Supervisor:
                 _write_frame(job_fd, frame)
         os.close(job_fd)
         try:
-            load, broken = self._collect(read_fd, job, start)
+            load, broken = self._collect(read_fd, job, start, pid)
         except BaseException:
             self._finish(pid, read_fd, workdir, stamps)
             raise
@@ -687,14 +710,17 @@ class _Supervisor:
             pass
         shutil.rmtree(workdir, ignore_errors=True)
 
-    def _collect(self, fd: int, job: dict[str, Any],
-                 start: int) -> tuple[Outcome, tuple[int, Outcome] | None]:
+    def _collect(self, fd: int, job: dict[str, Any], start: int,
+                 pid: int | None = None) -> tuple[Outcome, tuple[int, Outcome] | None]:
         """Relay the child's outcomes; return the load outcome and the input it broke on.
 
         Each input's frame is due ``time_limit + slack`` after the previous frame
-        was handled (the load frame ``load_seconds`` after the fork). Frames that
-        arrive together are relayed together, unparsed. A ``stop`` from the parent
-        ends the child at once.
+        was handled (the load frame ``load_seconds`` after the fork). A child whose
+        frame is late but that has used less CPU time than the limit since then was
+        kept waiting by a busy machine, not by its own work: it gets the rest of its
+        limit in CPU time, up to :func:`_wall_cap` (which a sleeping child reaches).
+        Frames that arrive together are relayed together, unparsed. A ``stop`` from
+        the parent ends the child at once.
         """
         limits = job["time_limits"]
         count = len(limits)
@@ -704,6 +730,8 @@ class _Supervisor:
         load = Outcome(Status.OK)
         began = time.monotonic()
         deadline = began + self.limits.load_seconds
+        cpu_mark: float | None = None  # the child's CPU time when ``index`` became due
+        sampled = -float("inf")
         while index < count:
             # Past the deadline, still look (without waiting): a reply that came while
             # this supervisor itself was not running is a reply, not a timeout.
@@ -712,8 +740,17 @@ class _Supervisor:
             if self.fd_in in ready and self._answer() == _STOP:
                 return load, None
             if fd not in ready:
-                if time.monotonic() < deadline:
+                now = time.monotonic()
+                if now < deadline:
                     continue
+                if index >= 0 and cpu_mark is not None:
+                    limit = float(limits[index])
+                    cpu = _cpu_seconds(pid)
+                    if cpu is not None and cpu - cpu_mark < limit \
+                            and now < began + _wall_cap(limit):
+                        deadline = min(now + limit - (cpu - cpu_mark) + _SLACK_SECONDS,
+                                       began + _wall_cap(limit))
+                        continue
                 cut = len(pending) >= _HEADER.size
                 return self._broken(load, index, Status.TIMEOUT,
                                     "reply cut short" if cut else "no reply", began)
@@ -754,6 +791,9 @@ class _Supervisor:
             if position:
                 del pending[:position]
                 began = time.monotonic()
+                if began - sampled >= _CPU_SAMPLE_SECONDS:
+                    # An older mark only overstates what the awaited input used.
+                    cpu_mark, sampled = _cpu_seconds(pid), began
                 if index < count:
                     deadline = began + float(limits[index]) + _SLACK_SECONDS
                     # Let the child's next replies gather: one wake-up (here and in the
@@ -1157,7 +1197,7 @@ class Sandbox:
         if job.expected is not None:
             expected = job.expected
             judge = _Judge(job, self._texts.get(expected, lambda: _Texts(expected)))
-        patience = self.limits.load_seconds + max(job.time_limits, default=0.0) + 30.0
+        patience = self.limits.load_seconds + _wall_cap(max(job.time_limits, default=0.0)) + 30.0
         worker = self._idle.get()
         try:
             return worker.run(payload, judge, job.fail_fast, patience,

@@ -159,9 +159,11 @@ def test_evaluate_uses_calibrated_limits(sandbox: Sandbox) -> None:
     task = replace(TASK, plus_inputs=([5000], [7]),
                    calibration=Calibration(units, 0.2, 4.0, "ref", 0.02))
     truths = run_ground_truth([task], sandbox)
-    sleepy = ("import time\ndef f(n):\n    if n > 1000:\n        time.sleep({})\n"
-              "    return sum(range(n))\n")
-    samples = [Sample("T/0", sleepy.format(0.05), 1), Sample("T/0", sleepy.format(3), 2)]
+    # Slow by computing (a limit counts CPU time; a sleeper would get up to 2 x limit + 1 s).
+    slow = ("import time\ndef f(n):\n    if n > 1000:\n        end = time.process_time() + {}\n"
+            "        while time.process_time() < end:\n            pass\n"
+            "    return sum(range(n))\n")
+    samples = [Sample("T/0", slow.format(0.05), 1), Sample("T/0", slow.format(3), 2)]
     config = EvalConfig(reference_seconds=0.01)
     within, slower = [r for _, r in evaluate_samples({"T/0": task}, truths, samples, sandbox,
                                                      config)]

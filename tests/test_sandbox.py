@@ -802,3 +802,54 @@ def test_a_reply_that_came_while_the_supervisor_was_late_is_not_a_timeout(
     os.close(parent_read)
     assert load.status is Status.OK and broken is None
     assert relayed.count(ok + box._SECONDS.pack(0.001)) == 2
+
+
+def _fake_child(work: str, seconds: float) -> tuple[int, int]:
+    """A process that reports a load, then spends ``seconds`` (sleeping or computing)
+    on its one input before it replies; returns its pid and the read end of its replies."""
+    from evalplus_ng import sandbox as box
+
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the fake child
+        try:
+            os.close(read_fd)
+            ok = box._CODES[Status.OK]
+            loaded = ok + box._SECONDS.pack(0.0)
+            os.write(write_fd, box._HEADER.pack(len(loaded)) + loaded)
+            if work == "sleep":
+                time.sleep(seconds)
+            else:
+                end = time.process_time() + seconds
+                while time.process_time() < end:
+                    pass
+            reply = ok + box._SECONDS.pack(seconds) + b"1"
+            os.write(write_fd, box._HEADER.pack(len(reply)) + reply)
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    return pid, read_fd
+
+
+@pytest.mark.parametrize("work, verdict", [("sleep", None), ("compute", Status.TIMEOUT)])
+def test_a_late_child_that_used_little_cpu_gets_the_rest_of_its_limit(
+        work: str, verdict: Status | None, tmp_path: Path) -> None:
+    # Limit 0.3 s. A child kept off the CPU (here: asleep) for 0.6 s has used almost
+    # none of it and is waited for (up to 2 x limit + 1 s of wall time); a child that
+    # computes through its limit times out.
+    from evalplus_ng import sandbox as box
+
+    pid, read_fd = _fake_child(work, 0.6 if work == "sleep" else 3.0)
+    parent_read, parent_write = os.pipe()
+    control_read, control_write = os.pipe()
+    supervisor = box._Supervisor(box.Limits(), control_read, parent_write, str(tmp_path))
+    try:
+        load, broken = supervisor._collect(read_fd, {"time_limits": [0.3]}, 0, pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        for fd in (read_fd, parent_read, parent_write, control_read, control_write):
+            os.close(fd)
+    assert load.status is Status.OK
+    assert (broken[1].status if broken else None) is verdict
