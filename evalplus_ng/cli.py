@@ -340,6 +340,11 @@ def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, job
         summary = run_reduce(out, dataset, profile, samples_dir, jobs, progress.update,
                              status=lambda message: click.echo(message, err=True))
     click.echo(f"wrote {summary.mini_path} and {summary.report_path}")
+    spent = summary.seconds
+    if spent:
+        click.echo(f"seconds (cumulative over cached runs): coverage {spent['coverage']}, "
+                   f"mutant kills {spent['mutants']}, sample kills {spent['samples']}; "
+                   f"this run {spent['this_run']}")
     for name, tests in summary.tests_per_task.items():
         kept = summary.retention.get(name)
         extra = f", {100 * kept:.2f}% of the full suite's kills kept" if kept is not None else ""

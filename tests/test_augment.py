@@ -70,7 +70,7 @@ def test_same_seed_gives_byte_identical_artifacts(first_run: Path, tmp_path: Pat
     _augment(tmp_path, "--no-calibrate")
     for name in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Mini.jsonl.gz"):
         assert (tmp_path / name).read_bytes() == _uncalibrated(first_run / name, tmp_path), name
-    for name in ("stats.json", "audit.json", "audit.md"):
+    for name in ("stats.json", "audit.json", "audit.md", "reduction.json", "reduction.md"):
         assert (tmp_path / name).read_bytes() == (first_run / name).read_bytes(), name
     other = tmp_path / "other"
     _augment(other, "--seed", "1", "--no-audit", "--no-reduce", "--no-calibrate")
