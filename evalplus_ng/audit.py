@@ -30,9 +30,9 @@ from evalplus_ng.artifact import _plain as plain_json  # the artifacts' JSON ren
 from evalplus_ng.contract import Contract
 from evalplus_ng.corpus import balanced_call
 from evalplus_ng.dataset import FixedSolution
-from evalplus_ng.groundtruth import SECONDS_PER_LINE_FLOOR
+from evalplus_ng.groundtruth import may_exceed
 from evalplus_ng.records import Outcome, Status, Task
-from evalplus_ng.sandbox import COST_EXCEEDED, Job, JobResult
+from evalplus_ng.sandbox import COST_EXCEEDED, Job, JobResult, too_costly
 from evalplus_ng.serialize import Unserializable, canonical, decode, dumps, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
@@ -205,7 +205,7 @@ def sandbox_runner(task: Task, executor: Executor) -> Runner:
     With ``max_lines`` (and no ``expected``), every input first runs untraced
     (stopped after :data:`UNTRACED_SECONDS`); only those whose untraced call was
     slow enough to possibly execute ``max_lines`` lines
-    (:data:`~evalplus_ng.groundtruth.SECONDS_PER_LINE_FLOOR`), or was stopped,
+    (:func:`~evalplus_ng.groundtruth.may_exceed`), or was stopped,
     run again with the (costly) line count, whose outcome replaces the first. The
     outcome of every input is the one a fully traced run would give, at a fraction
     of its cost; the same holds for ``thrift``'s reduced budget.
@@ -256,12 +256,12 @@ def sandbox_runner(task: Task, executor: Executor) -> Runner:
             """Could ``index``'s untraced outcome hide more than ``lines`` lines?"""
             o = pending[index]
             return o is None or (o.status in (Status.OK, Status.ERROR)
-                                 and o.seconds >= lines * SECONDS_PER_LINE_FLOOR) \
+                                 and may_exceed(o.seconds, lines)) \
                 or (o.status is Status.TIMEOUT and untraced < seconds)
 
         def over(index: int) -> bool:
             outcome = pending[index]
-            return outcome is not None and _costly(outcome)
+            return outcome is not None and too_costly(outcome)
 
         # Untraced, then traced where needed, chunk by chunk: with ``thrift``, an untraced
         # chunk stops after as many timeouts as costly inputs are still allowed.
@@ -294,14 +294,14 @@ def sandbox_runner(task: Task, executor: Executor) -> Runner:
     return run
 
 
-def _costly(outcome: Outcome) -> bool:
-    return outcome.status is Status.TIMEOUT or (
-        outcome.status is Status.ERROR and COST_EXCEEDED in (outcome.error or ""))
+def _over_budget(outcome: Outcome) -> bool:
+    """Costly, and not merely left unexamined by a :class:`Thrift`."""
+    return too_costly(outcome) and NOT_EXAMINED not in (outcome.error or "")
 
 
 def _raised(outcome: Outcome) -> bool:
     return outcome.status in (Status.ERROR, Status.CRASH, Status.BAD_OUTPUT) \
-        and not _costly(outcome)
+        and not too_costly(outcome)
 
 
 def _value(outcome: Outcome) -> Any:
@@ -484,17 +484,17 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
                 seen.add(key)
                 probed.append(probe)
     costly = [args for args, o in zip(audit.inputs, originals, strict=True)
-              if _costly(o) and NOT_EXAMINED not in (o.error or "")]
+              if _over_budget(o)]
     if probed:
         thrift = Thrift(config.costly_inputs, config.thrift_lines)
         costly += [args for args, o in zip(probed, audit.original(probed, thrift=thrift),
                                            strict=True)
-                   if _costly(o) and NOT_EXAMINED not in (o.error or "")]
+                   if _over_budget(o)]
     if not costly:
         return []
     entry = audit.task.entry_point
     if audit.fixed_code is None:
-        witness = audit.shrunk(PERFORMANCE, costly[0], lambda _a, o, _f: _costly(o))
+        witness = audit.shrunk(PERFORMANCE, costly[0], lambda _a, o, _f: too_costly(o))
         return [Finding(
             audit.task.task_id, PERFORMANCE, PERFORMANCE, witness,
             "a straightforward implementation's cost", f"more than {config.perf_lines} lines",
@@ -504,7 +504,7 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
     for args, answer in zip(costly, fast, strict=True):
         if answer.status is not Status.OK:
             continue
-        witness = audit.shrunk(PERFORMANCE, args, lambda _a, o, f: _costly(o) and f is not None
+        witness = audit.shrunk(PERFORMANCE, args, lambda _a, o, f: too_costly(o) and f is not None
                                and f.status is Status.OK, fixed_lines=config.fast_lines)
         [answer] = audit.fixed_run([witness], config.fast_lines)
         return [Finding(

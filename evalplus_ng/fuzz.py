@@ -62,14 +62,10 @@ class Fuzzer:
         self.rejected: Counter[str] = Counter()
         self.attempts = 0
         self.budget_hit = False
-        self._seeds = list(seeds)
-        self._seeded = False
         #: New non-base seeds: the stream's first inputs, emitted as targets allow.
         self._fresh_seeds: list[Seed] = []
         self._emitted = 0
-
-    def _take_seeds(self) -> None:
-        for seed in self._seeds:
+        for seed in seeds:
             self.corpus.append(seed.args)
             for value in seed.args:
                 self.ctx.pool.feed(value)
@@ -77,12 +73,9 @@ class Fuzzer:
             if seed.source != BASE and key not in self.seen:
                 self._fresh_seeds.append(seed)
             self.seen.add(key)
-        self._seeded = True
 
     def extend(self, target: int) -> FuzzResult:
         """Mutate until ``target`` new inputs exist (or the attempts for it run out)."""
-        if not self._seeded:
-            self._take_seeds()
         while len(self.inputs) < target and self._emitted < len(self._fresh_seeds):
             seed = self._fresh_seeds[self._emitted]
             self.inputs.append(seed.args)

@@ -87,6 +87,12 @@ class Oracle:
 SECONDS_PER_LINE_FLOOR = 2.5e-9
 
 
+def may_exceed(seconds: float, max_lines: int) -> bool:
+    """Could an untraced call that took ``seconds`` have executed more than ``max_lines``
+    lines? Only such calls need the (costly) line count."""
+    return seconds >= max_lines * SECONDS_PER_LINE_FLOOR
+
+
 def _select(expected: Expected, indices: Sequence[int]) -> dict[int, tuple[Wire, float, str]]:
     return {index: (expected.outputs[k], expected.seconds[k], expected.failures[k])
             for k, index in enumerate(indices)}
@@ -118,8 +124,8 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     first = _expected(executor.run(_job(task, inputs, seconds)), len(inputs))
     answers = [_select(first, everything)]
     if max_lines is not None:
-        floor = max_lines * SECONDS_PER_LINE_FLOOR
-        costly = [i for i in everything if not first.failures[i] and first.seconds[i] >= floor]
+        costly = [i for i in everything
+                  if not first.failures[i] and may_exceed(first.seconds[i], max_lines)]
     else:
         costly = []
     costly_set = set(costly)

@@ -174,7 +174,7 @@ class Job:
 COST_EXCEEDED = "CostExceeded"
 
 
-def _too_costly(outcome: Outcome) -> bool:
+def too_costly(outcome: Outcome) -> bool:
     """The call timed out or ran out of its line budget (what ``max_timeouts`` counts)."""
     return outcome.status is Status.TIMEOUT or (
         outcome.status is Status.ERROR and COST_EXCEEDED in (outcome.error or ""))
@@ -746,10 +746,9 @@ class _Supervisor:
                 if index >= 0 and cpu_mark is not None:
                     limit = float(limits[index])
                     cpu = _cpu_seconds(pid)
-                    if cpu is not None and cpu - cpu_mark < limit \
-                            and now < began + _wall_cap(limit):
-                        deadline = min(now + limit - (cpu - cpu_mark) + _SLACK_SECONDS,
-                                       began + _wall_cap(limit))
+                    last = began + _wall_cap(limit)
+                    if cpu is not None and cpu - cpu_mark < limit and now < last:
+                        deadline = min(now + limit - (cpu - cpu_mark) + _SLACK_SECONDS, last)
                         continue
                 cut = len(pending) >= _HEADER.size
                 return self._broken(load, index, Status.TIMEOUT,
@@ -1100,7 +1099,7 @@ class _Worker:
                     outcome, ok = _outcome(body, len(outcomes), judge, _CHILD_STATUSES)
                     outcomes.append(outcome)
                     passed.append(ok)
-                    timeouts += _too_costly(outcome)
+                    timeouts += too_costly(outcome)
                     failures += judge is not None and not ok
                     if ((max_failures is not None and failures >= max_failures)
                             or (max_timeouts is not None and timeouts >= max_timeouts)):
@@ -1111,7 +1110,7 @@ class _Worker:
             outcome, ok = _outcome(frame[start:], len(outcomes), judge, _STATUSES)
             outcomes.append(outcome)
             passed.append(ok)
-            timeouts += _too_costly(outcome)
+            timeouts += too_costly(outcome)
             failures += judge is not None and not ok
             stopped = ((max_failures is not None and failures >= max_failures)
                        or (max_timeouts is not None and timeouts >= max_timeouts))
