@@ -21,6 +21,9 @@ from evalplus_ng.seed import BASE, Seed
 from evalplus_ng.serialize import canonical
 from evalplus_ng.types import Args
 
+#: The source of the inputs the fuzz loop makes (seeds keep their own).
+MUTATION = "mutation"
+
 
 @dataclass(frozen=True)
 class FuzzConfig:
@@ -103,7 +106,7 @@ class Fuzzer:
                 continue
             corpus.append(child)
             inputs.append(child)
-            sources.append("mutation")
+            sources.append(MUTATION)
             for value in child:
                 ctx.pool.feed(value)
         self.attempts = attempts

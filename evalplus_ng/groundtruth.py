@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from evalplus_ng import oracle as judge
 from evalplus_ng.records import Status, Task
-from evalplus_ng.sandbox import COST_EXCEEDED, Job, JobResult
-from evalplus_ng.serialize import decode, dumps, encode
+from evalplus_ng.sandbox import COST_EXCEEDED, UNSTABLE, Job, JobResult
+from evalplus_ng.serialize import decode, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
 #: How long the ground truth may take on one input before the input is dropped.
@@ -59,7 +59,8 @@ def _expected(result: JobResult, count: int) -> Expected:
 
 
 def _job(task: Task, inputs: Sequence[Args], seconds: float = GROUND_TRUTH_SECONDS,
-         max_lines: int | None = None) -> Job:
+         max_lines: int | None = None, lines_after: float | None = None,
+         twice: bool = False) -> Job:
     return Job(
         code=task.solution,
         entry_point=task.entry_point,
@@ -67,6 +68,8 @@ def _job(task: Task, inputs: Sequence[Args], seconds: float = GROUND_TRUTH_SECON
         time_limits=[seconds] * len(inputs),
         task_id=task.task_id,
         max_lines=max_lines,
+        lines_after=lines_after,
+        twice=twice,
     )
 
 
@@ -93,11 +96,6 @@ def may_exceed(seconds: float, max_lines: int) -> bool:
     return seconds >= max_lines * SECONDS_PER_LINE_FLOOR
 
 
-def _select(expected: Expected, indices: Sequence[int]) -> dict[int, tuple[Wire, float, str]]:
-    return {index: (expected.outputs[k], expected.seconds[k], expected.failures[k])
-            for k, index in enumerate(indices)}
-
-
 def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
     """Does the ground truth's output pass the task's special oracle (e.g. HumanEval/32's
     ``|poly(x)| <= atol``)? An input on which it does not would fail the reference itself."""
@@ -107,61 +105,47 @@ def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
 
 def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,
            max_lines: int | None = None, runs: int = 2) -> Oracle:
-    """Run the ground truth ``runs`` times; keep inputs it answers, in time, the same way each run.
+    """Run the ground truth on each input; keep inputs it answers, in time, the same way
+    on a second call (``runs`` 2; 1 skips that check).
 
-    With ``max_lines``, inputs on which the ground truth executes more Python
-    lines than that are dropped as too expensive: a machine-independent bound
-    that keeps suites fast to run and their contents reproducible. Lines are
-    counted (a traced run) only for inputs whose untraced first run was slow
-    enough to possibly exceed the bound (see :data:`SECONDS_PER_LINE_FLOOR`), so
-    which inputs are dropped does not depend on the machine, and cheap inputs
-    cost one untraced call per run. A task with a special oracle (HumanEval/32)
-    also drops inputs whose output fails that oracle: the reference itself would fail them.
-    ``kept`` indexes ``inputs``; ``outputs`` and ``seconds`` (fastest run) follow ``kept``.
+    One sandbox job: the child calls the ground truth twice per input, each time
+    on a fresh copy of the arguments, and compares the outputs' texts (so global
+    state, randomness and argument mutation show as instability). ``seconds`` is
+    the limit per call. With ``max_lines``, inputs on which the ground truth
+    executes more Python lines than that are dropped as too expensive: a
+    machine-independent bound that keeps suites fast to run and their contents
+    reproducible. Lines are counted (the second call runs traced) only where the
+    untraced call was slow enough to possibly exceed the bound (see
+    :data:`SECONDS_PER_LINE_FLOOR`), so which inputs are dropped does not depend
+    on the machine, and cheap inputs cost two untraced calls. A task with a
+    special oracle (HumanEval/32) also drops inputs whose output fails that
+    oracle: the reference itself would fail them. ``kept`` indexes ``inputs``;
+    ``outputs`` and ``seconds`` (the faster untraced call) follow ``kept``.
     """
-    everything = list(range(len(inputs)))
+    if runs not in (1, 2):
+        raise ValueError(f"runs must be 1 or 2, not {runs}")
     special = judge.SPECIAL_ORACLES.get(task.task_id)
-    first = _expected(executor.run(_job(task, inputs, seconds)), len(inputs))
-    answers = [_select(first, everything)]
-    if max_lines is not None:
-        costly = [i for i in everything
-                  if not first.failures[i] and may_exceed(first.seconds[i], max_lines)]
-    else:
-        costly = []
-    costly_set = set(costly)
-    cheap = [i for i in everything if i not in costly_set]
-    # With one run only, the costly inputs still need their line count: one more run.
-    for run_number in range(1, max(runs, 2 if costly else 1)):
-        parts = [(cheap, _job(task, [inputs[i] for i in cheap], seconds))] \
-            if run_number < runs else []
-        if costly:
-            parts.append((costly, _job(task, [inputs[i] for i in costly], seconds, max_lines)))
-        merged: dict[int, tuple[Wire, float, str]] = {}
-        for (indices, _), result in zip(parts, executor.map(job for _, job in parts),
-                                        strict=True):
-            merged.update(_select(_expected(result, len(indices)), indices))
-        answers.append(merged)
+    lines_after = max_lines * SECONDS_PER_LINE_FLOOR if max_lines is not None else None
+    job = _job(task, inputs, seconds * runs, max_lines, lines_after, twice=runs == 2)
+    answers = _expected(executor.run(job), len(inputs))
     kept: list[int] = []
     outputs: list[Wire] = []
     times: list[float] = []
     dropped: dict[str, int] = {}
-    for index in everything:
-        failure = next((run[index][2] for run in answers if index in run and run[index][2]), "")
+    for index, failure in enumerate(answers.failures):
         if failure:
             reason = ("expensive" if COST_EXCEEDED in failure
+                      else "unstable" if UNSTABLE in failure
                       else "timeout" if "timeout" in failure else "raises")
             dropped[reason] = dropped.get(reason, 0) + 1
             continue
-        if len({dumps(run[index][0]) for run in answers if index in run}) != 1:
-            dropped["unstable"] = dropped.get("unstable", 0) + 1
-            continue
-        if special is not None and not _passes_own_oracle(task, inputs[index],
-                                                          answers[0][index][0]):
+        output = answers.outputs[index]
+        if special is not None and not _passes_own_oracle(task, inputs[index], output):
             dropped["own-oracle"] = dropped.get("own-oracle", 0) + 1
             continue
         kept.append(index)
-        outputs.append(answers[0][index][0])
-        times.append(min(run[index][1] for run in answers if index in run))
+        outputs.append(output)
+        times.append(answers.seconds[index])
     return Oracle(tuple(kept), tuple(outputs), tuple(times), dropped)
 
 

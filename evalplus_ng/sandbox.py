@@ -66,7 +66,6 @@ from typing import Any, TypeVar, cast
 
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.records import Outcome, Status
-from evalplus_ng.serialize import _BIG as _BIG_INT  # ints beyond it travel tagged
 from evalplus_ng.types import Wire
 
 UID_BASE = 0x40000000
@@ -82,6 +81,8 @@ _STATUSES = {code[0]: status for status, code in _CODES.items()}
 _CHILD_STATUSES = {code: status for code, status in _STATUSES.items()
                    if status in (Status.OK, Status.ERROR, Status.BAD_OUTPUT)}
 _PREFIX = 1 + _SECONDS.size
+_unpack_seconds = _SECONDS.unpack_from
+_OK_CODE = _CODES[Status.OK][0]
 #: Pipe buffer asked for (the default is 64 KiB; Linux allows 1 MiB unprivileged).
 _PIPE_BYTES = 1 << 20
 # Parent -> supervisor frames: a job (b"J" + pickle), or an answer.
@@ -106,7 +107,23 @@ def _text_encoder() -> Callable[[Wire], str]:
 
 
 _value_text = _text_encoder()
-_parse = json.JSONDecoder().decode
+
+
+#: The C scanner, called directly: ``JSONDecoder.decode`` first runs a regular expression
+#: over the text for whitespace, which costs more than the parse of a small value.
+_scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
+
+
+def _parse(text: str) -> Wire:
+    """Parse a compact JSON text (as :func:`_text_encoder` writes) into a wire tree;
+    trailing data is an error, as it is for ``json.loads``."""
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration as exc:
+        raise ValueError(f"expecting a value at {exc.value}") from None
+    if end != len(text):
+        raise ValueError(f"extra data at {end}")
+    return cast(Wire, value)
 _CAP_DAC_READ_SEARCH = 2
 _PR_SET_PDEATHSIG = 1
 _PR_SET_KEEPCAPS = 8
@@ -168,6 +185,18 @@ class Job:
     max_timeouts: int | None = None
     #: When set, the job stops once this many inputs have failed (``fail_fast`` is 1).
     max_failures: int | None = None
+    #: With ``max_lines``, lines are counted only where an untraced call took at least
+    #: this many seconds (it is then called again, traced): a faster call cannot have
+    #: executed ``max_lines`` lines, and the traced call costs many times the untraced one.
+    lines_after: float | None = None
+    #: Call each input a second time (on a fresh copy of its arguments) and report an
+    #: output that differs from the first as an ERROR naming :data:`UNSTABLE`. The
+    #: time limit covers both calls; the seconds reported are the faster call's.
+    twice: bool = False
+
+
+#: The error type reported when a ``twice`` job's second call disagrees with its first.
+UNSTABLE = "Unstable"
 
 
 #: The error type reported when a call exceeds ``Job.max_lines``.
@@ -409,30 +438,6 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:200]}"
 
 
-def _flat_first(encode: Callable[[object], Wire]) -> Callable[[object], Wire]:
-    """``encode``, with a shortcut for the commonest outputs: scalars and flat lists of them.
-
-    A list of in-range ints, floats, strings, bools and Nones is its own wire form
-    (``encode`` would copy it item by item); anything else goes through ``encode``.
-    """
-    plain = (float, str, bool, type(None))
-    big = _BIG_INT
-
-    def fast(value: object) -> Wire:
-        kind = type(value)
-        if kind is list:
-            for item in value:  # type: ignore[attr-defined]
-                if type(item) is int:
-                    if not -big < item < big:
-                        return encode(value)
-                elif type(item) not in plain:
-                    return encode(value)
-            return value
-        return encode(value)
-
-    return fast
-
-
 def _child_main(job_fd: int, fd: int, workdir: str, limits: Limits, as_root: bool) -> None:
     """Confine, wait for a job on ``job_fd``; load its code, then run each input from the
     start index the job came with on, one frame per result on ``fd``."""
@@ -444,9 +449,8 @@ def _child_main(job_fd: int, fd: int, workdir: str, limits: Limits, as_root: boo
     start = _INDEX.unpack_from(frame)[0]
     message: dict[str, Any] = pickle.loads(frame[_INDEX.size:])
     del frame
-    from evalplus_ng.serialize import decode, encode
-
-    wire = _flat_first(encode)
+    from evalplus_ng.serialize import decode
+    from evalplus_ng.serialize import encode as wire
 
     # Own references, taken before the sample runs: a sample that patches builtins
     # or these modules garbles at most its own replies, never the framing.
@@ -471,24 +475,54 @@ def _child_main(job_fd: int, fd: int, workdir: str, limits: Limits, as_root: boo
         send(error + stamp(0.0) + describe(exc).encode("utf-8", "backslashreplace"))
         os._exit(0)
     send(ok + stamp(0.0))
-    if message.get("max_lines"):
-        function = _line_budget(function, int(message["max_lines"]))
+    traced = _line_budget(function, int(message["max_lines"])) \
+        if message.get("max_lines") else None
+    lines_after = message.get("lines_after") if traced is not None else None
+    first = traced if traced is not None and lines_after is None else function
+    twice = bool(message.get("twice"))
+    unstable = (UNSTABLE + ": a second call gave another output").encode("ascii")
+
+    def again(item: Wire, payload: bytes, elapsed: float) -> bytes:
+        """Call once more (traced when the first call was slow enough to need a count)."""
+        recount = lines_after is not None and elapsed >= lines_after
+        call = traced if recount and traced is not None else function
+        args = decode(item)
+        began = clock()
+        try:
+            value = call(*args)
+        except BaseException as exc:
+            return error + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
+        second = clock() - began
+        try:
+            repeated = text(wire(value)).encode("ascii")
+        except BaseException as exc:
+            return bad + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
+        if repeated != payload:
+            return error + stamp(elapsed) + unstable
+        return ok + stamp(elapsed if recount or second > elapsed else second) + payload
+
     index = start
     while index < stop:
-        args = decode(inputs[index])
+        item = inputs[index]
+        args = decode(item)
         index += 1
         began = clock()
         try:
-            value = function(*args)
+            value = first(*args)
         except BaseException as exc:
             elapsed = clock() - began
             body = error + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
         else:
             elapsed = clock() - began
             try:
-                body = ok + stamp(elapsed) + text(wire(value)).encode("ascii")
+                payload = text(wire(value)).encode("ascii")
             except BaseException as exc:
                 body = bad + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
+            else:
+                if twice or (lines_after is not None and elapsed >= lines_after):
+                    body = again(item, payload, elapsed)
+                else:
+                    body = ok + stamp(elapsed) + payload
         send(body)
     os._exit(0)
 
@@ -990,7 +1024,11 @@ class _Texts:
 def _outcome(body: bytes, index: int, judge: _Judge | None,
              allowed: Mapping[int, Status]) -> tuple[Outcome, bool]:
     """Parse one outcome body (untrusted) and judge it: ``(outcome, passed)``."""
-    status, seconds, payload = _split_body(body, allowed)
+    status = allowed.get(body[0]) if len(body) >= _PREFIX else None
+    if status is None:
+        return Outcome(Status.BAD_OUTPUT, None, "malformed reply", 0.0), False
+    seconds = _unpack_seconds(body, 1)[0]
+    payload = body[_PREFIX:]
     if status is not Status.OK:
         return Outcome(status, None, _text(payload), seconds), False
     if judge is not None and judge.identical(index, payload):
@@ -1002,15 +1040,43 @@ def _outcome(body: bytes, index: int, judge: _Judge | None,
     return Outcome(Status.OK, value, None, seconds), judge is not None and judge.check(index, value)
 
 
-def _bodies(frame: bytes, position: int) -> Iterator[bytes]:
-    """The bodies of a run of child frames (the supervisor relays only whole frames)."""
+def _parse_run(frame: bytes, position: int, first: int,
+               judge: _Judge | None) -> tuple[list[Outcome], list[bool]]:
+    """Outcomes of a run of child frames (untrusted) from ``position`` on, judged;
+    ``first`` is the first one's input index.
+
+    Plain outputs (status OK, ASCII) are parsed in place from one text of the whole
+    run; anything else, and outputs the judge compares by text, go through
+    :func:`_outcome`. The supervisor relays whole frames only.
+    """
+    outcomes: list[Outcome] = []
+    passed: list[bool] = []
     end = len(frame)
-    header = _HEADER.size
+    header, prefix, ok_code = _HEADER.size, _PREFIX, _OK_CODE
+    unpack_header, unpack_seconds, scan = _HEADER.unpack_from, _unpack_seconds, _scan
+    text = frame.decode("latin-1") if frame.isascii() else None
+    in_place = text is not None and (judge is None or not judge.by_text)
+    index = first
     while position + header <= end:
-        (size,) = _HEADER.unpack_from(frame, position)
-        position += header
-        yield frame[position:position + size]
-        position += size
+        (size,) = unpack_header(frame, position)
+        start = position + header
+        position = start + size
+        if in_place and size >= prefix and frame[start] == ok_code:
+            try:
+                value, stop = scan(text, start + prefix)
+            except (StopIteration, ValueError, RecursionError):
+                stop = -1
+            if stop == position:
+                seconds = unpack_seconds(frame, start + 1)[0]
+                outcomes.append(Outcome(Status.OK, value, None, seconds))
+                passed.append(judge is not None and judge.check(index, value))
+                index += 1
+                continue
+        outcome, ok = _outcome(frame[start:position], index, judge, _CHILD_STATUSES)
+        outcomes.append(outcome)
+        passed.append(ok)
+        index += 1
+    return outcomes, passed
 
 
 class _Worker:
@@ -1095,8 +1161,12 @@ class _Worker:
                 raise ValueError("supervisor skipped an input")
             start = 1 + _INDEX.size
             if kind == _RUN:
-                for body in _bodies(frame, start):
-                    outcome, ok = _outcome(body, len(outcomes), judge, _CHILD_STATUSES)
+                got, oks = _parse_run(frame, start, len(outcomes), judge)
+                if judge is None and max_timeouts is None:
+                    outcomes += got
+                    passed += oks
+                    continue
+                for outcome, ok in zip(got, oks, strict=True):
                     outcomes.append(outcome)
                     passed.append(ok)
                     timeouts += too_costly(outcome)
@@ -1190,6 +1260,8 @@ class Sandbox:
             "inputs": self._inputs.get(job.inputs, lambda: _pickled_inputs(job.inputs)),
             "time_limits": [float(t) for t in job.time_limits],
             "max_lines": job.max_lines,
+            "lines_after": job.lines_after,
+            "twice": job.twice,
         }
         payload = _JOB + pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
         judge = None

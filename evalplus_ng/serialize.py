@@ -58,6 +58,8 @@ def encode(value: object) -> Wire:
             return value
         return {_BIGINT: hex(value)}  # type: ignore[arg-type]
     if kind is list:
+        if _flat(value):  # type: ignore[arg-type]
+            return list(value)  # type: ignore[call-overload]
         return [encode(v) for v in value]  # type: ignore[attr-defined]
     if kind is tuple:
         return {_TUPLE: [encode(v) for v in value]}  # type: ignore[attr-defined]
@@ -75,6 +77,19 @@ def encode(value: object) -> Wire:
 
 
 _SCALAR_TYPES = frozenset({type(None), bool, int, float, str})
+_PLAIN_TYPES = frozenset({type(None), bool, float, str})
+
+
+def _flat(items: list[Any]) -> bool:
+    """Is this list its own wire form: scalars only, every int in range?"""
+    kinds = set(map(type, items))
+    if kinds <= _PLAIN_TYPES:
+        return True
+    if not kinds <= _SCALAR_TYPES:
+        return False
+    if len(kinds) == 1:  # all ints
+        return bool(min(items) > -_BIG and max(items) < _BIG)
+    return all(-_BIG < v < _BIG for v in items if type(v) is int)
 
 
 def decode(wire: Wire) -> Any:
