@@ -1045,17 +1045,18 @@ def _parse_run(frame: bytes, position: int, first: int,
     """Outcomes of a run of child frames (untrusted) from ``position`` on, judged;
     ``first`` is the first one's input index.
 
-    Plain outputs (status OK, ASCII) are parsed in place from one text of the whole
-    run; anything else, and outputs the judge compares by text, go through
-    :func:`_outcome`. The supervisor relays whole frames only.
+    Plain outputs (status OK) are parsed in place from one Latin-1 text of the whole
+    run (the child's encoder writes ASCII; other bytes can only spell strings that
+    ``\\u`` escapes spell too); anything else, and outputs the judge compares by
+    text, go through :func:`_outcome`. The supervisor relays whole frames only.
     """
     outcomes: list[Outcome] = []
     passed: list[bool] = []
     end = len(frame)
     header, prefix, ok_code = _HEADER.size, _PREFIX, _OK_CODE
     unpack_header, unpack_seconds, scan = _HEADER.unpack_from, _unpack_seconds, _scan
-    text = frame.decode("latin-1") if frame.isascii() else None
-    in_place = text is not None and (judge is None or not judge.by_text)
+    text = frame.decode("latin-1")
+    in_place = judge is None or not judge.by_text
     index = first
     while position + header <= end:
         (size,) = unpack_header(frame, position)

@@ -29,7 +29,7 @@ import pytest
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.oracle import check
 from evalplus_ng.records import Status
-from evalplus_ng.sandbox import UID_BASE, Job, JobResult, Limits, Sandbox
+from evalplus_ng.sandbox import COST_EXCEEDED, UID_BASE, UNSTABLE, Job, JobResult, Limits, Sandbox
 from evalplus_ng.serialize import decode, dumps, encode, loads
 from evalplus_ng.types import Wire
 
@@ -480,6 +480,78 @@ def test_an_int_too_large_for_a_float_is_judged_not_raised(sandbox: Sandbox) -> 
     result = sandbox.run(job)
     assert _statuses(result) == [Status.OK]
     assert result.passed == (False,)
+
+
+TWICE_SAMPLE = """\
+import random
+_calls = []
+
+
+def f(x, items):
+    _calls.append(x)
+    items.append(x)  # mutates its argument: the second call must get a fresh copy
+    if x == 1:
+        return random.random()
+    if x == 2:
+        return len(_calls)  # depends on earlier calls
+    if x == 3 and _calls.count(3) == 2:
+        raise ValueError("second call")
+    return [x, items]
+"""
+
+
+def test_a_twice_job_reports_outputs_that_change_on_a_second_call(sandbox: Sandbox) -> None:
+    inputs = [encode([x, [9]]) for x in (0, 1, 2, 3, 4)]
+    result = sandbox.run(Job(TWICE_SAMPLE, "f", inputs, [LIMIT] * 5, twice=True))
+    assert _statuses(result) == [Status.OK, Status.ERROR, Status.ERROR, Status.ERROR, Status.OK]
+    assert [o.value for o in result.outcomes if o.status is Status.OK] == [[0, [9, 0]], [4, [9, 4]]]
+    assert all(UNSTABLE in (result.outcomes[i].error or "") for i in (1, 2))
+    assert "second call" in (result.outcomes[3].error or "")
+    once = sandbox.run(Job(TWICE_SAMPLE, "f", inputs, [LIMIT] * 5))
+    assert _statuses(once) == [Status.OK] * 5
+
+
+LINES_SAMPLE = ("def f(n):\n    total = 0\n    for i in range(n):\n        total += i\n"
+                "    return total\n")
+
+
+def test_lines_are_counted_only_after_a_slow_untraced_call(sandbox: Sandbox) -> None:
+    # 2 lines per iteration: 3,000 iterations exceed a 2,000-line budget.
+    inputs = [encode([10]), encode([3_000])]
+    counted = sandbox.run(Job(LINES_SAMPLE, "f", inputs, [LIMIT] * 2, max_lines=2_000))
+    assert _statuses(counted) == [Status.OK, Status.ERROR]
+    assert COST_EXCEEDED in (counted.outcomes[1].error or "")
+    # Every call slower than 0 s is counted again: the same verdicts.
+    again = sandbox.run(Job(LINES_SAMPLE, "f", inputs, [LIMIT] * 2, max_lines=2_000,
+                            lines_after=0.0))
+    assert [(o.status, o.value) for o in again.outcomes] == \
+        [(o.status, o.value) for o in counted.outcomes]
+    # No call takes an hour: nothing is counted, nothing is over budget.
+    never = sandbox.run(Job(LINES_SAMPLE, "f", inputs, [LIMIT] * 2, max_lines=2_000,
+                            lines_after=3600.0))
+    assert [o.value for o in never.outcomes] == [45, 4_498_500]
+
+
+def test_replies_parsed_in_place_match_replies_parsed_one_by_one() -> None:
+    from evalplus_ng.sandbox import _HEADER, _SECONDS, _outcome, _parse_run
+
+    def frame(status: bytes, payload: bytes) -> bytes:
+        body = status + _SECONDS.pack(0.25) + payload
+        return _HEADER.pack(len(body)) + body
+
+    bodies = [(b"o", b"[1,2]"), (b"o", b"[1,"), (b"o", b"7 8"), (b"e", "caf\u00e9".encode()),
+              (b"x", b"1"), (b"o", b'{"t":[1]}'), (b"o", b"NaN")]
+    run = b"".join(frame(status, payload) for status, payload in bodies)
+    outcomes, passed = _parse_run(b"R" + run, 1, 0, None)
+    one_by_one = [_outcome(run_body[_HEADER.size:], i, None, {ord("o"): Status.OK,
+                                                              ord("e"): Status.ERROR})[0]
+                  for i, run_body in enumerate(frame(s, p) for s, p in bodies)]
+    assert [(o.status, o.error, o.seconds) for o in outcomes] == \
+        [(o.status, o.error, o.seconds) for o in one_by_one]
+    assert [o.value for o in outcomes][:1] == [[1, 2]] and passed == [False] * len(bodies)
+    assert math.isnan(outcomes[-1].value)  # type: ignore[arg-type]
+    assert [o.status for o in outcomes] == [Status.OK, Status.BAD_OUTPUT, Status.BAD_OUTPUT,
+                                            Status.ERROR, Status.BAD_OUTPUT, Status.OK, Status.OK]
 
 
 # --------------------------------------------------------------------------- hostile corpus
