@@ -28,6 +28,9 @@ T = TypeVar("T")
 
 #: Ingredients kept per kind; beyond this, a new one replaces a random old one.
 POOL_SIZE = 200
+#: At most this many items of one collection (or words of one string) are fed to the pool:
+#: an evenly spaced sample of a longer one.
+FEED_ITEMS = 64
 #: Collections longer than this are only shrunk or kept, never grown.
 MAX_LENGTH = 64
 INT_BOUNDARIES = (0, 1, -1, 2, 10, 100, 2**31 - 1, -(2**31), 2**63, -(2**63))
@@ -102,19 +105,26 @@ class Pool:
             self.add("float", value)
         elif kind is str:
             self.add("str", value)
-            for piece in value.split():
+            for piece in _sample(value.split()):
                 self.add("word", piece)
             self.add("chars", "".join(sorted(set(value))))
         elif kind in (list, tuple):
-            for item in value:
+            for item in _sample(value):
                 self.feed(item)
         elif kind in (set, frozenset):
-            for item in ordered(value):  # string hashing is salted per process
+            for item in _sample(ordered(value)):  # string hashing is salted per process
                 self.feed(item)
         elif kind is dict:
-            for k, v in value.items():
+            for k, v in _sample(list(value.items())):
                 self.feed(k)
                 self.feed(v)
+
+
+def _sample(items: Sequence[T]) -> Sequence[T]:
+    """At most :data:`FEED_ITEMS` of ``items``, evenly spaced."""
+    if len(items) <= FEED_ITEMS:
+        return items
+    return items[:: -(-len(items) // FEED_ITEMS)]
 
 
 @dataclass
@@ -238,18 +248,24 @@ def _mutate_number(value: Any, ctx: Context, kind: str, one: Any, boundaries: tu
     return jitter(value, rng)
 
 
+def _jitter_int(value: int, rng: random.Random) -> int:
+    return value + _randint(rng, -100, 100)
+
+
+def _jitter_float(value: float, rng: random.Random) -> float:
+    return round(value + rng.uniform(-10.0, 10.0), _choice(rng, (1, 2, 6)))
+
+
 @mutator(ts.INT)
 def mutate_int(value: int, spec: Spec, ctx: Context) -> int:
     return ctx.note(int(_mutate_number(value, ctx, "int", 1, INT_BOUNDARIES, (2, -1, 10),
-                                       lambda v, rng: v + _randint(rng, -100, 100))))
+                                       _jitter_int)))
 
 
 @mutator(ts.FLOAT)
 def mutate_float(value: float, spec: Spec, ctx: Context) -> float:
-    return ctx.note(float(_mutate_number(
-        value, ctx, "float", 1.0, FLOAT_BOUNDARIES, (0.5, 2.0, -1.0),
-        lambda v, rng: round(v + rng.uniform(-10.0, 10.0), _choice(rng, (1, 2, 6))),
-    )))
+    return ctx.note(float(_mutate_number(value, ctx, "float", 1.0, FLOAT_BOUNDARIES,
+                                         (0.5, 2.0, -1.0), _jitter_float)))
 
 
 @mutator(ts.BOOL)
