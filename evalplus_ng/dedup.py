@@ -5,9 +5,11 @@ and ``b`` that both match ``spec`` (``typespec.matches``), ``key(a) == key(b)``
 exactly when ``canonical(a) == canonical(b)``. Because the spec fixes every
 exact type, an int, a str, a bool or None is its own key (``1`` and ``True``
 cannot meet at one place of a spec), and lists and tuples of such values are
-keyed by a tuple built in C code, with no text written. Floats (``0.0`` and
-``-0.0`` are equal but distinct inputs, NaN is not equal to itself), unions,
-``Any``, sets and dicts are keyed by their ``canonical`` text.
+keyed by a tuple built in C code, with no text written. A list of floats with
+no NaN is keyed by its doubles' bytes (``repr``, and so ``canonical``, tells two
+doubles apart exactly when their bits differ: ``0.0`` and ``-0.0`` are equal but
+distinct inputs). Single floats, lists with a NaN, unions, ``Any``, sets and
+dicts are keyed by their ``canonical`` text.
 
 Keys are only compared, never ordered or iterated, so hash seeds do not matter.
 """
@@ -15,6 +17,8 @@ Keys are only compared, never ordered or iterated, so hash seeds do not matter.
 from __future__ import annotations
 
 import functools
+import math
+from array import array
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -32,6 +36,13 @@ def _self(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
+def _floats(value: Any) -> Hashable:
+    """The key of a list (or tuple) of floats: its doubles' bytes when it holds no NaN."""
+    if any(map(math.isnan, value)):
+        return canonical(value)  # every NaN is one value to canonical, whatever its bits
+    return array("d", value).tobytes()
+
+
 @functools.cache
 def freezer(spec: Spec) -> Freeze:
     """The key function of values matching ``spec`` (see the module's docstring)."""
@@ -41,6 +52,8 @@ def freezer(spec: Spec) -> Freeze:
     sequence = kind == ts.LIST or (kind == ts.TUPLE and spec.variadic)
     if sequence and spec.args[0].kind in _SELF_KEYED:
         return tuple
+    if sequence and spec.args[0].kind == ts.FLOAT:
+        return _floats
     if sequence:
         item = freezer(spec.args[0])
         if item is not canonical:

@@ -151,10 +151,11 @@ class Fuzzer:
                 parts[position] = freezers[position](value)
             else:
                 key = tuple(parts)
-                if key in seen:
+                known = len(seen)
+                seen.add(key)  # one hash of the key, not two
+                if len(seen) == known:
                     rejected["duplicate"] += 1
                     continue
-                seen.add(key)
                 if contract.pre_violation(child) is not None:
                     rejected["precondition"] += 1
                     continue
