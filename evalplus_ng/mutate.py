@@ -79,11 +79,14 @@ class Pool:
     keys: dict[str, set[Any]] = field(default_factory=dict)
 
     def add(self, kind: str, value: Any) -> None:
-        key = _pool_key(value)
-        seen = self.keys.setdefault(kind, set())
-        if key in seen:
+        key = repr(value) if type(value) is float else value  # _pool_key, inlined
+        seen = self.keys.get(kind)
+        if seen is None:
+            seen = self.keys[kind] = set()
+            self.items[kind] = []
+        elif key in seen:
             return
-        bucket = self.items.setdefault(kind, [])
+        bucket = self.items[kind]
         if len(bucket) < POOL_SIZE:
             bucket.append(value)
         else:

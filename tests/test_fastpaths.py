@@ -18,7 +18,16 @@ from hypothesis import strategies as st
 from evalplus_ng.contract import Contract
 from evalplus_ng.dedup import freezer
 from evalplus_ng.fuzz import FuzzConfig, Fuzzer, fuzz
-from evalplus_ng.mutate import FEED_ITEMS, POOL_SIZE, Context, Pool, fresh, mutate, ordered
+from evalplus_ng.mutate import (
+    FEED_ITEMS,
+    POOL_SIZE,
+    Context,
+    Pool,
+    fresh,
+    mutate,
+    mutate_positions,
+    ordered,
+)
 from evalplus_ng.records import Task
 from evalplus_ng.seed import BASE, CORPUS, Seed
 from evalplus_ng.serialize import canonical
@@ -182,3 +191,20 @@ def test_a_long_collection_feeds_an_evenly_spaced_sample() -> None:
     assert len(pool.items["int"]) == FEED_ITEMS
     assert pool.items["int"][:2] == [0, -(-10_000 // FEED_ITEMS)]
     assert pool.items["word"] == ["w"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, len(SPECS) - 1), min_size=1, max_size=3), st.integers(0, 2**32))
+def test_a_mutant_shares_its_parents_objects_but_never_changes_them(
+        which: list[int], seed: int) -> None:
+    # The fuzz loop caches each corpus entry's keys: mutation must copy, never edit in place.
+    specs = tuple(SPECS[i] for i in which)
+    rng = random.Random(seed)
+    ctx = Context(rng, Pool(rng))
+    args = [fresh(spec, ctx) for spec in specs]
+    for _ in range(10):
+        before = canonical(args)
+        child, changed = mutate_positions(args, specs, ctx)
+        assert canonical(args) == before and len(child) == len(args)
+        assert all(child[p] is args[p] for p in range(len(args)) if p not in changed)
+        args = child
