@@ -12,7 +12,7 @@ is its parent's per-argument keys with the changed ones rewritten
 (``dedup.freezer``: equal exactly when ``canonical`` texts are, for values of
 the argument's type), and then the precondition runs on the whole input, so
 the verdict is exactly ``Contract.violation``'s. Only the scalars a mutation
-made are fed to the ingredient pool (the rest of the mutant was fed with its
+made are fed to the ingredient pool (the rest of the mutant came from its
 parent).
 """
 

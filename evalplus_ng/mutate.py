@@ -100,7 +100,7 @@ class Pool:
         return _choice(self.rng, bucket) if bucket else None
 
     def feed(self, value: Any) -> None:
-        """Add a valid value and everything inside it."""
+        """Add a valid value and what is inside it (of a long collection, a sample)."""
         kind = type(value)
         if kind is int:
             self.add("int", value)
@@ -185,8 +185,7 @@ def fresh(spec: Spec, ctx: Context, depth: int = 0) -> Any:
         seen = ctx.pool.pick("word") if rng.random() < 0.5 else ctx.pool.pick("str")
         if seen is not None and rng.random() < 0.8:
             return seen
-        alphabet = _alphabet(ctx)
-        return ctx.note("".join(_choice(rng, alphabet) for _ in range(_randint(rng, 0, 6))))
+        return ctx.note(_text(ctx, _randint(rng, 0, 6)))
     if kind == ts.ANY:
         return fresh(_ANY_SPECS[_below(rng, 3)], ctx, depth)
     size = 0 if depth > 2 else _randint(rng, 0, 3)
@@ -209,6 +208,12 @@ _ANY_SPECS = (Spec(ts.INT), Spec(ts.STR), Spec(ts.FLOAT))
 def _alphabet(ctx: Context) -> str:
     chars = ctx.pool.pick("chars")
     return chars if chars and ctx.rng.random() < 0.9 else _PRINTABLE
+
+
+def _text(ctx: Context, size: int) -> str:
+    """``size`` random characters of one alphabet (:func:`_alphabet`)."""
+    alphabet = _alphabet(ctx)
+    return "".join(_choice(ctx.rng, alphabet) for _ in range(size))
 
 
 def _hashable(value: Any) -> Any:
@@ -308,10 +313,8 @@ def _mutate_str(value: str, spec: Spec, ctx: Context) -> str:
     if choice == 1 and len(value) < 4 * MAX_LENGTH:  # repeat a substring
         return value[:end] + piece + value[end:]
     if choice == 2:  # replace a substring with a mutated piece
-        alphabet = _alphabet(ctx)
-        replacement = (ctx.pool.pick("word") if rng.random() < 0.5 else None) or "".join(
-            _choice(rng, alphabet) for _ in piece
-        )
+        replacement = (ctx.pool.pick("word") if rng.random() < 0.5 else None) \
+            or _text(ctx, len(piece))
         return value[:start] + replacement + value[end:]
     # Insert a character the input alphabet uses (or any printable one).
     return value[:start] + _choice(rng, _alphabet(ctx)) + value[start:]
