@@ -49,14 +49,20 @@ class Contract:
     specs: tuple[Spec, ...]
     source: str = ""
     pre: Callable[..., Any] | None = field(default=None, compare=False)
+    #: ``typespec.checker`` of each spec, in parameter order.
+    checks: tuple[typespec.Check, ...] = field(init=False, compare=False, repr=False)
 
-    def violation(self, args: Sequence[Any]) -> str | None:
-        """None when ``args`` is valid, else why not (one short phrase)."""
-        if len(args) != len(self.specs):
-            return f"expected {len(self.specs)} arguments, got {len(args)}"
-        for name, value, spec in zip(self.names, args, self.specs, strict=True):
-            if not typespec.matches(value, spec):
-                return f"argument '{name}' is not {spec}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "checks", tuple(map(typespec.checker, self.specs)))
+
+    def type_violation(self, position: int, value: Any) -> str | None:
+        """None when ``value`` matches the spec of parameter ``position``, else why not."""
+        if self.checks[position](value):
+            return None
+        return f"argument '{self.names[position]}' is not {self.specs[position]}"
+
+    def pre_violation(self, args: Sequence[Any]) -> str | None:
+        """None when the precondition holds for ``args`` (whose types are known good)."""
         if self.pre is None:
             return None
         try:
@@ -64,6 +70,16 @@ class Contract:
         except Exception as exc:
             return f"precondition raised {type(exc).__name__}"
         return None if ok is True else "precondition is false"
+
+    def violation(self, args: Sequence[Any]) -> str | None:
+        """None when ``args`` is valid, else why not (one short phrase)."""
+        if len(args) != len(self.specs):
+            return f"expected {len(self.specs)} arguments, got {len(args)}"
+        for position, value in enumerate(args):
+            reason = self.type_violation(position, value)
+            if reason is not None:
+                return reason
+        return self.pre_violation(args)
 
     def valid(self, args: Sequence[Any]) -> bool:
         """True when ``args`` satisfies the contract."""

@@ -4,6 +4,16 @@ Pure: it receives the task, its contract, its seeds and a ``random.Random``,
 and runs no code but the contract. It stops after ``target`` new inputs or a
 fixed number of attempts, so that the same seed gives the same inputs on any
 machine; the wall-clock budget is a safety net that is reported when hit.
+
+A mutant differs from its parent in one or two argument positions, so the loop
+keeps each corpus entry's per-argument keys and type verdicts: only the changed
+arguments are type-checked (``Contract.checks``), a mutant's deduplication key
+is its parent's per-argument keys with the changed ones rewritten
+(``dedup.freezer``: equal exactly when ``canonical`` texts are, for values of
+the argument's type), and then the precondition runs on the whole input, so
+the verdict is exactly ``Contract.violation``'s. Only the scalars a mutation
+made are fed to the ingredient pool (the rest of the mutant came from its
+parent).
 """
 
 from __future__ import annotations
@@ -11,11 +21,13 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from evalplus_ng.contract import Contract
-from evalplus_ng.mutate import Context, Pool, mutate_args
+from evalplus_ng.dedup import freezer
+from evalplus_ng.mutate import Context, Pool, mutate_positions
 from evalplus_ng.records import Task
 from evalplus_ng.seed import BASE, Seed
 from evalplus_ng.serialize import canonical
@@ -23,7 +35,6 @@ from evalplus_ng.types import Args
 
 #: The source of the inputs the fuzz loop makes (seeds keep their own).
 MUTATION = "mutation"
-
 
 @dataclass(frozen=True)
 class FuzzConfig:
@@ -47,6 +58,16 @@ class FuzzResult:
     budget_hit: bool = False
 
 
+class _Entry(NamedTuple):
+    """A corpus input with what its mutants reuse."""
+
+    args: Args
+    #: The dedup key of each argument (None where its type is wrong).
+    parts: tuple[Hashable, ...]
+    #: Positions whose argument breaks its type; None when the arity is wrong.
+    bad: frozenset[int] | None
+
+
 class Fuzzer:
     """The fuzz loop as a resumable stream: ``extend(target)`` continues where the last
     call stopped, so asking for more inputs later costs only the new ones, and the
@@ -58,8 +79,10 @@ class Fuzzer:
         self.config = config
         self.rng = rng
         self.ctx = Context(rng, Pool(rng))
-        self.seen = {canonical(args) for args in task.base_inputs}
-        self.corpus: list[Args] = []
+        self.freezers = tuple(map(freezer, contract.specs))
+        #: Keys of the type-valid inputs met so far (others are never emitted).
+        self.seen: set[Hashable] = set()
+        self.corpus: list[_Entry] = []
         self.inputs: list[Args] = []
         self.sources: list[str] = []
         self.rejected: Counter[str] = Counter()
@@ -68,14 +91,29 @@ class Fuzzer:
         #: New non-base seeds: the stream's first inputs, emitted as targets allow.
         self._fresh_seeds: list[Seed] = []
         self._emitted = 0
+        for args in task.base_inputs:
+            self._entry(args)
+        texts = {canonical(args) for args in task.base_inputs}
         for seed in seeds:
-            self.corpus.append(seed.args)
+            self.corpus.append(self._entry(seed.args))
             for value in seed.args:
                 self.ctx.pool.feed(value)
-            key = canonical(seed.args)
-            if seed.source != BASE and key not in self.seen:
+            text = canonical(seed.args)
+            if seed.source != BASE and text not in texts:
                 self._fresh_seeds.append(seed)
-            self.seen.add(key)
+            texts.add(text)
+
+    def _entry(self, args: Args) -> _Entry:
+        """``args`` as a corpus entry; its key is marked seen when its types are right."""
+        if len(args) != len(self.freezers):
+            return _Entry(args, (), None)
+        checks = self.contract.checks
+        bad = frozenset(p for p, value in enumerate(args) if not checks[p](value))
+        parts = tuple(None if p in bad else freeze(value)
+                      for p, (freeze, value) in enumerate(zip(self.freezers, args, strict=True)))
+        if not bad:
+            self.seen.add(parts)
+        return _Entry(args, parts, bad)
 
     def extend(self, target: int) -> FuzzResult:
         """Mutate until ``target`` new inputs exist (or the attempts for it run out)."""
@@ -86,6 +124,10 @@ class Fuzzer:
             self._emitted += 1
         rng, ctx, contract, seen = self.rng, self.ctx, self.contract, self.seen
         corpus, inputs, sources, rejected = self.corpus, self.inputs, self.sources, self.rejected
+        specs, checks, freezers = contract.specs, contract.checks, self.freezers
+        feed = ctx.pool.feed
+        made: list[Any] = []
+        ctx.made = made
         attempts = self.attempts
         limit = target * self.config.attempts_per_input
         deadline = time.monotonic() + self.config.budget_seconds
@@ -94,21 +136,35 @@ class Fuzzer:
             if attempts % 256 == 0 and time.monotonic() > deadline:
                 self.budget_hit = True
                 break
-            child = mutate_args(rng.choice(corpus), contract.specs, ctx)
-            key = canonical(child)
-            if key in seen:
-                rejected["duplicate"] += 1
+            parent = corpus[int(rng.random() * len(corpus))]
+            made.clear()
+            child, changed = mutate_positions(parent.args, specs, ctx)
+            if parent.bad is None:  # wrong arity: so are all its mutants
+                rejected["precondition"] += 1  # as Contract.violation's reason is counted
                 continue
-            seen.add(key)
-            reason = contract.violation(child)
-            if reason is not None:
-                rejected["type" if reason.startswith("argument") else "precondition"] += 1
-                continue
-            corpus.append(child)
-            inputs.append(child)
-            sources.append(MUTATION)
-            for value in child:
-                ctx.pool.feed(value)
+            parts = list(parent.parts)
+            for position in sorted(parent.bad.union(changed)) if parent.bad else changed:
+                value = child[position]
+                if not checks[position](value):
+                    rejected["type"] += 1
+                    break
+                parts[position] = freezers[position](value)
+            else:
+                key = tuple(parts)
+                known = len(seen)
+                seen.add(key)  # one hash of the key, not two
+                if len(seen) == known:
+                    rejected["duplicate"] += 1
+                    continue
+                if contract.pre_violation(child) is not None:
+                    rejected["precondition"] += 1
+                    continue
+                corpus.append(_Entry(child, key, frozenset()))
+                inputs.append(child)
+                sources.append(MUTATION)
+                for value in made:
+                    feed(value)
+        ctx.made = None
         self.attempts = attempts
         return FuzzResult(tuple(inputs), tuple(sources), attempts, dict(rejected),
                           self.budget_hit)

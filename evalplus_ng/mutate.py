@@ -4,23 +4,33 @@ Every mutator takes ``(value, spec, ctx)`` and returns a new value that still
 matches ``spec``; it never changes the number of arguments. Randomness comes only
 from ``ctx.rng``. ``ctx.pool`` holds *ingredients*: fragments of valid inputs seen
 so far (ints, floats, strings, elements), bounded in size, so that mutants reuse
-pieces that are known to satisfy the task's hidden constraints.
+pieces that are known to satisfy the task's hidden constraints. When
+``ctx.made`` is a list, every scalar a mutation creates is appended to it, so that
+a caller keeping the mutant can feed just those new pieces to the pool.
+
+Random indices are ``int(rng.random() * n)`` (:func:`_below`): deterministic for a
+seed like ``randrange``, at a fraction of its cost.
 """
 
 from __future__ import annotations
 
 import random
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from evalplus_ng import typespec as ts
 from evalplus_ng.serialize import canonical
 from evalplus_ng.typespec import Spec
 
+T = TypeVar("T")
+
 #: Ingredients kept per kind; beyond this, a new one replaces a random old one.
 POOL_SIZE = 200
+#: At most this many items of one collection (or words of one string) are fed to the pool:
+#: an evenly spaced sample of a longer one.
+FEED_ITEMS = 64
 #: Collections longer than this are only shrunk or kept, never grown.
 MAX_LENGTH = 64
 INT_BOUNDARIES = (0, 1, -1, 2, 10, 100, 2**31 - 1, -(2**31), 2**63, -(2**63))
@@ -28,6 +38,29 @@ FLOAT_BOUNDARIES = (0.0, -0.0, 1.0, -1.0, 0.5, 1e-9, -1e-9, 1e9, 1e18, 3.14159)
 #: Share of collection and string mutations that reshape the whole value (a corner case).
 RESHAPE_RATE = 0.15
 _PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """A random index in ``range(n)`` (``n >= 1``); ``random() < 1`` keeps it below ``n``."""
+    return int(rng.random() * n)
+
+
+def _choice(rng: random.Random, items: Sequence[T]) -> T:
+    return items[int(rng.random() * len(items))]
+
+
+def _randint(rng: random.Random, low: int, high: int) -> int:
+    return low + int(rng.random() * (high - low + 1))
+
+
+def ordered(values: Iterable[Any]) -> list[Any]:
+    """The items of a set (or a dict's keys) in an order that does not depend on hashing:
+    natural order when all are ints or all are strings, else by canonical text."""
+    items = list(values)
+    kinds = set(map(type, items))
+    if len(kinds) == 1 and (int in kinds or str in kinds):
+        return sorted(items)
+    return sorted(items, key=canonical)
 
 
 def _pool_key(value: Any) -> Any:
@@ -46,25 +79,28 @@ class Pool:
     keys: dict[str, set[Any]] = field(default_factory=dict)
 
     def add(self, kind: str, value: Any) -> None:
-        key = _pool_key(value)
-        seen = self.keys.setdefault(kind, set())
-        if key in seen:
+        key = repr(value) if type(value) is float else value  # _pool_key, inlined
+        seen = self.keys.get(kind)
+        if seen is None:
+            seen = self.keys[kind] = set()
+            self.items[kind] = []
+        elif key in seen:
             return
-        bucket = self.items.setdefault(kind, [])
+        bucket = self.items[kind]
         if len(bucket) < POOL_SIZE:
             bucket.append(value)
         else:
-            victim = self.rng.randrange(POOL_SIZE)
+            victim = _below(self.rng, POOL_SIZE)
             seen.discard(_pool_key(bucket[victim]))
             bucket[victim] = value
         seen.add(key)
 
     def pick(self, kind: str) -> Any | None:
         bucket = self.items.get(kind)
-        return self.rng.choice(bucket) if bucket else None
+        return _choice(self.rng, bucket) if bucket else None
 
     def feed(self, value: Any) -> None:
-        """Add a valid value and everything inside it."""
+        """Add a valid value and what is inside it (of a long collection, a sample)."""
         kind = type(value)
         if kind is int:
             self.add("int", value)
@@ -72,27 +108,42 @@ class Pool:
             self.add("float", value)
         elif kind is str:
             self.add("str", value)
-            for piece in value.split():
+            for piece in _sample(value.split()):
                 self.add("word", piece)
             self.add("chars", "".join(sorted(set(value))))
         elif kind in (list, tuple):
-            for item in value:
+            for item in _sample(value):
                 self.feed(item)
         elif kind in (set, frozenset):
-            for item in sorted(value, key=canonical):  # string hashing is salted per process
+            for item in _sample(ordered(value)):  # string hashing is salted per process
                 self.feed(item)
         elif kind is dict:
-            for k, v in value.items():
+            for k, v in _sample(list(value.items())):
                 self.feed(k)
                 self.feed(v)
 
 
+def _sample(items: Sequence[T]) -> Sequence[T]:
+    """At most :data:`FEED_ITEMS` of ``items``, evenly spaced."""
+    if len(items) <= FEED_ITEMS:
+        return items
+    return items[:: -(-len(items) // FEED_ITEMS)]
+
+
 @dataclass
 class Context:
-    """What a mutator may use: the generator and the ingredient pool."""
+    """What a mutator may use: the generator and the ingredient pool (and where to note
+    the scalars it makes, when ``made`` is a list)."""
 
     rng: random.Random
     pool: Pool
+    made: list[Any] | None = None
+
+    def note(self, value: T) -> T:
+        """``value``, noted in ``made`` when that is a list."""
+        if self.made is not None:
+            self.made.append(value)
+        return value
 
 
 Mutator = Callable[[Any, Spec, Context], Any]
@@ -117,25 +168,27 @@ def fresh(spec: Spec, ctx: Context, depth: int = 0) -> Any:
     rng = ctx.rng
     kind = spec.kind
     if kind == ts.UNION:
-        return fresh(rng.choice(spec.args), ctx, depth)
+        return fresh(_choice(rng, spec.args), ctx, depth)
     if kind == ts.NONE:
         return None
     if kind == ts.BOOL:
         return rng.random() < 0.5
     if kind == ts.INT:
         seen = ctx.pool.pick("int")
-        return seen if seen is not None and rng.random() < 0.7 else rng.randint(-10, 100)
+        return seen if seen is not None and rng.random() < 0.7 \
+            else ctx.note(_randint(rng, -10, 100))
     if kind == ts.FLOAT:
         seen = ctx.pool.pick("float")
-        return seen if seen is not None and rng.random() < 0.7 else round(rng.uniform(-10, 100), 2)
+        return seen if seen is not None and rng.random() < 0.7 \
+            else ctx.note(round(rng.uniform(-10, 100), 2))
     if kind == ts.STR:
         seen = ctx.pool.pick("word") if rng.random() < 0.5 else ctx.pool.pick("str")
         if seen is not None and rng.random() < 0.8:
             return seen
-        return "".join(rng.choice(_alphabet(ctx)) for _ in range(rng.randint(0, 6)))
+        return ctx.note(_text(ctx, _randint(rng, 0, 6)))
     if kind == ts.ANY:
-        return fresh(Spec(rng.choice((ts.INT, ts.STR, ts.FLOAT))), ctx, depth)
-    size = 0 if depth > 2 else rng.randint(0, 3)
+        return fresh(_ANY_SPECS[_below(rng, 3)], ctx, depth)
+    size = 0 if depth > 2 else _randint(rng, 0, 3)
     if kind in (ts.LIST, ts.SET):
         items = [fresh(spec.args[0], ctx, depth + 1) for _ in range(size)]
         return items if kind == ts.LIST else _as_set(items)
@@ -149,9 +202,18 @@ def fresh(spec: Spec, ctx: Context, depth: int = 0) -> Any:
     raise ts.SpecError(f"cannot make a value of {spec}")
 
 
+_ANY_SPECS = (Spec(ts.INT), Spec(ts.STR), Spec(ts.FLOAT))
+
+
 def _alphabet(ctx: Context) -> str:
     chars = ctx.pool.pick("chars")
     return chars if chars and ctx.rng.random() < 0.9 else _PRINTABLE
+
+
+def _text(ctx: Context, size: int) -> str:
+    """``size`` random characters of one alphabet (:func:`_alphabet`)."""
+    alphabet = _alphabet(ctx)
+    return "".join(_choice(ctx.rng, alphabet) for _ in range(size))
 
 
 def _hashable(value: Any) -> Any:
@@ -179,33 +241,39 @@ def _mutate_number(value: Any, ctx: Context, kind: str, one: Any, boundaries: tu
                    factors: tuple[Any, ...], jitter: Callable[[Any, random.Random], Any]) -> Any:
     """Table 1 for numbers: +-1, a boundary value, an ingredient, a scaling or a jitter."""
     rng = ctx.rng
-    choice = rng.randrange(6)
+    choice = _below(rng, 6)
     if choice == 0:
         return value + one
     if choice == 1:
         return value - one
     if choice == 2:
-        return rng.choice(boundaries)
+        return _choice(rng, boundaries)
     if choice == 3:
         seen = ctx.pool.pick(kind)
         return seen if seen is not None else -value
     if choice == 4:
-        return value * rng.choice(factors)
+        return value * _choice(rng, factors)
     return jitter(value, rng)
+
+
+def _jitter_int(value: int, rng: random.Random) -> int:
+    return value + _randint(rng, -100, 100)
+
+
+def _jitter_float(value: float, rng: random.Random) -> float:
+    return round(value + rng.uniform(-10.0, 10.0), _choice(rng, (1, 2, 6)))
 
 
 @mutator(ts.INT)
 def mutate_int(value: int, spec: Spec, ctx: Context) -> int:
-    return int(_mutate_number(value, ctx, "int", 1, INT_BOUNDARIES, (2, -1, 10),
-                              lambda v, rng: v + rng.randint(-100, 100)))
+    return ctx.note(int(_mutate_number(value, ctx, "int", 1, INT_BOUNDARIES, (2, -1, 10),
+                                       _jitter_int)))
 
 
 @mutator(ts.FLOAT)
 def mutate_float(value: float, spec: Spec, ctx: Context) -> float:
-    return float(_mutate_number(
-        value, ctx, "float", 1.0, FLOAT_BOUNDARIES, (0.5, 2.0, -1.0),
-        lambda v, rng: round(v + rng.uniform(-10.0, 10.0), rng.choice((1, 2, 6))),
-    ))
+    return ctx.note(float(_mutate_number(value, ctx, "float", 1.0, FLOAT_BOUNDARIES,
+                                         (0.5, 2.0, -1.0), _jitter_float)))
 
 
 @mutator(ts.BOOL)
@@ -227,26 +295,29 @@ _STRING_RESHAPES: tuple[Callable[[str], str], ...] = (
 
 @mutator(ts.STR)
 def mutate_str(value: str, spec: Spec, ctx: Context) -> str:
+    return ctx.note(_mutate_str(value, spec, ctx))
+
+
+def _mutate_str(value: str, spec: Spec, ctx: Context) -> str:
     rng = ctx.rng
     if not value:
-        return fresh(spec, ctx) or rng.choice(_alphabet(ctx))
+        return fresh(spec, ctx) or _choice(rng, _alphabet(ctx))
     if rng.random() < RESHAPE_RATE:  # a corner case of the whole string
-        return rng.choice(_STRING_RESHAPES)(value)
-    start = rng.randrange(len(value))
-    end = rng.randint(start + 1, min(len(value), start + 4))
+        return _choice(rng, _STRING_RESHAPES)(value)
+    start = _below(rng, len(value))
+    end = _randint(rng, start + 1, min(len(value), start + 4))
     piece = value[start:end]
-    choice = rng.randrange(4)
+    choice = _below(rng, 4)
     if choice == 0:  # remove a substring
         return value[:start] + value[end:]
     if choice == 1 and len(value) < 4 * MAX_LENGTH:  # repeat a substring
         return value[:end] + piece + value[end:]
     if choice == 2:  # replace a substring with a mutated piece
-        replacement = (ctx.pool.pick("word") if rng.random() < 0.5 else None) or "".join(
-            rng.choice(_alphabet(ctx)) for _ in piece
-        )
+        replacement = (ctx.pool.pick("word") if rng.random() < 0.5 else None) \
+            or _text(ctx, len(piece))
         return value[:start] + replacement + value[end:]
     # Insert a character the input alphabet uses (or any printable one).
-    return value[:start] + rng.choice(_alphabet(ctx)) + value[start:]
+    return value[:start] + _choice(rng, _alphabet(ctx)) + value[start:]
 
 
 # --------------------------------------------------------------------------- containers
@@ -263,17 +334,17 @@ def _sortable(items: list[Any]) -> bool:
 def _reshape_sequence(items: list[Any], rng: random.Random) -> list[Any]:
     """A corner case of the whole collection: empty, one element, sorted, reversed,
     every element the same, or the collection twice."""
-    choice = rng.randrange(6)
+    choice = _below(rng, 6)
     if choice == 0:
         return []
     if choice == 1:
-        return [rng.choice(items)]
+        return [_choice(rng, items)]
     if choice == 2 and _sortable(items):
         return sorted(items, reverse=rng.random() < 0.5)
     if choice == 3:
         return items[::-1]
     if choice == 4:
-        return [rng.choice(items)] * len(items)
+        return [_choice(rng, items)] * len(items)
     return (items + items)[:MAX_LENGTH]
 
 
@@ -283,19 +354,19 @@ def _mutate_sequence(items: list[Any], element: Spec, ctx: Context) -> list[Any]
     if items and rng.random() < RESHAPE_RATE:
         return _reshape_sequence(items, rng)
     choices = 4 if len(items) < MAX_LENGTH else 1
-    choice = rng.randrange(choices) if items else 2
+    choice = _below(rng, choices) if items else 2
     if choice == 0 or (items and len(items) >= MAX_LENGTH):  # remove an element
-        del items[rng.randrange(len(items))]
+        del items[_below(rng, len(items))]
     elif choice == 1:  # repeat an element
-        index = rng.randrange(len(items))
-        items.insert(rng.randrange(len(items) + 1), items[index])
+        index = _below(rng, len(items))
+        items.insert(_below(rng, len(items) + 1), items[index])
     elif choice == 2:  # insert a new element (a mutant of one, or a fresh one)
-        new = mutate(rng.choice(items), element, ctx) if items and rng.random() < 0.7 \
+        new = mutate(_choice(rng, items), element, ctx) if items and rng.random() < 0.7 \
             else fresh(element, ctx)
-        items.insert(rng.randrange(len(items) + 1), new)
+        items.insert(_below(rng, len(items) + 1), new)
     else:  # replace an element with a mutant of an element
-        index = rng.randrange(len(items))
-        items[index] = mutate(items[rng.randrange(len(items))], element, ctx)
+        index = _below(rng, len(items))
+        items[index] = mutate(items[_below(rng, len(items))], element, ctx)
     return items
 
 
@@ -306,8 +377,8 @@ def mutate_list(value: list[Any], spec: Spec, ctx: Context) -> list[Any]:
 
 @mutator(ts.SET)
 def mutate_set(value: set[Any], spec: Spec, ctx: Context) -> set[Any]:
-    ordered = sorted(value, key=canonical)  # iteration order of a set is not stable
-    return _as_set(_mutate_sequence(ordered, spec.args[0], ctx))
+    # The iteration order of a set of strings changes with the process's hash seed.
+    return _as_set(_mutate_sequence(ordered(value), spec.args[0], ctx))
 
 
 @mutator(ts.TUPLE)
@@ -316,7 +387,7 @@ def mutate_tuple(value: tuple[Any, ...], spec: Spec, ctx: Context) -> tuple[Any,
         return tuple(_mutate_sequence(list(value), spec.args[0], ctx))
     if not value:
         return value
-    index = ctx.rng.randrange(len(value))
+    index = _below(ctx.rng, len(value))
     items = list(value)
     items[index] = mutate(items[index], spec.args[index], ctx)
     return tuple(items)
@@ -326,17 +397,17 @@ def mutate_tuple(value: tuple[Any, ...], spec: Spec, ctx: Context) -> tuple[Any,
 def mutate_dict(value: dict[Any, Any], spec: Spec, ctx: Context) -> dict[Any, Any]:
     rng = ctx.rng
     result = dict(value)
-    keys = sorted(result, key=canonical)
+    keys = ordered(result)
     if keys and rng.random() < RESHAPE_RATE:  # corner cases: no pair, or a single one
-        return {} if rng.random() < 0.5 else {(key := rng.choice(keys)): result[key]}
-    choice = rng.randrange(3) if keys else 2
+        return {} if rng.random() < 0.5 else {(key := _choice(rng, keys)): result[key]}
+    choice = _below(rng, 3) if keys else 2
     if choice == 0:  # remove a pair
-        del result[rng.choice(keys)]
+        del result[_choice(rng, keys)]
     elif choice == 1:  # update a value
-        key = rng.choice(keys)
+        key = _choice(rng, keys)
         result[key] = mutate(result[key], spec.args[1], ctx)
     else:  # insert a pair
-        source = rng.choice(keys) if keys and rng.random() < 0.5 else None
+        source = _choice(rng, keys) if keys and rng.random() < 0.5 else None
         key = mutate(source, spec.args[0], ctx) if source is not None else fresh(spec.args[0], ctx)
         key = _hashable(key)
         if key is not None or spec.args[0].kind in (ts.NONE, ts.ANY):
@@ -346,15 +417,16 @@ def mutate_dict(value: dict[Any, Any], spec: Spec, ctx: Context) -> dict[Any, An
 
 @mutator(ts.UNION)
 def mutate_union(value: Any, spec: Spec, ctx: Context) -> Any:
-    members = [member for member in spec.args if ts.matches(value, member)]
+    members = [member for member in spec.args if ts.checker(member)(value)]
     if members and ctx.rng.random() < 0.85:
         return mutate(value, members[0], ctx)
-    return fresh(ctx.rng.choice(spec.args), ctx)
+    return fresh(_choice(ctx.rng, spec.args), ctx)
 
 
 @mutator(ts.ANY)
 def mutate_any(value: Any, spec: Spec, ctx: Context) -> Any:
-    return mutate(value, ts.infer([value]), ctx) if ts.infer([value]).kind != ts.ANY else value
+    inferred = ts.infer([value])
+    return mutate(value, inferred, ctx) if inferred.kind != ts.ANY else value
 
 
 def mutate(value: Any, spec: Spec, ctx: Context) -> Any:
@@ -362,14 +434,22 @@ def mutate(value: Any, spec: Spec, ctx: Context) -> Any:
     return MUTATORS[spec.kind](value, spec, ctx)
 
 
-def mutate_args(args: list[Any], specs: tuple[Spec, ...], ctx: Context) -> list[Any]:
-    """Mutate one argument (sometimes two), position by position; arity never changes."""
+def mutate_positions(args: Sequence[Any], specs: Sequence[Spec],
+                     ctx: Context) -> tuple[list[Any], list[int]]:
+    """Mutate one argument (sometimes two); the mutant and the positions mutated (perhaps
+    one twice; the others hold the very same objects as ``args``). Arity never changes."""
     result = list(args)
     if not result:
-        return result
-    positions = [ctx.rng.randrange(len(result))]
-    if len(result) > 1 and ctx.rng.random() < 0.25:
-        positions.append(ctx.rng.randrange(len(result)))
+        return result, []
+    rng = ctx.rng
+    positions = [_below(rng, len(result))]
+    if len(result) > 1 and rng.random() < 0.25:
+        positions.append(_below(rng, len(result)))  # perhaps the same one again
     for position in positions:
         result[position] = mutate(result[position], specs[position], ctx)
-    return result
+    return result, positions
+
+
+def mutate_args(args: list[Any], specs: tuple[Spec, ...], ctx: Context) -> list[Any]:
+    """Mutate one argument (sometimes two), position by position; arity never changes."""
+    return mutate_positions(args, specs, ctx)[0]

@@ -9,7 +9,8 @@ says ``float | int``, and a ``list`` annotation does not accept a tuple.
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,6 +138,68 @@ def matches(value: Any, spec: Spec) -> bool:
         return len(value) == len(spec.args) and all(
             matches(v, s) for v, s in zip(value, spec.args, strict=True)
         )
+    raise SpecError(f"unknown spec kind {kind!r}")
+
+
+Check = Callable[[Any], bool]
+
+
+def _exact_types(spec: Spec) -> frozenset[type] | None:
+    """The exact types a scalar spec (or a union of scalar specs) admits; None otherwise."""
+    if spec.kind == NONE:
+        return frozenset({type(None)})
+    if spec.kind in _EXACT:
+        return frozenset({_EXACT[spec.kind]})
+    if spec.kind == UNION:
+        found: frozenset[type] = frozenset()
+        for member in spec.args:
+            types = _exact_types(member)
+            if types is None:
+                return None
+            found |= types
+        return found
+    return None
+
+
+def _all_of(spec: Spec) -> Callable[[Any], bool]:
+    """A check that every item of an iterable matches ``spec`` (C code for scalar items)."""
+    if spec.kind == ANY:
+        return lambda items: True
+    types = _exact_types(spec)
+    if types is not None:
+        return lambda items: types.issuperset(map(type, items))
+    each = checker(spec)
+    return lambda items: all(map(each, items))
+
+
+@functools.cache
+def checker(spec: Spec) -> Check:
+    """``matches(value, spec)`` as a function of ``value`` alone, built once per spec: the
+    type test of a scalar list is one ``set.issuperset(map(type, value))``."""
+    kind = spec.kind
+    if kind == ANY:
+        return lambda value: True
+    types = _exact_types(spec)
+    if types is not None:
+        if len(types) == 1:
+            (exact,) = types
+            return lambda value: type(value) is exact
+        return lambda value: type(value) in types
+    if kind == UNION:
+        members = tuple(checker(member) for member in spec.args)
+        return lambda value: any(check(value) for check in members)
+    if kind in (LIST, SET) or (kind == TUPLE and spec.variadic):
+        container = {LIST: list, SET: set, TUPLE: tuple}[kind]
+        items = _all_of(spec.args[0])
+        return lambda value: type(value) is container and items(value)
+    if kind == DICT:
+        keys, values = _all_of(spec.args[0]), _all_of(spec.args[1])
+        return lambda value: type(value) is dict and keys(value) and values(value.values())
+    if kind == TUPLE:
+        parts = tuple(checker(member) for member in spec.args)
+        size = len(parts)
+        return lambda value: type(value) is tuple and len(value) == size and all(
+            check(item) for check, item in zip(parts, value, strict=True))
     raise SpecError(f"unknown spec kind {kind!r}")
 
 
