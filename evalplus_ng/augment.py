@@ -37,7 +37,7 @@ SLACK = 1.03
 ROUNDS = 8
 #: Candidates judged per task at most, as a multiple of ``per_task``.
 MAX_CANDIDATES = 8
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 
 @dataclass(frozen=True)

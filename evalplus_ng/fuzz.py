@@ -36,6 +36,7 @@ from evalplus_ng.types import Args
 #: The source of the inputs the fuzz loop makes (seeds keep their own).
 MUTATION = "mutation"
 
+
 @dataclass(frozen=True)
 class FuzzConfig:
     """How hard to look for inputs."""
