@@ -58,11 +58,6 @@ What is inside the timing.
   Ours is capped by giving the fuzz loop the time left of ``--seconds`` (the
   oracle is not interrupted); theirs by TypedMutGen's own ``timeout``.
 
-Column "-sweep": our ratio recomputed without the sandbox's per-job sweep of
-/tmp, /var/tmp and /dev/shm (as root it stats every entry there after each
-job, so its cost depends on what other programs left behind; measured before
-each task, without deleting anything). The headline figure is "ratio".
-
 When EvalPlus finds no valid input within the cap, the ratio shown is a lower
 bound (as if it had found one at the end: marked ``>=``). Needs a venv with
 ``evalplus==0.3.1`` (not a project dependency)::
@@ -75,7 +70,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import contextlib
 import json
 import math
 import os
@@ -115,8 +109,6 @@ from evalplus_ng.types import Args
 from evalplus_ng.typespec import Spec
 
 DEFAULT_PYTHON = "/tmp/evalplus-0.3.1-venv/bin/python"
-#: The folders ``evalplus_ng.sandbox`` sweeps after every job when run as root.
-SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 #: A spread of HumanEval tasks: scalars, strings, lists, nested lists, dicts,
 #: tuples, Any, loose and very strict contracts, cheap and costly ground truths.
 REPRESENTATIVE = "0,1,10,12,13,17,22,26,32,39,47,53,63,75,87,95,116,129,148,160"
@@ -180,8 +172,6 @@ class Row:
     agree: float | None = None
     ratio: float | None = None
     lower_bound: bool = False
-    #: ``ratio`` with our time less the sandbox's /tmp sweeps (see :func:`tmp_sweep_seconds`).
-    ratio_without_sweep: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -303,7 +293,7 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
         began = time.perf_counter()
         verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines)
         oracle_seconds += time.perf_counter() - began
-        calls_seconds += 2 * sum(verdict.seconds)  # two calls per input, the faster one
+        calls_seconds += sum(verdict.seconds)  # the faster of each input's two calls
         jobs += 1  # the oracle: one sandbox job (two calls per input)
         kept.extend(fresh[i] for i in verdict.kept)
         # The fuzzer never emits a seed or base input again: its mutations are the new ones.
@@ -324,7 +314,8 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
                   "judged": judged, "sandbox_jobs": jobs, "fuzz_seconds": fuzz_seconds,
                   "oracle_seconds": oracle_seconds,
                   # The ground truth's own calls on kept inputs (the faster of its two
-                  # calls, twice): what no sandbox or fuzzer speed-up removes.
+                  # calls; the report doubles it): what no sandbox or fuzzer speed-up
+                  # removes.
                   "ground_truth_call_seconds": calls_seconds}
 
 
@@ -371,28 +362,6 @@ def run_theirs(python: str, task: Task, contract: Contract, seeds: Sequence[Seed
 # --------------------------------------------------------------------------- report
 
 
-def tmp_sweep_seconds(repeat: int = 1) -> float:
-    """What one of the sandbox's per-job sweeps of the shared temporary folders costs here.
-
-    As root, the sandbox stats every entry of /tmp, /var/tmp and /dev/shm after
-    each child (``sandbox._remove_owned_by``), so its per-job cost grows with
-    what other programs left there. This walks the same folders the same way,
-    without deleting anything.
-    """
-    if os.geteuid() != 0:
-        return 0.0
-    best = math.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for folder in SHARED_TMP:
-            with contextlib.suppress(OSError), os.scandir(folder) as entries:
-                for entry in entries:
-                    with contextlib.suppress(OSError):
-                        entry.stat(follow_symlinks=False)
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def _ratio(ours: float, theirs: Side) -> tuple[float | None, bool]:
     if theirs.valid:
         return ours / theirs.rate, False
@@ -401,12 +370,9 @@ def _ratio(ours: float, theirs: Side) -> tuple[float | None, bool]:
     return None, False
 
 
-def finish(row: Row, sweep: float) -> None:
-    """Fill in the ratios (lower bounds when EvalPlus found nothing)."""
+def finish(row: Row) -> None:
+    """Fill in the ratio (a lower bound when EvalPlus found nothing)."""
     row.ratio, row.lower_bound = _ratio(row.ours.rate, row.theirs)
-    net = row.ours.seconds - sweep * row.extra.get("sandbox_jobs", 0)
-    if net > 0:
-        row.ratio_without_sweep = _ratio(row.ours.valid / net, row.theirs)[0]
 
 
 def _show(ratio: float | None, lower_bound: bool) -> str:
@@ -415,13 +381,12 @@ def _show(ratio: float | None, lower_bound: bool) -> str:
 
 def print_row(row: Row) -> None:
     ratio = _show(row.ratio, row.lower_bound)
-    net = _show(row.ratio_without_sweep, row.lower_bound)
     agree = "-" if row.agree is None else f"{100 * row.agree:.0f}%"
     notes = "; ".join(f"{who}: {side.note}" for who, side in
                       (("ours", row.ours), ("evalplus", row.theirs)) if side.note)
     print(f"{row.task_id:<14}{row.seeds:>6}  {row.ours.valid:>5} {row.ours.seconds:>7.2f}"
           f" {row.ours.rate:>9.1f}  {row.theirs.valid:>5} {row.theirs.seconds:>7.2f}"
-          f" {row.theirs.rate:>9.1f}  {ratio:>9} {net:>9} {agree:>6}  {notes}", flush=True)
+          f" {row.theirs.rate:>9.1f}  {ratio:>9} {agree:>6}  {notes}", flush=True)
 
 
 def main() -> None:
@@ -455,11 +420,8 @@ def main() -> None:
     version = "?"
     with Sandbox(1, Limits()) as sandbox:
         sandbox.run(Job("def f():\n    return 1\n", "f", [[]], [5.0]))  # start the supervisor
-        sweep = tmp_sweep_seconds(3)
-        print(f"sandbox /tmp sweep: {1000 * sweep:.0f} ms per job at start (re-measured per"
-              " task; column -sweep: our time without it)", flush=True)
         print(f"{'task':<14}{'seeds':>6}  {'ours':>5} {'s':>7} {'per s':>9}  {'evalp':>5} {'s':>7}"
-              f" {'per s':>9}  {'ratio':>9} {'-sweep':>9} {'agree':>6}", flush=True)
+              f" {'per s':>9}  {'ratio':>9} {'agree':>6}", flush=True)
         for task in tasks:
             if not contract_file(folder, task.task_id).is_file() or not plain_signature(task):
                 print(f"{task.task_id}: skipped (no contract file or not a plain signature)")
@@ -468,22 +430,18 @@ def main() -> None:
             task_seed = _task_seed(config, task.task_id)
             seeds = gather(task, contract, _corpus_path(config, task), task_seed,
                            config.hypothesis_examples)
-            sweep = tmp_sweep_seconds()
             ours, extra = run_ours(task, contract, seeds, task_seed, options.per_task,
                                    options.seconds, sandbox, config)
             theirs, agree, version = run_theirs(options.evalplus_python, task, contract, seeds,
                                                 task_seed, options.per_task, options.seconds)
             row = Row(task.task_id, len(seeds), ours, theirs, agree, extra=extra)
             row.extra["evalplus_candidates"] = theirs.candidates
-            row.extra["sweep_seconds"] = sweep
-            finish(row, sweep)
+            finish(row)
             print_row(row)
             rows.append(row)
 
     ratios = [row.ratio for row in rows if row.ratio is not None]
     median = statistics.median(ratios) if ratios else math.nan
-    nets = [row.ratio_without_sweep for row in rows if row.ratio_without_sweep is not None]
-    median_net = statistics.median(nets) if nets else math.nan
     geomean = math.exp(statistics.fmean(math.log(r) for r in ratios if r > 0)) \
         if any(r > 0 for r in ratios) else math.nan
     ours_total = sum(r.ours.valid for r in rows) / max(1e-9, sum(r.ours.seconds for r in rows))
@@ -492,8 +450,7 @@ def main() -> None:
     agreements = [r.agree for r in rows if r.agree is not None]
     print(f"\nmedian ratio {median:.1f}x over {len(ratios)} tasks (geometric mean {geomean:.1f}x;"
           f" {sum(r.lower_bound for r in rows)} lower bounds); pooled {ours_total:.0f} vs"
-          f" {theirs_total:.0f} valid inputs/s\nmedian ratio without the sandbox's /tmp sweeps"
-          f" (last measured at {1000 * sweep:.1f} ms per job): {median_net:.1f}x")
+          f" {theirs_total:.0f} valid inputs/s")
     split = [(r.extra["fuzz_seconds"], r.extra["oracle_seconds"],
               2 * r.extra["ground_truth_call_seconds"]) for r in rows if r.ours.seconds > 0]
     if split:
@@ -516,7 +473,6 @@ def main() -> None:
             "python": platform.python_version(), "evalplus": version,
             "per_task": options.per_task, "seconds": options.seconds,
             "median_ratio": median, "geomean_ratio": geomean,
-            "median_ratio_without_sweep": median_net,
             "pooled_rate": {"ours": ours_total, "evalplus": theirs_total},
             "tasks": [{**asdict(r), "ours_rate": r.ours.rate, "evalplus_rate": r.theirs.rate}
                       for r in rows],

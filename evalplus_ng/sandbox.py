@@ -16,6 +16,9 @@ end), then receives the job on a pipe of its own. The child:
   (``UID_BASE + pid``) that keeps only ``CAP_DAC_READ_SEARCH`` (so it can still
   import modules it can read but cannot write, delete or signal anything it
   does not own), and runs in a network namespace with no interface up;
+* finds /tmp, /var/tmp and /dev/shm read-only (the supervisor's mount namespace
+  binds them read-only onto themselves; ``TMPDIR`` is the working folder), or,
+  where mount namespaces are not allowed, has what it left there removed;
 * as a non-root user it still gets the rlimits, a network namespace when user
   namespaces are allowed, and Python-level guards (best effort: such a user
   should evaluate untrusted code in a container).
@@ -130,7 +133,10 @@ _PR_SET_KEEPCAPS = 8
 _PR_SET_NO_NEW_PRIVS = 38
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNET = 0x40000000
-#: World-writable folders: whatever a child leaves there is removed after it.
+_CLONE_NEWNS = 0x00020000
+_MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
+#: World-writable folders: read-only for children, or swept after each (see
+#: :func:`_protect_shared_tmp`).
 _SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 #: Jobs per worker that :meth:`Sandbox.map` submits ahead of the one it waits for.
 MAP_WINDOW = 256
@@ -414,6 +420,9 @@ def _confine(workdir: str, limits: Limits, as_root: bool, keep: Sequence[int]) -
         os.chown(workdir, uid, uid)
         _drop_privileges(libc, uid)
     os.chdir(workdir)
+    # Temporary files go to the working folder (the shared ones may be read-only).
+    os.environ["TMPDIR"] = workdir
+    tempfile.tempdir = workdir
     resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -587,12 +596,16 @@ class _Supervisor:
     parent's ``continue`` or ``stop`` before starting a fresh child.
     """
 
-    def __init__(self, limits: Limits, fd_in: int, fd_out: int, root: str) -> None:
+    def __init__(self, limits: Limits, fd_in: int, fd_out: int, root: str,
+                 writable: Sequence[str] = _SHARED_TMP) -> None:
         self.limits = limits
         self.fd_in = fd_in
         self.fd_out = fd_out
         self.as_root = os.geteuid() == 0
         self.root = root  # made, and removed, by the parent
+        #: World-writable folders a child could write to: swept after each child (as
+        #: root, where each child has a uid of its own that marks what it made).
+        self.sweep = tuple(writable) if self.as_root else ()
         self.workdir: str | None = None
         #: A finished child still to reap and clean up after (once the parent has its answer).
         self.deferred: tuple[int, int, str, dict[str, int]] | None = None
@@ -678,7 +691,7 @@ class _Supervisor:
         frame = _INDEX.pack(start) + payload
         pid, read_fd, job_fd, workdir = self.spare or self._spawn()
         self.spare = None
-        stamps = _tmp_stamps() if self.as_root else {}
+        stamps = _tmp_stamps(self.sweep)
         try:
             _write_frame(job_fd, frame)
         except OSError:
@@ -687,7 +700,7 @@ class _Supervisor:
             os.close(job_fd)
             self._finish(pid, read_fd, workdir, stamps)
             pid, read_fd, job_fd, workdir = self._spawn()
-            stamps = _tmp_stamps() if self.as_root else {}
+            stamps = _tmp_stamps(self.sweep)
             with contextlib.suppress(OSError):
                 _write_frame(job_fd, frame)
         os.close(job_fd)
@@ -719,8 +732,8 @@ class _Supervisor:
         status = _reap(pid)
         os.close(read_fd)
         self._release(workdir)
-        if self.as_root:
-            _remove_owned_by(UID_BASE + pid, stamps)
+        if self.sweep:
+            _remove_owned_by(UID_BASE + pid, stamps, self.sweep)
         return status
 
     def _release(self, workdir: str) -> None:
@@ -851,22 +864,22 @@ class _Supervisor:
         return load, (index, Outcome(status, None, error, time.monotonic() - began))
 
 
-def _tmp_stamps() -> dict[str, int]:
-    """Modification times of the shared temporary folders (an entry added changes it)."""
+def _tmp_stamps(folders: Sequence[str]) -> dict[str, int]:
+    """Modification times of shared temporary folders (an entry added changes it)."""
     stamps = {}
-    for folder in _SHARED_TMP:
+    for folder in folders:
         with contextlib.suppress(OSError):
             stamps[folder] = os.stat(folder).st_mtime_ns
     return stamps
 
 
-def _remove_owned_by(uid: int, before: dict[str, int]) -> None:
+def _remove_owned_by(uid: int, before: dict[str, int], folders: Sequence[str]) -> None:
     """Delete what a finished child left in the shared temporary folders.
 
     Only folders whose modification time moved since ``before`` are listed: a
     busy /tmp can hold many thousands of entries.
     """
-    for folder, stamp in _tmp_stamps().items():
+    for folder, stamp in _tmp_stamps(folders).items():
         if before.get(folder) == stamp:
             continue
         with contextlib.suppress(OSError), os.scandir(folder) as entries:
@@ -890,13 +903,46 @@ def _preload() -> None:
 
 
 def _isolate_as_root(libc: ctypes.CDLL) -> None:
-    """Own network namespace with no interface up.
-
-    The mount table stays shared: the checkout, the virtual environment and
-    the samples may all live under /tmp, so it cannot be replaced. Files a
-    child leaves in the world-writable folders are removed after it instead.
-    """
+    """Own network namespace with no interface up."""
     libc.unshare(_CLONE_NEWNET)
+
+
+def _mount(libc: ctypes.CDLL, source: str | None, target: str, flags: int) -> bool:
+    mount = libc.mount
+    mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
+                      ctypes.c_void_p]
+    encoded = None if source is None else os.fsencode(source)
+    return bool(mount(encoded, os.fsencode(target), None, flags, None) == 0)
+
+
+def _protect_shared_tmp(libc: ctypes.CDLL, keep: str) -> tuple[str, ...]:
+    """In a mount namespace of its own, make the world-writable folders read-only for
+    this process and its children, except ``keep`` (the supervisor's own folder, where
+    the children's working folders are); return the folders still writable.
+
+    The checkout, the virtual environment and the samples may all live under /tmp,
+    so it cannot be replaced, only bound read-only onto itself. Mounts are made
+    private first: nothing here reaches the rest of the machine. Without the
+    rights to do so (no root, no user namespace), every folder stays writable and
+    what a child leaves there is removed after it (:func:`_remove_owned_by`).
+    """
+    folders = tuple(f for f in _SHARED_TMP if os.path.isdir(f) and not os.path.islink(f))
+    if libc.unshare(_CLONE_NEWNS) != 0 or not _mount(libc, "none", "/", _MS_REC | _MS_PRIVATE):
+        return _SHARED_TMP
+    for folder in folders:
+        if not _mount(libc, folder, folder, _MS_BIND | _MS_REC):
+            return _SHARED_TMP
+    # Its own mount on top: it stays writable when the folder around it is not.
+    if not _mount(libc, keep, keep, _MS_BIND):
+        return _SHARED_TMP
+    return tuple(f for f in _SHARED_TMP if f not in folders or not _mount(
+        libc, None, f, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _kept_flags(f)))
+
+
+def _kept_flags(folder: str) -> int:
+    """The mount's nosuid, nodev, noexec and atime flags (a remount would clear them;
+    in a user namespace it may not, and then fails)."""
+    return os.statvfs(folder).f_flag & (2 | 4 | 8 | 1024 | 2048 | 4096)
 
 
 def _isolate_as_user(libc: ctypes.CDLL) -> None:
@@ -924,6 +970,7 @@ def supervisor_main() -> None:
         _isolate_as_root(libc)
     else:
         _isolate_as_user(libc)
+    writable = _protect_shared_tmp(libc, settings["root"])
     _preload()
     # Children inherit every object: frozen, the collector in a child never walks (and
     # so never copies) the supervisor's pages.
@@ -933,7 +980,7 @@ def supervisor_main() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     supervisor = _Supervisor(Limits(**settings["limits"]), sys.stdin.fileno(), fd_out,
-                             settings["root"])
+                             settings["root"], writable)
     supervisor.serve_forever()
 
 

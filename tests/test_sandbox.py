@@ -442,6 +442,34 @@ def test_each_child_gets_an_empty_private_working_folder(sandbox: Sandbox) -> No
         assert seen == [[], 0o700]
 
 
+TMP_SAMPLE = """\
+import errno
+import os
+import tempfile
+
+
+def f(name):
+    with tempfile.NamedTemporaryFile() as handle:
+        private = os.path.dirname(handle.name) == os.getcwd()
+    try:
+        with open(os.path.join("/tmp", name), "w") as handle:
+            handle.write("left behind")
+    except OSError as exc:
+        return [private, errno.errorcode.get(exc.errno, "?")]
+    return [private, "written"]
+"""
+
+
+def test_temporary_files_stay_in_the_working_folder(sandbox: Sandbox) -> None:
+    name = f"evalplus-ng-tmp-{uuid.uuid4().hex}"
+    result = sandbox.run(Job(TMP_SAMPLE, "f", [encode([name])], [LIMIT]))
+    private, written = result.outcomes[0].value  # type: ignore[misc]
+    assert private is True
+    # Read-only for the child (its supervisor's own mount namespace), or removed after it.
+    assert written in ("EROFS", "EACCES", "EPERM", "written")
+    assert not (Path("/tmp") / name).exists()
+
+
 def test_an_output_over_the_cap_is_refused() -> None:
     cap = 1 << 20
     code = "def f(x):\n    return 'x' * x\n"
