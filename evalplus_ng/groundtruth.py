@@ -114,13 +114,14 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     the limit per call. With ``max_lines``, inputs on which the ground truth
     executes more Python lines than that are dropped as too expensive: a
     machine-independent bound that keeps suites fast to run and their contents
-    reproducible. Lines are counted (the second call runs traced) only where the
-    untraced call was slow enough to possibly exceed the bound (see
-    :data:`SECONDS_PER_LINE_FLOOR`), so which inputs are dropped does not depend
-    on the machine, and cheap inputs cost two untraced calls. A task with a
+    reproducible. Lines are counted (the second call runs the rewritten, counting
+    code of :mod:`evalplus_ng.linecount`) only where the first call was slow
+    enough to possibly exceed the bound (see :data:`SECONDS_PER_LINE_FLOOR`), so
+    which inputs are dropped does not depend on the machine, and cheap inputs cost
+    two plain calls. A task with a
     special oracle (HumanEval/32) also drops inputs whose output fails that
     oracle: the reference itself would fail them. ``kept`` indexes ``inputs``;
-    ``outputs`` and ``seconds`` (the faster untraced call) follow ``kept``.
+    ``outputs`` and ``seconds`` (the faster plain call) follow ``kept``.
     """
     if runs not in (1, 2):
         raise ValueError(f"runs must be 1 or 2, not {runs}")

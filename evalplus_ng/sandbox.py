@@ -183,7 +183,8 @@ class Job:
     fail_fast: bool = True
     #: When set, a call that executes more Python lines than this fails with an
     #: ERROR naming :data:`COST_EXCEEDED`: a cost measure that, unlike time, is
-    #: the same on every machine. For trusted code (the ground truth) only.
+    #: the same on every machine (lines of the code itself, counted by rewriting it:
+    #: :mod:`evalplus_ng.linecount`). For trusted code (the ground truth) only.
     max_lines: int | None = None
     #: When set, the job stops once this many inputs have timed out or exceeded
     #: ``max_lines``: each costs a whole limit, so a looping candidate would otherwise
@@ -191,9 +192,9 @@ class Job:
     max_timeouts: int | None = None
     #: When set, the job stops once this many inputs have failed (``fail_fast`` is 1).
     max_failures: int | None = None
-    #: With ``max_lines``, lines are counted only where an untraced call took at least
-    #: this many seconds (it is then called again, traced): a faster call cannot have
-    #: executed ``max_lines`` lines, and the traced call costs many times the untraced one.
+    #: With ``max_lines``, lines are counted only where a plain call took at least this
+    #: many seconds (it is then called again, counting): a faster call cannot have
+    #: executed ``max_lines`` lines, and the counting call costs about twice the plain one.
     lines_after: float | None = None
     #: Call each input a second time (on a fresh copy of its arguments) and report an
     #: output that differs from the first as an ERROR naming :data:`UNSTABLE`. The
@@ -240,6 +241,26 @@ def _line_budget(function: Callable[..., Any], budget: int) -> Callable[..., Any
             sys.settrace(None)
 
     return call
+
+
+def _line_counted(code: str, entry_point: str, budget: int,
+                  function: Callable[..., Any]) -> Callable[..., Any]:
+    """``code``'s entry point rewritten to count its executed lines (raising
+    CostExceeded after ``budget``, see :mod:`evalplus_ng.linecount`), loaded in a
+    namespace of its own; ``function`` under the (slower) tracer when the code cannot
+    be rewritten or its rewritten module does not load."""
+    from evalplus_ng import linecount
+
+    def over() -> None:
+        raise CostExceeded(f"more than {budget} lines executed")
+
+    try:
+        namespace = linecount.namespace(budget, over)
+        namespace.update({"__name__": "__sample__", "__builtins__": __builtins__})
+        exec(linecount.instrument(code, "<sample>"), namespace)
+        return linecount.counted(namespace[entry_point], namespace, over)
+    except BaseException:
+        return _line_budget(function, budget)
 
 
 @dataclass(frozen=True)
@@ -484,8 +505,8 @@ def _child_main(job_fd: int, fd: int, workdir: str, limits: Limits, as_root: boo
         send(error + stamp(0.0) + describe(exc).encode("utf-8", "backslashreplace"))
         os._exit(0)
     send(ok + stamp(0.0))
-    traced = _line_budget(function, int(message["max_lines"])) \
-        if message.get("max_lines") else None
+    traced = _line_counted(message["code"], message["entry_point"], int(message["max_lines"]),
+                           function) if message.get("max_lines") else None
     lines_after = message.get("lines_after") if traced is not None else None
     first = traced if traced is not None and lines_after is None else function
     twice = bool(message.get("twice"))
@@ -899,7 +920,7 @@ def _preload() -> None:
     for name in _PRELOAD:
         with contextlib.suppress(ImportError):
             __import__(name)
-    from evalplus_ng import serialize  # noqa: F401
+    from evalplus_ng import linecount, serialize  # noqa: F401
 
 
 def _isolate_as_root(libc: ctypes.CDLL) -> None:
