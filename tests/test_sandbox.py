@@ -539,6 +539,31 @@ def test_a_twice_job_reports_outputs_that_change_on_a_second_call(sandbox: Sandb
     assert _statuses(once) == [Status.OK] * 5
 
 
+BATCH_SAMPLE = """\
+import os
+
+
+def f(x):
+    if x == 30:
+        while True:
+            pass
+    if x == 70:
+        os._exit(3)
+    return [x, x * 2]
+"""
+
+
+def test_a_batching_child_still_names_the_input_that_hung_or_crashed(sandbox: Sandbox) -> None:
+    inputs = [encode([x]) for x in range(100)]
+    one_by_one = sandbox.run(Job(BATCH_SAMPLE, "f", inputs, [0.3] * 100))
+    batched = sandbox.run(Job(BATCH_SAMPLE, "f", inputs, [0.3] * 100, batch=True))
+    expected = [Status.OK] * 100
+    expected[30], expected[70] = Status.TIMEOUT, Status.CRASH
+    assert _statuses(one_by_one) == _statuses(batched) == expected
+    assert [o.value for o in batched.outcomes] == [o.value for o in one_by_one.outcomes]
+    assert batched.outcomes[99].value == [99, 198]
+
+
 LINES_SAMPLE = ("def f(n):\n    total = 0\n    for i in range(n):\n        total += i\n"
                 "    return total\n")
 
