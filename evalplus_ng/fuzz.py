@@ -18,6 +18,7 @@ parent).
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from collections import Counter
@@ -118,6 +119,18 @@ class Fuzzer:
 
     def extend(self, target: int) -> FuzzResult:
         """Mutate until ``target`` new inputs exist (or the attempts for it run out)."""
+        # The loop makes many small containers and no reference cycles; the cyclic
+        # collector would walk every object of the process again and again for nothing
+        # (in a long-lived process holding a dataset, most of the loop's time).
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._extend(target)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _extend(self, target: int) -> FuzzResult:
         while len(self.inputs) < target and self._emitted < len(self._fresh_seeds):
             seed = self._fresh_seeds[self._emitted]
             self.inputs.append(seed.args)
