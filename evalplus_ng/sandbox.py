@@ -1372,6 +1372,10 @@ class Sandbox:
         for worker in self._all:
             worker.stop()
         self._pool.shutdown(wait=True)
+        # A supervisor that start() was still booting has started by now: stop it and
+        # remove its folder too.
+        for worker in self._all:
+            worker.stop()
 
     def run(self, job: Job) -> JobResult:
         """Run one job on an idle supervisor; never raises for anything the code does."""

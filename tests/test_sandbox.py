@@ -858,6 +858,17 @@ def test_started_supervisors_boot_before_any_job_and_serve_jobs() -> None:
     assert all(worker.process is None for worker in box._all)
 
 
+def test_closing_while_supervisors_boot_leaves_no_folder_or_process() -> None:
+    # As when a run fails (a missing suite) right after start().
+    before = set(Path(tempfile.gettempdir()).glob("evalplus-ng-sandbox-*"))
+    for _ in range(3):
+        box = Sandbox(2, FAST)
+        box.start()
+        box.close()
+        assert all(worker.process is None and worker.root is None for worker in box._all)
+    assert set(Path(tempfile.gettempdir()).glob("evalplus-ng-sandbox-*")) <= before
+
+
 def test_a_waiting_child_that_died_is_replaced_before_its_job() -> None:
     with Sandbox(1, FAST) as box:
         assert box.run(_job(GOOD)).all_passed
