@@ -479,7 +479,8 @@ def _describe(exc: BaseException) -> str:
 
 def _child_main(job_fd: int, fd: int, workdir: str, limits: Limits, as_root: bool) -> None:
     """Confine, wait for a job on ``job_fd``; load its code, then run each input from the
-    start index the job came with on, one frame per result on ``fd``."""
+    start index the job came with on, one frame per result on ``fd`` (gathered into
+    batches when the job's flag byte says so: trusted code only)."""
     _confine(workdir, limits, as_root, (job_fd, fd))
     # Confined before the job is known: a child can be made ahead, while the previous
     # one still runs, and take its job (from the supervisor, trusted) when it comes.
