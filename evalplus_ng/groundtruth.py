@@ -91,10 +91,16 @@ class Oracle:
 SECONDS_PER_LINE_FLOOR = 2.5e-9
 
 
+def count_after(max_lines: int) -> float:
+    """The least time of an untraced call that could have executed more than
+    ``max_lines`` lines; only calls at least this slow need the (costly) line count."""
+    return max_lines * SECONDS_PER_LINE_FLOOR
+
+
 def may_exceed(seconds: float, max_lines: int) -> bool:
     """Could an untraced call that took ``seconds`` have executed more than ``max_lines``
     lines? Only such calls need the (costly) line count."""
-    return seconds >= max_lines * SECONDS_PER_LINE_FLOOR
+    return seconds >= count_after(max_lines)
 
 
 def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
@@ -127,7 +133,7 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     if runs not in (1, 2):
         raise ValueError(f"runs must be 1 or 2, not {runs}")
     special = judge.SPECIAL_ORACLES.get(task.task_id)
-    lines_after = max_lines * SECONDS_PER_LINE_FLOOR if max_lines is not None else None
+    lines_after = count_after(max_lines) if max_lines is not None else None
     job = _job(task, inputs, seconds * runs, max_lines, lines_after, twice=runs == 2)
     answers = _expected(executor.run(job), len(inputs))
     kept: list[int] = []

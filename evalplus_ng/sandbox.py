@@ -84,7 +84,6 @@ _STATUSES = {code[0]: status for status, code in _CODES.items()}
 _CHILD_STATUSES = {code: status for code, status in _STATUSES.items()
                    if status in (Status.OK, Status.ERROR, Status.BAD_OUTPUT)}
 _PREFIX = 1 + _SECONDS.size
-_unpack_seconds = _SECONDS.unpack_from
 _OK_CODE = _CODES[Status.OK][0]
 #: Pipe buffer asked for (the default is 64 KiB; Linux allows 1 MiB unprivileged).
 _PIPE_BYTES = 1 << 20
@@ -498,10 +497,13 @@ def _child_main(job_fd: int, fd: int, workdir: str, limits: Limits, as_root: boo
     header, stamp, text, describe = _HEADER.pack, _SECONDS.pack, _value_text, _describe
     ok, error, bad = _CODES[Status.OK], _CODES[Status.ERROR], _CODES[Status.BAD_OUTPUT]
 
-    def send(body: bytes) -> None:
-        view = memoryview(header(length(body)) + body)
+    def write_all(data: bytes) -> None:
+        view = memoryview(data)
         while view:
             view = view[write(fd, view):]
+
+    def send(body: bytes) -> None:
+        write_all(header(length(body)) + body)
 
     held: list[bytes] = []
     held_bytes = 0
@@ -521,11 +523,10 @@ def _child_main(job_fd: int, fd: int, workdir: str, limits: Limits, as_root: boo
     def flush() -> None:
         nonlocal held_bytes
         if held:
-            view = memoryview(b"".join(held))
+            data = b"".join(held)
             held.clear()
             held_bytes = 0
-            while view:
-                view = view[write(fd, view):]
+            write_all(data)
 
     inputs: list[Wire] = loads(message["inputs"])
     stop = length(inputs)
@@ -1145,11 +1146,7 @@ class _Texts:
 def _outcome(body: bytes, index: int, judge: _Judge | None,
              allowed: Mapping[int, Status]) -> tuple[Outcome, bool]:
     """Parse one outcome body (untrusted) and judge it: ``(outcome, passed)``."""
-    status = allowed.get(body[0]) if len(body) >= _PREFIX else None
-    if status is None:
-        return Outcome(Status.BAD_OUTPUT, None, "malformed reply", 0.0), False
-    seconds = _unpack_seconds(body, 1)[0]
-    payload = body[_PREFIX:]
+    status, seconds, payload = _split_body(body, allowed)
     if status is not Status.OK:
         return Outcome(status, None, _text(payload), seconds), False
     if judge is not None and judge.identical(index, payload):
@@ -1175,9 +1172,9 @@ def _parse_run(frame: bytes, position: int, first: int,
     passed: list[bool] = []
     end = len(frame)
     header, prefix, ok_code = _HEADER.size, _PREFIX, _OK_CODE
-    unpack_header, unpack_seconds, scan = _HEADER.unpack_from, _unpack_seconds, _scan
-    text = frame.decode("latin-1")
+    unpack_header, unpack_seconds, scan = _HEADER.unpack_from, _SECONDS.unpack_from, _scan
     in_place = judge is None or not judge.by_text
+    text = frame.decode("latin-1") if in_place else ""
     index = first
     while position + header <= end:
         (size,) = unpack_header(frame, position)
