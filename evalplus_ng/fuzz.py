@@ -28,14 +28,16 @@ from typing import Any, NamedTuple
 
 from evalplus_ng.contract import Contract
 from evalplus_ng.dedup import freezer
+from evalplus_ng.grow import grow_args
 from evalplus_ng.mutate import Context, Pool, mutate_positions
 from evalplus_ng.records import Task
 from evalplus_ng.seed import BASE, Seed
 from evalplus_ng.serialize import canonical
 from evalplus_ng.types import Args
 
-#: The source of the inputs the fuzz loop makes (seeds keep their own).
-MUTATION = "mutation"
+#: The sources of the inputs the fuzz loop makes (seeds keep their own): mutants, and
+#: scaled-up variants (:mod:`evalplus_ng.grow`).
+MUTATION, GROWN = "mutation", "grown"
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,11 @@ class FuzzConfig:
     attempts_per_input: int = 60
     #: Wall-clock safety net per task, seconds (hitting it makes the run machine-dependent).
     budget_seconds: float = 120.0
+    #: Every this many inputs, one is a scaled-up variant of a corpus input (0: none).
+    #: Fixed positions in the stream, so that a longer stream starts with a shorter one.
+    grow_every: int = 100
+    #: Tries (pick an input, grow it, check it) for each scaled-up input.
+    grow_tries: int = 8
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,8 @@ class Fuzzer:
         #: New non-base seeds: the stream's first inputs, emitted as targets allow.
         self._fresh_seeds: list[Seed] = []
         self._emitted = 0
+        #: Stream position of the next scaled-up input.
+        self._next_grow = config.grow_every - 1 if config.grow_every > 0 else -1
         for args in task.base_inputs:
             self._entry(args)
         texts = {canonical(args) for args in task.base_inputs}
@@ -116,6 +125,30 @@ class Fuzzer:
         if not bad:
             self.seen.add(parts)
         return _Entry(args, parts, bad)
+
+    def _grow(self) -> Args | None:
+        """A new valid scaled-up variant of a corpus input (kept out of the corpus: its
+        mutants would be as large), or None after ``grow_tries`` failures."""
+        contract, corpus = self.contract, self.corpus
+        ctx = Context(self.rng, self.ctx.pool)  # no ``made``: nothing grown feeds the pool
+        for _ in range(self.config.grow_tries):
+            parent = corpus[int(self.rng.random() * len(corpus))]
+            if parent.bad is None:
+                continue
+            child = grow_args(parent.args, contract.specs, ctx)
+            if not all(check(value) for check, value in zip(contract.checks, child, strict=True)):
+                self.rejected["type"] += 1
+                continue
+            key = tuple(freeze(value) for freeze, value in zip(self.freezers, child, strict=True))
+            if key in self.seen:
+                self.rejected["duplicate"] += 1
+                continue
+            self.seen.add(key)
+            if contract.pre_violation(child) is not None:
+                self.rejected["precondition"] += 1
+                continue
+            return child
+        return None
 
     def extend(self, target: int) -> FuzzResult:
         """Mutate until ``target`` new inputs exist (or the attempts for it run out)."""
@@ -150,6 +183,13 @@ class Fuzzer:
             if attempts % 256 == 0 and time.monotonic() > deadline:
                 self.budget_hit = True
                 break
+            if 0 <= self._next_grow <= len(inputs):
+                self._next_grow = len(inputs) + self.config.grow_every
+                grown = self._grow()
+                if grown is not None:
+                    inputs.append(grown)
+                    sources.append(GROWN)
+                    continue
             parent = corpus[int(rng.random() * len(corpus))]
             made.clear()
             child, changed = mutate_positions(parent.args, specs, ctx)

@@ -33,11 +33,16 @@ POOL_SIZE = 200
 FEED_ITEMS = 64
 #: Collections longer than this are only shrunk or kept, never grown.
 MAX_LENGTH = 64
-INT_BOUNDARIES = (0, 1, -1, 2, 10, 100, 2**31 - 1, -(2**31), 2**63, -(2**63))
+#: Boundaries include 2**53 + 1 (the first int a float cannot hold) and 2**1024 + 1 (too
+#: large to convert to a float at all).
+INT_BOUNDARIES = (0, 1, -1, 2, 10, 100, 2**31 - 1, -(2**31), 2**53 + 1, 2**63, -(2**63),
+                  2**1024 + 1)
 FLOAT_BOUNDARIES = (0.0, -0.0, 1.0, -1.0, 0.5, 1e-9, -1e-9, 1e9, 1e18, 3.14159)
 #: Share of collection and string mutations that reshape the whole value (a corner case).
 RESHAPE_RATE = 0.15
-_PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
+#: Characters for new text: printable ASCII, and a few non-ASCII ones with case (accented
+#: letters, and circled letters and Roman numerals, which have case but are not letters).
+_PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " " + "éÉñÑⒶⓐⅠⅰ"
 
 
 def _below(rng: random.Random, n: int) -> int:

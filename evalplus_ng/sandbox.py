@@ -465,7 +465,14 @@ def _confine(workdir: str, limits: Limits, as_root: bool, keep: Sequence[int]) -
         signal.signal(signum, signal.SIG_DFL)
     if not as_root:
         _python_guards()
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    # The recursion limit stays CPython's default (1,000 frames), as in a plain
+    # interpreter and in EvalPlus: code that recurses once per element fails on inputs
+    # of a few thousand elements there, and so it does here.
+    sys.setrecursionlimit(_DEFAULT_RECURSION_LIMIT)
+
+
+#: CPython's default recursion limit.
+_DEFAULT_RECURSION_LIMIT = 1_000
 
 
 def _describe(exc: BaseException) -> str:

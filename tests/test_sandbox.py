@@ -989,3 +989,14 @@ def test_a_late_child_that_used_little_cpu_gets_the_rest_of_its_limit(
             os.close(fd)
     assert load.status is Status.OK
     assert (broken[1].status if broken else None) is verdict
+
+
+def test_code_runs_under_the_default_recursion_limit(sandbox: Sandbox) -> None:
+    # As in a plain interpreter (and in EvalPlus): recursion once per unit of the input
+    # works for hundreds of levels and fails with RecursionError at a few thousand.
+    recursive = "def f(x):\n    return 1 if x <= 0 else f(x - 1) + 1\n"
+    result = sandbox.run(_job(recursive, (500, 3000), judged=False, fail_fast=False))
+    assert _statuses(result) == [Status.OK, Status.ERROR]
+    assert result.outcomes[0].value == 501
+    error = result.outcomes[1].error
+    assert error is not None and error.startswith("RecursionError")
