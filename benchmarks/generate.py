@@ -32,9 +32,10 @@ not looser than ours.
 
 What counts as a valid new input.
   * Ours: an input kept by the ground-truth oracle (``groundtruth.oracle``: the
-    ground truth run twice in the sandbox, 1 s limit, at most 50,000 traced
-    lines, same output both runs) after the fuzz loop produced it as a new,
-    distinct (``serialize.canonical``), contract-valid input.
+    ground truth run twice in the sandbox, 1 s limit, within augment's budget of
+    executed lines, same output both runs) after the fuzz loop produced it (a
+    mutant, or one of its scaled-up inputs) as a new, distinct
+    (``serialize.canonical``), contract-valid input.
   * Theirs: an input returned by ``TypedMutGen.generate`` (its ``new_inputs``):
     ``hash(str(x))`` not seen before and ``trusted_check_exec(c_code, [x])``
     succeeded, i.e. the ground truth with the contract asserts ran in-process
@@ -98,7 +99,7 @@ from evalplus_ng.augment import (
 )
 from evalplus_ng.contract import Contract, contract_file, load_contract
 from evalplus_ng.dataset import load_humaneval
-from evalplus_ng.fuzz import MUTATION, FuzzConfig, Fuzzer
+from evalplus_ng.fuzz import GROWN, MUTATION, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
 from evalplus_ng.records import Task
 from evalplus_ng.resources import data_dir
@@ -296,8 +297,10 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
         calls_seconds += sum(verdict.seconds)  # the faster of each input's two calls
         jobs += 1  # the oracle: one sandbox job (two calls per input)
         kept.extend(fresh[i] for i in verdict.kept)
-        # The fuzzer never emits a seed or base input again: its mutations are the new ones.
-        new += sum(1 for i in verdict.kept if found.sources[judged - len(fresh) + i] == MUTATION)
+        # The fuzzer never emits a seed or base input again: its mutants and scaled-up
+        # inputs are the new ones.
+        new += sum(1 for i in verdict.kept
+                   if found.sources[judged - len(fresh) + i] in (MUTATION, GROWN))
         for reason, count in verdict.dropped.items():
             dropped[reason] = dropped.get(reason, 0) + count
         if new >= num or len(found.inputs) < wanted or found.budget_hit \

@@ -49,7 +49,7 @@ class FuzzConfig:
     attempts_per_input: int = 60
     #: Wall-clock safety net per task, seconds (hitting it makes the run machine-dependent).
     budget_seconds: float = 120.0
-    #: Every this many inputs, one is a scaled-up variant of a corpus input (0: none).
+    #: Every this many inputs, one is a scaled-up variant of a seed or corpus input (0: none).
     #: Fixed positions in the stream, so that a longer stream starts with a shorter one.
     grow_every: int = 100
     #: Tries (pick an input, grow it, check it) for each scaled-up input.
@@ -105,6 +105,8 @@ class Fuzzer:
         for args in task.base_inputs:
             self._entry(args)
         texts = {canonical(args) for args in task.base_inputs}
+        #: The corpus starts with the seeds.
+        self._seeds = len(seeds)
         for seed in seeds:
             self.corpus.append(self._entry(seed.args))
             for value in seed.args:
@@ -132,7 +134,9 @@ class Fuzzer:
         contract, corpus = self.contract, self.corpus
         ctx = Context(self.rng, self.ctx.pool)  # no ``made``: nothing grown feeds the pool
         for _ in range(self.config.grow_tries):
-            parent = corpus[int(self.rng.random() * len(corpus))]
+            # Mostly a seed: the inputs someone chose (a hard case grown is a stress test).
+            pick_from = self._seeds if self._seeds and self.rng.random() < 0.8 else len(corpus)
+            parent = corpus[int(self.rng.random() * pick_from)]
             if parent.bad is None:
                 continue
             child = grow_args(parent.args, contract.specs, ctx)
