@@ -290,12 +290,14 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
         fuzz_seconds += time.perf_counter() - began
         attempts, budget_hit = found.attempts, found.budget_hit
         fresh = list(found.inputs[judged:])
+        grown = [i for i, source in enumerate(found.sources[judged:]) if source == GROWN]
         judged = len(found.inputs)
         began = time.perf_counter()
-        verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines)
+        verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
+                         costly=grown)
         oracle_seconds += time.perf_counter() - began
         calls_seconds += sum(verdict.seconds)  # the faster of each input's two calls
-        jobs += 1  # the oracle: one sandbox job (two calls per input)
+        jobs += 2 if grown else 1  # the oracle: one sandbox job (two with scaled-up inputs)
         kept.extend(fresh[i] for i in verdict.kept)
         # The fuzzer never emits a seed or base input again: its mutants and scaled-up
         # inputs are the new ones.

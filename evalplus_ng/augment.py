@@ -22,7 +22,7 @@ from typing import Any
 from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.contract import contract_file, load_contract
 from evalplus_ng.errors import UnknownTaskError
-from evalplus_ng.fuzz import FuzzConfig, Fuzzer
+from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
 from evalplus_ng.records import Task
 from evalplus_ng.resources import data_dir
@@ -129,8 +129,10 @@ def augment_task(task: Task, config: AugmentConfig) -> tuple[list[Any], TaskRepo
         for _round in range(ROUNDS):
             found = fuzzer.extend(wanted)
             fresh = found.inputs[judged:]
+            grown = [i for i, source in enumerate(found.sources[judged:]) if source == GROWN]
             judged = len(found.inputs)
-            verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines)
+            verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
+                             costly=grown)
             kept.extend(fresh[i] for i in verdict.kept)
             for reason, count in verdict.dropped.items():
                 dropped[reason] = dropped.get(reason, 0) + count

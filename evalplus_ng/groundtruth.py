@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from evalplus_ng import oracle as judge
@@ -111,7 +111,8 @@ def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
 
 
 def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,
-           max_lines: int | None = None, runs: int = 2) -> Oracle:
+           max_lines: int | None = None, runs: int = 2,
+           costly: Collection[int] = ()) -> Oracle:
     """Run the ground truth on each input; keep inputs it answers, in time, the same way
     on a second call (``runs`` 2; 1 skips that check).
 
@@ -129,13 +130,29 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     special oracle (HumanEval/32) also drops inputs whose output fails that
     oracle: the reference itself would fail them. ``kept`` indexes ``inputs``;
     ``outputs`` and ``seconds`` (the faster plain call) follow ``kept``.
+
+    ``costly`` indexes inputs expected to be expensive (scaled-up inputs): their
+    first call already counts lines (a second job), so one far over the bound
+    stops at the bound instead of running to the time limit. The verdict is the
+    same line count either way.
     """
     if runs not in (1, 2):
         raise ValueError(f"runs must be 1 or 2, not {runs}")
     special = judge.SPECIAL_ORACLES.get(task.task_id)
     lines_after = count_after(max_lines) if max_lines is not None else None
-    job = _job(task, inputs, seconds * runs, max_lines, lines_after, twice=runs == 2)
-    answers = _expected(executor.run(job), len(inputs))
+    counted = sorted(set(costly)) if max_lines is not None else []
+    plain = [i for i in range(len(inputs)) if i not in set(counted)] if counted \
+        else range(len(inputs))
+    answers = _expected(executor.run(_job(task, [inputs[i] for i in plain], seconds * runs,
+                                          max_lines, lines_after, twice=runs == 2)), len(plain))
+    if counted:  # both groups, back in input order
+        first = _expected(executor.run(_job(task, [inputs[i] for i in counted], seconds * runs,
+                                            max_lines, None, twice=runs == 2)), len(counted))
+        merged = sorted([*zip(plain, answers.outputs, answers.seconds, answers.failures,
+                              strict=True),
+                         *zip(counted, first.outputs, first.seconds, first.failures,
+                              strict=True)])
+        answers = Expected(*(tuple(column) for column in list(zip(*merged, strict=True))[1:]))
     kept: list[int] = []
     outputs: list[Wire] = []
     times: list[float] = []

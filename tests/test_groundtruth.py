@@ -49,6 +49,21 @@ def test_the_line_budget_is_the_same_on_every_run(sandbox: Sandbox) -> None:
     assert all(v.kept == (0,) for v in verdicts)
 
 
+def test_costly_inputs_count_from_the_first_call_with_the_same_verdicts(
+        sandbox: Sandbox) -> None:
+    inputs = [[1], [-1], [7], [10], [10**8], [2]]
+    # 10**8 iterations: untraced, seconds before the counted second call; counted from
+    # the first call, it stops at the budget. Either way the same inputs go, for the
+    # same reasons.
+    every = oracle(_task(), inputs, sandbox, seconds=30.0, max_lines=20_000,
+                   costly=range(len(inputs)))
+    some = oracle(_task(), inputs, sandbox, seconds=30.0, max_lines=20_000, costly=[4, 5])
+    for verdict in (every, some):
+        assert verdict.kept == (0, 3, 5)
+        assert verdict.outputs == (0, 45, 1)
+        assert verdict.dropped == {"raises": 1, "unstable": 1, "expensive": 1}
+
+
 def test_run_ground_truth_reports_failures_per_input(sandbox: Sandbox) -> None:
     task = Task("T/1", "def f(n):\n", "f", SOURCE, ([3], [-2]), plus_inputs=([4],))
     truth = run_ground_truth([task], sandbox)["T/1"]
