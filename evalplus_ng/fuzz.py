@@ -53,7 +53,7 @@ class FuzzConfig:
     #: Fixed positions in the stream, so that a longer stream starts with a shorter one.
     grow_every: int = 100
     #: Tries (pick an input, grow it, check it) for each scaled-up input.
-    grow_tries: int = 8
+    grow_tries: int = 4
 
 
 @dataclass(frozen=True)

@@ -38,15 +38,20 @@ BIG_INTS = (
     2**63 - 1, 2**64 + 1, 10**18 + 9, 10**100 + 1, 2**1024 + 1,
 )
 BIG_FLOATS = (1e15 + 0.5, 2.0**53 + 2.0, 1e300, -1e300, 1e-300, 5e-324)
+#: A grown collection gets at most this many new elements by mutation (the rest are
+#: drawn from them), or this many distinct ones where its elements were distinct.
+NEW_ITEMS, MAX_DISTINCT = 1_000, 10_000
 #: A grown collection holds at most about this much (:func:`weight`): a list of numbers
 #: grows to any of :data:`SIZES`, a list of 20-character strings to at most 1,500 of them.
 MAX_WEIGHT = 30_000
 
 
-def grow_value(value: Any, spec: Spec, ctx: Context) -> Any:
-    """A large variant of ``value`` (of ``spec``), or ``value`` itself when there is none."""
+def grow_value(value: Any, spec: Spec, ctx: Context, size: int | None = None) -> Any:
+    """A large variant of ``value`` (of ``spec``), or ``value`` itself when there is none;
+    a grown collection or string gets ``size`` elements (default: one of :data:`SIZES`)."""
     kind = spec.kind
     rng = ctx.rng
+    size = size or _choice(rng, SIZES)
     if kind == ts.INT and type(value) is int:
         if rng.random() < 0.5:
             return _choice(rng, BIG_INTS) * (-1 if value < 0 else 1)
@@ -54,21 +59,21 @@ def grow_value(value: Any, spec: Spec, ctx: Context) -> Any:
     if kind == ts.FLOAT and type(value) is float:
         return _choice(rng, BIG_FLOATS)
     if kind == ts.STR and type(value) is str and value:
-        return _grow_str(value, _choice(rng, SIZES), ctx)
+        return _grow_str(value, size, ctx)
     if kind in (ts.LIST, ts.SET) and type(value) in (list, set) and value:
         items = value if type(value) is list else ordered(value)
-        grown = _grow_items(items, spec.args[0], _choice(rng, SIZES), ctx)
+        grown = _grow_items(items, spec.args[0], size, ctx)
         return grown if kind == ts.LIST else set(grown)
     if kind == ts.TUPLE and type(value) is tuple and value:
         if spec.variadic:
-            return tuple(_grow_items(list(value), spec.args[0], _choice(rng, SIZES), ctx))
+            return tuple(_grow_items(list(value), spec.args[0], size, ctx))
         index = _below(rng, len(value))
         items = list(value)
-        items[index] = grow_value(items[index], spec.args[index], ctx)
+        items[index] = grow_value(items[index], spec.args[index], ctx, size)
         return tuple(items)
     if kind == ts.UNION:
         members = [m for m in spec.args if ts.checker(m)(value)]
-        return grow_value(value, members[0], ctx) if members else value
+        return grow_value(value, members[0], ctx, size) if members else value
     return value
 
 
@@ -133,15 +138,17 @@ def _grow_items(items: list[Any], element: Spec, size: int, ctx: Context) -> lis
         # often the largest, the one that costs most where cost grows with the value
         item = _largest(items) if rng.random() < 0.5 else _choice(rng, items)
         if element.kind in (ts.INT, ts.FLOAT) and rng.random() < 0.5:
-            item = grow_value(item, element, ctx)
+            item = grow_value(item, element, ctx, size)
         grown = [item] * size
     elif choice == 1 and not was_distinct:  # the collection tiled
         grown = (items * (size // len(items) + 1))[:size]
     else:  # new elements: mutants of elements so far (a random walk), or fresh ones
         grown = list(items)
         seen = _keys(grown) if was_distinct else None
-        for _ in range(3 * size):
-            if len(grown) >= size:
+        # Distinct elements are made one by one; others, NEW_ITEMS at most, then drawn.
+        made = min(size, MAX_DISTINCT) if was_distinct else min(size, NEW_ITEMS)
+        for _ in range(3 * made):
+            if len(grown) >= made:
                 break
             item = mutate(_choice(rng, grown), element, ctx) if rng.random() < 0.9 \
                 else fresh(element, ctx)
@@ -151,6 +158,8 @@ def _grow_items(items: list[Any], element: Spec, size: int, ctx: Context) -> lis
                     continue
                 seen.add(key)
             grown.append(item)
+        if not was_distinct:
+            grown.extend(_choice(rng, grown) for _ in range(size - len(grown)))
         rng.shuffle(grown)
     if was_sorted:
         with contextlib.suppress(TypeError):
@@ -165,6 +174,7 @@ def grow_args(args: Sequence[Any], specs: Sequence[Spec], ctx: Context) -> list[
         return result
     rng = ctx.rng
     positions = range(len(result)) if rng.random() < 0.25 else [_below(rng, len(result))]
+    size = _choice(rng, SIZES)  # one size for all, so equal lengths stay equal
     for position in positions:
-        result[position] = grow_value(result[position], specs[position], ctx)
+        result[position] = grow_value(result[position], specs[position], ctx, size)
     return result if weight(result, 2 * MAX_WEIGHT) <= 2 * MAX_WEIGHT else list(args)
