@@ -83,6 +83,8 @@ def weight(value: Any, limit: int = MAX_WEIGHT) -> int:
     kind = type(value)
     if kind is str:
         return len(value)
+    if kind in (list, tuple) and value and type(value[0]) in (int, float, bool):
+        return 2 * len(value)  # numbers (a number's weight is 1, so is each element's)
     if kind in (list, tuple, set, frozenset, dict):
         total = len(value)
         for item in (value.items() if kind is dict else value):
@@ -142,6 +144,12 @@ def _grow_items(items: list[Any], element: Spec, size: int, ctx: Context) -> lis
         grown = [item] * size
     elif choice == 1 and not was_distinct:  # the collection tiled
         grown = (items * (size // len(items) + 1))[:size]
+    elif was_distinct and element.kind == ts.INT and all(type(x) is int for x in items):
+        # distinct ints: drawn at once from a range around the collection's own
+        low, high = min(items), max(items)
+        spread = max(high - low, size)
+        grown = list(dict.fromkeys([*items, *rng.sample(range(low - spread, high + spread + 1),
+                                                        size - len(items))]))
     else:  # new elements: mutants of elements so far (a random walk), or fresh ones
         grown = list(items)
         seen = _keys(grown) if was_distinct else None
@@ -158,9 +166,10 @@ def _grow_items(items: list[Any], element: Spec, size: int, ctx: Context) -> lis
                     continue
                 seen.add(key)
             grown.append(item)
-        if not was_distinct:
+        if was_distinct:
+            rng.shuffle(grown)  # the walk's order, undone
+        else:  # random draws from the elements made
             grown.extend(_choice(rng, grown) for _ in range(size - len(grown)))
-        rng.shuffle(grown)
     if was_sorted:
         with contextlib.suppress(TypeError):
             grown.sort()
