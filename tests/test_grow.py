@@ -66,6 +66,14 @@ def test_sorted_stays_sorted_and_distinct_stays_distinct() -> None:
     assert max(lengths) > 100  # new distinct elements, not the three again
 
 
+def test_distinct_ints_of_any_size_grow() -> None:
+    ctx = _ctx(5)
+    for items in ([1, 5, 9], [-(2**1024), 0, 2**1024 + 1], [10**30, 10**30 + 1]):
+        grown = grow_value(items, parse("List[int]"), ctx, 1000)
+        assert len(set(grown)) == len(grown) > 900
+        assert set(items) <= set(grown)
+
+
 def test_grown_numbers_are_large_and_keep_their_sign() -> None:
     ctx = _ctx(3)
     for _ in range(50):
