@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from evalplus_ng import typespec as ts
-from evalplus_ng.mutate import Context, _below, _choice, _randint, fresh, mutate, ordered
+from evalplus_ng.mutate import Context, _below, _choice, fresh, mutate, ordered
 from evalplus_ng.serialize import canonical
 from evalplus_ng.typespec import Spec
 
@@ -148,7 +148,7 @@ def _grow_items(items: list[Any], element: Spec, size: int, ctx: Context) -> lis
         # distinct ints: drawn at once from a range around the collection's own
         low, high = min(items), max(items)
         spread = max(high - low, 10 * size)
-        grown = list(dict.fromkeys([*items, *(_randint(rng, low - spread, high + spread)
+        grown = list(dict.fromkeys([*items, *(rng.randrange(low - spread, high + spread + 1)
                                                for _ in range(size - len(items)))]))
     else:  # new elements: mutants of elements so far (a random walk), or fresh ones
         grown = list(items)
