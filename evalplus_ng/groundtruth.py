@@ -141,8 +141,8 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     special = judge.SPECIAL_ORACLES.get(task.task_id)
     lines_after = count_after(max_lines) if max_lines is not None else None
     counted = sorted(set(costly)) if max_lines is not None else []
-    plain = [i for i in range(len(inputs)) if i not in set(counted)] if counted \
-        else range(len(inputs))
+    skip = set(counted)
+    plain = [i for i in range(len(inputs)) if i not in skip] if skip else range(len(inputs))
     answers = _expected(executor.run(_job(task, [inputs[i] for i in plain], seconds * runs,
                                           max_lines, lines_after, twice=runs == 2)), len(plain))
     if counted:  # both groups, back in input order
