@@ -428,6 +428,10 @@ def _python_guards() -> None:
     socket.create_connection = refuse  # type: ignore[assignment]
 
 
+#: CPython's default recursion limit.
+_DEFAULT_RECURSION_LIMIT = 1_000
+
+
 def _confine(workdir: str, limits: Limits, as_root: bool, keep: Sequence[int]) -> None:
     """Everything the child does to itself before it touches untrusted code.
 
@@ -469,10 +473,6 @@ def _confine(workdir: str, limits: Limits, as_root: bool, keep: Sequence[int]) -
     # interpreter and in EvalPlus: code that recurses once per element fails on inputs
     # of a few thousand elements there, and so it does here.
     sys.setrecursionlimit(_DEFAULT_RECURSION_LIMIT)
-
-
-#: CPython's default recursion limit.
-_DEFAULT_RECURSION_LIMIT = 1_000
 
 
 def _describe(exc: BaseException) -> str:
