@@ -1,8 +1,9 @@
-"""`augment`: seeds -> fuzz -> contract -> ground-truth oracle -> HumanEvalPlus artifact.
+"""`augment`: seeds -> fuzz -> contract -> ground-truth oracle -> tiers -> HumanEvalPlus artifacts.
 
 Orchestration only (it opens files and starts processes); the stages are the
 pure modules it calls. Tasks run in parallel worker processes (``multiprocess``),
-each with its own one-worker sandbox for the ground truth, and each finished
+each with its own one-worker sandbox for the ground truth and the plain reference
+(which sorts inputs into the plus and stress tiers, :mod:`evalplus_ng.tiers`), and each finished
 task is checkpointed in ``OUT/checkpoints/`` so that an interrupted run resumes
 where it stopped. Same ``seed``, same inputs: byte-identical artifacts.
 """
@@ -21,6 +22,7 @@ from typing import Any
 
 from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.contract import contract_file, load_contract
+from evalplus_ng.dataset import efficiency_tasks, plain_solutions
 from evalplus_ng.errors import UnknownTaskError
 from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
@@ -29,15 +31,22 @@ from evalplus_ng.resources import data_dir
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.seed import gather
 from evalplus_ng.serialize import decode, encode
+from evalplus_ng.tiers import PlainReference, Why, plain_reference, split_tiers
 
 ARTIFACT = "HumanEvalPlus.jsonl.gz"
+#: The stress tier: inputs beyond a plain correct solution's cheap reach (efficiency).
+STRESS_ARTIFACT = "HumanEvalPlus-Stress.jsonl.gz"
 #: Candidates generated beyond the target, to make up for inputs the oracle drops.
 SLACK = 1.03
 #: At most this many generate-then-judge rounds per task.
 ROUNDS = 8
 #: Candidates judged per task at most, as a multiple of ``per_task``.
 MAX_CANDIDATES = 8
-FORMAT_VERSION = 3
+#: Inputs the plain reference may find too costly per task, as a share of ``per_task``:
+#: each costs a whole line budget, and where most candidates are beyond a plain
+#: solution (``get_max_triples(n)`` for n past 110) the plus tier cannot fill anyway.
+MAX_COSTLY_SHARE = 0.25
+FORMAT_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,9 @@ class TaskReport:
     rejected: dict[str, int]
     dropped: dict[str, int]
     budget_hit: bool
+    #: Inputs in the stress tier, and why inputs left plus (:class:`evalplus_ng.tiers.Why`).
+    stress_inputs: int = 0
+    tiers: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -79,6 +91,8 @@ class AugmentSummary:
     reports: tuple[TaskReport, ...]
     resumed: int = 0
     tasks: tuple[Task, ...] = field(default=(), repr=False)
+    stress_artifact: Path | None = None
+    stress_tasks: tuple[Task, ...] = field(default=(), repr=False)
 
 
 def _digest(*parts: str) -> str:
@@ -97,20 +111,29 @@ def _corpus_path(config: AugmentConfig, task: Task) -> Path:
     return data_dir("seeds") / config.dataset / f"{task.task_id.replace('/', '_')}.json"
 
 
-def fingerprint(config: AugmentConfig, task: Task) -> str:
+def references(tasks: Sequence[Task], dataset: str) -> dict[str, PlainReference]:
+    """Each task's plain reference (it decides the tiers)."""
+    plains, asks = plain_solutions(dataset), efficiency_tasks(dataset)
+    return {task.task_id: plain_reference(task, plains, asks) for task in tasks}
+
+
+def fingerprint(config: AugmentConfig, task: Task, reference: PlainReference) -> str:
     """Changes whenever anything that decides this task's inputs changes."""
     contract = contract_file(data_dir("contracts") / config.dataset, task.task_id)
     corpus = _corpus_path(config, task)
     return _digest(
         json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), task.solution,
+        reference.code, str(reference.efficiency),
         contract.read_text(encoding="utf-8") if contract.is_file() else "",
         corpus.read_text(encoding="utf-8") if config.use_corpus and corpus.is_file() else "",
         json.dumps(encode(list(task.base_inputs))),
     )
 
 
-def augment_task(task: Task, config: AugmentConfig) -> tuple[list[Any], TaskReport]:
-    """Generate, filter and check one task's plus inputs; returns them with a report."""
+def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
+                 ) -> tuple[list[Any], list[Any], TaskReport]:
+    """Generate, filter, check and sort one task's new inputs; returns the plus tier,
+    the stress tier and a report."""
     contracts = data_dir("contracts") / config.dataset
     contract = load_contract(task, contracts)
     task_seed = _task_seed(config, task.task_id)
@@ -121,7 +144,9 @@ def augment_task(task: Task, config: AugmentConfig) -> tuple[list[Any], TaskRepo
     # how many rounds it took).
     wanted = int(config.per_task * SLACK) + 1
     kept: list[Any] = []
+    stress: list[Any] = []
     dropped: dict[str, int] = {}
+    tiers: dict[str, int] = {}
     judged = 0
     fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(budget_seconds=config.budget_seconds),
                     random.Random(task_seed))
@@ -133,70 +158,89 @@ def augment_task(task: Task, config: AugmentConfig) -> tuple[list[Any], TaskRepo
             judged = len(found.inputs)
             verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
                              costly=grown)
-            kept.extend(fresh[i] for i in verdict.kept)
+            answered = [fresh[i] for i in verdict.kept]
+            grown_set = set(grown)
+            allowance = int(config.per_task * MAX_COSTLY_SHARE) - tiers.get(Why.COST.value, 0)
+            split = split_tiers(task, reference, answered, verdict.outputs,
+                                [p for p, i in enumerate(verdict.kept) if i in grown_set],
+                                sandbox, max_costly=allowance)
+            kept.extend(answered[i] for i in split.plus)
+            stress.extend(answered[i] for i in split.stress)
             for reason, count in verdict.dropped.items():
                 dropped[reason] = dropped.get(reason, 0) + count
+            for reason, count in split.reasons.items():
+                tiers[reason] = tiers.get(reason, 0) + count
             exhausted = len(found.inputs) < wanted or found.budget_hit
-            if len(kept) >= config.per_task or exhausted:
+            spent = tiers.get(Why.COST.value, 0) >= int(config.per_task * MAX_COSTLY_SHARE)
+            if len(kept) >= config.per_task or exhausted or spent:
                 break
             missing = config.per_task - len(kept)
             wanted = min(judged + int(missing * judged / max(1, len(kept)) * SLACK) + 1,
                          MAX_CANDIDATES * config.per_task)
-    kept = kept[: config.per_task]
+    kept, stress = kept[: config.per_task], stress[: config.per_task]
     counts: dict[str, int] = {}
     for seed_ in seeds:
         counts[seed_.source] = counts.get(seed_.source, 0) + 1
     report = TaskReport(
         task_id=task.task_id, plus_inputs=len(kept), seeds=counts, attempts=found.attempts,
         rejected=found.rejected, dropped=dropped, budget_hit=found.budget_hit,
+        stress_inputs=len(stress), tiers=tiers,
     )
-    return kept, report
+    return kept, stress, report
 
 
 def _checkpoint_path(out: Path, task: Task) -> Path:
     return out / "checkpoints" / f"{task.task_id.replace('/', '_')}.json"
 
 
-def _load_checkpoint(path: Path, key: str) -> tuple[list[Any], TaskReport] | None:
+Done = tuple[list[Any], list[Any], TaskReport]
+
+
+def _load_checkpoint(path: Path, key: str) -> Done | None:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
         if document.get("fingerprint") != key:
             return None
-        return list(decode(document["plus_input"])), TaskReport(**document["report"])
+        return (list(decode(document["plus_input"])), list(decode(document["stress_input"])),
+                TaskReport(**document["report"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def _save_checkpoint(path: Path, key: str, inputs: list[Any], report: TaskReport) -> None:
+def _save_checkpoint(path: Path, key: str, inputs: list[Any], stress: list[Any],
+                     report: TaskReport) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    document = {"fingerprint": key, "report": asdict(report), "plus_input": encode(inputs)}
+    document = {"fingerprint": key, "report": asdict(report), "plus_input": encode(inputs),
+                "stress_input": encode(stress)}
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(document) + "\n", encoding="utf-8")
     os.replace(temporary, path)
 
 
-def _worker(item: tuple[Task, AugmentConfig, str, str]) -> tuple[str, bool]:
+def _worker(item: tuple[Task, AugmentConfig, PlainReference, str, str]) -> tuple[str, bool]:
     """Pool entry point: one task, checkpointed; returns (task id, ok)."""
-    task, config, path, key = item
-    inputs, report = augment_task(task, config)
-    _save_checkpoint(Path(path), key, inputs, report)
+    task, config, reference, path, key = item
+    inputs, stress, report = augment_task(task, config, reference)
+    _save_checkpoint(Path(path), key, inputs, stress, report)
     return task.task_id, True
 
 
 def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers: int,
                 progress: Callable[[int, int], None] | None = None) -> AugmentSummary:
-    """Augment every task (resuming from checkpoints) and write ``out/HumanEvalPlus.jsonl.gz``."""
+    """Augment every task (resuming from checkpoints); write ``out/HumanEvalPlus.jsonl.gz``
+    (the plus tier) and ``out/HumanEvalPlus-Stress.jsonl.gz`` (the stress tier)."""
     out.mkdir(parents=True, exist_ok=True)
-    keys = {task.task_id: fingerprint(config, task) for task in tasks}
-    done: dict[str, tuple[list[Any], TaskReport]] = {}
+    plain = references(tasks, config.dataset)
+    keys = {task.task_id: fingerprint(config, task, plain[task.task_id]) for task in tasks}
+    done: dict[str, Done] = {}
     for task in tasks:
         loaded = _load_checkpoint(_checkpoint_path(out, task), keys[task.task_id])
         if loaded is not None:
             done[task.task_id] = loaded
     resumed = len(done)
     todo = [task for task in tasks if task.task_id not in done]
-    items = [(task, config, str(_checkpoint_path(out, task)), keys[task.task_id])
-             for task in todo]
+    items = [(task, config, plain[task.task_id], str(_checkpoint_path(out, task)),
+              keys[task.task_id]) for task in todo]
     if progress is not None:
         progress(len(done), len(tasks))
     if items:
@@ -215,12 +259,15 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
                 contract=_contract_text(config, task))
         for task in tasks
     )
-    artifact = out / ARTIFACT
+    stressed = tuple(replace(task, plus_inputs=tuple(done[task.task_id][1]))
+                     for task in augmented)
+    artifact, stress_artifact = out / ARTIFACT, out / STRESS_ARTIFACT
     write_plus_file(augmented, artifact)
-    reports = tuple(done[task.task_id][1] for task in tasks)
+    write_plus_file(stressed, stress_artifact)
+    reports = tuple(done[task.task_id][2] for task in tasks)
     (out / "stats.json").write_text(json.dumps(stats_document(reports, config), indent=1) + "\n",
                                     encoding="utf-8")
-    return AugmentSummary(artifact, reports, resumed, augmented)
+    return AugmentSummary(artifact, reports, resumed, augmented, stress_artifact, stressed)
 
 
 def _contract_text(config: AugmentConfig, task: Task) -> str:
@@ -264,5 +311,6 @@ def stats_document(reports: Sequence[TaskReport], config: AugmentConfig) -> dict
     return {
         "config": asdict(config),
         "plus_inputs": table([r.plus_inputs for r in reports]),
+        "stress_inputs": table([r.stress_inputs for r in reports]),
         "tasks": [asdict(r) for r in reports],
     }

@@ -94,9 +94,9 @@ def main() -> None:
 @click.option("--samples", "samples", required=True,
               type=click.Path(path_type=Path, dir_okay=False),
               help="JSON Lines file: task_id plus completion or solution per line.")
-@click.option("--suite", default="base", show_default=True, metavar="base|plus|mini|PATH",
-              help="Tests to judge with: the dataset's own, augment's outputs, or a "
-                   "HumanEvalPlus-format file.")
+@click.option("--suite", default="base", show_default=True, metavar="base|plus|mini|stress|PATH",
+              help="Tests to judge with: the dataset's own, augment's outputs (stress: the "
+                   "efficiency tier), or a HumanEvalPlus-format file.")
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
               default=DEFAULT_OUT, show_default=True,
               help="Folder where `augment` wrote its suites (for --suite plus|mini).")
@@ -133,6 +133,8 @@ def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int
     click.echo(f"base: {base_pass} pass")
     for column, row in summary.pass_at_k.items():
         cells = ", ".join(f"pass@{k} {100 * value:.1f}" for k, value in row.items())
+        if suite == "stress" and column == "plus":  # an efficiency verdict, kept apart
+            column = "stress (efficiency)"
         click.echo(f"{column}: {cells}")
 
 
@@ -174,7 +176,7 @@ def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int
     with _Progress("augmenting") as progress:
         summary = run_augment(chosen, config, out, jobs, progress.update)
     click.echo(f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints); "
-               f"wrote {summary.artifact} and {out / 'stats.json'}")
+               f"wrote {summary.artifact}, {summary.stress_artifact} and {out / 'stats.json'}")
     _print_table(summary, per_task)
     if not no_audit:
         _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs)
@@ -192,6 +194,7 @@ def _print_table(summary: AugmentSummary, per_task: int) -> None:
         "base": [len(task.base_inputs) for task in summary.tasks],
         "plus": [len(task.plus_inputs) for task in summary.tasks],
         "base+plus": [len(task.base_inputs) + len(task.plus_inputs) for task in summary.tasks],
+        "stress": [len(task.plus_inputs) for task in summary.stress_tasks],
     }
     click.echo(f"{'tests/task':<10} {'avg':>8} {'median':>8} {'min':>6} {'max':>6}")
     for name, counts in rows.items():
@@ -201,6 +204,12 @@ def _print_table(summary: AugmentSummary, per_task: int) -> None:
     short = [f"{r.task_id} ({r.plus_inputs})" for r in summary.reports if r.plus_inputs < per_task]
     if short:
         click.echo(f"{len(short)} task(s) below {per_task} plus inputs: {', '.join(short)}")
+    doubtful = [f"{r.task_id} ({r.tiers['plain-disagrees']})" for r in summary.reports
+                if r.tiers.get("plain-disagrees")]
+    if doubtful:
+        click.echo(f"warning: the plain reference disagrees with the ground truth on some "
+                   f"inputs (kept in plus; one of the two is wrong): {', '.join(doubtful)}",
+                   err=True)
 
 
 @main.command()

@@ -131,16 +131,60 @@ def read_fixed_solution(path: Path, task_id: TaskId) -> FixedSolution:
     return FixedSolution(task_id, code, fields["category"], witness, fields["reason"], str(path))
 
 
-def fixed_solutions(dataset: str) -> dict[TaskId, FixedSolution]:
-    """The fixed ground truths of a dataset (``datasets/<name>/fixed/<Task_N>.py``)."""
-    folder = resources.data_dir("datasets") / dataset / "fixed"
-    fixed: dict[TaskId, FixedSolution] = {}
+@dataclass(frozen=True)
+class PlainSolution:
+    """A task's plain reference: the most straightforward correct solution (see
+    :mod:`evalplus_ng.tiers`), written where neither the fixed ground truth nor the
+    dataset's own reference is that. ``code`` is a whole module defining the entry
+    point; its docstring's ``reason`` line says why this form."""
+
+    task_id: TaskId
+    code: str
+    reason: str
+    path: str
+
+
+def _task_files(dataset: str, kind: str) -> Iterator[tuple[TaskId, Path]]:
+    """``datasets/<name>/<kind>/<Prefix_N>.py`` files with the task id each one names."""
+    folder = resources.data_dir("datasets") / dataset / kind
     if folder.is_dir():
         for path in sorted(folder.glob("*.py")):
             prefix, _, number = path.stem.rpartition("_")
-            task_id = f"{prefix}/{number}"
-            fixed[task_id] = read_fixed_solution(path, task_id)
-    return fixed
+            yield f"{prefix}/{number}", path
+
+
+def fixed_solutions(dataset: str) -> dict[TaskId, FixedSolution]:
+    """The fixed ground truths of a dataset (``datasets/<name>/fixed/<Task_N>.py``)."""
+    return {task_id: read_fixed_solution(path, task_id)
+            for task_id, path in _task_files(dataset, "fixed")}
+
+
+def read_plain_solution(path: Path, task_id: TaskId) -> PlainSolution:
+    """One plain reference file; raises :class:`InputError` when it is malformed."""
+    try:
+        code = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), None, f"cannot read: {exc}") from None
+    reason = _header_fields(path, code).get("reason")
+    if not reason:
+        raise InputError(str(path), 1, "docstring lacks a 'reason:' line")
+    return PlainSolution(task_id, code, reason, str(path))
+
+
+def plain_solutions(dataset: str) -> dict[TaskId, PlainSolution]:
+    """The plain references of a dataset (``datasets/<name>/plain/<Task_N>.py``)."""
+    return {task_id: read_plain_solution(path, task_id)
+            for task_id, path in _task_files(dataset, "plain")}
+
+
+def efficiency_tasks(dataset: str) -> dict[TaskId, str]:
+    """Tasks whose docstring asks for efficiency, with the words that ask for it
+    (``"efficiency"`` in ``datasets/<name>/dataset.json``)."""
+    asked = resources.dataset_definition(dataset).get("efficiency", {})
+    if not isinstance(asked, dict) or not all(isinstance(v, str) for v in asked.values()):
+        raise InputError(str(resources.data_dir("datasets") / dataset / "dataset.json"), None,
+                         "'efficiency' must map task ids to the docstring's words")
+    return dict(asked)
 
 
 def user_cache_dir() -> Path:

@@ -58,11 +58,12 @@ def _expected(result: JobResult, count: int) -> Expected:
     return Expected(tuple(outputs), tuple(seconds), tuple(failures))
 
 
-def _job(task: Task, inputs: Sequence[Args], seconds: float = GROUND_TRUTH_SECONDS,
-         max_lines: int | None = None, lines_after: float | None = None,
-         twice: bool = False) -> Job:
+def ground_truth_job(task: Task, inputs: Sequence[Args], seconds: float = GROUND_TRUTH_SECONDS,
+                     max_lines: int | None = None, lines_after: float | None = None,
+                     twice: bool = False, code: str | None = None) -> Job:
+    """A job running trusted code (the task's ground truth, or ``code``) on ``inputs``."""
     return Job(
-        code=task.solution,
+        code=task.solution if code is None else code,
         entry_point=task.entry_point,
         inputs=[encode(list(args)) for args in inputs],
         time_limits=[seconds] * len(inputs),
@@ -143,11 +144,13 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     counted = sorted(set(costly)) if max_lines is not None else []
     skip = set(counted)
     plain = [i for i in range(len(inputs)) if i not in skip] if skip else range(len(inputs))
-    answers = _expected(executor.run(_job(task, [inputs[i] for i in plain], seconds * runs,
-                                          max_lines, lines_after, twice=runs == 2)), len(plain))
+    answers = _expected(executor.run(ground_truth_job(
+        task, [inputs[i] for i in plain], seconds * runs, max_lines, lines_after,
+        twice=runs == 2)), len(plain))
     if counted:  # both groups, back in input order
-        first = _expected(executor.run(_job(task, [inputs[i] for i in counted], seconds * runs,
-                                            max_lines, None, twice=runs == 2)), len(counted))
+        first = _expected(executor.run(ground_truth_job(
+            task, [inputs[i] for i in counted], seconds * runs, max_lines, None,
+            twice=runs == 2)), len(counted))
         merged = sorted([*zip(plain, answers.outputs, answers.seconds, answers.failures,
                               strict=True),
                          *zip(counted, first.outputs, first.seconds, first.failures,
@@ -240,8 +243,8 @@ def run_ground_truth(
         return _run_batched(tasks, executor, on_done, tasks_per_job)
     jobs: list[Job] = []
     for task in tasks:
-        jobs.append(_job(task, task.base_inputs))
-        jobs.append(_job(task, task.plus_inputs))
+        jobs.append(ground_truth_job(task, task.base_inputs))
+        jobs.append(ground_truth_job(task, task.plus_inputs))
     results = list(executor.map(jobs))
     truths: dict[TaskId, GroundTruth] = {}
     for position, task in enumerate(tasks):

@@ -49,7 +49,8 @@ from evalplus_ng.types import Args, TaskId
 DATASETS: dict[str, Callable[..., list[Task]]] = {"humaneval": load_humaneval}
 #: Where ``augment`` writes, and so where ``--suite plus|mini`` look by default.
 DEFAULT_OUT = Path("evalplus-ng-out")
-SUITE_FILES = {"plus": "HumanEvalPlus.jsonl.gz", "mini": "HumanEvalPlus-Mini.jsonl.gz"}
+SUITE_FILES = {"plus": "HumanEvalPlus.jsonl.gz", "mini": "HumanEvalPlus-Mini.jsonl.gz",
+               "stress": "HumanEvalPlus-Stress.jsonl.gz"}
 CHECKPOINT_SECONDS = 15.0
 
 Progress = Callable[[int, int], None]
@@ -64,7 +65,8 @@ def load_dataset(name: str, cache: Path | None = None) -> list[Task]:
 
 
 def load_suite(dataset: str, suite: str, artifacts: Path = DEFAULT_OUT) -> list[Task]:
-    """Tasks of a suite: ``base`` (the dataset's own tests), ``plus``, ``mini`` or a file path."""
+    """Tasks of a suite: ``base`` (the dataset's own tests), ``plus``, ``mini``, ``stress``
+    (the efficiency tier) or a file path."""
     if suite == "base":
         return [replace(task, plus_inputs=())
                 for task in load_dataset(dataset, cache=user_cache_dir())]
@@ -273,7 +275,8 @@ def run_audit(out_dir: Path, dataset: str = "humaneval", samples_dir: Path | Non
     """Audit a dataset's reference solutions; write ``out_dir/audit.json`` and ``audit.md``.
 
     Candidate inputs are each task's base inputs, docstring examples and the plus
-    inputs of ``suite`` (default ``out_dir/HumanEvalPlus.jsonl.gz`` when present).
+    inputs of ``suite`` (default ``out_dir/HumanEvalPlus.jsonl.gz`` when present), after
+    those of the stress tier beside it.
     """
     config = config or AuditConfig()
     tasks = load_dataset(dataset)
@@ -283,7 +286,11 @@ def run_audit(out_dir: Path, dataset: str = "humaneval", samples_dir: Path | Non
     fixed = fixed_solutions(dataset)
     dismissals = _audit_dismissals(dataset)
     suite = suite if suite is not None else out_dir / SUITE_FILES["plus"]
-    plus = {t.task_id: t.plus_inputs for t in load_plus_file(suite)} if suite.is_file() else {}
+    plus: dict[TaskId, tuple[Args, ...]] = {}
+    for path in (suite.with_name(SUITE_FILES["stress"]), suite):  # the few stress ones first
+        if path.is_file():
+            for t in load_plus_file(path):
+                plus[t.task_id] = (*plus.get(t.task_id, ()), *t.plus_inputs)
     contracts = data_dir("contracts") / dataset
     out_dir.mkdir(parents=True, exist_ok=True)
     with Sandbox(workers) as sandbox:
@@ -335,7 +342,8 @@ def run_calibrate(
     out_dir: Path, floor: float = DEFAULT_FLOOR_SECONDS, factor: float = DEFAULT_FACTOR,
     workers: int = 2, progress: Progress | None = None,
 ) -> CalibrateSummary:
-    """Calibrate the plus suite in ``out_dir`` (and the mini suite when present), in place.
+    """Calibrate the plus suite in ``out_dir`` (and the mini and stress suites when present),
+    in place.
 
     Each file is rewritten atomically with the same tasks and inputs and a fresh
     calibration per task; only the calibration differs between runs.
@@ -344,7 +352,8 @@ def run_calibrate(
     if not plus.is_file():
         raise InputError(str(plus), None,
                          f"no plus suite here: run `evalplus-ng augment --out {out_dir}` first")
-    paths = [plus] + [p for p in [out_dir / SUITE_FILES["mini"]] if p.is_file()]
+    paths = [plus] + [p for p in [out_dir / SUITE_FILES["mini"], out_dir / SUITE_FILES["stress"]]
+                      if p.is_file()]
     suites = [load_plus_file(path) for path in paths]
     total = sum(len(tasks) for tasks in suites)
     finished = 0

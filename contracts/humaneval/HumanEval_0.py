@@ -1,11 +1,13 @@
-"""HumanEval/0 has_close_elements: finite floats and a finite, non-negative threshold."""
+"""HumanEval/0 has_close_elements: finite floats and a finite threshold, all of magnitude at most 1e50."""
 
 import math
 from typing import List
 
 
 def pre(numbers: List[float], threshold: float) -> bool:
-    # A threshold is a distance: a negative one is meaningless (0 is the degenerate "never").
-    if not math.isfinite(threshold) or threshold < 0:
+    # NaN and infinities have no distance; a negative threshold is allowed (nothing is that close).
+    values = [*numbers, threshold]
+    if not all(math.isfinite(x) for x in values):
         return False
-    return all(math.isfinite(x) for x in numbers)
+    # ambiguous: magnitudes near the float range (overflow and rounding decide the answer).
+    return all(abs(x) <= 1e50 for x in values)

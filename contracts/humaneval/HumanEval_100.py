@@ -2,5 +2,6 @@
 
 
 def pre(n: int) -> bool:
-    # The result has n elements: bound n so it cannot explode.
+    # n >= 1: the docstring says "Given a positive integer n". The upper bound only keeps
+    # sizes sane: the result has n elements.
     return 1 <= n <= 1000

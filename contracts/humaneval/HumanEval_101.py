@@ -2,5 +2,8 @@
 
 
 def pre(s: str) -> bool:
-    # Separators are commas and spaces only; other whitespace (tabs, newlines) is not promised.
+    # ambiguous: whitespace other than the space (tab, newline): the docstring separates words
+    # by commas or spaces only, and does not say whether it separates words or belongs to one.
+    # (Empty fields, "a,, b" or a trailing comma, are settled by the dataset's own tests: they
+    # give no word.)
     return all(c == " " or not c.isspace() for c in s)

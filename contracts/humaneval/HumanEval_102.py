@@ -2,4 +2,5 @@
 
 
 def pre(x: int, y: int) -> bool:
+    # The docstring says "takes two positive numbers x and y".
     return x > 0 and y > 0

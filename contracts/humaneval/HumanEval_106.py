@@ -2,5 +2,6 @@
 
 
 def pre(n: int) -> bool:
-    # Even positions hold i!, computed by a loop: bound n (factorials grow explosively).
+    # n >= 0: the docstring asks for "a list of size n". The upper bound only keeps sizes
+    # sane: even positions hold i!, which grows explosively.
     return 0 <= n <= 200

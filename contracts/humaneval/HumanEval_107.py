@@ -2,4 +2,5 @@
 
 
 def pre(n: int) -> bool:
+    # The docstring's note: 1 <= n <= 10^3.
     return 1 <= n <= 1000

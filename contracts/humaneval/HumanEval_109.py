@@ -4,4 +4,5 @@ from typing import List
 
 
 def pre(arr: List[int]) -> bool:
+    # The docstring says "The given list is guaranteed to have unique elements".
     return len(set(arr)) == len(arr)

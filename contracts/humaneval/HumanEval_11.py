@@ -2,5 +2,8 @@
 
 
 def pre(a: str, b: str) -> bool:
-    # Bitwise XOR pairs the bits position by position, so the lengths must match.
-    return len(a) == len(b) and set(a) <= {"0", "1"} and set(b) <= {"0", "1"}
+    # The docstring: strings "consisting only of 1s and 0s".
+    if not (set(a) <= {"0", "1"} and set(b) <= {"0", "1"}):
+        return False
+    # ambiguous: strings of different lengths (align left or right, pad or truncate?).
+    return len(a) == len(b)

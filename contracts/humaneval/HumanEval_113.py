@@ -6,4 +6,5 @@ _DIGITS = frozenset("0123456789")
 
 
 def pre(lst: List[str]) -> bool:
+    # The docstring says "each string consists of only digits".
     return all(c in _DIGITS for item in lst for c in item)

@@ -4,6 +4,8 @@ from typing import List
 
 
 def pre(grid: List[List[int]], capacity: int) -> bool:
+    # The docstring's constraints: equal-length rows, 1 <= grid.length <= 10^2,
+    # 1 <= grid[:,1].length <= 10^2, grid[i][j] -> 0 | 1, 1 <= capacity <= 10.
     if not 1 <= capacity <= 10:
         return False
     if not 1 <= len(grid) <= 100:

@@ -2,4 +2,5 @@
 
 
 def pre(word: str) -> bool:
+    # The docstring says "the given string contains English letter only".
     return all(c.isascii() and c.isalpha() for c in word)

@@ -4,4 +4,6 @@ from typing import List
 
 
 def pre(lst: List[str]) -> bool:
+    # The docstring: "a list of two strings, both strings consist of open parentheses '(' or
+    # close parentheses ')' only".
     return len(lst) == 2 and all(c in "()" for item in lst for c in item)

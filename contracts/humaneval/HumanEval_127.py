@@ -4,8 +4,10 @@ from typing import Tuple
 
 
 def pre(interval1: Tuple[int, int], interval2: Tuple[int, int]) -> bool:
+    # The docstring: "it is assumed that its start is less or equal its end".
     if interval1[0] > interval1[1] or interval2[0] > interval2[1]:
         return False
-    # The fixed ground truth trial-divides the intersection's length up to its square root.
+    # Size bound only: a length up to 10**12 keeps one primality test affordable
+    # (trial division up to its square root).
     length = min(interval1[1], interval2[1]) - max(interval1[0], interval2[0])
     return length <= 10**12

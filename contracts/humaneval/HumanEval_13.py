@@ -2,6 +2,8 @@
 
 
 def pre(a: int, b: int) -> bool:
-    # Negative arguments make the reference return a negative "greatest" divisor, and
-    # gcd(0, 0) has no greatest divisor; gcd(n, 0) = n is well defined.
-    return a >= 0 and b >= 0 and (a > 0 or b > 0)
+    # ambiguous: a sign convention the docstring leaves open (is gcd(-4, 6) 2 or -2?).
+    if a < 0 or b < 0:
+        return False
+    # ambiguous: every integer divides 0, so gcd(0, 0) has no greatest (0 only by convention).
+    return a > 0 or b > 0

@@ -2,7 +2,10 @@
 
 
 def pre(txt: str) -> bool:
-    # The reference recognises letters by ASCII code (97..122 after lower()), and
-    # ord() fails when lower() turns one non-ASCII character into two ('İ'): keep to
-    # ASCII, where "alphabetical character" is unambiguous.
-    return txt.isascii()
+    # ambiguous: is a non-ASCII letter ('é', '中') "an alphabetical character"? The docstring
+    # does not say which alphabet; in ASCII the answer is plain.
+    if not txt.isascii():
+        return False
+    # ambiguous: whitespace other than the space (tab, newline): the docstring separates words
+    # by space; does a tab separate them too, or belong to a word?
+    return not any(c.isspace() and c != " " for c in txt)

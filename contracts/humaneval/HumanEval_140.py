@@ -1,5 +1,6 @@
-"""HumanEval/140 fix_spaces: any string (possibly empty); only ' ' counts as a space."""
+"""HumanEval/140 fix_spaces: any string (possibly empty) whose only whitespace is the space."""
 
 
 def pre(text: str) -> bool:
-    return True
+    # ambiguous: whitespace other than the space (tab, newline): are these "spaces" to replace?
+    return all(c == " " or not c.isspace() for c in text)

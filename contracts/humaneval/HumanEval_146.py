@@ -4,5 +4,6 @@ from typing import List
 
 
 def pre(nums: List[int]) -> bool:
-    # The reference calls str() on numbers above 10, which CPython refuses above 4300 digits.
+    # Size bound only: below 10**4000, the numbers above 10 (whose digits are read) stay
+    # under CPython's 4300-digit limit for str(), which a natural solution calls.
     return all(x < 10**4000 for x in nums)

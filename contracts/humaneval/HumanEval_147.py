@@ -2,6 +2,6 @@
 
 
 def pre(n: int) -> bool:
-    # The original enumerates all O(n**3) triples; the fixed ground truth counts residues,
-    # so only a sanity bound remains.
+    # The docstring: "You are given a positive integer n". Size bound only: n <= 10**6
+    # (the answer's array has n elements).
     return 1 <= n <= 10**6

@@ -2,6 +2,8 @@
 
 
 def pre(n: int) -> bool:
-    # The numbers run from 0 up to n, so n < 0 is meaningless. The output grows
-    # linearly with the value of n: bound it so each expected output stays small.
-    return 0 <= n <= 10**4
+    # ambiguous: "from 0 upto n" for n < 0 ('' as nothing to count up to, '0', or counting down?).
+    if n < 0:
+        return False
+    # The output grows linearly with the value of n: the bound keeps each expected output small.
+    return n <= 10**4

@@ -1,8 +1,7 @@
-"""HumanEval/150 x_or_y: a positive integer n and two integers x, y."""
+"""HumanEval/150 x_or_y: three integers n, x and y (n below 2, including 0 and negatives, is not prime)."""
 
 
 def pre(n: int, x: int, y: int) -> bool:
-    # Primality only makes sense for n >= 1 (the reference calls 0 and negatives prime).
-    # The fixed ground truth trial-divides up to sqrt(n); the oracle's line budget drops
-    # inputs too costly for it.
-    return 1 <= n <= 10**12
+    # Size bound only: n <= 10**12 keeps one primality test affordable (trial division up
+    # to its square root).
+    return n <= 10**12

@@ -1,5 +1,6 @@
-"""HumanEval/154 cycpattern_check: two words, each a non-empty string of ASCII letters."""
+"""HumanEval/154 cycpattern_check: two words, each a non-empty string of letters."""
 
 
 def pre(a: str, b: str) -> bool:
-    return all(w.isascii() and w.isalpha() for w in (a, b))
+    # The docstring: "You are given 2 words".
+    return a.isalpha() and b.isalpha()

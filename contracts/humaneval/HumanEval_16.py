@@ -1,10 +1,12 @@
-"""HumanEval/16 count_distinct_characters: any string whose characters each lowercase to one
-character, the same one wherever they stand. "Distinct characters (regardless of case)" is
-ambiguous for the few whose lowercase is longer (U+0130 'İ' lowercases to 'i' plus a
-combining dot: one character or two?) and where str.lower applies a context rule (a
-word-final 'Σ' becomes 'ς', not 'σ': is 'σΣ' one character or two?), so they are left out."""
+"""HumanEval/16 count_distinct_characters: any string without characters of ambiguous case."""
 
 
 def pre(string: str) -> bool:
-    return (all(len(c.lower()) == 1 for c in string)
-            and string.lower() == "".join(c.lower() for c in string))
+    # ambiguous: characters whose case mapping changes the length ('İ' -> 'i' + U+0307, 'ß' -> 'SS').
+    if not all(len(c.lower()) == 1 and len(c.upper()) == 1 for c in string):
+        return False
+    # ambiguous: cases that disagree ('ſ' -> 'S' -> 's'): "regardless of case" by lower() or upper() differs.
+    if not all(c.upper().lower() == c.lower() and c.lower().upper() == c.upper() for c in string):
+        return False
+    # ambiguous: context-dependent lowercasing (a word-final 'Σ' becomes 'ς'): is 'σΣ' one character or two?
+    return string.lower() == "".join(c.lower() for c in string)

@@ -21,23 +21,25 @@ def _tower_bits(chain: List[int]) -> int:
 
 
 def pre(operator: List[str], operand: List[int]) -> bool:
+    # The docstring: at least one operator, one operand more than operators.
     if len(operator) < 1 or len(operand) != len(operator) + 1:
         return False
-    # The reference eval()s one flat expression: CPython's compiler hits its recursion
-    # limit somewhere past 2500 operators.
+    # Size bound only: at most 1000 operators (a natural solution builds the expression's
+    # text and eval()s it; CPython's compiler gives up somewhere past 2500 operators).
     if len(operator) > _MAX_OPERATORS:
         return False
     if any(op not in _OPERATORS for op in operator):
         return False
-    # Non-negative; below the digit count CPython's str() refuses (the reference uses str()).
+    # The docstring: "a list of of non-negative integers". Size bound only: below 10**4000,
+    # under CPython's 4300-digit limit for str(), which building the expression's text calls.
     if any(not 0 <= value < _MAX_OPERAND for value in operand):
         return False
     # Floor division by zero is undefined: '//' binds looser than '**', so its divisor is
     # the power tower starting at the next operand, which is non-zero when that operand is.
     if any(op == "//" and operand[i + 1] == 0 for i, op in enumerate(operator)):
         return False
-    # Towers like 9 ** 9 ** 9, or long products of big numbers, explode. The result has
-    # at most as many bits as all the '**' towers together: keep that total bounded.
+    # Size bound only: towers like 9 ** 9 ** 9, or long products of big numbers, explode.
+    # The result has at most as many bits as all the '**' towers together: keep that total bounded.
     total = 0
     chain = [operand[0]]
     for op, value in zip(operator, operand[1:]):

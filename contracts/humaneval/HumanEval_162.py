@@ -2,5 +2,6 @@
 
 
 def pre(text: str) -> bool:
-    # The reference hashes text.encode('ascii'), which raises on non-ASCII characters.
+    # ambiguous: non-ASCII text: the docstring names no encoding to hash the string's bytes
+    # in (UTF-8? Latin-1? UTF-16?); ASCII text has the same bytes in UTF-8 and Latin-1.
     return text.isascii()

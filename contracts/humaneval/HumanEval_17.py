@@ -6,4 +6,8 @@ _NOTES = {"o", "o|", ".|"}
 def pre(music_string: str) -> bool:
     if music_string == "":
         return True  # no notes
-    return all(note in _NOTES for note in music_string.split(" "))
+    notes = music_string.split(" ")
+    # ambiguous: empty fields (two spaces in a row, a leading or trailing space): skipped or an error?
+    if any(note == "" for note in notes):
+        return False
+    return all(note in _NOTES for note in notes)

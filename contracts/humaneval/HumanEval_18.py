@@ -2,5 +2,5 @@
 
 
 def pre(string: str, substring: str) -> bool:
-    # Occurrences of the empty string are not meaningful to count.
+    # ambiguous: how often the empty string "can be found" (0, len(string) + 1, or without end?).
     return len(substring) > 0

@@ -6,4 +6,9 @@ _WORDS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight"
 def pre(numbers: str) -> bool:
     if numbers == "":
         return True  # no numbers
-    return all(word in _WORDS for word in numbers.split(" "))
+    words = numbers.split(" ")
+    # ambiguous: empty fields (two spaces in a row, a leading or trailing space): skipped or an error?
+    if any(word == "" for word in words):
+        return False
+    # The docstring: "Valid choices are 'zero', 'one', ... and 'nine'".
+    return all(word in _WORDS for word in words)

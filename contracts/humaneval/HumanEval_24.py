@@ -2,7 +2,9 @@
 
 
 def pre(n: int) -> bool:
-    # n < 2 has no divisor smaller than itself (n = 1 makes the reference divide by 0).
-    # The fixed ground truth trial-divides up to sqrt(n); the oracle's line budget drops
-    # inputs too costly for it. The bound only keeps values of a sane size.
-    return 2 <= n <= 10**12
+    # ambiguous: below 2, whether negative divisors count decides it (0 and 1: -1 or none; negatives: none).
+    if n < 2:
+        return False
+    # The bound only keeps values of a sane size (the line budget drops inputs too costly
+    # for the plain reference).
+    return n <= 10**12

@@ -2,6 +2,9 @@
 
 
 def pre(n: int) -> bool:
-    # Factorizations exist for positive integers only (math.sqrt fails on negatives).
-    # Trial division takes up to sqrt(n) steps: bound n so that stays ~10**6.
-    return 1 <= n <= 10**12
+    # The docstring: n "should be equal to the product of all factors", and a product of
+    # primes is at least 1 (1 being the empty product).
+    if n < 1:
+        return False
+    # Trial division takes up to sqrt(n) steps: the bound keeps values of a sane size.
+    return n <= 10**12

@@ -1,8 +1,7 @@
-"""HumanEval/31 is_prime: an integer n with 0 <= n <= 10**12."""
+"""HumanEval/31 is_prime: an integer n <= 10**12 (numbers below 2 are simply not prime)."""
 
 
 def pre(n: int) -> bool:
-    # Primality of negative numbers is a matter of convention, so keep n >= 0.
-    # The fixed ground truth trial-divides up to sqrt(n); the oracle's line budget drops
-    # inputs too costly for it. The bound only keeps values of a sane size.
-    return 0 <= n <= 10**12
+    # The bound only keeps values of a sane size (the line budget drops inputs too costly
+    # for the plain reference); below 2 the answer is False at no cost.
+    return n <= 10**12

@@ -4,5 +4,5 @@ from typing import List
 
 
 def pre(l: List[int]) -> bool:
-    # An empty list has no maximum (the reference reads l[0]).
+    # "Return maximum element in the list" presupposes one: an empty list has no maximum element.
     return len(l) > 0

@@ -2,7 +2,8 @@
 
 
 def pre(n: int) -> bool:
-    # For n < 0 the "integers less than n divisible by 11 or 13" are infinitely many.
-    # The reference walks every integer below n, linear in the value of n: bound it to the
-    # base inputs' largest value (10**5), which stays within the oracle's line budget.
+    # ambiguous: for n < 0 the "integers less than n divisible by 11 or 13" are infinitely
+    # many (-77 among them); the docstring does not say to count from 0.
+    # Counting is linear in the value of n: the upper bound keeps each test cheap (the base
+    # inputs' largest value, 10**5).
     return 0 <= n <= 10**5

@@ -2,4 +2,5 @@
 
 
 def pre(n: int) -> bool:
+    # The docstring: n is a number of cars, so it is not negative.
     return n >= 0

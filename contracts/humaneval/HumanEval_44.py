@@ -1,7 +1,9 @@
-"""HumanEval/44 change_base: a positive integer x and a base from 2 to 9 ("less than 10")."""
+"""HumanEval/44 change_base: a non-negative integer x and a base from 2 to 9 ("less than 10")."""
 
 
 def pre(x: int, base: int) -> bool:
-    # x = 0 (or negative) gives "" from the reference, not a representation of x;
-    # base 1 never terminates, base 0 divides by zero.
-    return x >= 1 and 2 <= base <= 9
+    # The docstring: "base numbers are less than 10"; bases 0 and 1 have no positional numerals.
+    if not 2 <= base <= 9:
+        return False
+    # ambiguous: a sign convention the docstring leaves open (is -8 in base 3 "-22", or a complement?).
+    return x >= 0

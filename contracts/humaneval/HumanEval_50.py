@@ -2,4 +2,5 @@
 
 
 def pre(s: str) -> bool:
+    # The docstring: the input was encoded with encode_shift, whose output is lowercase ASCII letters.
     return all("a" <= ch <= "z" for ch in s)

@@ -2,7 +2,8 @@
 
 
 def pre(s0: str, s1: str) -> bool:
-    # Mixed case would make "same characters" ambiguous (is 'a' the same as 'A'?).
-    return (len(s0) > 0 and len(s1) > 0
-            and all("a" <= ch <= "z" for ch in s0)
-            and all("a" <= ch <= "z" for ch in s1))
+    # The docstring: "two words" (non-empty, made of letters; ASCII as in its examples).
+    if not (s0 and s1 and s0.isascii() and s1.isascii() and s0.isalpha() and s1.isalpha()):
+        return False
+    # ambiguous: letters of different case (is 'a' the same character as 'A'?).
+    return s0.islower() and s1.islower()

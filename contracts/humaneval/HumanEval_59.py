@@ -2,8 +2,9 @@
 
 
 def pre(n: int) -> bool:
-    # The fixed ground truth trial-divides up to sqrt(n); this check costs as much, so
-    # n stays below 10**10 to keep contract checks cheap in the fuzz loop.
+    # The docstring: "Assume n > 1 and is not a prime" (4 is the least such n).
+    # Size only: the primality check below trial-divides up to sqrt(n), so n stays below
+    # 10**10 to keep contract checks cheap in the fuzz loop.
     if not 4 <= n <= 10**10:
         return False
     d = 2

@@ -18,4 +18,8 @@ def _balanced(group: str) -> bool:
 def pre(paren_string: str) -> bool:
     if paren_string == "":
         return True  # no groups at all
-    return all(group != "" and _balanced(group) for group in paren_string.split(" "))
+    groups = paren_string.split(" ")
+    # ambiguous: empty fields (two spaces in a row, a leading or trailing space): a group of depth 0 or none?
+    if any(group == "" for group in groups):
+        return False
+    return all(_balanced(group) for group in groups)

@@ -2,6 +2,8 @@
 
 
 def pre(n: int) -> bool:
-    # The reference materialises range(n + 1): bound n (larger n probes nothing new and
-    # makes every oracle and evaluation run slow).
-    return 0 <= n <= 10**5
+    # ambiguous: "from 1 to n" for n < 0 (the empty sum 0, or 1 + 0 - 1 - ... down to n?).
+    if n < 0:
+        return False
+    # Size only: n <= 10**5 keeps each test cheap (a loop from 1 to n is a natural solution).
+    return n <= 10**5

@@ -2,4 +2,5 @@
 
 
 def pre(brackets: str) -> bool:
+    # The docstring: "brackets is a string of "(" and ")"".
     return all(b in "()" for b in brackets)

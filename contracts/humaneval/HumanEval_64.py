@@ -2,4 +2,8 @@
 
 
 def pre(s: str) -> bool:
-    return len(s) > 0 and s.isascii() and s.isalpha()
+    # The docstring: "a string representing a word" (non-empty, made of letters).
+    if not (len(s) > 0 and s.isalpha()):
+        return False
+    # ambiguous: non-ASCII letters (is 'é' or 'ı' a vowel? 'ı'.upper() is 'I'; 'İ'.lower() is 2 chars).
+    return s.isascii()

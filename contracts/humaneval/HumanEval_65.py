@@ -1,7 +1,12 @@
-"""HumanEval/65 circular_shift: a non-negative integer x and a non-negative shift."""
+"""HumanEval/65 circular_shift: a non-negative integer x (below 10**4000) and a non-negative shift."""
 
 
 def pre(x: int, shift: int) -> bool:
-    # A negative x has a '-' that is not a digit; a negative shift is not a right shift.
-    # str(x) is refused beyond 4300 digits in Python 3.11.
-    return 0 <= x < 10**4000 and shift >= 0
+    # ambiguous: a sign convention the docstring leaves open (does a negative x's '-' rotate too?).
+    if x < 0:
+        return False
+    # ambiguous: a negative shift (a left shift, or no shift at all?).
+    if shift < 0:
+        return False
+    # Size only: str(x) is refused beyond 4300 digits in CPython 3.11.
+    return x < 10**4000

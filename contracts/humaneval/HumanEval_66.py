@@ -2,4 +2,5 @@
 
 
 def pre(s: str) -> bool:
+    # The docstring sums "ASCII codes": characters outside ASCII have none.
     return s.isascii()

@@ -6,6 +6,7 @@ _FORMAT = re.compile(r"([0-9]+) apples and ([0-9]+) oranges")
 
 
 def pre(s: str, n: int) -> bool:
+    # The docstring: the string "represents a number of apples and oranges", as in its examples.
     match = _FORMAT.fullmatch(s)
     if match is None:
         return False

@@ -2,5 +2,7 @@
 
 
 def pre(x: int, n: int) -> bool:
-    # n = 0 makes the reference loop forever; x <= 0 or n < 0 are outside its evident domain.
+    # ambiguous: the docstring defines a simple power through positive examples only; for
+    # n <= 0 or x <= 0 the answer rests on conventions it does not fix (is 1 a power of 0,
+    # through 0**0? do negative bases and exponents count?).
     return x >= 1 and n >= 1

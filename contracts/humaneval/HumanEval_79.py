@@ -2,5 +2,6 @@
 
 
 def pre(decimal: int) -> bool:
-    # bin() of a negative number is "-0b...", which the reference mangles.
+    # The docstring: each character of the binary form "will be '0' or '1'", so a negative
+    # number (which needs a sign) has no such form.
     return decimal >= 0

@@ -2,4 +2,6 @@
 
 
 def pre(s: str) -> bool:
+    # The docstring speaks of "letters" (ASCII, as in its examples).
+    # ambiguous: letters of different case (are 'a' and 'A' distinct letters?).
     return all("a" <= ch <= "z" for ch in s)

@@ -2,5 +2,6 @@
 
 
 def pre(n: int) -> bool:
-    # The answer is 18 * 10**(n - 2): bound n so the result stays a reasonable size.
+    # n >= 1: the docstring says "Given a positive integer n". The upper bound only keeps
+    # sizes sane: the answer 18 * 10**(n - 2) has n - 1 digits.
     return 1 <= n <= 1000

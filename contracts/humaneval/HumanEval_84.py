@@ -2,4 +2,5 @@
 
 
 def pre(N: int) -> bool:
+    # The docstring's constraint: 0 <= N <= 10000.
     return 0 <= N <= 10000

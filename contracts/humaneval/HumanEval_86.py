@@ -1,5 +1,7 @@
-"""HumanEval/86 anti_shuffle: any string (words are separated by spaces)."""
+"""HumanEval/86 anti_shuffle: any string without whitespace other than the space (words are separated by spaces)."""
 
 
 def pre(s: str) -> bool:
-    return True
+    # ambiguous: whitespace other than the space (tab, newline): the docstring separates words
+    # by spaces only, and does not say whether it is part of a word or a blank to keep.
+    return all(c == " " or not c.isspace() for c in s)

@@ -4,5 +4,7 @@ _LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
 
 
 def pre(s: str) -> bool:
-    # The rotation is only defined on the alphabet; every example is lowercase letters.
+    # ambiguous: any character but a lowercase letter: the docstring rotates "the alphabet" and
+    # shows only lowercase words; whether capitals rotate too and what becomes of other
+    # characters is not said.
     return all(c in _LOWER for c in s)

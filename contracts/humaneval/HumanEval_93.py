@@ -2,5 +2,6 @@
 
 
 def pre(message: str) -> bool:
-    # "Assume only letters"; the examples also separate words with spaces.
+    # The docstring says "Assume only letters" of "the english alphabet"; its examples also
+    # separate words with spaces.
     return all(c == " " or (c.isascii() and c.isalpha()) for c in message)

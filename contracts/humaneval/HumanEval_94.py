@@ -1,4 +1,4 @@
-"""HumanEval/94 skjkasdkd: a list of non-negative integers containing at least one prime."""
+"""HumanEval/94 skjkasdkd: a list of integers (each at most 10**9) containing at least one prime."""
 
 from typing import List
 
@@ -29,10 +29,10 @@ def _is_prime(n: int) -> bool:
 
 
 def pre(lst: List[int]) -> bool:
-    # Negative values make the reference's n**0.5 complex (TypeError); the task asks for
-    # "the largest prime value", so a prime must be present (without one the reference
-    # returns 0, or 1 when a 1 is present). Values are bounded because the reference
-    # tests primality by trial division up to sqrt(v).
-    if not all(0 <= v <= 10**9 for v in lst):
+    # Values are bounded above only to keep a test cheap: the natural primality test, trial
+    # division up to sqrt(v), takes up to ~31,600 steps per value. Negatives are allowed
+    # (they are not prime).
+    if not all(v <= 10**9 for v in lst):
         return False
+    # "find the largest prime value" presumes there is one: without a prime there is no answer.
     return any(_is_prime(v) for v in set(lst))

@@ -2,6 +2,6 @@
 
 
 def pre(n: int) -> bool:
-    # The fixed ground truth sieves; the output lists every prime below n, so n is bounded
-    # to keep outputs a sane size.
+    # n >= 0: the docstring says "takes an non-negative integer". The upper bound only keeps
+    # sizes sane: the output lists every prime below n.
     return 0 <= n <= 10**5

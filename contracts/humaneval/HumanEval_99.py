@@ -4,12 +4,14 @@ _DIGITS = frozenset("0123456789")
 
 
 def pre(value: str) -> bool:
+    # The number is written as in the examples ("10", "15.3", "-14.5"); other spellings
+    # ('+', '.5', '5.', exponents, spaces) are not promised.
     body = value[1:] if value.startswith("-") else value
     whole, dot, frac = body.partition(".")
     if not whole or any(c not in _DIGITS for c in whole):
         return False
     if dot and (not frac or any(c not in _DIGITS for c in frac)):
         return False
-    # The reference goes through float(): keep to at most 15 significant digits so the
-    # conversion is exact enough to decide the rounding.
+    # ambiguous: the natural solution converts with float(); beyond 15 significant digits
+    # a float no longer decides the rounding ("2.5000000000000001" reads as 2.5).
     return len(whole.lstrip("0")) + len(frac.rstrip("0")) <= 15

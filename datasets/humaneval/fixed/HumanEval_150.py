@@ -3,7 +3,8 @@
 category: performance
 witness: [915181, 0, 0]
 reason: the original tests n's primality by trial division over every number below n
-(10**6 steps for a prime near 10**6); divisors up to sqrt(n) suffice.
+(10**6 steps for a prime near 10**6), where divisors up to sqrt(n) suffice, and it calls 0
+and the negative numbers prime (returning x), though no number below 2 is.
 """
 
 
