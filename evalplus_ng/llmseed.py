@@ -166,7 +166,7 @@ def complete_with_retries(endpoint: Endpoint, messages: Messages, policy: RetryP
     """One request with retries; EndpointError when the endpoint cannot be reached at all.
 
     Once ``stop`` is set (the run is over: interrupted, or the key was rejected)
-    no further attempt starts.
+    no further attempt starts; an EndpointError sets it.
     """
     attempts = policy.retries + 1
     for attempt in range(attempts):
@@ -174,6 +174,12 @@ def complete_with_retries(endpoint: Endpoint, messages: Messages, policy: RetryP
             raise RequestFailed("cancelled")
         try:
             return replace(endpoint.complete(messages), attempts=attempt + 1)
+        except EndpointError:
+            # Stop the other workers at once: waiting for the caller to see this error
+            # lets a busy machine's idle worker start the next doomed request first.
+            if stop is not None:
+                stop.set()
+            raise
         except Transient as exc:
             if attempt + 1 == attempts:
                 if exc.connection:
