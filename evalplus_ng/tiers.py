@@ -18,10 +18,12 @@ and polynomial by review).
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from evalplus_ng import oracle as judge
+from evalplus_ng import shrink
 from evalplus_ng.dataset import PlainSolution
 from evalplus_ng.groundtruth import ground_truth_job
 from evalplus_ng.records import Outcome, Status, Task
@@ -36,12 +38,17 @@ PLAIN_MAX_LINES = 500_000
 PLAIN_RECURSION_LIMIT = 800
 #: A safety net for work the line count does not see (big-integer or C-level loops).
 PLAIN_SECONDS = 5.0
+#: Elements and characters an input may hold in plus: the straightforward solution of
+#: a task over a collection or a string is often quadratic (all pairs, ``count`` per
+#: element), and at this size a quadratic one still stays within the line budget.
+PLAIN_MAX_SIZE = math.isqrt(PLAIN_MAX_LINES)
 
 
 class Why(enum.Enum):
     """Why an input went to the stress tier, or why the plain reference is in doubt."""
 
     SCALED_UP = "scaled-up"  #: grown by :mod:`evalplus_ng.grow`
+    SIZE = "plain-size"  #: more than :data:`PLAIN_MAX_SIZE` elements and characters
     COST = "plain-cost"  #: the plain reference ran out of lines or time
     DEPTH = "plain-depth"  #: the plain reference ran out of frames
     DISAGREES = "plain-disagrees"  #: plain and ground truth differ (kept in plus)
@@ -97,6 +104,11 @@ def classify(outcome: Outcome, expected: Wire, task: Task, args: Args) -> Why | 
     return Why.DISAGREES
 
 
+def size(args: Args) -> int:
+    """Elements of every collection and characters of every string in ``args``."""
+    return shrink.cost(args)[0]
+
+
 def _limited(code: str) -> str:
     """``code`` run under :data:`PLAIN_RECURSION_LIMIT` (trusted: set at load time)."""
     return (f"import sys as _tiers_sys\n_tiers_sys.setrecursionlimit({PLAIN_RECURSION_LIMIT})\n"
@@ -109,7 +121,8 @@ def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
     """Sort ``inputs`` (which the ground truth answered with ``expected``) into tiers.
 
     ``scaled_up`` indexes inputs grown to stress size: they go to stress without a
-    run. The others run once through the plain reference, in one sandbox job. Each
+    run, as do inputs larger than :data:`PLAIN_MAX_SIZE`. The others run once through
+    the plain reference, in one sandbox job. Each
     input the plain reference cannot do costs its whole line budget: with
     ``max_costly`` the job stops at that many such inputs (at least 1), and the inputs
     after that one are not checked, so they join neither tier (the stop depends on
@@ -118,9 +131,11 @@ def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
     reasons: dict[str, int] = {}
     if reference.efficiency:
         return TierSplit(tuple(range(len(inputs))), (), reasons)
-    grown = set(scaled_up)
-    tried = [i for i in range(len(inputs)) if i not in grown]
-    verdicts: dict[int, Why | None] = dict.fromkeys(grown, Why.SCALED_UP)
+    verdicts: dict[int, Why | None] = dict.fromkeys(scaled_up, Why.SCALED_UP)
+    for index, args in enumerate(inputs):
+        if index not in verdicts and size(args) > PLAIN_MAX_SIZE:
+            verdicts[index] = Why.SIZE
+    tried = [i for i in range(len(inputs)) if i not in verdicts]
     if tried:
         # Lines count from the first call: a plain reference far over the budget (trial
         # division of a 12-digit prime) then stops at the budget, not at the time limit.

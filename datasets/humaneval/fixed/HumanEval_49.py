@@ -1,10 +1,10 @@
 """Fixed ground truth for HumanEval/49 (modp).
 
-category: performance
-witness: [499999, 2]
-reason: the original doubles n times (10**6 steps for n = 10**6); modular exponentiation
-by squaring needs about log2(n) steps. The original also returns 1 for modp(0, 1),
-although 2**0 mod 1 is 0.
+category: edge-case
+witness: [0, 1]
+reason: the original returns 1 for modp(0, 1), although 2**0 mod 1 is 0. It also doubles n
+times (10**6 steps for n = 10**6); modular exponentiation by squaring needs about log2(n)
+steps.
 """
 
 

@@ -1,17 +1,15 @@
 """Plain reference for HumanEval/25 (factorize).
 
-reason: the straightforward factorization divides n by 2, 3, 4, ... for as long as n > 1, so
-for a prime n it tries every number up to n; the original stops at sqrt(n).
+reason: the straightforward factorization tries every number from 2 to n as a divisor
+(dividing it out while it divides), so it walks up to n whatever the factors; the original
+stops at sqrt(n).
 """
 
 
 def factorize(n: int) -> List[int]:
     factors = []
-    divisor = 2
-    while n > 1:
-        if n % divisor == 0:
+    for divisor in range(2, n + 1):
+        while n % divisor == 0:
             factors.append(divisor)
             n //= divisor
-        else:
-            divisor += 1
     return factors
