@@ -147,6 +147,7 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
     stress: list[Any] = []
     dropped: dict[str, int] = {}
     tiers: dict[str, int] = {}
+    costly_cap = int(config.per_task * MAX_COSTLY_SHARE)
     judged = 0
     fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(budget_seconds=config.budget_seconds),
                     random.Random(task_seed))
@@ -154,16 +155,14 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
         for _round in range(ROUNDS):
             found = fuzzer.extend(wanted)
             fresh = found.inputs[judged:]
-            grown = [i for i, source in enumerate(found.sources[judged:]) if source == GROWN]
+            grown = {i for i, source in enumerate(found.sources[judged:]) if source == GROWN}
             judged = len(found.inputs)
             verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
                              costly=grown)
             answered = [fresh[i] for i in verdict.kept]
-            grown_set = set(grown)
-            allowance = int(config.per_task * MAX_COSTLY_SHARE) - tiers.get(Why.COST.value, 0)
             split = split_tiers(task, reference, answered, verdict.outputs,
-                                [p for p, i in enumerate(verdict.kept) if i in grown_set],
-                                sandbox, max_costly=allowance)
+                                [p for p, i in enumerate(verdict.kept) if i in grown],
+                                sandbox, max_costly=costly_cap - tiers.get(Why.COST.value, 0))
             kept.extend(answered[i] for i in split.plus)
             stress.extend(answered[i] for i in split.stress)
             for reason, count in verdict.dropped.items():
@@ -171,7 +170,7 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
             for reason, count in split.reasons.items():
                 tiers[reason] = tiers.get(reason, 0) + count
             exhausted = len(found.inputs) < wanted or found.budget_hit
-            spent = tiers.get(Why.COST.value, 0) >= int(config.per_task * MAX_COSTLY_SHARE)
+            spent = tiers.get(Why.COST.value, 0) >= costly_cap
             if len(kept) >= config.per_task or exhausted or spent:
                 break
             missing = config.per_task - len(kept)
