@@ -38,7 +38,12 @@ from typing import Any
 from evalplus_ng.augment import references
 from evalplus_ng.contract import load_contract
 from evalplus_ng.dataset import load_humaneval, load_plus_file
-from evalplus_ng.evaluate import EvalConfig, SampleResult, evaluate_samples
+from evalplus_ng.evaluate import (
+    UNCALIBRATED_FLOOR_SECONDS,
+    EvalConfig,
+    SampleResult,
+    evaluate_samples,
+)
 from evalplus_ng.explain import Explanation, simplest_failure
 from evalplus_ng.groundtruth import Expected, ground_truth_job, run_ground_truth
 from evalplus_ng.records import Outcome, Sample, Status, Task, Verdict
@@ -51,8 +56,6 @@ from evalplus_ng.types import Args
 #: find_zero's check() accepts any root; EvalPlus's figures leave it out too.
 EXCLUDED = {"HumanEval/32"}
 VERDICTS = Path(__file__).resolve().parent / "review" / "humaneval-plus.json"
-#: Time limit when a kill's failing inputs run again for the review: EvalPlus's floor.
-REVIEW_SECONDS = 1.0
 #: How long the plain reference may take on an efficiency kill's input when timed.
 PLAIN_TIMING_SECONDS = 60.0
 
@@ -104,13 +107,24 @@ def _shown(outcome: Outcome) -> str:
     return f"{outcome.status.value}: {(outcome.error or '')[:160]}"
 
 
-def _failing(task: Task, truth: Expected, code: str, sandbox: Sandbox) -> list[Args]:
+def review_seconds(task: Task, config: EvalConfig) -> float:
+    """The time limit a kill's failing inputs run again with: the floor ``evaluate`` used
+    (the suite's calibrated one unless ``--floor`` is given)."""
+    if config.floor_seconds is not None:
+        return config.floor_seconds
+    if task.calibration is not None:
+        return task.calibration.floor_seconds
+    return UNCALIBRATED_FLOOR_SECONDS
+
+
+def _failing(task: Task, truth: Expected, code: str, sandbox: Sandbox,
+             seconds: float) -> list[Args]:
     """Up to 32 plus inputs on which ``code`` fails (at most 2 timeouts: each costs a limit)."""
     usable = truth.usable
     inputs = [task.plus_inputs[i] for i in usable]
     job = Job(code=code, entry_point=task.entry_point,
               inputs=[encode(list(args)) for args in inputs],
-              time_limits=[REVIEW_SECONDS] * len(inputs),
+              time_limits=[seconds] * len(inputs),
               expected=[truth.outputs[i] for i in usable], task_id=task.task_id,
               atol=task.atol, fail_fast=False, max_timeouts=2, max_failures=32)
     result = sandbox.run(job)
@@ -118,7 +132,7 @@ def _failing(task: Task, truth: Expected, code: str, sandbox: Sandbox) -> list[A
 
 
 def explain_kills(tasks: Mapping[str, Task], samples: Sequence[Sample], kills: Sequence[int],
-                  sandbox: Sandbox) -> dict[str, Explanation | None]:
+                  sandbox: Sandbox, config: EvalConfig) -> dict[str, Explanation | None]:
     """The simplest failing input of each distinct killed program, by :func:`kill_key`."""
     distinct: dict[str, int] = {}
     for i in kills:
@@ -131,9 +145,10 @@ def explain_kills(tasks: Mapping[str, Task], samples: Sequence[Sample], kills: S
         sample = samples[position]
         task = tasks[sample.task_id]
         contract = load_contract(task, contracts)
-        failing = _failing(task, truths[task.task_id].plus, sample.code, sandbox)
-        explained[key] = simplest_failure(task, sample.code, failing,
-                                          contract.valid, sandbox, REVIEW_SECONDS)
+        seconds = review_seconds(task, config)
+        failing = _failing(task, truths[task.task_id].plus, sample.code, sandbox, seconds)
+        explained[key] = simplest_failure(task, sample.code, failing, contract.valid, sandbox,
+                                          seconds)
         print(f"\rexplained {number + 1}/{len(distinct)}", end="", file=sys.stderr)
     print(file=sys.stderr)
     return explained
@@ -238,7 +253,7 @@ def main() -> None:
                             "failing_input": repr(results[i].plus_fail_tests[:1])[:300]}
                            for i in kills]
         if options.review:
-            explained = explain_kills(tasks, samples, kills, sandbox)
+            explained = explain_kills(tasks, samples, kills, sandbox, config)
             rows = review_rows(tasks, samples, origin, kills, explained,
                                load_verdicts(options.verdicts))
             report["review"] = rows
