@@ -122,11 +122,11 @@ def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
 
     ``scaled_up`` indexes inputs grown to stress size: they go to stress without a
     run, as do inputs larger than :data:`PLAIN_MAX_SIZE`. The others run once through
-    the plain reference, in one sandbox job. Each
-    input the plain reference cannot do costs its whole line budget: with
-    ``max_costly`` the job stops at that many such inputs (at least 1), and the inputs
-    after that one are not checked, so they join neither tier (the stop depends on
-    line counts only, so the split is the same on every machine).
+    the plain reference, in one sandbox job. Each input the plain reference cannot do
+    costs its whole line budget: with ``max_costly`` the job stops at that many such
+    inputs (at least 1), and the inputs after that one are not checked, so they join
+    neither tier (the stop depends on line counts only, so the split is the same on
+    every machine).
     """
     reasons: dict[str, int] = {}
     if reference.efficiency:
