@@ -5,12 +5,12 @@ from __future__ import annotations
 import gzip
 import io
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from evalplus_ng.dataset import EXTRA_FIELD, typed_inputs_field
+from evalplus_ng.files import write_atomically
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import decode, encode
 
@@ -64,6 +64,4 @@ def write_plus_file(tasks: Sequence[Task], path: Path) -> None:
         with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0) as handle:
             handle.write(data)
         data = buffer.getvalue()
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    write_atomically(path, data)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 import statistics
 from collections.abc import Callable, Sequence
@@ -24,6 +23,7 @@ from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.contract import contract_file, load_contract
 from evalplus_ng.dataset import efficiency_tasks, plain_solutions
 from evalplus_ng.errors import UnknownTaskError
+from evalplus_ng.files import write_atomically
 from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
 from evalplus_ng.records import Task
@@ -211,9 +211,7 @@ def _save_checkpoint(path: Path, key: str, inputs: list[Any], stress: list[Any],
     path.parent.mkdir(parents=True, exist_ok=True)
     document = {"fingerprint": key, "report": asdict(report), "plus_input": encode(inputs),
                 "stress_input": encode(stress)}
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(document) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    write_atomically(path, json.dumps(document) + "\n")
 
 
 def _worker(item: tuple[Task, AugmentConfig, PlainReference, str, str]) -> tuple[str, bool]:

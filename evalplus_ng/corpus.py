@@ -21,6 +21,7 @@ from typing import Any
 
 from evalplus_ng.contract import Contract
 from evalplus_ng.errors import InputError
+from evalplus_ng.files import write_atomically
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.types import Args
 from evalplus_ng.typespec import conform
@@ -137,9 +138,7 @@ def write_corpus(path: Path, corpus: Corpus) -> None:
     text = (f'{{"task_id": {json.dumps(corpus.task_id)},\n'
             f' "tallies": {json.dumps(document["tallies"], sort_keys=True)},\n'
             f' "inputs": {listing}}}\n')
-    temporary = path.with_suffix(".json.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
+    write_atomically(path, text)
 
 
 def balanced_call(text: str, start: int, limit: int = MAX_CALL_CHARS) -> str | None:

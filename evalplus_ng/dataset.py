@@ -25,6 +25,7 @@ from typing import Any
 
 from evalplus_ng import resources
 from evalplus_ng.errors import InputError
+from evalplus_ng.files import write_atomically
 from evalplus_ng.records import Calibration, Task
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.types import Args, TaskId
@@ -239,9 +240,7 @@ def _cached_recovery(problems: dict[str, dict[str, Any]], seed: int,
                                             for task_id, inputs in recovered.items()}}
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(document), encoding="utf-8")
-        os.replace(temporary, path)
+        write_atomically(path, json.dumps(document))
     except OSError:
         pass  # a read-only cache folder only costs the recovery next time
     return recovered

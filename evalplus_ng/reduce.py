@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -24,6 +23,7 @@ from evalplus_ng.cover import branch_arcs
 from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluate import estimate_pass_at_k
+from evalplus_ng.files import write_atomically
 from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
 from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
 from evalplus_ng.mutants import mutant_sources
@@ -167,9 +167,7 @@ def _cached(folder: Path, task: Task, key: str,
     document["key"] = key
     document["seconds"] = round(time.perf_counter() - began, 3)
     folder.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(document) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    write_atomically(path, json.dumps(document) + "\n")
     return document
 
 

@@ -17,7 +17,9 @@ def _defines(code: str, name: str) -> bool:
     """True when ``code`` parses and defines function ``name`` at top level."""
     try:
         tree = ast.parse(code)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        # Absurd nesting (``1+1+...`` ten thousand times) overflows the parser's stack:
+        # such code is sanitized like any other, and then fails in the sandbox.
         return False
     return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
                for node in tree.body)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import statistics
 import time
@@ -37,6 +36,7 @@ from evalplus_ng.evaluate import (
     results_document,
     results_from_document,
 )
+from evalplus_ng.files import write_atomically
 from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.records import Sample, Status, Task, Verdict
 from evalplus_ng.resources import data_dir
@@ -90,9 +90,7 @@ def results_path(samples: Path) -> Path:
 
 
 def _write_json_atomically(path: Path, document: object) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    write_atomically(path, json.dumps(document, indent=1) + "\n")
 
 
 @dataclass(frozen=True)

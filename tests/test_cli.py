@@ -122,6 +122,33 @@ def test_hostile_samples_get_verdicts_and_the_run_finishes(tmp_path: Path) -> No
         "hostile.jsonl", "hostile_eval_results.json", "keep.txt"]
 
 
+def test_absurdly_nested_code_gets_a_verdict_and_the_run_finishes(tmp_path: Path) -> None:
+    # `return 1+1+...` ten thousand times overflows the parser's stack (RecursionError in
+    # ast.parse): the sample fails, the others are judged, the results file is written.
+    nested = "    return 1" + "+1" * 10_000 + "\n"
+    samples = _samples(tmp_path / "s.jsonl", [
+        {"task_id": "HumanEval/53", "completion": nested},
+        {"task_id": "HumanEval/53", "solution": "def add(x: int, y: int):\n" + nested},
+        {"task_id": "HumanEval/53", "completion": CORRECT},
+    ])
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1")
+    assert code == 0, out
+    assert _statuses(samples) == ["fail", "fail", "pass"]
+
+
+def test_the_results_file_is_never_written_through_a_planted_link(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    samples = _samples(tmp_path / "s.jsonl", [{"task_id": "HumanEval/53", "completion": CORRECT}])
+    (tmp_path / "s_eval_results.json.tmp").symlink_to(victim)  # the old fixed temporary name
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1")
+    assert code == 0, out
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert _statuses(samples) == ["pass"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "s.jsonl", "s_eval_results.json", "s_eval_results.json.tmp", "victim.txt"]
+
+
 def test_augment_writes_the_suite_and_its_mini(tmp_path: Path) -> None:
     out = tmp_path / "out"
     code, stdout, _ = _run("augment", "--tasks", "13,53", "--per-task", "30", "--out", str(out),
