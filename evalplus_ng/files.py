@@ -1,4 +1,6 @@
-"""Write a file atomically, under a fresh temporary name beside it.
+"""Files the engine writes and removes: atomic writes, and folder trees of any depth.
+
+Writes go to a fresh temporary name beside the file.
 
 The temporary file is made by :func:`tempfile.mkstemp` (``O_CREAT | O_EXCL |
 O_NOFOLLOW``, a random name), so a symlink or file planted where a fixed ``x.tmp``
@@ -10,8 +12,11 @@ half of one. Files get mode 0644, as ``open`` under the usual umask gives.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 MODE = 0o644
@@ -30,3 +35,65 @@ def write_atomically(path: Path, data: bytes | str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+
+
+def _hoist(root: int, name: str, serial: Iterator[int]) -> None:
+    """Move the entries of folder ``name`` (in ``root``) up into ``root``, then remove it."""
+    sub = os.open(name, _FOLDER, dir_fd=root)
+    try:
+        with os.scandir(sub) as entries:
+            for entry in entries:
+                for _attempt in range(8):  # a name the tree itself may already hold
+                    with contextlib.suppress(OSError):
+                        os.rename(entry.name, f".hoisted-{next(serial)}", src_dir_fd=sub,
+                                  dst_dir_fd=root)
+                        break
+    finally:
+        os.close(sub)
+    os.rmdir(name, dir_fd=root)
+
+
+def remove_tree(path: str | Path) -> None:
+    """Remove a folder and everything in it, however deep; never raises.
+
+    :func:`shutil.rmtree` recurses once per level, so a tree a few thousand folders
+    deep (which untrusted code can build in its working folder) makes it raise
+    RecursionError, and past about 2,000 levels the paths outgrow PATH_MAX. Then the
+    tree is flattened instead: the entries of each subfolder move up into the top
+    folder (by file descriptor, so no long path is ever formed) and the emptied
+    subfolder goes, until the top folder is empty. Best effort, like
+    ``rmtree(ignore_errors=True)``: what cannot be removed stays.
+    """
+    try:
+        shutil.rmtree(path)
+        return
+    except FileNotFoundError:
+        return
+    except (OSError, RecursionError):
+        pass
+    serial = itertools.count()
+    try:
+        root = os.open(path, _FOLDER)
+    except OSError:
+        return
+    try:
+        while True:
+            progress = False
+            with os.scandir(root) as scan:
+                entries = list(scan)
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    if entry.is_dir(follow_symlinks=False):
+                        _hoist(root, entry.name, serial)
+                    else:
+                        os.unlink(entry.name, dir_fd=root)
+                    progress = True
+            if not entries or not progress:
+                break
+    finally:
+        os.close(root)
+    with contextlib.suppress(OSError):
+        os.rmdir(path)

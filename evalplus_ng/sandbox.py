@@ -53,7 +53,6 @@ import pickle
 import queue
 import resource
 import select
-import shutil
 import signal
 import struct
 import subprocess
@@ -68,6 +67,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar, cast
 
 from evalplus_ng.errors import SandboxError
+from evalplus_ng.files import remove_tree
 from evalplus_ng.records import Outcome, Status
 from evalplus_ng.types import Wire
 
@@ -837,7 +837,7 @@ class _Supervisor:
                 return
         except OSError:
             pass
-        shutil.rmtree(workdir, ignore_errors=True)
+        remove_tree(workdir)
 
     def _collect(self, fd: int, job: dict[str, Any], start: int,
                  pid: int | None = None) -> tuple[Outcome, tuple[int, Outcome] | None]:
@@ -970,7 +970,7 @@ def _remove_owned_by(uid: int, before: dict[str, int], folders: Sequence[str]) -
                     if entry.stat(follow_symlinks=False).st_uid != uid:
                         continue
                     if entry.is_dir(follow_symlinks=False):
-                        shutil.rmtree(entry.path, ignore_errors=True)
+                        remove_tree(entry.path)
                     else:
                         os.unlink(entry.path)
 
@@ -1325,7 +1325,7 @@ class _Worker:
                 with contextlib.suppress(OSError):
                     stream.close()
         if self.root is not None:
-            shutil.rmtree(self.root, ignore_errors=True)
+            remove_tree(self.root)
             self.root = None
 
 

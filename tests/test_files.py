@@ -1,14 +1,15 @@
-"""Atomic writes under a fresh name: never through a planted link, nothing left behind."""
+"""Atomic writes under a fresh name (never through a planted link); trees of any depth removed."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from pathlib import Path
 
 import pytest
 
-from evalplus_ng.files import write_atomically
+from evalplus_ng.files import remove_tree, write_atomically
 
 
 def test_a_link_planted_at_a_temporary_name_is_never_written_through(tmp_path: Path) -> None:
@@ -44,3 +45,29 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> 
         write_atomically(target, Broken("x"))
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_a_tree_deeper_than_rmtree_can_recurse_is_removed(tmp_path: Path) -> None:
+    top = tmp_path / "work"
+    top.mkdir()
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep", encoding="utf-8")
+    fd = os.open(top, os.O_RDONLY)
+    current = fd
+    for _ in range(3000):  # by descriptor: the whole path would outgrow PATH_MAX
+        os.mkdir("d", dir_fd=current)
+        deeper = os.open("d", os.O_RDONLY, dir_fd=current)
+        os.close(os.open("f", os.O_WRONLY | os.O_CREAT, dir_fd=deeper))
+        if current != fd:
+            os.close(current)
+        current = deeper
+    os.symlink(outside, "link", dir_fd=current)
+    os.close(current)
+    os.close(fd)
+    with pytest.raises(RecursionError):
+        shutil.rmtree(top)  # what the supervisor used to call
+    remove_tree(top)
+    assert not top.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["outside.txt"]
+    assert outside.read_text(encoding="utf-8") == "keep"
+    remove_tree(top)  # a missing tree is no error

@@ -684,6 +684,8 @@ EXPECTED: dict[str, Expect] = {
     "patch_builtins": _expect(CRASH, OK, BAD),
     "patch_oracle": _expect(OK, value=0),
     "deep_nesting": _expect(OK, BAD),
+    # Its answer is wrong; what matters is that the supervisor removes the tree and goes on.
+    "deep_folders": _expect(OK, value=0),
     # The expected outputs are out of reach: it returns None or raises.
     "peek_expected": _expect(OK, ERROR),
 }
