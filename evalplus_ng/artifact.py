@@ -14,6 +14,10 @@ from evalplus_ng.files import write_atomically
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import decode, encode
 
+#: The file names of the suites ``augment`` writes, by suite kind (stress: the efficiency tier).
+SUITE_FILES = {"plus": "HumanEvalPlus.jsonl.gz", "mini": "HumanEvalPlus-Mini.jsonl.gz",
+               "stress": "HumanEvalPlus-Stress.jsonl.gz"}
+
 
 def _plain(value: Any) -> Any:
     """What EvalPlus expects in ``base_input``: plain JSON (tuples become lists)."""

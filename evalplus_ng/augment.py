@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.artifact import SUITE_FILES, write_plus_file
 from evalplus_ng.contract import contract_file, load_contract
 from evalplus_ng.dataset import efficiency_tasks, plain_solutions
 from evalplus_ng.errors import UnknownTaskError
@@ -33,9 +33,6 @@ from evalplus_ng.seed import gather
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.tiers import PlainReference, Why, plain_reference, split_tiers
 
-ARTIFACT = "HumanEvalPlus.jsonl.gz"
-#: The stress tier: inputs beyond a plain correct solution's cheap reach (efficiency).
-STRESS_ARTIFACT = "HumanEvalPlus-Stress.jsonl.gz"
 #: Candidates generated beyond the target, to make up for inputs the oracle drops.
 SLACK = 1.03
 #: At most this many generate-then-judge rounds per task.
@@ -258,7 +255,7 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     )
     stressed = tuple(replace(task, plus_inputs=tuple(done[task.task_id][1]))
                      for task in augmented)
-    artifact, stress_artifact = out / ARTIFACT, out / STRESS_ARTIFACT
+    artifact, stress_artifact = out / SUITE_FILES["plus"], out / SUITE_FILES["stress"]
     write_plus_file(augmented, artifact)
     write_plus_file(stressed, stress_artifact)
     reports = tuple(done[task.task_id][2] for task in tasks)

@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.artifact import SUITE_FILES, write_plus_file
 from evalplus_ng.cover import branch_arcs
 from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.errors import InputError
@@ -41,7 +41,7 @@ from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import dumps, encode
 from evalplus_ng.types import Executor, TaskId
-from evalplus_ng.workflow import SUITE_FILES, load_dataset
+from evalplus_ng.workflow import load_dataset
 
 MINI_FILE = SUITE_FILES["mini"]
 REPORT_FILE = "reduction.md"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from evalplus_ng import audit
-from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.artifact import SUITE_FILES, write_plus_file
 from evalplus_ng.audit import AuditConfig, Finding, SampleCode
 from evalplus_ng.calibrate import (
     DEFAULT_FACTOR,
@@ -49,8 +49,6 @@ from evalplus_ng.types import Args, TaskId
 DATASETS: dict[str, Callable[..., list[Task]]] = {"humaneval": load_humaneval}
 #: Where ``augment`` writes, and so where ``--suite plus|mini`` look by default.
 DEFAULT_OUT = Path("evalplus-ng-out")
-SUITE_FILES = {"plus": "HumanEvalPlus.jsonl.gz", "mini": "HumanEvalPlus-Mini.jsonl.gz",
-               "stress": "HumanEvalPlus-Stress.jsonl.gz"}
 CHECKPOINT_SECONDS = 15.0
 
 Progress = Callable[[int, int], None]

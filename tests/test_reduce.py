@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.artifact import SUITE_FILES, write_plus_file
 from evalplus_ng.cli import main
 from evalplus_ng.dataset import load_humaneval, load_plus_file
 from evalplus_ng.groundtruth import run_ground_truth
@@ -21,7 +21,6 @@ from evalplus_ng.sample_kills import candidates
 from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.setcover import satisfied
-from evalplus_ng.workflow import SUITE_FILES
 
 CLOSE = "HumanEval/0"
 GCD = "HumanEval/13"
