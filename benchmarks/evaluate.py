@@ -89,8 +89,8 @@ from evalplus_ng.dataset import load_humaneval, load_plus_file
 from evalplus_ng.evaluate import EvalConfig
 from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
 from evalplus_ng.oracle import check as oracle_check
-from evalplus_ng.records import Status, Task
-from evalplus_ng.sandbox import Job, Sandbox
+from evalplus_ng.records import Job, Status, Task
+from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.sanitize import sanitize
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.types import Args, TaskId

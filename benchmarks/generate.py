@@ -101,9 +101,9 @@ from evalplus_ng.contract import Contract, contract_file, load_contract
 from evalplus_ng.dataset import load_humaneval
 from evalplus_ng.fuzz import GROWN, MUTATION, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
-from evalplus_ng.records import Task
+from evalplus_ng.records import Job, Task
 from evalplus_ng.resources import data_dir
-from evalplus_ng.sandbox import Job, Limits, Sandbox
+from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.seed import BASE, Seed, gather
 from evalplus_ng.serialize import Unserializable, canonical
 from evalplus_ng.types import Args

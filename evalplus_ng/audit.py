@@ -31,8 +31,7 @@ from evalplus_ng.contract import Contract
 from evalplus_ng.corpus import balanced_call
 from evalplus_ng.dataset import FixedSolution
 from evalplus_ng.groundtruth import may_exceed
-from evalplus_ng.records import Outcome, Status, Task
-from evalplus_ng.sandbox import COST_EXCEEDED, Job, JobResult, too_costly
+from evalplus_ng.records import COST_EXCEEDED, Job, JobResult, Outcome, Status, Task, too_costly
 from evalplus_ng.serialize import Unserializable, canonical, decode, dumps, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 

@@ -26,8 +26,7 @@ from dataclasses import replace
 
 from evalplus_ng.errors import EvalplusError
 from evalplus_ng.groundtruth import GROUND_TRUTH_SECONDS
-from evalplus_ng.records import Calibration, Status, Task
-from evalplus_ng.sandbox import Job, JobResult
+from evalplus_ng.records import Calibration, Job, JobResult, Status, Task
 from evalplus_ng.serialize import encode
 from evalplus_ng.types import Executor
 

@@ -14,8 +14,7 @@ from typing import Any
 
 from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
-from evalplus_ng.records import Calibration, Outcome, Sample, Status, Task, Verdict
-from evalplus_ng.sandbox import Job, JobResult
+from evalplus_ng.records import Calibration, Job, JobResult, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.serialize import encode
 from evalplus_ng.types import Args, Executor, TaskId
 

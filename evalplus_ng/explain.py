@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from evalplus_ng import oracle as judge
 from evalplus_ng import shrink
 from evalplus_ng.groundtruth import ground_truth_job
-from evalplus_ng.records import Outcome, Status, Task
-from evalplus_ng.sandbox import Job
+from evalplus_ng.records import Job, Outcome, Status, Task
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.types import Args, Executor
 

@@ -6,8 +6,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from evalplus_ng import oracle as judge
-from evalplus_ng.records import Status, Task
-from evalplus_ng.sandbox import COST_EXCEEDED, UNSTABLE, Job, JobResult
+from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Job, JobResult, Status, Task
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 

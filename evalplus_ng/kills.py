@@ -24,8 +24,7 @@ from dataclasses import dataclass, replace
 
 from evalplus_ng.evaluate import EvalConfig, _parts
 from evalplus_ng.groundtruth import GroundTruth
-from evalplus_ng.records import Status, Task
-from evalplus_ng.sandbox import Job, JobResult
+from evalplus_ng.records import Job, JobResult, Status, Task
 from evalplus_ng.types import Executor
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from evalplus_ng.types import Args, TaskId, Wire
 
@@ -34,6 +35,88 @@ class Outcome:
     value: Wire = None
     error: str | None = None
     seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Job:
+    """Run ``entry_point`` of ``code`` on each of ``inputs`` (wire-encoded arg lists).
+
+    With ``expected`` set, the parent judges each output with the sandbox's judge
+    (:class:`evalplus_ng.types.Judge`) and, when ``fail_fast``, stops the job at the
+    first input that does not pass.
+    ``inputs`` and ``expected`` must not change once a job holds them: a sandbox
+    prepares each sequence once (by identity) and reuses that for later jobs.
+    """
+
+    code: str
+    entry_point: str
+    inputs: Sequence[Wire]
+    time_limits: Sequence[float]
+    expected: Sequence[Wire] | None = None
+    task_id: str = ""
+    atol: float = 0.0
+    fail_fast: bool = True
+    #: When set, a call that executes more Python lines than this fails with an
+    #: ERROR naming :data:`COST_EXCEEDED`: a cost measure that, unlike time, is
+    #: the same on every machine (lines of the code itself, counted by rewriting it:
+    #: :mod:`evalplus_ng.linecount`). For trusted code (the ground truth) only.
+    max_lines: int | None = None
+    #: When set, the job stops once this many inputs have timed out or exceeded
+    #: ``max_lines``: each costs a whole limit, so a looping candidate would otherwise
+    #: cost one per input.
+    max_timeouts: int | None = None
+    #: When set, the job stops once this many inputs have failed (``fail_fast`` is 1).
+    max_failures: int | None = None
+    #: With ``max_lines``, lines are counted only where a plain call took at least this
+    #: many seconds (it is then called again, counting): a faster call cannot have
+    #: executed ``max_lines`` lines, and the counting call costs about twice the plain one.
+    lines_after: float | None = None
+    #: Call each input a second time (on a fresh copy of its arguments) and report an
+    #: output that differs from the first as an ERROR naming :data:`UNSTABLE`. The
+    #: time limit covers both calls; the seconds reported are the faster call's.
+    twice: bool = False
+    #: For trusted code (the ground truth): the child sends its outcomes in batches
+    #: (every :data:`evalplus_ng.sandbox.child._BATCH_SECONDS`), not one write per
+    #: input. A timeout or crash then cannot tell which of the unsent inputs caused it,
+    #: so the job resumes from the first of them in a child that sends each outcome at
+    #: once.
+    batch: bool = False
+
+
+#: The error type reported when a ``twice`` job's second call disagrees with its first.
+UNSTABLE = "Unstable"
+
+
+#: The error type reported when a call exceeds ``Job.max_lines``.
+COST_EXCEEDED = "CostExceeded"
+
+
+def too_costly(outcome: Outcome) -> bool:
+    """The call timed out or ran out of its line budget (what ``max_timeouts`` counts)."""
+    return outcome.status is Status.TIMEOUT or (
+        outcome.status is Status.ERROR and COST_EXCEEDED in (outcome.error or ""))
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """``load`` says whether the code loaded; ``outcomes`` has one entry per input run.
+
+    ``passed`` is filled when the job had expected outputs. Inputs after a
+    fail-fast stop are absent from both.
+    """
+
+    load: Outcome
+    outcomes: tuple[Outcome, ...]
+    passed: tuple[bool, ...] = field(default=())
+
+    @property
+    def all_passed(self) -> bool:
+        """True when the code loaded and every input ran and passed."""
+        return (
+            self.load.status is Status.OK
+            and len(self.passed) == len(self.outcomes)
+            and all(self.passed)
+        )
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from evalplus_ng.files import write_atomically
 from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
 from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
 from evalplus_ng.mutants import mutant_sources
+from evalplus_ng.oracle import JUDGE
 from evalplus_ng.profiles import (
     KindMasks,
     Profile,
@@ -401,7 +402,7 @@ def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
     profiles = [load_profile(name) for name in names
                 if samples_dir is not None or "samples" not in load_profile(name).requirements]
     folder = out_dir / CACHE_FOLDER
-    with Sandbox(workers, Limits()) as sandbox:
+    with Sandbox(workers, Limits(), judge=JUDGE) as sandbox:
         say(f"running the ground truth of {len(tasks)} task(s)")
         truths = run_ground_truth(tasks, sandbox)
         reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress)

@@ -26,8 +26,7 @@ from evalplus_ng import oracle as judge
 from evalplus_ng import shrink
 from evalplus_ng.dataset import PlainSolution
 from evalplus_ng.groundtruth import ground_truth_job
-from evalplus_ng.records import Outcome, Status, Task
-from evalplus_ng.sandbox import too_costly
+from evalplus_ng.records import Outcome, Status, Task, too_costly
 from evalplus_ng.serialize import decode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 

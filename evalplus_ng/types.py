@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 if TYPE_CHECKING:
-    from evalplus_ng.sandbox import Job, JobResult
+    from evalplus_ng.records import Job, JobResult
 
 TaskId: TypeAlias = str
 #: One call's positional arguments, as plain Python values.
@@ -23,3 +23,19 @@ class Executor(Protocol):
 
     def map(self, jobs: Iterable[Job]) -> Iterator[JobResult]:
         """Run jobs, possibly in parallel; yield results in job order."""
+
+
+class Judge(Protocol):
+    """Decides whether an output passes; :data:`evalplus_ng.oracle.JUDGE` is the real one.
+
+    A :class:`evalplus_ng.sandbox.Sandbox` is given one to judge jobs with expected
+    outputs; values reach it decoded from the wire.
+    """
+
+    def check(self, task_id: TaskId, args: Args, expected: Any, actual: Any,
+              atol: float) -> bool:
+        """Does ``actual`` pass for this input? ``args`` are the call's arguments."""
+
+    def by_text(self, task_id: TaskId) -> bool:
+        """True when an output whose JSON text equals the expected output's text passes
+        without :meth:`check` (False where the task judges by more than equality)."""

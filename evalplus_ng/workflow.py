@@ -38,10 +38,11 @@ from evalplus_ng.evaluate import (
 )
 from evalplus_ng.files import write_atomically
 from evalplus_ng.groundtruth import GroundTruth
-from evalplus_ng.records import Sample, Status, Task, Verdict
+from evalplus_ng.oracle import JUDGE
+from evalplus_ng.records import Job, Sample, Status, Task, Verdict
 from evalplus_ng.resources import data_dir
 from evalplus_ng.samples import read_samples
-from evalplus_ng.sandbox import Job, Limits, Sandbox
+from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
 
@@ -127,7 +128,7 @@ def run_evaluate(
 ) -> EvaluateSummary:
     """Judge a samples file; writes results beside it, checkpointing as it goes."""
     say = status or (lambda _message: None)
-    with Sandbox(request.workers, request.limits) as sandbox:
+    with Sandbox(request.workers, request.limits, judge=JUDGE) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
                                                            request.artifacts)}
@@ -289,7 +290,7 @@ def run_audit(out_dir: Path, dataset: str = "humaneval", samples_dir: Path | Non
                 plus[t.task_id] = (*plus.get(t.task_id, ()), *t.plus_inputs)
     contracts = data_dir("contracts") / dataset
     out_dir.mkdir(parents=True, exist_ok=True)
-    with Sandbox(workers) as sandbox:
+    with Sandbox(workers, judge=JUDGE) as sandbox:
         samples = (_base_passing_samples(tasks, samples_dir, sandbox, config)
                    if samples_dir is not None else {})
 

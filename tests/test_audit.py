@@ -14,8 +14,8 @@ from evalplus_ng.audit import AuditConfig, Finding, SampleCode, TaskAudit
 from evalplus_ng.contract import Contract, load_contract
 from evalplus_ng.dataset import FixedSolution
 from evalplus_ng.oracle import equal
-from evalplus_ng.records import Outcome, Status, Task
-from evalplus_ng.sandbox import COST_EXCEEDED, Sandbox
+from evalplus_ng.records import COST_EXCEEDED, Outcome, Status, Task
+from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import encode
 from evalplus_ng.types import Args
 

@@ -25,8 +25,9 @@ from evalplus_ng.dataset import EXTRA_FIELD, load_plus_file
 from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.evaluate import EvalConfig, evaluate_samples
 from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.records import Calibration, Outcome, Sample, Status, Task, Verdict
-from evalplus_ng.sandbox import JobResult, Sandbox
+from evalplus_ng.oracle import JUDGE
+from evalplus_ng.records import Calibration, JobResult, Outcome, Sample, Status, Task, Verdict
+from evalplus_ng.sandbox import Sandbox
 
 SOURCE = "def f(n):\n    return sum(range(n))\n"
 TASK = Task("T/0", "", "f", SOURCE, base_inputs=([10], [3]), plus_inputs=([2_000_000], [7]),
@@ -36,7 +37,7 @@ CALIBRATION = Calibration((1.5e-05, 2e-05, 12.0, 1e-05), 0.2, 4.0, "ref", 0.0125
 
 @pytest.fixture(scope="module")
 def sandbox() -> Sandbox:
-    with Sandbox(1) as box:
+    with Sandbox(1, judge=JUDGE) as box:
         yield box  # type: ignore[misc]
 
 

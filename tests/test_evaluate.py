@@ -19,8 +19,7 @@ from evalplus_ng.evaluate import (
     verdict,
 )
 from evalplus_ng.groundtruth import Expected
-from evalplus_ng.records import Calibration, Outcome, Sample, Status, Task, Verdict
-from evalplus_ng.sandbox import Job, JobResult
+from evalplus_ng.records import Calibration, Job, JobResult, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.serialize import decode, encode
 
 OK = Outcome(Status.OK, 1)

@@ -14,6 +14,7 @@ from evalplus_ng.artifact import SUITE_FILES, write_plus_file
 from evalplus_ng.cli import main
 from evalplus_ng.dataset import load_humaneval, load_plus_file
 from evalplus_ng.groundtruth import run_ground_truth
+from evalplus_ng.oracle import JUDGE
 from evalplus_ng.profiles import load_profile, profile_names, select
 from evalplus_ng.records import Calibration
 from evalplus_ng.reduce import CACHE_FOLDER, MINI_FILE, REPORT_FILE, gather, run_reduce
@@ -81,7 +82,7 @@ def test_every_profile_keeps_every_requirement_on_real_tasks(tmp_path: Path) -> 
     tasks = load_plus_file(_suite(tmp_path / "out"))
     by_id = {t.task_id: t for t in tasks}
     table, _answers = candidates(read_sample_folder(_samples(tmp_path / "samples"), by_id))
-    with Sandbox(2) as sandbox:
+    with Sandbox(2, judge=JUDGE) as sandbox:
         truths = run_ground_truth(tasks, sandbox)
         reqs, _seconds = gather(tasks, truths, tmp_path / "cache", sandbox, table)
     for req in reqs.values():

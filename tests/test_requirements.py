@@ -12,6 +12,7 @@ from evalplus_ng.cover import branch_arcs, branch_lines
 from evalplus_ng.groundtruth import run_ground_truth
 from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
 from evalplus_ng.mutants import mutant_sources
+from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Sample, Task
 from evalplus_ng.sample_kills import candidates, invert, kill_matrix, model_of
 from evalplus_ng.sandbox import Limits, Sandbox
@@ -84,7 +85,7 @@ TASK = Task(
 
 @pytest.fixture(scope="module")
 def sandbox() -> Iterator[Sandbox]:
-    with Sandbox(2, Limits(load_seconds=5.0)) as box:
+    with Sandbox(2, Limits(load_seconds=5.0), judge=JUDGE) as box:
         yield box
 
 

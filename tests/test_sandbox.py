@@ -27,9 +27,9 @@ from typing import NamedTuple
 import pytest
 
 from evalplus_ng.errors import SandboxError
-from evalplus_ng.oracle import check
-from evalplus_ng.records import Status
-from evalplus_ng.sandbox import COST_EXCEEDED, UID_BASE, UNSTABLE, Job, JobResult, Limits, Sandbox
+from evalplus_ng.oracle import JUDGE, check
+from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Job, JobResult, Status
+from evalplus_ng.sandbox import UID_BASE, Limits, Sandbox
 from evalplus_ng.serialize import decode, dumps, encode, loads
 from evalplus_ng.types import Wire
 
@@ -154,7 +154,7 @@ def sandbox() -> Iterator[Sandbox]:
     """
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(MARK, uuid.uuid4().hex)
-        with Sandbox(1, FAST) as box:
+        with Sandbox(1, FAST, judge=JUDGE) as box:
             yield box
 
 
@@ -414,6 +414,11 @@ def test_a_task_with_its_own_oracle_never_passes_on_text_alone(sandbox: Sandbox)
     assert sandbox.run(right).passed == (True,)
 
 
+def test_a_sandbox_without_a_judge_refuses_jobs_with_expected_outputs() -> None:
+    with Sandbox(1, FAST) as box, pytest.raises(SandboxError, match="no judge"):
+        box.run(_job(GOOD))
+
+
 def test_a_stop_ends_a_child_that_is_still_running(sandbox: Sandbox) -> None:
     # Wrong at 2, then stuck at 3: fail-fast ends the job without waiting out input 3.
     code = "def f(x):\n    while x == 3:\n        pass\n    return -1 if x == 2 else x + 1\n"
@@ -493,7 +498,7 @@ def test_the_memory_cap_applies() -> None:
         expected=[encode(n) for n in sizes],
         fail_fast=False,
     )
-    with Sandbox(1, Limits(memory_bytes=256 << 20, load_seconds=1.0)) as box:
+    with Sandbox(1, Limits(memory_bytes=256 << 20, load_seconds=1.0), judge=JUDGE) as box:
         result = box.run(job)
     assert _statuses(result) == [Status.OK, Status.ERROR, Status.OK]
     assert result.outcomes[1].error is not None
@@ -586,17 +591,18 @@ def test_lines_are_counted_only_after_a_slow_untraced_call(sandbox: Sandbox) -> 
 
 
 def test_replies_parsed_in_place_match_replies_parsed_one_by_one() -> None:
-    from evalplus_ng.sandbox import _HEADER, _SECONDS, _outcome, _parse_run
+    from evalplus_ng.sandbox.pool import _outcome, _parse_run
+    from evalplus_ng.sandbox.protocol import HEADER, SECONDS
 
     def frame(status: bytes, payload: bytes) -> bytes:
-        body = status + _SECONDS.pack(0.25) + payload
-        return _HEADER.pack(len(body)) + body
+        body = status + SECONDS.pack(0.25) + payload
+        return HEADER.pack(len(body)) + body
 
     bodies = [(b"o", b"[1,2]"), (b"o", b"[1,"), (b"o", b"7 8"), (b"e", "caf\u00e9".encode()),
               (b"x", b"1"), (b"o", b'{"t":[1]}'), (b"o", b"NaN")]
     run = b"".join(frame(status, payload) for status, payload in bodies)
     outcomes, passed = _parse_run(b"R" + run, 1, 0, None)
-    one_by_one = [_outcome(run_body[_HEADER.size:], i, None, {ord("o"): Status.OK,
+    one_by_one = [_outcome(run_body[HEADER.size:], i, None, {ord("o"): Status.OK,
                                                               ord("e"): Status.ERROR})[0]
                   for i, run_body in enumerate(frame(s, p) for s, p in bodies)]
     assert [(o.status, o.error, o.seconds) for o in outcomes] == \
@@ -801,7 +807,7 @@ def test_the_corpus_on_two_workers_leaves_nothing_behind(
         jobs += [_job(surroundings.code(name)), _job(GOOD)]
     seen: list[int] = []
     began = time.monotonic()
-    box = Sandbox(2, FAST)
+    box = Sandbox(2, FAST, judge=JUDGE)
     try:
         results = list(box.map(jobs, on_result=lambda index, _result: seen.append(index)))
         assert time.monotonic() - began < 45.0
@@ -825,7 +831,7 @@ def _wait_for_a_child(marker: str, seconds: float = WALL_SECONDS) -> None:
 
 @requires_root
 def test_close_during_a_run_leaves_nothing_behind(marker: str) -> None:
-    box = Sandbox(1, FAST)
+    box = Sandbox(1, FAST, judge=JUDGE)
 
     def run() -> None:
         with contextlib.suppress(SandboxError):  # a run cut short by close() may say so
@@ -845,7 +851,7 @@ def test_close_during_a_run_leaves_nothing_behind(marker: str) -> None:
 
 
 def test_started_supervisors_boot_before_any_job_and_serve_jobs() -> None:
-    with Sandbox(2, FAST) as box:
+    with Sandbox(2, FAST, judge=JUDGE) as box:
         box.start()
         deadline = time.monotonic() + WALL_SECONDS
         while not all(worker.process is not None for worker in box._all):
@@ -872,7 +878,7 @@ def test_closing_while_supervisors_boot_leaves_no_folder_or_process() -> None:
 
 
 def test_a_waiting_child_that_died_is_replaced_before_its_job() -> None:
-    with Sandbox(1, FAST) as box:
+    with Sandbox(1, FAST, judge=JUDGE) as box:
         assert box.run(_job(GOOD)).all_passed
         # The supervisor has a confined child waiting for the next job: kill it.
         deadline = time.monotonic() + WALL_SECONDS
@@ -913,23 +919,24 @@ def test_a_reply_that_came_while_the_supervisor_was_late_is_not_a_timeout(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # The supervisor relays the first reply, then (as on a busy machine) does not run
     # again until well past the second input's deadline; the child answered in time.
-    from evalplus_ng import sandbox as box
+    from evalplus_ng.sandbox import protocol
+    from evalplus_ng.sandbox import supervisor as supervisor_module
 
-    monkeypatch.setattr(box, "_RELAY_PAUSE_SECONDS", 0.4)
+    monkeypatch.setattr(supervisor_module, "_RELAY_PAUSE_SECONDS", 0.4)
     child_read, child_write = os.pipe()
     parent_read, parent_write = os.pipe()
     control_read, control_write = os.pipe()
-    frame = box._HEADER.pack
-    ok = box._CODES[Status.OK]
+    frame = protocol.HEADER.pack
+    ok = protocol.CODES[Status.OK]
 
     def reply(body: bytes) -> None:
         os.write(child_write, frame(len(body)) + body)
 
-    reply(ok + box._SECONDS.pack(0.0))  # loaded
-    reply(ok + box._SECONDS.pack(0.001) + b"1")
-    later = threading.Timer(0.05, reply, [ok + box._SECONDS.pack(0.001) + b"2"])
+    reply(ok + protocol.SECONDS.pack(0.0))  # loaded
+    reply(ok + protocol.SECONDS.pack(0.001) + b"1")
+    later = threading.Timer(0.05, reply, [ok + protocol.SECONDS.pack(0.001) + b"2"])
     later.start()
-    supervisor = box._Supervisor(box.Limits(), control_read, parent_write, str(tmp_path))
+    supervisor = supervisor_module._Supervisor(Limits(), control_read, parent_write, str(tmp_path))
     try:
         load, broken = supervisor._collect(child_read, {"time_limits": [0.1, 0.1]}, 0)
     finally:
@@ -939,30 +946,30 @@ def test_a_reply_that_came_while_the_supervisor_was_late_is_not_a_timeout(
     relayed = os.read(parent_read, 1 << 16)
     os.close(parent_read)
     assert load.status is Status.OK and broken is None
-    assert relayed.count(ok + box._SECONDS.pack(0.001)) == 2
+    assert relayed.count(ok + protocol.SECONDS.pack(0.001)) == 2
 
 
 def _fake_child(work: str, seconds: float) -> tuple[int, int]:
     """A process that reports a load, then spends ``seconds`` (sleeping or computing)
     on its one input before it replies; returns its pid and the read end of its replies."""
-    from evalplus_ng import sandbox as box
+    from evalplus_ng.sandbox.protocol import CODES, HEADER, SECONDS
 
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the fake child
         try:
             os.close(read_fd)
-            ok = box._CODES[Status.OK]
-            loaded = ok + box._SECONDS.pack(0.0)
-            os.write(write_fd, box._HEADER.pack(len(loaded)) + loaded)
+            ok = CODES[Status.OK]
+            loaded = ok + SECONDS.pack(0.0)
+            os.write(write_fd, HEADER.pack(len(loaded)) + loaded)
             if work == "sleep":
                 time.sleep(seconds)
             else:
                 end = time.process_time() + seconds
                 while time.process_time() < end:
                     pass
-            reply = ok + box._SECONDS.pack(seconds) + b"1"
-            os.write(write_fd, box._HEADER.pack(len(reply)) + reply)
+            reply = ok + SECONDS.pack(seconds) + b"1"
+            os.write(write_fd, HEADER.pack(len(reply)) + reply)
         finally:
             os._exit(0)
     os.close(write_fd)
@@ -975,12 +982,12 @@ def test_a_late_child_that_used_little_cpu_gets_the_rest_of_its_limit(
     # Limit 0.3 s. A child kept off the CPU (here: asleep) for 0.6 s has used almost
     # none of it and is waited for (up to 2 x limit + 1 s of wall time); a child that
     # computes through its limit times out.
-    from evalplus_ng import sandbox as box
+    from evalplus_ng.sandbox.supervisor import _Supervisor
 
     pid, read_fd = _fake_child(work, 0.6 if work == "sleep" else 3.0)
     parent_read, parent_write = os.pipe()
     control_read, control_write = os.pipe()
-    supervisor = box._Supervisor(box.Limits(), control_read, parent_write, str(tmp_path))
+    supervisor = _Supervisor(Limits(), control_read, parent_write, str(tmp_path))
     try:
         load, broken = supervisor._collect(read_fd, {"time_limits": [0.3]}, 0, pid)
     finally:

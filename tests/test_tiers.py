@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from evalplus_ng.dataset import PlainSolution, efficiency_tasks, plain_solutions
-from evalplus_ng.records import Outcome, Status, Task
-from evalplus_ng.sandbox import COST_EXCEEDED, Sandbox
+from evalplus_ng.records import COST_EXCEEDED, Outcome, Status, Task
+from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import encode
 from evalplus_ng.tiers import (
     PLAIN_MAX_SIZE,

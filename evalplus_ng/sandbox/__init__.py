@@ -1,0 +1,55 @@
+"""The one place where untrusted code runs: processes, rlimits, privileges, time limits.
+
+Layout. The trusted parent (:mod:`.pool`: :class:`Sandbox`) keeps a pool of
+long-lived *supervisor* processes (:mod:`.supervisor`; one per worker, started
+once and recycled across jobs). A supervisor has imported everything a sample
+commonly needs, then, for each job (one piece of code and its inputs), gives the
+job to a fresh *child* (:mod:`.child`) that loads the code and calls it on each
+input. Each child is forked and confines itself (:mod:`.jail`) before its job is
+known (the next job's child is made while the parent reads the last job's end),
+then receives the job on a pipe of its own. The child:
+
+* gets an empty private working folder (the previous child's, when that child
+  left it untouched) and loses stdin, stdout and stderr;
+* has a memory cap (``RLIMIT_AS``), a file-size cap and may not create a single
+  process or thread (``RLIMIT_NPROC``);
+* when the supervisor runs as root, switches to a uid of its own
+  (``UID_BASE + pid``) that keeps only ``CAP_DAC_READ_SEARCH`` (so it can still
+  import modules it can read but cannot write, delete or signal anything it
+  does not own), and runs in a network namespace with no interface up;
+* finds /tmp, /var/tmp and /dev/shm read-only (the supervisor's mount namespace
+  binds them read-only onto themselves; ``TMPDIR`` is the working folder), or,
+  where mount namespaces are not allowed, has what it left there removed;
+* as a non-root user it still gets the rlimits, a network namespace when user
+  namespaces are allowed, and Python-level guards (best effort: such a user
+  should evaluate untrusted code in a container).
+
+The supervisor enforces every time limit with ``SIGKILL`` (a sample that
+ignores signals or spins in C cannot escape it) and relays each outcome to the
+parent, which alone holds the expected outputs and judges them with the
+:class:`~evalplus_ng.types.Judge` the sandbox was given (the real one is
+:data:`evalplus_ng.oracle.JUDGE`; this package imports no oracle); neither the
+supervisor nor the child ever sees an expected output, and the parent answers
+``stop`` to end a failing job early. A child that dies, hangs or floods becomes
+an :class:`~evalplus_ng.records.Outcome`, never an exception; a supervisor that
+dies is restarted and the job retried once.
+
+Frames on every pipe (:mod:`.protocol`) are a 4-byte big-endian length followed
+by a body. The parent sends the supervisor pickles (trusted data only ever flows
+that way: the parent never unpickles). The child sends one *outcome body* per
+input as soon as the call returns: a status byte, the seconds as a big-endian
+double, then the output's JSON text (or the error text). The supervisor only
+splits the child's stream at frame boundaries (to apply time and size limits)
+and relays whole runs of frames unparsed; the parent parses and judges them.
+
+Imports run one way: ``protocol`` <- ``jail`` <- ``child`` <- ``supervisor`` <-
+``pool``. Jobs and their results are records (:mod:`evalplus_ng.records`).
+"""
+
+from __future__ import annotations
+
+from evalplus_ng.sandbox.jail import UID_BASE
+from evalplus_ng.sandbox.pool import MAP_WINDOW, Sandbox
+from evalplus_ng.sandbox.protocol import Limits
+
+__all__ = ["MAP_WINDOW", "UID_BASE", "Limits", "Sandbox"]

@@ -1,0 +1,220 @@
+"""What runs in a child: confine itself, take one job, load its code, call it on each input.
+
+The child is forked by its supervisor (:mod:`evalplus_ng.sandbox.supervisor`) and
+never returns: :func:`child_main` ends with ``os._exit``. Everything it sends is an
+outcome body in a frame (:mod:`evalplus_ng.sandbox.protocol`); line budgets for
+trusted code are enforced here, by :class:`CostExceeded`.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from evalplus_ng.records import UNSTABLE, Status
+from evalplus_ng.sandbox.jail import confine
+from evalplus_ng.sandbox.protocol import (
+    CODES,
+    HEADER,
+    INDEX,
+    SECONDS,
+    Limits,
+    read_frame,
+    value_text,
+)
+from evalplus_ng.types import Wire
+
+#: How long a batching child holds outcomes at most (well within the supervisor's slack,
+#: :data:`evalplus_ng.sandbox.supervisor._SLACK_SECONDS`, so holding them never turns
+#: into a timeout), and how many bytes.
+_BATCH_SECONDS = 0.002
+_BATCH_BYTES = 1 << 16
+
+
+class CostExceeded(BaseException):
+    """Raised inside a traced call that ran too many lines (BaseException: hard to swallow)."""
+
+
+def _line_budget(function: Callable[..., Any], budget: int) -> Callable[..., Any]:
+    """``function`` run under a tracer that raises CostExceeded after ``budget`` line events."""
+
+    def call(*args: Any) -> Any:
+        remaining = budget
+
+        def local(frame: Any, event: str, arg: Any) -> Any:
+            nonlocal remaining
+            if event == "line":
+                remaining -= 1
+                if remaining < 0:
+                    raise CostExceeded(f"more than {budget} lines executed")
+            return local
+
+        sys.settrace(lambda frame, event, arg: local)
+        try:
+            return function(*args)
+        finally:
+            sys.settrace(None)
+
+    return call
+
+
+def _line_counted(code: str, entry_point: str, budget: int,
+                  function: Callable[..., Any]) -> Callable[..., Any]:
+    """``code``'s entry point rewritten to count its executed lines (raising
+    CostExceeded after ``budget``, see :mod:`evalplus_ng.linecount`), loaded in a
+    namespace of its own; ``function`` under the (slower) tracer when the code cannot
+    be rewritten or its rewritten module does not load."""
+    from evalplus_ng import linecount
+
+    def over() -> None:
+        raise CostExceeded(f"more than {budget} lines executed")
+
+    try:
+        namespace = linecount.namespace(budget, over)
+        namespace.update({"__name__": "__sample__", "__builtins__": __builtins__})
+        exec(linecount.instrument(code, "<sample>"), namespace)
+        return linecount.counted(namespace[entry_point], namespace, over)
+    except BaseException:
+        return _line_budget(function, budget)
+
+
+def _describe(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except BaseException:
+        text = "?"
+    return f"{type(exc).__name__}: {text[:200]}"
+
+
+def child_main(job_fd: int, fd: int, workdir: str, limits: Limits, as_root: bool) -> None:
+    """Confine, wait for a job on ``job_fd``; load its code, then run each input from the
+    start index the job came with on, one frame per result on ``fd`` (gathered into
+    batches when the job's flag byte says so: trusted code only)."""
+    confine(workdir, limits, as_root, (job_fd, fd))
+    # Confined before the job is known: a child can be made ahead, while the previous
+    # one still runs, and take its job (from the supervisor, trusted) when it comes.
+    frame = read_frame(job_fd, None, 1 << 31)
+    os.close(job_fd)
+    start, batched = INDEX.unpack_from(frame)[0], frame[INDEX.size] == 1
+    message: dict[str, Any] = pickle.loads(frame[INDEX.size + 1:])
+    del frame
+    from evalplus_ng.serialize import decode
+    from evalplus_ng.serialize import encode as wire
+
+    # Own references, taken before the sample runs: a sample that patches builtins
+    # or these modules garbles at most its own replies, never the framing.
+    length, write, clock, loads = len, os.write, time.perf_counter, pickle.loads
+    header, stamp, text, describe = HEADER.pack, SECONDS.pack, value_text, _describe
+    ok, error, bad = CODES[Status.OK], CODES[Status.ERROR], CODES[Status.BAD_OUTPUT]
+
+    def write_all(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[write(fd, view):]
+
+    def send(body: bytes) -> None:
+        write_all(header(length(body)) + body)
+
+    held: list[bytes] = []
+    held_bytes = 0
+    held_since = 0.0
+
+    def hold(body: bytes) -> None:
+        """Send ``body`` with the outcomes before it once enough time or bytes gathered."""
+        nonlocal held_bytes, held_since
+        if not held:
+            held_since = clock()
+        held.append(header(length(body)))
+        held.append(body)
+        held_bytes += length(body)
+        if held_bytes >= _BATCH_BYTES or clock() - held_since >= _BATCH_SECONDS:
+            flush()
+
+    def flush() -> None:
+        nonlocal held_bytes
+        if held:
+            data = b"".join(held)
+            held.clear()
+            held_bytes = 0
+            write_all(data)
+
+    inputs: list[Wire] = loads(message["inputs"])
+    stop = length(inputs)
+    namespace: dict[str, Any] = {"__name__": "__sample__", "__builtins__": __builtins__}
+    try:
+        exec(compile(message["code"], "<sample>", "exec"), namespace)
+        function = namespace[message["entry_point"]]
+        if not callable(function):
+            raise TypeError(f"{message['entry_point']} is not callable")
+    except BaseException as exc:
+        send(error + stamp(0.0) + describe(exc).encode("utf-8", "backslashreplace"))
+        os._exit(0)
+    send(ok + stamp(0.0))
+    max_lines = int(message.get("max_lines") or 0)
+    lines_after = message.get("lines_after") if max_lines else None
+    made: list[Callable[..., Any]] = []
+
+    def counting(*args: Any) -> Any:
+        """The entry point counting its lines, rewritten when first needed (most jobs
+        with ``lines_after`` never need it)."""
+        if not made:
+            made.append(_line_counted(message["code"], message["entry_point"], max_lines,
+                                      function))
+        return made[0](*args)
+
+    first = counting if max_lines and lines_after is None else function
+    twice = bool(message.get("twice"))
+    unstable = (UNSTABLE + ": a second call gave another output").encode("ascii")
+
+    def again(item: Wire, payload: bytes, elapsed: float) -> bytes:
+        """Call once more (counting lines when the first call was slow enough to need it)."""
+        recount = lines_after is not None and elapsed >= lines_after
+        call = counting if recount else function
+        args = decode(item)
+        began = clock()
+        try:
+            value = call(*args)
+        except BaseException as exc:
+            return error + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
+        second = clock() - began
+        try:
+            repeated = text(wire(value)).encode("ascii")
+        except BaseException as exc:
+            return bad + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
+        if repeated != payload:
+            return error + stamp(elapsed) + unstable
+        return ok + stamp(elapsed if recount or second > elapsed else second) + payload
+
+    index = start
+    while index < stop:
+        item = inputs[index]
+        args = decode(item)
+        index += 1
+        began = clock()
+        try:
+            value = first(*args)
+        except BaseException as exc:
+            elapsed = clock() - began
+            body = error + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
+        else:
+            elapsed = clock() - began
+            try:
+                payload = text(wire(value)).encode("ascii")
+            except BaseException as exc:
+                body = bad + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
+            else:
+                if twice or (lines_after is not None and elapsed >= lines_after):
+                    body = again(item, payload, elapsed)
+                else:
+                    body = ok + stamp(elapsed) + payload
+        if batched:
+            hold(body)
+        else:
+            send(body)
+    flush()
+    os._exit(0)
+

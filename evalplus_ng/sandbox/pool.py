@@ -1,0 +1,443 @@
+"""The parent's side: a pool of supervisors that runs jobs and judges their outputs.
+
+:class:`Sandbox` is the one interface the rest of evalplus-ng uses. It keeps one
+:class:`_Worker` per supervisor process (:mod:`evalplus_ng.sandbox.supervisor`),
+sends each job to an idle one, parses the outcomes relayed back (untrusted) and
+judges them against the job's expected outputs with the :class:`~evalplus_ng.types.Judge`
+it was given, answering ``stop`` when a job may end early.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pickle
+import queue
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict
+from typing import Any, TypeVar, cast
+
+from evalplus_ng.errors import SandboxError
+from evalplus_ng.files import remove_tree
+from evalplus_ng.records import Job, JobResult, Outcome, Status, too_costly
+from evalplus_ng.sandbox.protocol import (
+    BROKEN,
+    CHILD_STATUSES,
+    CONTINUE,
+    DONE,
+    HEADER,
+    INDEX,
+    JOB,
+    OK_CODE,
+    PREFIX,
+    RUN,
+    SECONDS,
+    STATUSES,
+    STOP,
+    FrameError,
+    Limits,
+    error_text,
+    parse,
+    read_frame,
+    scan,
+    split_body,
+    value_text,
+    widen,
+    write_frame,
+)
+from evalplus_ng.sandbox.supervisor import wall_cap
+from evalplus_ng.types import Judge, Wire
+
+#: Jobs per worker that :meth:`Sandbox.map` submits ahead of the one it waits for.
+MAP_WINDOW = 256
+
+T = TypeVar("T")
+
+
+class _Memo:
+    """Values computed once per distinct object (by identity) for the last ``size`` objects.
+
+    Jobs of one task share their ``inputs`` and ``expected`` sequences, so their
+    pickles and texts are made once per task, not once per sample.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self.lock = threading.Lock()
+        # The key object is kept alive with its value, so its id cannot be reused.
+        self.items: OrderedDict[int, tuple[object, Any]] = OrderedDict()
+
+    def get(self, key: object, make: Callable[[], T]) -> T:
+        with self.lock:
+            found = self.items.get(id(key))
+            if found is not None and found[0] is key:
+                self.items.move_to_end(id(key))
+                return cast(T, found[1])
+        value = make()
+        with self.lock:
+            self.items[id(key)] = (key, value)
+            self.items.move_to_end(id(key))
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+
+def _pickled_inputs(inputs: Sequence[Wire]) -> bytes:
+    """The wire-encoded inputs as one pickle; the child decodes each input it runs."""
+    return pickle.dumps(list(inputs), pickle.HIGHEST_PROTOCOL)
+
+
+class _JobJudge:
+    """The trusted comparison of outputs with a job's expected outputs (parent side only),
+    by the sandbox's :class:`~evalplus_ng.types.Judge`."""
+
+    def __init__(self, job: Job, texts: _Texts, judge: Judge) -> None:
+        assert job.expected is not None
+        self.job = job
+        self.expected = job.expected
+        self.texts = texts
+        self.judge = judge
+        # Identical JSON text is identical typed values, which ``check`` passes, except
+        # where NaN occurs (NaN != NaN inside sets and dict keys) or a task has its own
+        # oracle: those always take the full check.
+        self.by_text = judge.by_text(job.task_id)
+
+    def identical(self, index: int, payload: bytes) -> bool:
+        """The output's text is the expected output's text (so it passes)."""
+        return self.by_text and payload == self.texts.get(index) and b"NaN" not in payload
+
+    def check(self, index: int, value: Wire) -> bool:
+        """The full typed comparison with :meth:`evalplus_ng.types.Judge.check`."""
+        from evalplus_ng.serialize import decode
+
+        job = self.job
+        try:
+            return self.judge.check(job.task_id, decode(job.inputs[index]),
+                                    decode(self.expected[index]), decode(value), job.atol)
+        except Exception:
+            return False
+
+
+class _Texts:
+    """JSON texts of expected outputs, each made when first compared (most jobs stop early)."""
+
+    def __init__(self, expected: Sequence[Wire]) -> None:
+        self.expected = expected
+        self.texts: list[bytes | None] = [None] * len(expected)
+
+    def get(self, index: int) -> bytes:
+        text = self.texts[index]
+        if text is None:
+            text = self.texts[index] = value_text(self.expected[index]).encode("ascii")
+        return text
+
+
+def _outcome(body: bytes, index: int, judge: _JobJudge | None,
+             allowed: Mapping[int, Status]) -> tuple[Outcome, bool]:
+    """Parse one outcome body (untrusted) and judge it: ``(outcome, passed)``."""
+    status, seconds, payload = split_body(body, allowed)
+    if status is not Status.OK:
+        return Outcome(status, None, error_text(payload), seconds), False
+    if judge is not None and judge.identical(index, payload):
+        return Outcome(Status.OK, judge.expected[index], None, seconds), True
+    try:
+        value = parse(payload.decode("ascii"))
+    except (ValueError, RecursionError) as exc:
+        return Outcome(Status.BAD_OUTPUT, None, f"malformed reply: {exc}", seconds), False
+    return Outcome(Status.OK, value, None, seconds), judge is not None and judge.check(index, value)
+
+
+def _parse_run(frame: bytes, position: int, first: int,
+               judge: _JobJudge | None) -> tuple[list[Outcome], list[bool]]:
+    """Outcomes of a run of child frames (untrusted) from ``position`` on, judged;
+    ``first`` is the first one's input index.
+
+    Plain outputs (status OK) are parsed in place from one Latin-1 text of the whole
+    run (the child's encoder writes ASCII; other bytes can only spell strings that
+    ``\\u`` escapes spell too); anything else, and outputs the judge compares by
+    text, go through :func:`_outcome`. The supervisor relays whole frames only.
+    """
+    outcomes: list[Outcome] = []
+    passed: list[bool] = []
+    end = len(frame)
+    header, prefix, ok_code = HEADER.size, PREFIX, OK_CODE
+    unpack_header, unpack_seconds, scan_at = HEADER.unpack_from, SECONDS.unpack_from, scan
+    in_place = judge is None or not judge.by_text
+    text = frame.decode("latin-1") if in_place else ""
+    index = first
+    while position + header <= end:
+        (size,) = unpack_header(frame, position)
+        start = position + header
+        position = start + size
+        if in_place and size >= prefix and frame[start] == ok_code:
+            try:
+                value, stop = scan_at(text, start + prefix)
+            except (StopIteration, ValueError, RecursionError):
+                stop = -1
+            if stop == position:
+                seconds = unpack_seconds(frame, start + 1)[0]
+                outcomes.append(Outcome(Status.OK, value, None, seconds))
+                passed.append(judge is not None and judge.check(index, value))
+                index += 1
+                continue
+        outcome, ok = _outcome(frame[start:position], index, judge, CHILD_STATUSES)
+        outcomes.append(outcome)
+        passed.append(ok)
+        index += 1
+    return outcomes, passed
+
+
+class _Worker:
+    """The parent's handle on one supervisor process."""
+
+    def __init__(self, limits: Limits, closed: threading.Event) -> None:
+        self.limits = limits
+        self.closed = closed
+        self.process: subprocess.Popen[bytes] | None = None
+        self.root: str | None = None
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        env = dict(os.environ)
+        # The folder that holds evalplus_ng (this file is evalplus_ng/sandbox/pool.py).
+        home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in [home, env.get("PYTHONPATH", "")] if p
+        )
+        env.setdefault("OPENBLAS_NUM_THREADS", "1")
+        # The parent owns the supervisor's folder: a supervisor killed with SIGKILL
+        # cannot clean up after itself.
+        self.root = tempfile.mkdtemp(prefix="evalplus-ng-sandbox-")
+        os.chmod(self.root, 0o711)
+        settings = json.dumps({"limits": asdict(self.limits), "parent": os.getpid(),
+                               "root": self.root})
+        process = subprocess.Popen(
+            [sys.executable, "-c", "from evalplus_ng.sandbox.supervisor import main; main()",
+             settings],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            start_new_session=True, env=env, cwd=tempfile.gettempdir(),
+        )
+        assert process.stdin is not None and process.stdout is not None
+        widen(process.stdin.fileno())
+        widen(process.stdout.fileno())
+        return process
+
+    def start(self) -> None:
+        """Start the supervisor process unless it runs already."""
+        if self.process is None and not self.closed.is_set():
+            self.process = self._start()
+
+    def run(self, payload: bytes, judge: _JobJudge | None, fail_fast: bool,
+            patience: float, max_timeouts: int | None = None,
+            max_failures: int | None = None) -> JobResult:
+        """Run a job, retrying once on a fresh supervisor if the supervisor itself fails."""
+        for _attempt in range(2):
+            if self.closed.is_set():
+                raise SandboxError("the sandbox was closed")
+            if self.process is None:  # a supervisor that died shows as a broken pipe
+                self.process = self._start()
+            try:
+                return self._converse(self.process, payload, judge, fail_fast, patience,
+                                      max_timeouts, max_failures)
+            except (FrameError, OSError, struct.error, IndexError, ValueError):
+                self.stop()  # the supervisor died or hung: start afresh
+        raise SandboxError("sandbox supervisor failed twice on the same job")
+
+    @staticmethod
+    def _converse(process: subprocess.Popen[bytes], payload: bytes, judge: _JobJudge | None,
+                  fail_fast: bool, patience: float, max_timeouts: int | None = None,
+                  max_failures: int | None = None) -> JobResult:
+        assert process.stdin is not None and process.stdout is not None
+        fd_in, fd_out = process.stdin.fileno(), process.stdout.fileno()
+        write_frame(fd_in, payload)
+        outcomes: list[Outcome] = []
+        passed: list[bool] = []
+        stopped = False
+        timeouts = failures = 0
+        if fail_fast:
+            max_failures = 1
+        while True:
+            frame = read_frame(fd_out, time.monotonic() + patience, 1 << 31)
+            kind = frame[:1]
+            if kind == DONE:
+                status, seconds, text = split_body(frame[1:], STATUSES)
+                load = Outcome(status, None, None if status is Status.OK else error_text(text),
+                               seconds)
+                return JobResult(load, tuple(outcomes), tuple(passed) if judge is not None else ())
+            if stopped:
+                continue  # outcomes the supervisor sent before it saw our "stop"
+            if kind not in (RUN, BROKEN):
+                raise ValueError("unknown frame from the supervisor")
+            if INDEX.unpack_from(frame, 1)[0] != len(outcomes):
+                raise ValueError("supervisor skipped an input")
+            start = 1 + INDEX.size
+            if kind == RUN:
+                got, oks = _parse_run(frame, start, len(outcomes), judge)
+                if judge is None and max_timeouts is None:
+                    outcomes += got
+                    passed += oks
+                    continue
+                for outcome, ok in zip(got, oks, strict=True):
+                    outcomes.append(outcome)
+                    passed.append(ok)
+                    timeouts += too_costly(outcome)
+                    failures += judge is not None and not ok
+                    if ((max_failures is not None and failures >= max_failures)
+                            or (max_timeouts is not None and timeouts >= max_timeouts)):
+                        write_frame(fd_in, STOP)
+                        stopped = True
+                        break
+                continue
+            outcome, ok = _outcome(frame[start:], len(outcomes), judge, STATUSES)
+            outcomes.append(outcome)
+            passed.append(ok)
+            timeouts += too_costly(outcome)
+            failures += judge is not None and not ok
+            stopped = ((max_failures is not None and failures >= max_failures)
+                       or (max_timeouts is not None and timeouts >= max_timeouts))
+            write_frame(fd_in, STOP if stopped else CONTINUE)
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.kill()
+        process.wait()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        if self.root is not None:
+            remove_tree(self.root)
+            self.root = None
+
+
+class Sandbox:
+    """A pool of ``workers`` supervisors; thread-safe. Use as a context manager.
+
+    ``judge`` judges the outputs of jobs that have expected outputs; a sandbox
+    without one runs only jobs that have none (it raises SandboxError for others).
+    """
+
+    def __init__(self, workers: int = 1, limits: Limits | None = None,
+                 judge: Judge | None = None) -> None:
+        self.limits = limits or Limits()
+        self.judge = judge
+        self.workers = max(1, workers)
+        self._closed = threading.Event()
+        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+        self._all = [_Worker(self.limits, self._closed) for _ in range(self.workers)]
+        for worker in self._all:
+            self._idle.put(worker)
+        # Long-lived threads: a supervisor dies with the thread that started it
+        # (PR_SET_PDEATHSIG is per thread), so it must not be a short-lived one.
+        self._pool = ThreadPoolExecutor(max_workers=self.workers,
+                                        thread_name_prefix="evalplus-ng-sandbox")
+        self._inputs = _Memo()
+        self._texts = _Memo()
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def start(self) -> None:
+        """Start every supervisor now, in the background (otherwise each starts on first use).
+
+        A supervisor takes a while to boot (a Python process that imports what samples
+        commonly need); started early, it boots while the caller still prepares jobs.
+        """
+        for _ in self._all:
+            self._pool.submit(self._start_one)
+
+    def _start_one(self) -> None:
+        # On a pool thread: the supervisor dies with the thread that started it.
+        worker = self._idle.get()
+        try:
+            worker.start()
+        finally:
+            self._idle.put(worker)
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop every supervisor (and so every child); later runs raise SandboxError."""
+        self._closed.set()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for worker in self._all:
+            worker.stop()
+        self._pool.shutdown(wait=True)
+        # A supervisor that start() was still booting has started by now: stop it and
+        # remove its folder too.
+        for worker in self._all:
+            worker.stop()
+
+    def run(self, job: Job) -> JobResult:
+        """Run one job on an idle supervisor; never raises for anything the code does."""
+        if job.expected is not None and self.judge is None:
+            raise SandboxError(f"job {job.task_id or job.entry_point!r} has expected outputs, "
+                               "but the sandbox has no judge (Sandbox(..., judge=...))")
+        message = {
+            "code": job.code,
+            "entry_point": job.entry_point,
+            "inputs": self._inputs.get(job.inputs, lambda: _pickled_inputs(job.inputs)),
+            "time_limits": [float(t) for t in job.time_limits],
+            "max_lines": job.max_lines,
+            "lines_after": job.lines_after,
+            "twice": job.twice,
+            "batch": job.batch,
+        }
+        payload = JOB + pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        judge = None
+        if job.expected is not None and self.judge is not None:
+            expected = job.expected
+            judge = _JobJudge(job, self._texts.get(expected, lambda: _Texts(expected)),
+                              self.judge)
+        patience = self.limits.load_seconds + wall_cap(max(job.time_limits, default=0.0)) + 30.0
+        worker = self._idle.get()
+        try:
+            return worker.run(payload, judge, job.fail_fast, patience,
+                              job.max_timeouts, job.max_failures)
+        finally:
+            self._idle.put(worker)
+
+    def map(self, jobs: Iterable[Job],
+            on_result: Callable[[int, JobResult], None] | None = None) -> Iterator[JobResult]:
+        """Run jobs on all workers; yield results in job order.
+
+        Jobs are submitted a bounded window ahead of the consumer, so a long
+        iterable of jobs is never materialized at once. The window is wide
+        (:data:`MAP_WINDOW` jobs per worker): results come back in order, so a job
+        that runs to its time limit holds up the consumer while the other workers
+        keep going on the jobs after it.
+        """
+        window: deque[Future[JobResult]] = deque()
+        iterator = iter(jobs)
+        index = 0
+        try:
+            while True:
+                while len(window) < MAP_WINDOW * self.workers:
+                    job = next(iterator, None)
+                    if job is None:
+                        break
+                    window.append(self._pool.submit(self.run, job))
+                if not window:
+                    return
+                result = window.popleft().result()
+                if on_result is not None:
+                    on_result(index, result)
+                index += 1
+                yield result
+        finally:
+            for future in window:
+                future.cancel()
