@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -86,6 +87,12 @@ def _default_jobs() -> int:
 @click.version_option(package_name="evalplus-ng")
 def main() -> None:
     """evalplus-ng: rigorous test suites for code-generation benchmarks."""
+    # SIGTERM unwinds like Ctrl-C: the sandbox stops every worker and removes its folders.
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 @main.command()

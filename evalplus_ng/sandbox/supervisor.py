@@ -27,13 +27,19 @@ from evalplus_ng.files import remove_tree
 from evalplus_ng.records import Outcome, Status
 from evalplus_ng.sandbox.child import child_main
 from evalplus_ng.sandbox.jail import (
+    PR_SET_DUMPABLE,
     PR_SET_PDEATHSIG,
     SHARED_TMP,
     UID_BASE,
+    Cell,
+    Mode,
     c_library,
+    harden_zygote,
+    hide,
     isolate_as_root,
     isolate_as_user,
     protect_shared_tmp,
+    seccomp_loader,
 )
 from evalplus_ng.sandbox.protocol import (
     BROKEN,
@@ -54,6 +60,7 @@ from evalplus_ng.sandbox.protocol import (
     widen,
     write_frame,
 )
+from evalplus_ng.sandbox.zygote import Zygote
 
 #: Time allowed beyond a test's limit for decoding, encoding and the pipe.
 _SLACK_SECONDS = 0.05
@@ -72,17 +79,6 @@ _PRELOAD = (
 def _kill(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-
-
-def _reap(pid: int) -> int:
-    """Wait for ``pid``; return its wait status."""
-    while True:
-        try:
-            return os.waitpid(pid, 0)[1]
-        except InterruptedError:
-            continue
-        except ChildProcessError:
-            return 0
 
 
 def _death(status: int) -> str:
@@ -127,12 +123,13 @@ class _Supervisor:
     """
 
     def __init__(self, limits: Limits, fd_in: int, fd_out: int, root: str,
-                 writable: Sequence[str] = SHARED_TMP) -> None:
+                 zygote: Zygote, writable: Sequence[str] = SHARED_TMP) -> None:
         self.limits = limits
         self.fd_in = fd_in
         self.fd_out = fd_out
         self.as_root = os.geteuid() == 0
-        self.root = root  # made, and removed, by the parent
+        self.root = root  # made, and removed, by the parent (or the jail's tmpfs)
+        self.zygote = zygote
         #: World-writable folders a child could write to: swept after each child (as
         #: root, where each child has a uid of its own that marks what it made).
         self.sweep = tuple(writable) if self.as_root else ()
@@ -181,7 +178,7 @@ class _Supervisor:
         self.spare = self._spawn()
 
     def _spawn(self) -> tuple[int, int, int, str]:
-        """Fork a child that confines itself and waits for its job.
+        """Have the zygote fork a child that confines itself and waits for its job.
 
         Returns its pid, the read end of its result pipe, the write end of its job
         pipe and its working folder.
@@ -192,16 +189,12 @@ class _Supervisor:
         job_read, job_write = os.pipe()
         widen(read_fd)
         widen(job_write)
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child
-            try:
-                os.close(read_fd)
-                os.close(job_write)
-                child_main(job_read, write_fd, workdir, self.limits, self.as_root)
-            finally:
-                os._exit(70)
-        os.close(write_fd)
-        os.close(job_read)
+        try:
+            pid = self.zygote.fork(job_read, write_fd, workdir)
+        except OSError:
+            os.close(read_fd)
+            os.close(job_write)
+            raise
         return pid, read_fd, job_write, workdir
 
     def _answer(self) -> bytes:
@@ -265,7 +258,7 @@ class _Supervisor:
     def _finish(self, pid: int, read_fd: int, workdir: str, stamps: dict[str, int]) -> int:
         """Kill and reap a child, clean up after it; return its wait status."""
         _kill(pid)
-        status = _reap(pid)
+        status = self.zygote.reap(pid)
         os.close(read_fd)
         self._release(workdir)
         if self.sweep:
@@ -439,27 +432,54 @@ def _preload() -> None:
 
 
 def main() -> None:
-    """Entry point of a supervisor process: serve jobs on stdin/stdout until EOF."""
+    """Entry point of a supervisor process: serve jobs on stdin/stdout until EOF.
+
+    In a bubblewrap jail (``settings["mode"]``) the namespaces and the root are
+    made already; otherwise the supervisor enters what namespaces it may. Either way
+    it forks the zygote before it reads any job.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     settings = json.loads(sys.argv[1])
     libc = c_library()
     # A parent that dies, however it dies, takes its supervisors (and so their children).
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != settings["parent"]:
+    jailed = settings["mode"] == Mode.BUBBLEWRAP.value
+    if not jailed and os.getppid() != settings["parent"]:
         return  # the parent died before the death signal was armed
-    if os.geteuid() == 0:
-        isolate_as_root(libc)
-    else:
-        isolate_as_user(libc)
-    writable = protect_shared_tmp(libc, settings["root"])
+    # Nothing of this process (it holds ground-truth jobs) is for its children to read.
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    writable: tuple[str, ...] = ()
+    if not jailed:
+        if os.geteuid() == 0:
+            isolate_as_root(libc)
+        else:
+            isolate_as_user(libc)
+        writable = protect_shared_tmp(libc, settings["root"])
+        hide(libc, settings["hidden"])
     _preload()
+    load_filter = seccomp_loader()
     # Children inherit every object: frozen, the collector in a child never walks (and
     # so never copies) the supervisor's pages.
     gc.freeze()
+    limits = Limits(**settings["limits"])
+    as_root = os.geteuid() == 0
+    supervisor_pid = os.getpid()
+
+    def prepare() -> None:
+        harden_zygote(libc, supervisor_pid)
+        if load_filter is not None:
+            load_filter()
+
+    def run_child(job_fd: int, result_fd: int, workdir: str, zygote: int) -> None:
+        cell = Cell(limits, as_root, read_search=not jailed, parent=zygote)
+        child_main(job_fd, result_fd, workdir, cell)
+
+    # Forked before any job is read: the zygote, and so every child, never holds one.
+    zygote = Zygote(run_child, prepare)
     # Keep the reply pipe away from fd 1 so that stray prints cannot corrupt it.
     fd_out = os.dup(sys.stdout.fileno())
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
-    supervisor = _Supervisor(Limits(**settings["limits"]), sys.stdin.fileno(), fd_out,
-                             settings["root"], writable)
+    supervisor = _Supervisor(limits, sys.stdin.fileno(), fd_out, settings["root"], zygote,
+                             writable)
     supervisor.serve_forever()

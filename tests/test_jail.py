@@ -1,0 +1,126 @@
+"""Sandbox v2: the answer key out of reach, and nothing that outlives the tool.
+
+The hostile corpus (tests/test_sandbox.py) runs every attack in the default mode;
+these tests add what needs a setting of its own: a ground-truth job run first on the
+same worker, the namespaces fallback, and the tool itself killed mid-run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from evalplus_ng.oracle import JUDGE
+from evalplus_ng.records import Job
+from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode, answer_keys, mode
+from evalplus_ng.serialize import encode
+
+HOSTILE = Path(__file__).parent / "hostile"
+requires_root = pytest.mark.skipif(os.geteuid() != 0, reason="the jail's uid switch needs root")
+LIMITS = Limits(memory_bytes=1 << 30, load_seconds=5.0)
+
+
+def _job(code: str, expected: list[int] | None, limit: float = 10.0) -> Job:
+    return Job(code=code, entry_point="f", inputs=[encode([1]), encode([2])],
+               time_limits=[limit, limit], expected=expected)
+
+
+@requires_root
+@pytest.mark.parametrize("jail", [m.value for m in Mode])
+def test_a_sample_finds_no_reference_in_memory_after_a_ground_truth_job(
+        jail: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if jail == Mode.BUBBLEWRAP.value and mode() is not Mode.BUBBLEWRAP:
+        pytest.skip("bubblewrap is missing or cannot make a jail here")
+    monkeypatch.setenv(MODE_VARIABLE, jail)
+    secret = random.SystemRandom().randrange(10**12, 10**13)
+    reference = f"def f(x):\n    return x + {secret}\n"
+    expected = [1 + secret, 2 + secret]
+    thief = (HOSTILE / "answer_key_in_memory.py").read_text()
+    # One worker: the supervisor that ran the reference forks the sample's child.
+    with Sandbox(1, LIMITS, judge=JUDGE) as sandbox:
+        assert sandbox.run(_job(reference, expected)).all_passed
+        result = sandbox.run(_job(thief, expected))
+    assert not result.all_passed
+    assert result.outcomes[0].value in (0, None), result
+
+
+@requires_root
+def test_the_namespaces_fallback_hides_the_answer_keys_too(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(MODE_VARIABLE, Mode.NAMESPACES.value)
+    assert answer_keys(), "the package's data folders are answer keys"
+    code = (HOSTILE / "answer_key_on_disk.py").read_text()
+    with Sandbox(1, LIMITS, judge=JUDGE) as sandbox:
+        result = sandbox.run(_job(code, [2, 3]))
+    assert not result.all_passed
+    assert result.outcomes[0].value == 0
+
+
+def test_an_unknown_jail_mode_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from evalplus_ng.errors import SandboxError
+
+    monkeypatch.setenv(MODE_VARIABLE, "chroot")
+    with pytest.raises(SandboxError, match="EVALPLUS_NG_JAIL='chroot'"):
+        Sandbox(1)
+
+
+def _marked(marker: str) -> list[int]:
+    """Live processes whose environment carries ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                environ = handle.read()
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                state = handle.read().rsplit(b")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in environ and state != b"Z":
+            found.append(int(entry))
+    return found
+
+
+@requires_root
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_nothing_outlives_evaluate_stopped_mid_run(how: signal.Signals, tmp_path: Path) -> None:
+    """A sample that clears its death signal and spins dies with the tool; no working
+    folder stays behind."""
+    marker = uuid.uuid4().hex
+    spinner = (HOSTILE / "clear_death_signal.py").read_text()
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": f"HumanEval/{n}", "completion": spinner
+                                           .replace("def f(x)", f"def {name}(*args)")}) + "\n"
+                               for n, name in ((0, "has_close_elements"), (2, "truncate_number"))))
+    before = {p.name for p in Path("/tmp").glob("evalplus-ng-sandbox-*")}
+    env = dict(os.environ, EVALPLUS_NG_SANDBOX_TEST_MARK=marker)
+    tool = subprocess.Popen(
+        [sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--samples", str(samples),
+         "--suite", "base", "-j", "1", "--min-time-limit", "30"],
+        env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    # Wait for the spinning child (a uid of the sandbox's own).
+    while time.monotonic() < deadline and not any(
+            os.stat(f"/proc/{pid}").st_uid >= 0x40000000 for pid in _marked(marker)):
+        time.sleep(0.1)
+    assert _marked(marker), "the sample never ran"
+    tool.send_signal(how)
+    tool.wait(timeout=60)
+    deadline = time.monotonic() + 10
+    while _marked(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _marked(marker) == []
+    if how is not signal.SIGKILL or mode() is Mode.BUBBLEWRAP:
+        after = {p.name for p in Path("/tmp").glob("evalplus-ng-sandbox-*")}
+        assert after <= before
