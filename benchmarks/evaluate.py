@@ -42,8 +42,8 @@ How:
    oracle refuses), float tolerance, input types lost by JSON, timeouts, errors.
 
 Same parallelism (``-j``, default 2), same limits (per-test max(1 s, 4 x ground
-truth), 4 GiB address space) on both sides. Each tool's wall-clock time and the CPU
-time of its whole process tree are recorded; ``--repeat N`` runs N rounds in
+truth), 4 GiB address space) on both sides. Each tool's wall-clock time and the
+machine's busy CPU time during it are recorded; ``--repeat N`` runs N rounds in
 alternating order and keeps each tool's fastest, since other work on the machine
 slows a run down but never speeds it up. evalplus-ng's sandbox scans /tmp after
 every child, so the number of entries in /tmp is reported too.
@@ -63,7 +63,6 @@ import importlib.util
 import io
 import json
 import os
-import resource
 import shutil
 import signal
 import subprocess
@@ -284,7 +283,7 @@ class Run:
     startup_seconds: float | None = None
     results: Path | None = None
     notes: list[str] = field(default_factory=list)
-    #: CPU time (user + system) of the run and every process it started and reaped.
+    #: Busy CPU time of the machine during the run (see :func:`_cpu`).
     cpu_seconds: float = 0.0
 
     @property
@@ -313,12 +312,18 @@ class Run:
 
 
 def _cpu() -> float:
-    """CPU seconds used so far by this process and its reaped descendants."""
-    total = 0.0
-    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
-        usage = resource.getrusage(who)
-        total += usage.ru_utime + usage.ru_stime
-    return total
+    """Busy CPU seconds of the whole machine so far (all cores, from /proc/stat).
+
+    Not ``getrusage``: evalplus-ng's jailed processes are killed with their jail, not
+    reaped up the process tree, so their time never reaches RUSAGE_CHILDREN. The
+    machine's own count takes every process, and so also other work running at the
+    same time: run benchmarks on an otherwise idle machine.
+    """
+    with open("/proc/stat") as handle:
+        fields = handle.readline().split()[1:]
+    # user nice system idle iowait irq softirq steal: all but idle and iowait.
+    busy = sum(int(v) for i, v in enumerate(fields[:8]) if i not in (3, 4))
+    return busy / os.sysconf("SC_CLK_TCK")
 
 
 def timed(run: Callable[[], Run]) -> Run:

@@ -21,7 +21,7 @@ import pytest
 
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job
-from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.sandbox import Limits, Sandbox, cgroup
 from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode, answer_keys, mode
 from evalplus_ng.serialize import encode
 
@@ -124,3 +124,9 @@ def test_nothing_outlives_evaluate_stopped_mid_run(how: signal.Signals, tmp_path
     if how is not signal.SIGKILL or mode() is Mode.BUBBLEWRAP:
         after = {p.name for p in Path("/tmp").glob("evalplus-ng-sandbox-*")}
         assert after <= before
+    hierarchy = cgroup.here()
+    if hierarchy is not None:
+        if how is signal.SIGKILL:  # no time to clean up: the next sandbox removes them
+            with Sandbox(1, LIMITS):
+                pass
+        assert not list(Path(hierarchy.folder).glob(f"evalplus-ng-{tool.pid}-*"))

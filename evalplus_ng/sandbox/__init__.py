@@ -2,27 +2,26 @@
 
 Layout. The trusted parent (:mod:`.pool`: :class:`Sandbox`) keeps a pool of
 long-lived *supervisor* processes (:mod:`.supervisor`; one per worker, started
-once and recycled across jobs). A supervisor has imported everything a sample
-commonly needs, then, for each job (one piece of code and its inputs), gives the
-job to a fresh *child* (:mod:`.child`) that loads the code and calls it on each
-input. Each child is forked and confines itself (:mod:`.jail`) before its job is
-known (the next job's child is made while the parent reads the last job's end),
-then receives the job on a pipe of its own. The child:
+once and recycled across jobs), each in a jail (:mod:`.jail`: bubblewrap, or the
+namespaces it makes itself) and a memory cgroup (:mod:`.cgroup`, where one can be
+made). Before it reads any job, a supervisor forks a *zygote* (:mod:`.zygote`) that
+loads a seccomp filter; for each job (one piece of code and its inputs) the zygote
+forks a fresh *child* (:mod:`.child`) that loads the code and calls it on each
+input, so that no child's memory ever held another job. Each child confines itself
+(:func:`.jail.confine`) before its job is known (the next job's child is made while
+the parent reads the last job's end), then receives the job on a pipe of its own.
+The child:
 
 * gets an empty private working folder (the previous child's, when that child
   left it untouched) and loses stdin, stdout and stderr;
 * has a memory cap (``RLIMIT_AS``), a file-size cap and may not create a single
   process or thread (``RLIMIT_NPROC``);
 * when the supervisor runs as root, switches to a uid of its own
-  (``UID_BASE + pid``) that keeps only ``CAP_DAC_READ_SEARCH`` (so it can still
-  import modules it can read but cannot write, delete or signal anything it
-  does not own), and runs in a network namespace with no interface up;
-* finds /tmp, /var/tmp and /dev/shm read-only (the supervisor's mount namespace
-  binds them read-only onto themselves; ``TMPDIR`` is the working folder), or,
-  where mount namespaces are not allowed, has what it left there removed;
-* as a non-root user it still gets the rlimits, a network namespace when user
-  namespaces are allowed, and Python-level guards (best effort: such a user
-  should evaluate untrusted code in a container).
+  (``UID_BASE + pid``) with no capability left, so that it cannot write, delete
+  or signal anything it does not own;
+* inherits the zygote's seccomp filter (no ptrace, mounts, memfd, SysV IPC,
+  signals, unix sockets; its death signal cannot be cleared);
+* sees only what its jail shows (the README's sandbox section has the modes).
 
 The supervisor enforces every time limit with ``SIGKILL`` (a sample that
 ignores signals or spins in C cannot escape it) and relays each outcome to the
@@ -43,13 +42,15 @@ splits the child's stream at frame boundaries (to apply time and size limits)
 and relays whole runs of frames unparsed; the parent parses and judges them.
 
 Imports run one way: ``protocol`` <- ``jail`` <- ``child`` <- ``supervisor`` <-
-``pool``. Jobs and their results are records (:mod:`evalplus_ng.records`).
+``pool``; ``zygote`` and ``cgroup`` stand alone. Jobs and their results are
+records (:mod:`evalplus_ng.records`).
 """
 
 from __future__ import annotations
 
+from evalplus_ng.sandbox import cgroup
 from evalplus_ng.sandbox.jail import UID_BASE
 from evalplus_ng.sandbox.pool import MAP_WINDOW, Sandbox
 from evalplus_ng.sandbox.protocol import Limits
 
-__all__ = ["MAP_WINDOW", "UID_BASE", "Limits", "Sandbox"]
+__all__ = ["MAP_WINDOW", "UID_BASE", "Limits", "Sandbox", "cgroup"]

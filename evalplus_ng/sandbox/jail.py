@@ -179,12 +179,18 @@ def isolate_as_root(libc: ctypes.CDLL) -> None:
         libc.unshare(_CLONE_NEWNET)
 
 
-def _mount(libc: ctypes.CDLL, source: str | None, target: str, flags: int) -> bool:
+def _mount(libc: ctypes.CDLL, source: str | None, target: str, flags: int,
+           fstype: str | None = None, data: str | None = None) -> bool:
+    """mount(2); True when it worked."""
     mount = libc.mount
     mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
-                      ctypes.c_void_p]
-    encoded = None if source is None else os.fsencode(source)
-    return bool(mount(encoded, os.fsencode(target), None, flags, None) == 0)
+                      ctypes.c_char_p]
+
+    def encoded(text: str | None) -> bytes | None:
+        return None if text is None else os.fsencode(text)
+
+    return bool(mount(encoded(source), os.fsencode(target), encoded(fstype), flags,
+                      encoded(data)) == 0)
 
 
 def protect_shared_tmp(libc: ctypes.CDLL, keep: str) -> tuple[str, ...]:
@@ -234,12 +240,9 @@ def hide(libc: ctypes.CDLL, paths: Sequence[str]) -> None:
     """In the supervisor's own mount namespace (made by :func:`protect_shared_tmp`),
     cover each of ``paths`` with an empty read-only tmpfs (a folder) or /dev/null (a
     file); where that is not allowed they stay visible."""
-    mount = libc.mount
-    mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
-                      ctypes.c_char_p]
     for path in paths:
         if os.path.isdir(path):
-            mount(b"none", os.fsencode(path), b"tmpfs", _MS_RDONLY, b"size=4k,mode=0555")
+            _mount(libc, "none", path, _MS_RDONLY, "tmpfs", "size=4k,mode=0555")
         elif os.path.isfile(path):
             _mount(libc, os.devnull, path, _MS_BIND)
 
@@ -326,6 +329,11 @@ def _python_folders() -> list[str]:
                   if not any(f.startswith(other + os.sep) for other in folders))
 
 
+def tmpfs_bytes(limits: Limits) -> int:
+    """Size of a bubblewrap jail's tmpfs (the children's working folders)."""
+    return _TMPFS_FILES * limits.file_bytes
+
+
 def _inside(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
 
@@ -370,7 +378,7 @@ def bubblewrap_command(limits: Limits) -> list[str]:
         else:
             command += ["--ro-bind", os.devnull, key]
     command += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
-                "--size", str(_TMPFS_FILES * limits.file_bytes), "--perms", "0711",
+                "--size", str(tmpfs_bytes(limits)), "--perms", "0711",
                 "--tmpfs", JAIL_ROOT, "--remount-ro", "/", "--chdir", JAIL_ROOT, "--"]
     return command
 
@@ -417,12 +425,16 @@ def seccomp_loader() -> Callable[[], None] | None:
 
 def harden_zygote(libc: ctypes.CDLL, parent: int) -> None:
     """The zygote's own confinement, inherited by every child: it dies with the
-    supervisor, cannot be read through /proc by a process of another uid, and (as
-    root) has emptied its capability bounding set (its own capabilities stay, for
-    the children's uid switch)."""
+    supervisor, is the OOM killer's first choice, cannot be read through /proc by a
+    process of another uid, and (as root) has emptied its capability bounding set (its
+    own capabilities stay, for the children's uid switch)."""
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(0)
+    # First to go when memory runs out (in the supervisor's cgroup or on the machine):
+    # a child, not its supervisor. Written while /proc/self is still this process's own.
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as handle:
+        handle.write("1000")
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     if os.geteuid() == 0:
         for capability in range(64):  # past the last one the kernel knows: EINVAL

@@ -30,7 +30,15 @@ from typing import Any, TypeVar, cast
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.files import remove_tree
 from evalplus_ng.records import Job, JobResult, Outcome, Status, too_costly
-from evalplus_ng.sandbox.jail import JAIL_ROOT, Mode, answer_keys, bubblewrap_command, mode
+from evalplus_ng.sandbox import cgroup
+from evalplus_ng.sandbox.jail import (
+    JAIL_ROOT,
+    Mode,
+    answer_keys,
+    bubblewrap_command,
+    mode,
+    tmpfs_bytes,
+)
 from evalplus_ng.sandbox.protocol import (
     BROKEN,
     CHILD_STATUSES,
@@ -61,6 +69,14 @@ from evalplus_ng.types import Judge, Wire
 
 #: Jobs per worker that :meth:`Sandbox.map` submits ahead of the one it waits for.
 MAP_WINDOW = 256
+#: Memory a supervisor's cgroup allows beyond its child's cap and the jail's tmpfs:
+#: the supervisor, its zygote and the spare child.
+CGROUP_ROOM_BYTES = 512 << 20
+
+
+def cgroup_bytes(limits: Limits) -> int:
+    """The memory limit of a supervisor's cgroup (see :mod:`evalplus_ng.sandbox.cgroup`)."""
+    return limits.memory_bytes + tmpfs_bytes(limits) + CGROUP_ROOM_BYTES
 
 T = TypeVar("T")
 
@@ -201,12 +217,16 @@ def _parse_run(frame: bytes, position: int, first: int,
 class _Worker:
     """The parent's handle on one supervisor process."""
 
-    def __init__(self, limits: Limits, closed: threading.Event, mode: Mode) -> None:
+    def __init__(self, limits: Limits, closed: threading.Event, mode: Mode,
+                 number: int = 0) -> None:
         self.limits = limits
         self.closed = closed
         self.mode = mode
+        self.number = number
         self.process: subprocess.Popen[bytes] | None = None
         self.root: str | None = None
+        #: The supervisor's memory cgroup, where one can be made.
+        self.group: cgroup.Group | None = None
 
     def _start(self) -> subprocess.Popen[bytes]:
         env = dict(os.environ)
@@ -218,9 +238,10 @@ class _Worker:
         env.setdefault("OPENBLAS_NUM_THREADS", "1")
         command = [sys.executable, "-c",
                    "from evalplus_ng.sandbox.supervisor import main; main()"]
+        hidden: tuple[str, ...] = ()
         if self.mode is Mode.BUBBLEWRAP:
             # The working folders are on the jail's own tmpfs: gone with the jail.
-            root, hidden = JAIL_ROOT, tuple[str, ...]()
+            root = JAIL_ROOT
             command = bubblewrap_command(self.limits) + command
         else:
             # The parent owns the supervisor's folder: a supervisor killed with SIGKILL
@@ -230,6 +251,12 @@ class _Worker:
             hidden = answer_keys()
         settings = json.dumps({"limits": asdict(self.limits), "parent": os.getpid(),
                                "root": root, "mode": self.mode.value, "hidden": hidden})
+        self.group = cgroup.make(self.number, cgroup_bytes(self.limits))
+        if self.group is not None:
+            # The shell enters the cgroup, then becomes the supervisor (or bwrap): every
+            # process of the jail is born inside it.
+            command = ["/bin/sh", "-c", 'echo 0 2>/dev/null >"$0"; exec "$@"',
+                       self.group.procs_file, *command]
         process = subprocess.Popen(
             [*command, settings],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -327,6 +354,9 @@ class _Worker:
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
+        if self.group is not None:
+            self.group.remove()
+            self.group = None
         if self.root is not None:
             remove_tree(self.root)
             self.root = None
@@ -351,8 +381,10 @@ class Sandbox:
             self.mode = mode()
         except ValueError as exc:
             raise SandboxError(str(exc)) from None
-        self._all = [_Worker(self.limits, self._closed, self.mode)
-                     for _ in range(self.workers)]
+        # Memory cgroups left by a sandbox that was killed before it could remove them.
+        cgroup.sweep()
+        self._all = [_Worker(self.limits, self._closed, self.mode, number)
+                     for number in range(self.workers)]
         for worker in self._all:
             self._idle.put(worker)
         # Long-lived threads: a supervisor dies with the thread that started it
