@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import signal
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -219,6 +220,13 @@ def _worker(item: tuple[Task, AugmentConfig, PlainReference, str, str]) -> tuple
     return task.task_id, True
 
 
+def _default_sigterm() -> None:
+    """Pool workers die on SIGTERM (the pool's own way to stop them), whatever handler
+    the parent had installed when it forked them (the CLI's raises SystemExit, which a
+    worker can swallow in a finalizer and then wait forever for a task)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers: int,
                 progress: Callable[[int, int], None] | None = None) -> AugmentSummary:
     """Augment every task (resuming from checkpoints); write ``out/HumanEvalPlus.jsonl.gz``
@@ -240,7 +248,9 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     if items:
         from multiprocess import get_context
 
-        with get_context("fork").Pool(max(1, min(workers, len(items)))) as pool:
+        pool = get_context("fork").Pool(max(1, min(workers, len(items))),
+                                        initializer=_default_sigterm)
+        try:
             for task_id, _ok in pool.imap_unordered(_worker, items):
                 task = next(t for t in todo if t.task_id == task_id)
                 loaded = _load_checkpoint(_checkpoint_path(out, task), keys[task_id])
@@ -248,6 +258,13 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
                 done[task_id] = loaded
                 if progress is not None:
                     progress(len(done), len(tasks))
+        except BaseException:
+            pool.terminate()
+            pool.join()
+            raise
+        # Every task is done: the workers leave on their own (no SIGTERM needed).
+        pool.close()
+        pool.join()
     augmented = tuple(
         replace(task, plus_inputs=tuple(done[task.task_id][0]),
                 contract=_contract_text(config, task))

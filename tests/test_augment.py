@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 from dataclasses import replace
@@ -148,3 +149,45 @@ def test_plus_and_stress_are_two_verdicts(tmp_path: Path) -> None:
             assert "stress (efficiency)" in result.output
     # The quadratic sample is correct: it passes plus, and only the stress tier times it out.
     assert verdicts == {"plus": ["pass", "pass"], "stress": ["pass", "timeout"]}
+
+
+STOPPED_MID_RUN = """
+import signal, sys
+from pathlib import Path
+from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
+from evalplus_ng.dataset import load_humaneval
+
+# A parent that ignores SIGTERM (as one whose handler a worker could swallow): its
+# forked workers must still die when the pool stops them.
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+calls = []
+
+def progress(done, total):
+    calls.append(done)
+    if len(calls) == 2:
+        raise RuntimeError("stop")
+
+tasks = select_tasks(load_humaneval(), "0,53,127")
+try:
+    run_augment(tasks, AugmentConfig(per_task=5), Path(sys.argv[1]), 2, progress)
+except RuntimeError:
+    print("stopped")
+"""
+
+
+def test_augment_stopped_mid_run_does_not_wait_for_its_workers(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    run = subprocess.Popen([sys.executable, "-c", STOPPED_MID_RUN, str(tmp_path / "out")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    try:
+        out, err = run.communicate(timeout=120)
+    finally:
+        # Workers that ignored SIGTERM would outlive a failing run: take the whole group.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(run.pid, signal.SIGKILL)
+    assert out.strip() == "stopped", err
