@@ -49,7 +49,7 @@ from evalplus_ng.groundtruth import Expected, ground_truth_job, run_ground_truth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.resources import data_dir
-from evalplus_ng.samples import read_sample_folder
+from evalplus_ng.samples import model_of, read_sample_folder
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.types import Args
@@ -59,16 +59,6 @@ EXCLUDED = {"HumanEval/32"}
 VERDICTS = Path(__file__).resolve().parent / "review" / "humaneval-plus.json"
 #: How long the plain reference may take on an efficiency kill's input when timed.
 PLAIN_TIMING_SECONDS = 10.0
-
-
-def model_of(file_name: str) -> str:
-    """Files sharing the part before the prompt template come from one model."""
-    stem = file_name.removesuffix(".jsonl")
-    parts = stem.split("_")
-    for index, part in enumerate(parts):
-        if part.isupper() and index > 1:
-            return "_".join(parts[:index])
-    return stem
 
 
 def kill_key(task_id: str, code: str) -> str:

@@ -362,8 +362,9 @@ def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, job
                    f"mutant kills {spent['mutants']}, sample kills {spent['samples']}; "
                    f"this run {spent['this_run']}")
     for name, tests in summary.tests_per_task.items():
-        kept = summary.retention.get(name)
-        extra = f", {100 * kept:.2f}% of the full suite's kills kept" if kept is not None else ""
+        kept = summary.kept.get(name)
+        extra = (f", {100 * kept:.1f}% of the full suite's kills kept (samples that pass "
+                 "the base tests)" if kept is not None else "")
         click.echo(f"{name}: {tests:.1f} tests/task{extra}")
 
 

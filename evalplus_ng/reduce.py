@@ -134,7 +134,9 @@ class ReduceSummary:
     mini_path: Path
     report_path: Path
     tests_per_task: Mapping[str, float]
-    retention: Mapping[str, float]
+    #: Per profile: the share of the full suite's kills (base-passing samples it fails)
+    #: that the reduced suite keeps; only when samples were given and some were killed.
+    kept: Mapping[str, float]
     document: Mapping[str, Any] = field(default_factory=dict)
     #: Seconds spent on coverage, mutant and sample kills (cumulative over cached runs)
     #: and on this run; printed, not written (the report files are reproducible).
@@ -326,11 +328,21 @@ def reduced_task(req: TaskRequirements, chosen: Sequence[int]) -> Task:
 
 def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequirements],
                   answers: Sequence[Answer], judge: _Judge | None) -> list[dict[str, Any]]:
-    """Per profile: tests per task and, per model, pass@1 full vs reduced (leave one model out)."""
+    """Per profile: tests per task, the full suite's kills the reduced suite keeps, and per
+    model pass@1 full vs reduced (leave one model out).
+
+    A kill is a sample that passes the base tests and fails the full suite; a sample
+    that fails the base tests is never one (every profile keeps the base tests, so
+    counting it would only inflate what a reduced suite keeps).
+    """
     rows: list[dict[str, Any]] = []
     full_tests = statistics.mean(len(r.order) for r in reqs.values())
     rows.append({"profile": "(full suite)", "tests_per_task": full_tests, "models": {}})
     grouped = per_model(answers)
+    failed_base: dict[Answer, bool] = {}
+    if judge is not None:
+        failed_base = {a: judge.killed(a.task_id, a.candidate, reqs[a.task_id].base)
+                       for a in answers}
     for profile in profiles:
         published = {t: r.reduce(profile) for t, r in reqs.items()}
         row: dict[str, Any] = {
@@ -338,7 +350,7 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
             "tests_per_task": statistics.mean(len(c) for c in published.values()),
             "models": {},
         }
-        killed_full = killed_mini = 0
+        kills = kept = 0
         for model, mine in grouped.items():
             if "samples" in profile.requirements:
                 suites = {t: r.reduce(profile, held_out=model) for t, r in reqs.items()}
@@ -348,18 +360,20 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
             full = {a: reqs[a.task_id].samples[a.candidate].killed for a in mine}
             mini = {a: full[a] and judge.killed(a.task_id, a.candidate, suites[a.task_id])
                     for a in mine}
-            killed_full += sum(full.values())
-            killed_mini += sum(mini.values())
+            mine_kills = [a for a in mine if full[a] and not failed_base[a]]
+            mine_kept = sum(mini[a] for a in mine_kills)
+            kills += len(mine_kills)
+            kept += mine_kept
             row["models"][model] = {
                 "full": _pass_at_1(mine, {a: not k for a, k in full.items()}.__getitem__),
                 "reduced": _pass_at_1(mine, {a: not k for a, k in mini.items()}.__getitem__),
                 "tests_per_task": statistics.mean(len(c) for c in suites.values()),
-                "killed_full": sum(full.values()),
-                "killed_reduced": sum(mini.values()),
+                "kills": len(mine_kills),
+                "kills_kept": mine_kept,
             }
-        row["killed_full"] = killed_full
-        row["killed_reduced"] = killed_mini
-        row["retention"] = killed_mini / killed_full if killed_full else 1.0
+        row["kills"] = kills
+        row["kills_kept"] = kept
+        row["kept"] = kept / kills if kills else None
         rows.append(row)
     return rows
 
@@ -435,7 +449,7 @@ def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
     return ReduceSummary(
         mini_path, report_path,
         {r["profile"]: r["tests_per_task"] for r in rows},
-        {r["profile"]: r["retention"] for r in rows if "retention" in r and answers},
+        {r["profile"]: r["kept"] for r in rows if r.get("kept") is not None},
         document,
         {**{k: round(v, 1) for k, v in seconds.items()},
          "this_run": round(time.perf_counter() - began, 1)},
@@ -449,11 +463,12 @@ def report(document: Mapping[str, Any]) -> str:
     lines = [
         "# Test-suite reduction",
         "",
-        "Tests per task (base + plus), then pass@1 (%) of each model (a row) on the full suite and",
-        "on each reduced one; \"kills kept\" is the share of the full suite's failing samples the",
-        "reduced suite still fails. Profiles with sample kills leave the judged model out: its",
-        "own samples never chose the tests it is judged with (tests/task is then the suite",
-        "chosen with every model's samples, the published one).",
+        "Tests per task (base + plus); the full suite's kills (samples that pass the base tests",
+        "and fail the full suite; a sample that fails the base tests is never a kill) and the",
+        "share each reduced suite keeps; then pass@1 (%) of each model (a row) on the full suite",
+        "and on each reduced one. Profiles with sample kills leave the judged model out: its own",
+        "samples never chose the tests it is judged with (tests/task is then the suite chosen",
+        "with every model's samples, the published one).",
         "",
     ]
     reduced = [row for row in rows if row["profile"] != "(full suite)"]
@@ -463,8 +478,10 @@ def report(document: Mapping[str, Any]) -> str:
     lines.append("| tests/task | " + " | ".join(f"{row['tests_per_task']:.1f}" for row in rows)
                  + " |")
     if models:
-        lines.append("| kills kept | | " + " | ".join(
-            f"{100 * row['retention']:.2f}%" for row in reduced) + " |")
+        kills = reduced[0]["kills"] if reduced else 0
+        lines.append(f"| kills kept | {kills} | " + " | ".join(
+            f"{row['kills_kept']} ({100 * row['kept']:.1f}%)" if row["kept"] is not None
+            else "-" for row in reduced) + " |")
         for model in models:
             full = next((row["models"][model]["full"] for row in reduced
                          if model in row["models"]), None)

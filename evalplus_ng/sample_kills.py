@@ -1,8 +1,7 @@
 """Sample-kill requirement: LLM samples some test fails, with leave-one-model-out.
 
-A samples folder holds one ``*.jsonl`` file per model and prompt template,
-named ``<hub-user>_<model>_<template>.jsonl``; files sharing the first two
-``_``-separated fields come from the same model. When a reduced suite judges a
+A samples folder holds one ``*.jsonl`` file per model and prompt template;
+:func:`evalplus_ng.samples.model_of` tells which files share a model. When a reduced suite judges a
 model, that model's own samples must not have chosen its tests, so each sample
 kill is a goal only for the other models.
 """
@@ -14,13 +13,8 @@ from dataclasses import dataclass
 
 from evalplus_ng.kills import KillRow
 from evalplus_ng.records import Sample
+from evalplus_ng.samples import model_of
 from evalplus_ng.types import TaskId
-
-
-def model_of(file_name: str) -> str:
-    """The model a samples file comes from: ``<hub-user>_<model>`` of its name."""
-    stem = file_name[: -len(".jsonl")] if file_name.endswith(".jsonl") else file_name
-    return "_".join(stem.split("_")[:2])
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -11,6 +12,26 @@ from evalplus_ng.errors import InputError
 from evalplus_ng.records import Sample, Task
 from evalplus_ng.sanitize import sanitize
 from evalplus_ng.types import TaskId
+
+#: A field of a samples file's name that names a prompt template: capitals and digits
+#: (``ALPACA``, ``VICUNA``, ``LONG``, ``Q``, ``H2O``).
+_TEMPLATE_FIELD = re.compile(r"[A-Z][A-Z0-9]*")
+
+
+def model_of(file_name: str) -> str:
+    """The model a samples file comes from.
+
+    Files are named ``<hub-user>_<model>_<TEMPLATE>...jsonl`` (one file per model and
+    prompt template): the model is the name up to its first ``_``-field, after the
+    first two, written in capitals only. A name without such a field is a model of
+    its own (``samples.jsonl`` is ``samples``).
+    """
+    stem = Path(file_name).name.removesuffix(".jsonl")
+    fields = stem.split("_")
+    for index in range(2, len(fields)):
+        if _TEMPLATE_FIELD.fullmatch(fields[index]):
+            return "_".join(fields[:index])
+    return stem
 
 
 def _defines(code: str, name: str) -> bool:

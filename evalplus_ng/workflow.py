@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -41,7 +40,7 @@ from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Sample, Status, Task, Verdict
 from evalplus_ng.resources import data_dir
-from evalplus_ng.samples import read_samples
+from evalplus_ng.samples import model_of, read_samples
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
@@ -213,12 +212,6 @@ def _audit_dismissals(dataset: str) -> dict[str, dict[str, str]]:
     return document
 
 
-def _sample_model(path: Path) -> str:
-    """Files ``<model>_<PROMPT_TEMPLATE>.jsonl`` share a model; otherwise each file is one."""
-    stem = path.name.removesuffix(".jsonl")
-    return re.sub(r"(_[A-Z][A-Z0-9]*)+$", "", stem) or stem
-
-
 def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: Sandbox,
                           config: AuditConfig) -> dict[str, list[SampleCode]]:
     """Samples (from every ``*.jsonl`` in the folder) that pass their task's base tests."""
@@ -230,7 +223,7 @@ def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: San
         task.original, task.base_inputs, config.perf_lines, config.seconds) for task in tasks}
     pending: list[tuple[Sample, str]] = []
     for path in files:
-        model = _sample_model(path)
+        model = model_of(path.name)
         pending += [(sample, model) for sample in read_samples(path, by_id)
                     if sample.task_id in truths
                     and all(o.status is Status.OK for o in truths[sample.task_id])]

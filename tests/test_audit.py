@@ -265,13 +265,17 @@ def test_sandbox_runner_counts_lines_and_reports_the_cost() -> None:
     ("Aeala_VicUnlocked-alpaca-65b-4bit_ALPACA_MD_RECALC.jsonl",
      "Aeala_VicUnlocked-alpaca-65b-4bit"),
     ("samples.jsonl", "samples"),
+    ("TheBloke_open-llama-7b-open-instruct-GPTQ_ALPACA_PREFIX_openllama.jsonl",
+     "TheBloke_open-llama-7b-open-instruct-GPTQ"),
+    ("togethercomputer_RedPajama-INCITE-7B-Instruct_Q_A_MARKDOWN.jsonl",
+     "togethercomputer_RedPajama-INCITE-7B-Instruct"),
+    ("TheBloke_falcon-7b-instruct-GPTQ_FALCON_.jsonl", "TheBloke_falcon-7b-instruct-GPTQ"),
+    ("some/folder/codellama_7b_python.jsonl", "codellama_7b_python"),
 ])
 def test_sample_files_of_one_model_share_its_name(name: str, model: str) -> None:
-    from pathlib import Path
+    from evalplus_ng.samples import model_of
 
-    from evalplus_ng.workflow import _sample_model
-
-    assert _sample_model(Path(name)) == model
+    assert model_of(name) == model
 
 
 def test_thrift_examines_the_same_inputs_as_a_fully_counted_run() -> None:

@@ -125,8 +125,15 @@ def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
     assert "| u_right | 100.0 | 100.0 | 100.0 | 100.0 | 100.0 |" in text
     document = json.loads((out / "reduction.json").read_text())
     rows = {row["profile"]: row for row in document["profiles"]}
-    assert rows["full"]["retention"] == 1.0
+    assert rows["full"]["kept"] == 1.0
     models = rows["full"]["models"]
+    # A kill passes the base tests and fails the full suite. GCD_WRONG and CLOSE_ADJACENT
+    # fail the base tests: never kills. CLOSE_TIES (u_ties, v_adjacent_B) fails only on
+    # the tie input, which the coverage profile does not keep.
+    assert {m: v["kills"] for m, v in models.items()} == {
+        "u_right": 0, "u_ties": 1, "v_adjacent": 1}
+    assert (rows["coverage"]["kills"], rows["coverage"]["kills_kept"]) == (2, 0)
+    assert "| kills kept | 2 | 0 (0.0%) | 2 (100.0%) |" in text
     assert models["u_right"]["full"] == pytest.approx(1.0)
     assert models["u_ties"]["full"] == pytest.approx(0.0)
     # Leave-one-model-out: v_adjacent's kills come back only through others' samples.
@@ -149,7 +156,7 @@ def test_reduce_without_samples_runs_the_other_profiles(tmp_path: Path) -> None:
     _suite(out)
     summary = run_reduce(out, profile="mutants", workers=2)
     assert set(summary.tests_per_task) == {"(full suite)", "coverage", "mutants", "offline"}
-    assert summary.retention == {}
+    assert summary.kept == {}
     assert len(load_plus_file(out / MINI_FILE)) == 2
 
 

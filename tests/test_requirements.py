@@ -14,7 +14,8 @@ from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_t
 from evalplus_ng.mutants import mutant_sources
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Sample, Task
-from evalplus_ng.sample_kills import candidates, invert, kill_matrix, model_of
+from evalplus_ng.sample_kills import candidates, invert, kill_matrix
+from evalplus_ng.samples import model_of
 from evalplus_ng.sandbox import Limits, Sandbox
 
 LOOP = '''def f(x):
