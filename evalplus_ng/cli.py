@@ -359,7 +359,8 @@ def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, job
     spent = summary.seconds
     if spent:
         click.echo(f"seconds (cumulative over cached runs): coverage {spent['coverage']}, "
-                   f"mutant kills {spent['mutants']}, sample kills {spent['samples']}; "
+                   f"mutant kills {spent['mutants']}, slip kills {spent['slips']}, "
+                   f"cost {spent['cost']}, sample kills {spent['samples']}; "
                    f"this run {spent['this_run']}")
     for name, tests in summary.tests_per_task.items():
         kept = summary.kept.get(name)

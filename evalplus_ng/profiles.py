@@ -9,10 +9,10 @@ from pathlib import Path
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.resources import data_dir
-from evalplus_ng.setcover import cover_masks
+from evalplus_ng.setcover import cover_masks, fill_masks
 
 #: The requirement kinds a profile may name.
-REQUIREMENTS = ("coverage", "mutants", "samples")
+REQUIREMENTS = ("coverage", "mutants", "samples", "cost", "slips", "classes")
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,17 @@ class Profile:
     requirements: tuple[str, ...]
     keep_base: bool
     description: str = ""
+    #: Tests per task to fill up to after the cover (see
+    #: :func:`evalplus_ng.setcover.fill_masks`); None keeps the minimal cover.
+    budget: int | None = None
+    #: Covers made one after the other, each keeping the tests the earlier ones chose
+    #: (so a later stage only adds tests); None is one cover of every requirement.
+    stages: tuple[tuple[str, ...], ...] | None = None
+
+    @property
+    def steps(self) -> tuple[tuple[str, ...], ...]:
+        """The requirement kinds of each cover, in order."""
+        return self.stages or (self.requirements,)
 
 
 def load_profile_file(path: Path) -> Profile:
@@ -44,7 +55,20 @@ def load_profile_file(path: Path) -> Profile:
     if not isinstance(keep_base, bool):
         raise InputError(str(path), None, "'keep_base' must be true or false")
     description = document.get("description", "")
-    return Profile(path.stem, tuple(dict.fromkeys(requirements)), keep_base, str(description))
+    budget = document.get("budget")
+    if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool)
+                               or budget < 1):
+        raise InputError(str(path), None, "'budget' must be a positive integer (tests per task)")
+    stages = document.get("stages")
+    if stages is not None:
+        if (not isinstance(stages, list) or not stages
+                or any(not isinstance(stage, list) or not stage for stage in stages)
+                or sorted(k for stage in stages for k in stage) != sorted(set(requirements))):
+            raise InputError(str(path), None, "'stages' must be non-empty lists that name "
+                                              "each requirement once")
+        stages = tuple(tuple(stage) for stage in stages)
+    return Profile(path.stem, tuple(dict.fromkeys(requirements)), keep_base, str(description),
+                   budget, stages)
 
 
 def profile_names(folder: Path | None = None) -> list[str]:
@@ -95,17 +119,26 @@ def select_masks(
     missing = [kind for kind in profile.requirements if kind not in kinds]
     if missing:
         raise ValueError(f"profile {profile.name!r} needs {', '.join(missing)}")
-    combined: dict[int, int] = {}
+    shifted: dict[str, dict[int, int]] = {}
     offset = 0
     for kind in profile.requirements:
         masks, width = kinds[kind]
         allowed = ~(excluded or {}).get(kind, 0)
-        for test, mask in masks.items():
-            combined[test] = combined.get(test, 0) | (mask & allowed) << offset
+        shifted[kind] = {test: (mask & allowed) << offset for test, mask in masks.items()}
         offset += width
     ranked = set(order)
-    keep = [t for t in base if t in ranked] if profile.keep_base else []
-    return sorted(cover_masks(combined, order, keep))
+    chosen = [t for t in base if t in ranked] if profile.keep_base else []
+    combined: dict[int, int] = {}
+    for stage in profile.steps:
+        staged: dict[int, int] = {}
+        for kind in stage:
+            for test, mask in shifted[kind].items():
+                staged[test] = staged.get(test, 0) | mask
+                combined[test] = combined.get(test, 0) | mask
+        chosen = cover_masks(staged, order, chosen)
+    if profile.budget is not None:
+        chosen = fill_masks(combined, order, chosen, profile.budget)
+    return sorted(chosen)
 
 
 def select(

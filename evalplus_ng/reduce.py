@@ -12,13 +12,15 @@ import hashlib
 import json
 import statistics
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from evalplus_ng.artifact import SUITE_FILES, write_plus_file
+from evalplus_ng.classes import classes_of_test
+from evalplus_ng.cost import cost_goals, executed_lines
 from evalplus_ng.cover import branch_arcs
 from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.errors import InputError
@@ -40,7 +42,8 @@ from evalplus_ng.records import Task
 from evalplus_ng.sample_kills import Answer, Candidate, candidates, invert, kill_matrix, per_model
 from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Limits, Sandbox
-from evalplus_ng.serialize import dumps, encode
+from evalplus_ng.serialize import decode, dumps, encode
+from evalplus_ng.slips import slip_sources
 from evalplus_ng.types import Executor, TaskId
 from evalplus_ng.workflow import load_dataset
 
@@ -56,6 +59,9 @@ MUTANT_KILLS = KillConfig(floor_seconds=0.05, factor=10.0)
 #: Samples: judged as ``evaluate`` judges them; most wrong samples fail hundreds of tests,
 #: and 64 killers are plenty to cover them (the rest stay ``unknown``, run when needed).
 SAMPLE_KILLS = KillConfig(max_failures=64)
+#: The costliest test is a goal when it costs the ground truth at least this many times
+#: the lines of the costliest base test.
+COST_FACTOR = 4.0
 #: Bumped whenever a cached requirement's meaning changes.
 CACHE_VERSION = 1
 
@@ -73,8 +79,14 @@ class TaskRequirements:
     mutants: tuple[KillRow, ...]
     mutant_lines: tuple[int, ...]
     samples: tuple[KillRow, ...] = ()
+    #: Kill rows of the ground truth's slips (:mod:`evalplus_ng.slips`).
+    slips: tuple[KillRow, ...] = ()
+    #: Input and output classes each test falls in (:mod:`evalplus_ng.classes`).
+    classes: Mapping[int, frozenset[str]] = field(default_factory=dict)
     authors: tuple[frozenset[str], ...] = ()
     codes: tuple[str, ...] = ()
+    #: Lines the ground truth executes on each test (the cost requirement).
+    lines: Mapping[int, int] = field(default_factory=dict)
 
     @property
     def base(self) -> list[int]:
@@ -89,6 +101,9 @@ class TaskRequirements:
             "coverage": coverage,
             "mutants": dict(invert(self.mutants)),
             "samples": dict(kill_matrix(self.samples, self.authors, held_out)),
+            "cost": cost_goals(self.lines, self.base, COST_FACTOR),
+            "slips": dict(invert(self.slips)),
+            "classes": {t: set(c) for t, c in self.classes.items()},
         }
 
     @cached_property
@@ -98,23 +113,29 @@ class TaskRequirements:
             "coverage": masks_of(self.arcs),
             "mutants": (_row_masks(self.mutants), len(self.mutants)),
             "samples": (_row_masks(self.samples), len(self.samples)),
+            "cost": masks_of(cost_goals(self.lines, self.base, COST_FACTOR)),
+            "slips": (_row_masks(self.slips), len(self.slips)),
+            "classes": masks_of(self.classes),
         }
 
-    @cached_property
-    def _written_only_by(self) -> dict[str, int]:
-        """Model -> the sample bits no other model wrote."""
-        only: dict[str, int] = {}
+    def _written_only_within(self, models: frozenset[str]) -> int:
+        """The sample bits that no model outside ``models`` wrote."""
+        mask = 0
         for bit, who in enumerate(self.authors):
-            if len(who) == 1:
-                (model,) = who
-                only[model] = only.get(model, 0) | 1 << bit
-        return only
+            if who <= models:
+                mask |= 1 << bit
+        return mask
 
-    def reduce(self, profile: Profile, held_out: str | None = None) -> list[int]:
-        """The tests ``profile`` keeps of this task (the same as :func:`select` on ``matrices``)."""
+    def reduce(self, profile: Profile, held_out: str | Set[str] | None = None) -> list[int]:
+        """The tests ``profile`` keeps of this task (the same as :func:`select` on ``matrices``).
+
+        ``held_out`` names a model (or a set of models) whose samples do not choose
+        tests: a sample kill is a goal only when some other model wrote that code.
+        """
         excluded = {}
         if held_out is not None:
-            excluded["samples"] = self._written_only_by.get(held_out, 0)
+            group = frozenset({held_out} if isinstance(held_out, str) else held_out)
+            excluded["samples"] = self._written_only_within(group)
         return select_masks(profile, self._masks, self.order, self.base, excluded)
 
 
@@ -196,6 +217,19 @@ def _order(task: Task, tests: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(tests, key=lambda t: (len(dumps(encode(list(everything[t])))), t)))
 
 
+def class_requirement(task: Task, truth: GroundTruth,
+                      tests: Sequence[int]) -> dict[int, frozenset[str]]:
+    """The classes of each test's input and expected output (cheap: not cached)."""
+    everything = (*task.base_inputs, *task.plus_inputs)
+    n_base = len(task.base_inputs)
+    outputs = (*truth.base.outputs, *truth.plus.outputs)
+    found: dict[int, frozenset[str]] = {}
+    for test in tests:
+        output = decode(outputs[test]) if test < n_base + len(truth.plus.outputs) else None
+        found[test] = frozenset(classes_of_test(everything[test], output))
+    return found
+
+
 def coverage_requirement(task: Task, tests: Sequence[int], folder: Path) -> dict[str, Any]:
     """Branch arcs per test (cached)."""
     everything = (*task.base_inputs, *task.plus_inputs)
@@ -205,6 +239,17 @@ def coverage_requirement(task: Task, tests: Sequence[int], folder: Path) -> dict
         return {"arcs": {str(t): sorted(a) for t, a in zip(tests, arcs, strict=True)}}
 
     return _cached(folder / "coverage", task, _key("coverage", _suite_key(task, tests)), compute)
+
+
+def cost_requirement(task: Task, tests: Sequence[int], folder: Path) -> dict[str, Any]:
+    """Lines the ground truth executes per test (cached)."""
+    everything = (*task.base_inputs, *task.plus_inputs)
+
+    def compute() -> dict[str, Any]:
+        lines = executed_lines(task.solution, task.entry_point, [everything[t] for t in tests])
+        return {"lines": {str(t): n for t, n in zip(tests, lines, strict=True)}}
+
+    return _cached(folder / "cost", task, _key("cost", _suite_key(task, tests)), compute)
 
 
 def mutant_requirement(task: Task, truth: GroundTruth, tests: Sequence[int], folder: Path,
@@ -218,6 +263,19 @@ def mutant_requirement(task: Task, truth: GroundTruth, tests: Sequence[int], fol
 
     key = _key("mutants", _suite_key(task, tests), MUTANT_KILLS.__dict__)
     return _cached(folder / "mutants", task, key, compute)
+
+
+def slip_requirement(task: Task, truth: GroundTruth, tests: Sequence[int], folder: Path,
+                     executor: Executor) -> dict[str, Any]:
+    """The ground truth's slips (LLM-style mutants) and the tests that kill each (cached)."""
+
+    def compute() -> dict[str, Any]:
+        slips = slip_sources(task.solution)
+        rows = kill_rows(task, truth, [m.code for m in slips], executor, MUTANT_KILLS)
+        return {"lines": [m.line for m in slips], "rows": _rows_to_wire(rows)}
+
+    key = _key("slips", _suite_key(task, tests), MUTANT_KILLS.__dict__)
+    return _cached(folder / "slips", task, key, compute)
 
 
 def sample_requirement(task: Task, truth: GroundTruth, tests: Sequence[int],
@@ -237,8 +295,9 @@ def sample_requirement(task: Task, truth: GroundTruth, tests: Sequence[int],
 
 
 @dataclass
-class _Judge:
-    """Sample verdicts on a reduced suite, read from kill rows; runs code only for unknowns."""
+class KillLookup:
+    """Whether a sample fails a set of tests, read from its kill row; runs the sample only
+    on tests the row leaves unknown (each such run once)."""
 
     executor: Executor
     reqs: Mapping[TaskId, TaskRequirements]
@@ -259,7 +318,13 @@ class _Judge:
         return self.runs[key]
 
 
-def _pass_at_1(answers: Sequence[Answer], passed: Callable[[Answer], bool]) -> float:
+def base_failures(reqs: Mapping[TaskId, TaskRequirements], answers: Sequence[Answer],
+                  lookup: KillLookup) -> dict[Answer, bool]:
+    """Whether each sample fails its task's base tests (then it is never a kill)."""
+    return {a: lookup.killed(a.task_id, a.candidate, reqs[a.task_id].base) for a in answers}
+
+
+def pass_at_1(answers: Sequence[Answer], passed: Callable[[Answer], bool]) -> float:
     totals: dict[TaskId, int] = {}
     corrects: dict[TaskId, int] = {}
     for answer in answers:
@@ -278,12 +343,16 @@ def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: 
                                                       dict[str, float]]:
     """Every task's requirements (from the cache when current) and seconds spent per kind."""
     reqs: dict[TaskId, TaskRequirements] = {}
-    seconds = {"coverage": 0.0, "mutants": 0.0, "samples": 0.0}
+    seconds = {"coverage": 0.0, "mutants": 0.0, "samples": 0.0, "cost": 0.0, "slips": 0.0}
     for done, task in enumerate(tasks, start=1):
         truth = truths[task.task_id]
         tests = suite_tests(task, truth)
         cover = coverage_requirement(task, tests, folder)
         mutants = mutant_requirement(task, truth, tests, folder, executor)
+        cost = cost_requirement(task, tests, folder)
+        seconds["cost"] += cost["seconds"]
+        slips = slip_requirement(task, truth, tests, folder, executor)
+        seconds["slips"] += slips["seconds"]
         seconds["coverage"] += cover["seconds"]
         seconds["mutants"] += mutants["seconds"]
         rows: tuple[KillRow, ...] = ()
@@ -304,6 +373,9 @@ def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: 
             samples=rows,
             authors=tuple(c.models for c in found),
             codes=tuple(c.code for c in found),
+            lines={int(t): n for t, n in cost["lines"].items()},
+            slips=_rows_from_wire(slips["rows"]),
+            classes=class_requirement(task, truth, tests),
         )
         if progress is not None:
             progress(done, len(tasks))
@@ -327,7 +399,7 @@ def reduced_task(req: TaskRequirements, chosen: Sequence[int]) -> Task:
 
 
 def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequirements],
-                  answers: Sequence[Answer], judge: _Judge | None) -> list[dict[str, Any]]:
+                  answers: Sequence[Answer], judge: KillLookup | None) -> list[dict[str, Any]]:
     """Per profile: tests per task, the full suite's kills the reduced suite keeps, and per
     model pass@1 full vs reduced (leave one model out).
 
@@ -339,10 +411,7 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
     full_tests = statistics.mean(len(r.order) for r in reqs.values())
     rows.append({"profile": "(full suite)", "tests_per_task": full_tests, "models": {}})
     grouped = per_model(answers)
-    failed_base: dict[Answer, bool] = {}
-    if judge is not None:
-        failed_base = {a: judge.killed(a.task_id, a.candidate, reqs[a.task_id].base)
-                       for a in answers}
+    failed_base = base_failures(reqs, answers, judge) if judge is not None else {}
     for profile in profiles:
         published = {t: r.reduce(profile) for t, r in reqs.items()}
         row: dict[str, Any] = {
@@ -365,8 +434,8 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
             kills += len(mine_kills)
             kept += mine_kept
             row["models"][model] = {
-                "full": _pass_at_1(mine, {a: not k for a, k in full.items()}.__getitem__),
-                "reduced": _pass_at_1(mine, {a: not k for a, k in mini.items()}.__getitem__),
+                "full": pass_at_1(mine, {a: not k for a, k in full.items()}.__getitem__),
+                "reduced": pass_at_1(mine, {a: not k for a, k in mini.items()}.__getitem__),
                 "tests_per_task": statistics.mean(len(c) for c in suites.values()),
                 "kills": len(mine_kills),
                 "kills_kept": mine_kept,
@@ -421,7 +490,7 @@ def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
         truths = run_ground_truth(tasks, sandbox)
         reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress)
         say("set cover and report")
-        judge = _Judge(sandbox, reqs) if samples_dir is not None else None
+        judge = KillLookup(sandbox, reqs) if samples_dir is not None else None
         rows = _profile_rows(profiles, reqs, answers, judge)
     mini = [reduced_task(reqs[t.task_id], reqs[t.task_id].reduce(chosen)) for t in tasks]
     mini_path = out_dir / MINI_FILE

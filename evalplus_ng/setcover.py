@@ -89,3 +89,54 @@ def _drop_redundant(masks: Mapping[T, int], picked: list[T], fixed: list[T]) -> 
         if not masks.get(test, 0) & ~others:
             kept.remove(test)
     return kept
+
+
+def fill_masks(masks: Mapping[T, int], order: Sequence[T], chosen: Sequence[T],
+               budget: int) -> list[T]:
+    """``chosen`` plus tests from ``order``, up to ``budget`` tests in all, that meet the
+    goals ``chosen`` meets fewest times: each step adds the test meeting the most goals
+    at the lowest count so far (then at the next count, and so on; the earliest in
+    ``order`` on a tie). Stops early when no test meets any goal.
+
+    A minimal cover meets each goal once, so a bug that one test of it happens to miss
+    goes unseen; meeting each goal a second (third...) time by another test keeps more
+    of the bugs that did not choose the tests.
+    """
+    result = list(dict.fromkeys(chosen))
+    taken = set(result)
+    width = 0
+    for test in order:
+        width = max(width, masks.get(test, 0).bit_length())
+    counts = [0] * width
+    for test in result:
+        _add(counts, masks.get(test, 0))
+    candidates = [t for t in order if t not in taken and masks.get(t, 0)]
+    while len(result) < budget and candidates:
+        levels = _levels(counts)
+        best, best_key = None, None
+        for test in candidates:
+            mask = masks[test]
+            key = tuple((mask & level).bit_count() for level in levels)
+            if best_key is None or key > best_key:  # strict: the earlier test wins ties
+                best, best_key = test, key
+        assert best is not None
+        result.append(best)
+        _add(counts, masks[best])
+        candidates.remove(best)
+    return result
+
+
+def _add(counts: list[int], mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        counts[low.bit_length() - 1] += 1
+        mask ^= low
+
+
+def _levels(counts: Sequence[int]) -> list[int]:
+    """Goal masks by how often they are met so far, fewest first (only goals some test meets)."""
+    by_count: dict[int, int] = {}
+    for bit, count in enumerate(counts):
+        by_count[count] = by_count.get(count, 0) | 1 << bit
+    return [by_count[count] for count in sorted(by_count)]
+

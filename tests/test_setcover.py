@@ -18,7 +18,7 @@ from evalplus_ng.profiles import (
     profile_names,
     select,
 )
-from evalplus_ng.setcover import greedy_cover, satisfied
+from evalplus_ng.setcover import fill_masks, greedy_cover, satisfied
 
 
 def test_picks_the_test_meeting_most_goals_first() -> None:
@@ -82,12 +82,67 @@ def test_cover_keeps_every_goal_and_is_minimal(requirements: dict[int, frozenset
     assert greedy_cover(requirements, order, keep) == chosen  # deterministic
 
 
-def test_shipped_profiles_are_the_papers_four() -> None:
+def test_fill_meets_the_least_met_goals_first() -> None:
+    # Test 0 meets goals 0 and 1 once; goal 2 is met by nobody chosen yet. Test 2 meets
+    # that one goal at count 0, test 1 two goals at count 1: the least met goal wins.
+    masks = {0: 0b011, 1: 0b011, 2: 0b100}
+    assert fill_masks(masks, [0, 1, 2], [0], budget=2) == [0, 2]
+    assert fill_masks(masks, [0, 1, 2], [0], budget=3) == [0, 2, 1]
+    # Among equals, more goals at the lowest count, then the earlier test.
+    masks = {0: 0b11, 1: 0b01, 2: 0b10, 3: 0b11}
+    assert fill_masks(masks, [0, 1, 2, 3], [0], budget=2) == [0, 3]
+    assert fill_masks(masks, [0, 1, 2, 3], [0], budget=3) == [0, 3, 1]
+    # The budget counts the chosen tests; tests without goals never come in.
+    assert fill_masks({0: 1, 1: 0}, [0, 1], [0], budget=5) == [0]
+    assert fill_masks(masks, [0, 1, 2, 3], [0, 1, 2], budget=2) == [0, 1, 2]
+
+
+@settings(max_examples=200, deadline=None)
+@given(matrices, st.integers(0, 30))
+def test_a_filled_cover_meets_each_goal_twice_where_the_suite_can(
+        requirements: dict[int, frozenset[int]], extra: int) -> None:
+    order = list(range(45))
+    chosen = greedy_cover(requirements, order)
+    goals = sorted(satisfied(requirements, order))
+    masks = {t: sum(1 << goals.index(g) for g in met) for t, met in requirements.items()}
+    budget = len(chosen) + extra
+    filled = fill_masks(masks, order, chosen, budget)
+    assert filled[: len(chosen)] == chosen and len(set(filled)) == len(filled)
+    assert len(filled) <= budget
+    useful = [t for t in order if requirements.get(t)]
+    assert len(filled) == min(budget, len(useful))
+
+    def times(goal: int, tests: list[int]) -> int:
+        return sum(goal in requirements.get(t, ()) for t in tests)
+
+    # While some goal is met once and could be met again, each pick meets one of them:
+    # one more pick per goal is enough to meet every goal twice.
+    if extra >= len(goals):
+        assert all(times(g, filled) >= min(2, times(g, order)) for g in goals)
+
+
+def test_shipped_profiles() -> None:
     assert profile_names() == ["coverage", "full", "mutants", "offline", "samples"]
-    full = load_profile("full")
-    assert full.requirements == REQUIREMENTS
+    full, offline = load_profile("full"), load_profile("offline")
+    assert sorted(full.requirements) == sorted(REQUIREMENTS)
+    assert "samples" not in offline.requirements
+    # full adds the sample kills on top of everything offline keeps.
+    assert full.steps == (offline.requirements, ("samples",))
     assert load_profile("mutants").requirements == ("mutants",)
     assert all(load_profile(name).keep_base for name in profile_names())
+
+
+def test_a_later_stage_only_adds_tests() -> None:
+    # One cover of both kinds takes test 2 alone; offline's choice (0) then samples' (1)
+    # keeps test 0, which a later stage may never drop.
+    kinds = {"coverage": {0: {1}, 2: {1}}, "samples": {1: {5}, 2: {5}}}
+    one = Profile("one", ("coverage", "samples"), keep_base=False)
+    staged = Profile("staged", ("coverage", "samples"), keep_base=False,
+                     stages=(("coverage",), ("samples",)))
+    assert select(one, kinds, [0, 1, 2]) == [2]
+    first = select(Profile("c", ("coverage",), False), kinds, [0, 1, 2])
+    assert first == [0]
+    assert set(first) <= set(select(staged, kinds, [0, 1, 2])) == {0, 1}
 
 
 def test_bad_profiles_are_one_line_errors(tmp_path: Path) -> None:
@@ -102,6 +157,12 @@ def test_bad_profiles_are_one_line_errors(tmp_path: Path) -> None:
         load_profile_file(bad)
     bad.write_text(json.dumps({"requirements": ["mutants"], "keep_base": "yes"}))
     with pytest.raises(InputError, match="keep_base"):
+        load_profile_file(bad)
+    bad.write_text(json.dumps({"requirements": ["mutants"], "budget": 0}))
+    with pytest.raises(InputError, match="'budget' must be a positive integer"):
+        load_profile_file(bad)
+    bad.write_text(json.dumps({"requirements": ["mutants", "cost"], "stages": [["mutants"]]}))
+    with pytest.raises(InputError, match="'stages' must be non-empty lists"):
         load_profile_file(bad)
 
 
