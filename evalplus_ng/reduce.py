@@ -269,12 +269,15 @@ def slip_requirement(task: Task, truth: GroundTruth, tests: Sequence[int], folde
                      executor: Executor) -> dict[str, Any]:
     """The ground truth's slips (LLM-style mutants) and the tests that kill each (cached)."""
 
+    slips = slip_sources(task.solution)
+
     def compute() -> dict[str, Any]:
-        slips = slip_sources(task.solution)
         rows = kill_rows(task, truth, [m.code for m in slips], executor, MUTANT_KILLS)
         return {"lines": [m.line for m in slips], "rows": _rows_to_wire(rows)}
 
-    key = _key("slips", _suite_key(task, tests), MUTANT_KILLS.__dict__)
+    # The slips' own code is in the key: a change to how they are made redoes them.
+    key = _key("slips", _suite_key(task, tests), MUTANT_KILLS.__dict__,
+               [m.code for m in slips])
     return _cached(folder / "slips", task, key, compute)
 
 

@@ -53,11 +53,12 @@ def _is_range(node: ast.AST) -> bool:
             and node.func.id == "range" and 1 <= len(node.args) <= 3 and not node.keywords)
 
 
-#: One site's variants: given a node, each way to replace it.
-Variants = Callable[[ast.AST], list[ast.AST | None]]
+#: One site's variants: given a node (and whether it is a statement of the function's
+#: own body), each way to replace it (None: the statement removed).
+Variants = Callable[[ast.AST, bool], list[ast.AST | None]]
 
 
-def _bound_variants(node: ast.AST) -> list[ast.AST | None]:
+def _bound_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
     out: list[ast.AST | None] = []
     if _is_range(node):
         assert isinstance(node, ast.Call)
@@ -81,7 +82,7 @@ def _bound_variants(node: ast.AST) -> list[ast.AST | None]:
     return out
 
 
-def _skip_variants(node: ast.AST) -> list[ast.AST | None]:
+def _skip_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
     if not isinstance(node, ast.For) or _is_range(node.iter):
         return []
     out: list[ast.AST | None] = []
@@ -94,14 +95,14 @@ def _skip_variants(node: ast.AST) -> list[ast.AST | None]:
     return out
 
 
-def _guard_variants(node: ast.AST) -> list[ast.AST | None]:
-    if (isinstance(node, ast.If) and getattr(node, "guard", False) and not node.orelse
+def _guard_variants(node: ast.AST, top: bool) -> list[ast.AST | None]:
+    if (top and isinstance(node, ast.If) and not node.orelse
             and len(node.body) == 1 and isinstance(node.body[0], (ast.Return, ast.Raise))):
         return [None]  # the statement removed
     return []
 
 
-def _forget_variants(node: ast.AST) -> list[ast.AST | None]:
+def _forget_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
     if not isinstance(node, ast.Call) or node.keywords:
         return []
     func = node.func
@@ -113,7 +114,7 @@ def _forget_variants(node: ast.AST) -> list[ast.AST | None]:
     return []
 
 
-def _strict_variants(node: ast.AST) -> list[ast.AST | None]:
+def _strict_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
     if not isinstance(node, ast.Compare):
         return []
     out: list[ast.AST | None] = []
@@ -136,14 +137,15 @@ KINDS: dict[str, Variants] = {
 }
 
 
-def _function_nodes(tree: ast.Module) -> Iterator[ast.AST]:
-    """Nodes inside the module's functions (module-level code is setup, not behaviour)."""
+def _function_nodes(tree: ast.Module) -> Iterator[tuple[ast.AST, bool]]:
+    """Nodes inside the module's functions (module-level code is setup, not behaviour),
+    each with whether it is a statement of the function's own body (where an edge-case
+    guard sits)."""
     for top in tree.body:
         if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for statement in top.body:
-                # An edge-case guard is an ``if`` of the function's own body.
-                statement.guard = True  # type: ignore[attr-defined]
-                yield from ast.walk(statement)
+                for node in ast.walk(statement):
+                    yield node, node is statement
 
 
 def slip_sources(source: str, kinds: tuple[str, ...] = tuple(KINDS)) -> list[Mutant]:
@@ -153,9 +155,9 @@ def slip_sources(source: str, kinds: tuple[str, ...] = tuple(KINDS)) -> list[Mut
     tree = ast.parse(source)
     seen = {ast.dump(tree)}
     sites: list[tuple[int, int, ast.AST, ast.AST | None]] = []
-    for node in _function_nodes(tree):
+    for node, top in _function_nodes(tree):
         for rank, kind in enumerate(kinds):
-            for replacement in KINDS[kind](node):
+            for replacement in KINDS[kind](node, top):
                 line = getattr(node, "lineno", 0)
                 column = getattr(node, "col_offset", 0)
                 sites.append((line * 1000 + column, rank, node, replacement))
