@@ -14,9 +14,13 @@ from evalplus_ng.files import write_atomically
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import decode, encode
 
-#: The file names of the suites ``augment`` writes, by suite kind (stress: the efficiency tier).
+#: The file names of the suites ``augment`` writes, by suite kind (stress: the efficiency
+#: tier; mini and stress-mini: their reductions).
 SUITE_FILES = {"plus": "HumanEvalPlus.jsonl.gz", "mini": "HumanEvalPlus-Mini.jsonl.gz",
-               "stress": "HumanEvalPlus-Stress.jsonl.gz"}
+               "stress": "HumanEvalPlus-Stress.jsonl.gz",
+               "stress-mini": "HumanEvalPlus-Stress-Mini.jsonl.gz"}
+#: The reduced suite of each full suite kind.
+MINI_OF = {"plus": "mini", "stress": "stress-mini"}
 
 
 def _plain(value: Any) -> Any:

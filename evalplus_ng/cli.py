@@ -101,9 +101,11 @@ def _terminated(signum: int, _frame: object) -> None:
 @click.option("--samples", "samples", required=True,
               type=click.Path(path_type=Path, dir_okay=False),
               help="JSON Lines file: task_id plus completion or solution per line.")
-@click.option("--suite", default="base", show_default=True, metavar="base|plus|mini|stress|PATH",
+@click.option("--suite", default="base", show_default=True,
+              metavar="base|plus|mini|stress|stress-mini|PATH",
               help="Tests to judge with: the dataset's own, augment's outputs (stress: the "
-                   "efficiency tier), or a HumanEvalPlus-format file.")
+                   "efficiency tier; the minis: their reductions), or a HumanEvalPlus-format "
+                   "file.")
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
               default=DEFAULT_OUT, show_default=True,
               help="Folder where `augment` wrote its suites (for --suite plus|mini).")
@@ -140,7 +142,7 @@ def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int
     click.echo(f"base: {base_pass} pass")
     for column, row in summary.pass_at_k.items():
         cells = ", ".join(f"pass@{k} {100 * value:.1f}" for k, value in row.items())
-        if suite == "stress" and column == "plus":  # an efficiency verdict, kept apart
+        if suite in ("stress", "stress-mini") and column == "plus":  # efficiency, kept apart
             column = "stress (efficiency)"
         click.echo(f"{column}: {cells}")
 
@@ -189,6 +191,7 @@ def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int
         _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs)
     if not no_reduce:
         _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs)
+        _reduce(dataset, out, "stress", None, jobs, suite="stress")
     if not no_calibrate:
         _calibrate(out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs)
 
@@ -335,26 +338,35 @@ def _calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
               show_default=True, help="Built-in dataset the suite belongs to.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
               show_default=True, help="Folder where `augment` wrote the full suite.")
-@click.option("--profile", default="full", show_default=True,
-              metavar="coverage|mutants|samples|full|offline",
-              help="Which requirements the reduced suite keeps (reducers/NAME.json).")
+@click.option("--profile", default=None,
+              metavar="coverage|mutants|samples|full|offline|stress",
+              help="Which requirements the reduced suite keeps (reducers/NAME.json) "
+                   "[default: full for plus, stress for stress].")
+@click.option("--suite", type=click.Choice(["plus", "stress"]), default="plus",
+              show_default=True,
+              help="Which full suite to reduce: plus (to HumanEvalPlus-Mini) or stress (to "
+                   "HumanEvalPlus-Stress-Mini).")
 @click.option("--samples", "samples_dir", default=None,
               type=click.Path(path_type=Path, file_okay=False, exists=True),
               help="Folder of LLM samples files (*.jsonl) for sample kills and pass@1.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Parallel sandbox workers.")
 @_errors_to_exit_codes
-def reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs: int) -> None:
-    """Reduce the full suite to HumanEval+-MINI by set cover over test requirements."""
-    _reduce(dataset, out, profile, samples_dir, jobs)
+def reduce(dataset: str, out: Path, profile: str | None, suite: str, samples_dir: Path | None,
+           jobs: int) -> None:
+    """Reduce a full suite to its MINI by set cover over test requirements."""
+    chosen = profile or ("full" if suite == "plus" else "stress")
+    _reduce(dataset, out, chosen, samples_dir, jobs, suite)
 
 
-def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs: int) -> None:
+def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs: int,
+            suite: str = "plus") -> None:
     from evalplus_ng.reduce import run_reduce
 
-    with _Progress("reducing") as progress:
+    with _Progress("reducing" if suite == "plus" else f"reducing {suite}") as progress:
         summary = run_reduce(out, dataset, profile, samples_dir, jobs, progress.update,
-                             status=lambda message: click.echo(message, err=True))
+                             status=lambda message: click.echo(message, err=True),
+                             suite=suite)
     click.echo(f"wrote {summary.mini_path} and {summary.report_path}")
     spent = summary.seconds
     if spent:

@@ -29,6 +29,9 @@ class Profile:
     #: Covers made one after the other, each keeping the tests the earlier ones chose
     #: (so a later stage only adds tests); None is one cover of every requirement.
     stages: tuple[tuple[str, ...], ...] | None = None
+    #: The full suite the profile is made for: ``plus`` (listed in its report) or
+    #: ``stress`` (the efficiency tier's own MINI).
+    suite: str = "plus"
 
     @property
     def steps(self) -> tuple[tuple[str, ...], ...]:
@@ -67,8 +70,11 @@ def load_profile_file(path: Path) -> Profile:
             raise InputError(str(path), None, "'stages' must be non-empty lists that name "
                                               "each requirement once")
         stages = tuple(tuple(stage) for stage in stages)
+    suite = document.get("suite", "plus")
+    if suite not in ("plus", "stress"):
+        raise InputError(str(path), None, "'suite' must be plus or stress")
     return Profile(path.stem, tuple(dict.fromkeys(requirements)), keep_base, str(description),
-                   budget, stages)
+                   budget, stages, suite)
 
 
 def profile_names(folder: Path | None = None) -> list[str]:

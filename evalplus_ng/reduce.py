@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.artifact import SUITE_FILES, write_plus_file
+from evalplus_ng.artifact import MINI_OF, SUITE_FILES, write_plus_file
 from evalplus_ng.classes import classes_of_test
 from evalplus_ng.cost import cost_goals, executed_lines
 from evalplus_ng.cover import branch_arcs
@@ -31,6 +31,7 @@ from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_t
 from evalplus_ng.mutants import mutant_sources
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.profiles import (
+    REQUIREMENTS,
     KindMasks,
     Profile,
     load_profile,
@@ -342,25 +343,31 @@ def pass_at_1(answers: Sequence[Answer], passed: Callable[[Answer], bool]) -> fl
 
 def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Path,
            executor: Executor, sample_table: Mapping[TaskId, Sequence[Candidate]] | None,
-           progress: Progress | None = None) -> tuple[dict[TaskId, TaskRequirements],
-                                                      dict[str, float]]:
-    """Every task's requirements (from the cache when current) and seconds spent per kind."""
+           progress: Progress | None = None,
+           kinds: Set[str] = frozenset(REQUIREMENTS)) -> tuple[dict[TaskId, TaskRequirements],
+                                                             dict[str, float]]:
+    """Every task's requirements of ``kinds`` (from the cache when current; other kinds
+    stay empty) and seconds spent per kind."""
     reqs: dict[TaskId, TaskRequirements] = {}
-    seconds = {"coverage": 0.0, "mutants": 0.0, "samples": 0.0, "cost": 0.0, "slips": 0.0}
+    seconds = dict.fromkeys(REQUIREMENTS, 0.0)
+    nothing: dict[str, Any] = {"arcs": {}, "rows": [], "lines": [], "seconds": 0.0}
     for done, task in enumerate(tasks, start=1):
         truth = truths[task.task_id]
         tests = suite_tests(task, truth)
-        cover = coverage_requirement(task, tests, folder)
-        mutants = mutant_requirement(task, truth, tests, folder, executor)
-        cost = cost_requirement(task, tests, folder)
-        seconds["cost"] += cost["seconds"]
-        slips = slip_requirement(task, truth, tests, folder, executor)
-        seconds["slips"] += slips["seconds"]
-        seconds["coverage"] += cover["seconds"]
-        seconds["mutants"] += mutants["seconds"]
+        cover = (coverage_requirement(task, tests, folder) if "coverage" in kinds
+                 else nothing)
+        mutants = (mutant_requirement(task, truth, tests, folder, executor)
+                   if "mutants" in kinds else nothing)
+        cost: dict[str, Any] = (cost_requirement(task, tests, folder) if "cost" in kinds
+                                else {"lines": {}, "seconds": 0.0})
+        slips = (slip_requirement(task, truth, tests, folder, executor) if "slips" in kinds
+                 else nothing)
+        for kind, document in (("coverage", cover), ("mutants", mutants), ("cost", cost),
+                               ("slips", slips)):
+            seconds[kind] += document["seconds"]
         rows: tuple[KillRow, ...] = ()
         found: Sequence[Candidate] = ()
-        if sample_table is not None:
+        if sample_table is not None and "samples" in kinds:
             found = sample_table.get(task.task_id, ())
             samples = sample_requirement(task, truth, tests, found, folder, executor)
             seconds["samples"] += samples["seconds"]
@@ -378,7 +385,7 @@ def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: 
             codes=tuple(c.code for c in found),
             lines={int(t): n for t, n in cost["lines"].items()},
             slips=_rows_from_wire(slips["rows"]),
-            classes=class_requirement(task, truth, tests),
+            classes=class_requirement(task, truth, tests) if "classes" in kinds else {},
         )
         if progress is not None:
             progress(done, len(tasks))
@@ -450,23 +457,40 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
     return rows
 
 
+def _reduction_files(suite: str) -> dict[str, str]:
+    """Names of what reducing ``suite`` writes: the MINI, the report, its JSON, the cache."""
+    if suite == "plus":
+        return {"mini": MINI_FILE, "report": REPORT_FILE, "summary": SUMMARY_FILE,
+                "cache": CACHE_FOLDER}
+    return {"mini": SUITE_FILES[MINI_OF[suite]], "report": f"reduction-{suite}.md",
+            "summary": f"reduction-{suite}.json", "cache": f"{CACHE_FOLDER}-{suite}"}
+
+
 def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
                samples_dir: Path | None = None, workers: int = 2,
                progress: Progress | None = None,
-               status: Callable[[str], None] | None = None) -> ReduceSummary:
+               status: Callable[[str], None] | None = None,
+               suite: str = "plus") -> ReduceSummary:
     """Reduce ``out_dir``'s full suite with ``profile``; write the MINI suite and the report.
 
     ``dataset`` names the benchmark (only HumanEval has a plus suite today).
     Without ``samples_dir`` only profiles without sample kills can run, and the
-    report has no pass@1 columns.
+    report has no pass@1 columns. ``suite`` is ``plus`` (the MINI, reported for every
+    shipped profile) or ``stress`` (the stress tier's own MINI, for ``profile`` alone:
+    its inputs are the costly ones, so no other profile's requirements are gathered).
     """
+    if suite not in MINI_OF:
+        raise InputError(suite, None, f"no reduction for suite {suite!r}; known: "
+                                      f"{', '.join(MINI_OF)}")
+    files = _reduction_files(suite)
     say = status or (lambda _message: None)
     began = time.perf_counter()
     chosen = load_profile(profile)
-    suite_path = out_dir / SUITE_FILES["plus"]
+    suite_path = out_dir / SUITE_FILES[suite]
     if not suite_path.is_file():
         raise InputError(str(suite_path), None,
-                         f"no full suite here: run `evalplus-ng augment --dataset {dataset}` first")
+                         f"no {suite} suite here: run `evalplus-ng augment --dataset {dataset}` "
+                         "first")
     if "samples" in chosen.requirements and samples_dir is None:
         raise InputError(str(samples_dir or "--samples"), None,
                          f"profile {profile!r} needs LLM samples: pass --samples DIR")
@@ -485,26 +509,30 @@ def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
             f"from {len(per_model(answers))} models")
     names = sorted(profile_names(), key=lambda n: (PAPER_ORDER.index(n)
                                                    if n in PAPER_ORDER else len(PAPER_ORDER), n))
-    profiles = [load_profile(name) for name in names
-                if samples_dir is not None or "samples" not in load_profile(name).requirements]
-    folder = out_dir / CACHE_FOLDER
+    profiles = [p for p in map(load_profile, names) if p.suite == "plus"
+                and (samples_dir is not None or "samples" not in p.requirements)]
+    if suite != "plus":
+        profiles = [chosen]
+    kinds = {kind for p in profiles for kind in p.requirements}
+    folder = out_dir / files["cache"]
     with Sandbox(workers, Limits(), judge=JUDGE) as sandbox:
         say(f"running the ground truth of {len(tasks)} task(s)")
         truths = run_ground_truth(tasks, sandbox)
-        reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress)
+        reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress, kinds)
         say("set cover and report")
         judge = KillLookup(sandbox, reqs) if samples_dir is not None else None
         rows = _profile_rows(profiles, reqs, answers, judge)
     mini = [reduced_task(reqs[t.task_id], reqs[t.task_id].reduce(chosen)) for t in tasks]
-    mini_path = out_dir / MINI_FILE
+    mini_path = out_dir / files["mini"]
     write_plus_file(mini, mini_path)
     mutant_counts = [len(r.mutants) for r in reqs.values()]
     survivors = {t: [r.mutant_lines[i] for i, row in enumerate(r.mutants) if not row.killed]
                  for t, r in reqs.items()}
     # The report files hold no timings or absolute paths: same suite, same bytes.
     document = {
+        "suite": SUITE_FILES[suite],
         "profile": profile,
-        "mini": MINI_FILE,
+        "mini": files["mini"],
         "profiles": rows,
         "mutants": {
             "total": sum(mutant_counts),
@@ -515,9 +543,10 @@ def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
             "survivors": {t: lines for t, lines in survivors.items() if lines},
         },
     }
-    report_path = out_dir / REPORT_FILE
+    report_path = out_dir / files["report"]
     report_path.write_text(report(document), encoding="utf-8")
-    (out_dir / SUMMARY_FILE).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    (out_dir / files["summary"]).write_text(json.dumps(document, indent=1) + "\n",
+                                            encoding="utf-8")
     return ReduceSummary(
         mini_path, report_path,
         {r["profile"]: r["tests_per_task"] for r in rows},
@@ -533,7 +562,7 @@ def report(document: Mapping[str, Any]) -> str:
     rows = document["profiles"]
     models = sorted({m for row in rows for m in row["models"]})
     lines = [
-        "# Test-suite reduction",
+        f"# Test-suite reduction of {document.get('suite', SUITE_FILES['plus'])}",
         "",
         "Tests per task (base + plus); the full suite's kills (samples that pass the base tests",
         "and fail the full suite; a sample that fails the base tests is never a kill) and the",

@@ -64,7 +64,7 @@ def load_dataset(name: str, cache: Path | None = None) -> list[Task]:
 
 def load_suite(dataset: str, suite: str, artifacts: Path = DEFAULT_OUT) -> list[Task]:
     """Tasks of a suite: ``base`` (the dataset's own tests), ``plus``, ``mini``, ``stress``
-    (the efficiency tier) or a file path."""
+    (the efficiency tier), ``stress-mini`` or a file path."""
     if suite == "base":
         return [replace(task, plus_inputs=())
                 for task in load_dataset(dataset, cache=user_cache_dir())]
@@ -332,8 +332,8 @@ def run_calibrate(
     out_dir: Path, floor: float = DEFAULT_FLOOR_SECONDS, factor: float = DEFAULT_FACTOR,
     workers: int = 2, progress: Progress | None = None,
 ) -> CalibrateSummary:
-    """Calibrate the plus suite in ``out_dir`` (and the mini and stress suites when present),
-    in place.
+    """Calibrate the plus suite in ``out_dir`` (and the mini, stress and stress-mini suites
+    when present), in place.
 
     Each file is rewritten atomically with the same tasks and inputs and a fresh
     calibration per task; only the calibration differs between runs.
@@ -342,8 +342,8 @@ def run_calibrate(
     if not plus.is_file():
         raise InputError(str(plus), None,
                          f"no plus suite here: run `evalplus-ng augment --out {out_dir}` first")
-    paths = [plus] + [p for p in [out_dir / SUITE_FILES["mini"], out_dir / SUITE_FILES["stress"]]
-                      if p.is_file()]
+    paths = [plus] + [p for p in (out_dir / SUITE_FILES[kind]
+                                  for kind in ("mini", "stress", "stress-mini")) if p.is_file()]
     suites = [load_plus_file(path) for path in paths]
     total = sum(len(tasks) for tasks in suites)
     finished = 0

@@ -119,8 +119,10 @@ def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
     # The tie input is the only one that tells `<` from `<=`: the samples keep it.
     assert [[1.0, 2.0], 1.0] in [list(args) for args in mini[0].plus_inputs]
     text = (out / REPORT_FILE).read_text()
-    for name in ("full suite", *profile_names(), "u_right", "u_ties", "v_adjacent"):
+    plus_profiles = [n for n in profile_names() if load_profile(n).suite == "plus"]
+    for name in ("full suite", *plus_profiles, "u_right", "u_ties", "v_adjacent"):
         assert name in text
+    assert "| stress |" not in text  # the stress tier's profile has a report of its own
     assert "|  | full suite | coverage | mutants | samples | full |" in text
     assert "| u_right | 100.0 | 100.0 | 100.0 | 100.0 | 100.0 |" in text
     document = json.loads((out / "reduction.json").read_text())
@@ -166,7 +168,8 @@ def test_reduce_without_samples_runs_the_other_profiles(tmp_path: Path) -> None:
     [
         (["--profile", "nope"], "no such reduction profile"),
         (["--profile", "samples"], "needs LLM samples: pass --samples DIR"),
-        (["--out", "{missing}"], "no full suite here"),
+        (["--out", "{missing}"], "no plus suite here"),
+        (["--suite", "stress"], "no stress suite here"),
     ],
 )
 def test_reduce_errors_are_one_line_exit_2(tmp_path: Path, args: list[str],
@@ -178,6 +181,33 @@ def test_reduce_errors_are_one_line_exit_2(tmp_path: Path, args: list[str],
     assert result.exit_code == 2
     assert problem in result.output
     assert result.output.count("\n") == 1
+
+
+def test_the_stress_suite_gets_a_mini_of_its_own_with_its_costliest_input(
+        tmp_path: Path) -> None:
+    # fib (HumanEval/55): the ground truth's work grows with n; n = 3000 is the stress
+    # tier's costliest input and the one a naive recursion never finishes.
+    out = tmp_path / "out"
+    plus = _suite(out)
+    fib = next(t for t in load_humaneval() if t.task_id == "HumanEval/55")
+    stress = [replace(fib, plus_inputs=tuple([n] for n in (40, 3000, 600, 35, 1200)))]
+    write_plus_file(stress, out / SUITE_FILES["stress"])
+    before = plus.read_bytes()
+    result = CliRunner().invoke(main, ["reduce", "--out", str(out), "--suite", "stress",
+                                       "-j", "2"])
+    assert result.exit_code == 0, result.output
+    assert "stress: " in result.output  # the profile the stress suite defaults to
+    mini = load_plus_file(out / SUITE_FILES["stress-mini"])
+    assert [t.task_id for t in mini] == ["HumanEval/55"]
+    assert [3000] in [list(args) for args in mini[0].plus_inputs]
+    assert len(mini[0].plus_inputs) < 5
+    assert mini[0].base_inputs == fib.base_inputs
+    assert (out / "reduction-stress.md").read_text().startswith(
+        "# Test-suite reduction of HumanEvalPlus-Stress.jsonl.gz")
+    # The plus suite's MINI, report and cache are not touched.
+    assert plus.read_bytes() == before
+    assert not (out / MINI_FILE).exists() and not (out / REPORT_FILE).exists()
+    assert not (out / CACHE_FOLDER).exists() and (out / f"{CACHE_FOLDER}-stress").is_dir()
 
 
 def test_reduced_task_keeps_chosen_inputs_and_their_calibration() -> None:

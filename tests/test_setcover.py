@@ -122,7 +122,8 @@ def test_a_filled_cover_meets_each_goal_twice_where_the_suite_can(
 
 
 def test_shipped_profiles() -> None:
-    assert profile_names() == ["coverage", "full", "mutants", "offline", "samples"]
+    assert profile_names() == ["coverage", "full", "mutants", "offline", "samples", "stress"]
+    assert [load_profile(n).suite for n in profile_names()].count("stress") == 1
     full, offline = load_profile("full"), load_profile("offline")
     assert sorted(full.requirements) == sorted(REQUIREMENTS)
     assert "samples" not in offline.requirements
@@ -160,6 +161,9 @@ def test_bad_profiles_are_one_line_errors(tmp_path: Path) -> None:
         load_profile_file(bad)
     bad.write_text(json.dumps({"requirements": ["mutants"], "budget": 0}))
     with pytest.raises(InputError, match="'budget' must be a positive integer"):
+        load_profile_file(bad)
+    bad.write_text(json.dumps({"requirements": ["mutants"], "suite": "mini"}))
+    with pytest.raises(InputError, match="'suite' must be plus or stress"):
         load_profile_file(bad)
     bad.write_text(json.dumps({"requirements": ["mutants", "cost"], "stages": [["mutants"]]}))
     with pytest.raises(InputError, match="'stages' must be non-empty lists"):
