@@ -20,3 +20,16 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.pop("EVALPLUS_NG_CACHE", None)
     else:
         os.environ["EVALPLUS_NG_CACHE"] = previous
+
+
+@pytest.fixture(params=["bubblewrap", "namespaces"])
+def jail(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each jail mode in turn, set for the sandboxes the test starts (bubblewrap is
+    skipped where it is missing or cannot make a jail)."""
+    from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode, mode
+
+    chosen = Mode(request.param)
+    if chosen is Mode.BUBBLEWRAP and mode() is not Mode.BUBBLEWRAP:
+        pytest.skip("bubblewrap is missing or cannot make a jail here")
+    monkeypatch.setenv(MODE_VARIABLE, chosen.value)
+    return chosen.value

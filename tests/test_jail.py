@@ -36,12 +36,9 @@ def _job(code: str, expected: list[int] | None, limit: float = 10.0) -> Job:
 
 
 @requires_root
-@pytest.mark.parametrize("jail", [m.value for m in Mode])
 def test_a_sample_finds_no_reference_in_memory_after_a_ground_truth_job(
-        jail: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if jail == Mode.BUBBLEWRAP.value and mode() is not Mode.BUBBLEWRAP:
-        pytest.skip("bubblewrap is missing or cannot make a jail here")
-    monkeypatch.setenv(MODE_VARIABLE, jail)
+        jail: str) -> None:
+    # ``jail``: each mode in turn (tests/conftest.py).
     secret = random.SystemRandom().randrange(10**12, 10**13)
     reference = f"def f(x):\n    return x + {secret}\n"
     expected = [1 + secret, 2 + secret]
