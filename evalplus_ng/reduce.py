@@ -46,7 +46,7 @@ from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import decode, dumps, encode
 from evalplus_ng.slips import slip_sources
 from evalplus_ng.types import Executor, TaskId
-from evalplus_ng.workflow import load_dataset
+from evalplus_ng.workflow import answer_keys_near, load_dataset
 
 MINI_FILE = SUITE_FILES["mini"]
 REPORT_FILE = "reduction.md"
@@ -515,7 +515,8 @@ def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
         profiles = [chosen]
     kinds = {kind for p in profiles for kind in p.requirements}
     folder = out_dir / files["cache"]
-    with Sandbox(workers, Limits(), judge=JUDGE) as sandbox:
+    with Sandbox(workers, Limits(), judge=JUDGE,
+                 hidden=answer_keys_near(out_dir)) as sandbox:
         say(f"running the ground truth of {len(tasks)} task(s)")
         truths = run_ground_truth(tasks, sandbox)
         reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress, kinds)

@@ -121,13 +121,29 @@ class EvaluateSummary:
         return sum(r.plus_status is status for r in self.results)
 
 
+def answer_keys_near(folder: Path, *files: Path) -> list[Path]:
+    """What a sample must not read, beyond the installed data: the suites in ``folder``
+    (each holds the reference solutions), ``files`` and evalplus-ng's own cache
+    (recovered base inputs and their outputs). Passed to :class:`Sandbox` as ``hidden``."""
+    return [*(folder / name for name in SUITE_FILES.values()), *files, user_cache_dir()]
+
+
+def _suite_file(suite: str, artifacts: Path) -> list[Path]:
+    """The file ``--suite`` names, if any (``base`` is the dataset itself)."""
+    if suite == "base":
+        return []
+    return [artifacts / SUITE_FILES[suite] if suite in SUITE_FILES else Path(suite)]
+
+
 def run_evaluate(
     request: EvaluateRequest, progress: Progress | None = None,
     status: Callable[[str], None] | None = None,
 ) -> EvaluateSummary:
     """Judge a samples file; writes results beside it, checkpointing as it goes."""
     say = status or (lambda _message: None)
-    with Sandbox(request.workers, request.limits, judge=JUDGE) as sandbox:
+    hidden = answer_keys_near(request.artifacts, *_suite_file(request.suite,
+                                                              request.artifacts))
+    with Sandbox(request.workers, request.limits, judge=JUDGE, hidden=hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
                                                            request.artifacts)}
@@ -283,7 +299,7 @@ def run_audit(out_dir: Path, dataset: str = "humaneval", samples_dir: Path | Non
                 plus[t.task_id] = (*plus.get(t.task_id, ()), *t.plus_inputs)
     contracts = data_dir("contracts") / dataset
     out_dir.mkdir(parents=True, exist_ok=True)
-    with Sandbox(workers, judge=JUDGE) as sandbox:
+    with Sandbox(workers, judge=JUDGE, hidden=answer_keys_near(out_dir, suite)) as sandbox:
         samples = (_base_passing_samples(tasks, samples_dir, sandbox, config)
                    if samples_dir is not None else {})
 

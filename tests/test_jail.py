@@ -127,3 +127,43 @@ def test_nothing_outlives_evaluate_stopped_mid_run(how: signal.Signals, tmp_path
             with Sandbox(1, LIMITS):
                 pass
         assert not list(Path(hierarchy.folder).glob(f"evalplus-ng-{tool.pid}-*"))
+
+
+READER = """def f(x):
+    try:
+        with open(__PATH__, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as exc:
+        return type(exc).__name__
+"""
+
+
+@requires_root
+def test_the_callers_answer_keys_are_hidden_in_both_modes(jail: str, tmp_path: Path) -> None:
+    # A suite file beside the samples holds the reference solutions; the sandbox is told.
+    suite = tmp_path / "HumanEvalPlus.jsonl"
+    secret = uuid.uuid4().hex
+    suite.write_text(secret, encoding="utf-8")
+    suite.chmod(0o644)
+    tmp_path.chmod(0o755)
+    code = READER.replace("__PATH__", repr(str(suite)))
+    with Sandbox(1, LIMITS, hidden=[suite]) as sandbox:
+        value = sandbox.run(_job(code, None)).outcomes[0].value
+    assert value != secret
+    if jail == Mode.NAMESPACES.value:
+        # The same sample reads it when the sandbox is not told: the test can fail.
+        with Sandbox(1, LIMITS) as sandbox:
+            assert sandbox.run(_job(code, None)).outcomes[0].value == secret
+
+
+def test_evaluate_hides_the_suites_it_judges_with_and_the_cache(tmp_path: Path) -> None:
+    from evalplus_ng.artifact import SUITE_FILES
+    from evalplus_ng.dataset import user_cache_dir
+    from evalplus_ng.workflow import _suite_file, answer_keys_near
+
+    own = tmp_path / "mine.jsonl.gz"
+    hidden = answer_keys_near(tmp_path, *_suite_file(str(own), tmp_path))
+    assert {tmp_path / name for name in SUITE_FILES.values()} <= set(hidden)
+    assert own in hidden and user_cache_dir() in hidden
+    assert _suite_file("base", tmp_path) == []
+    assert _suite_file("plus", tmp_path) == [tmp_path / SUITE_FILES["plus"]]

@@ -338,10 +338,11 @@ def _inside(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
 
 
-def bubblewrap_command(limits: Limits) -> list[str]:
+def bubblewrap_command(limits: Limits, hidden: Sequence[str] = ()) -> list[str]:
     """The bwrap command line that runs a supervisor in its jail (the supervisor's own
     command line follows it). It dies with its parent; its pid 1 takes every process
-    of the jail with it."""
+    of the jail with it. The answer keys, and ``hidden``, are covered where the jail
+    would show them."""
     bwrap = _bubblewrap()
     if bwrap is None:
         raise OSError("bubblewrap (bwrap) is missing or cannot make a jail here")
@@ -370,7 +371,7 @@ def bubblewrap_command(limits: Limits) -> list[str]:
             made.add(ancestor)
         command += ["--ro-bind", folder, folder]
         shown.append(folder)
-    for key in answer_keys():
+    for key in sorted({*answer_keys(), *hidden}):
         if not _inside(key, shown):
             continue
         if os.path.isdir(key):

@@ -218,11 +218,13 @@ class _Worker:
     """The parent's handle on one supervisor process."""
 
     def __init__(self, limits: Limits, closed: threading.Event, mode: Mode,
-                 number: int = 0) -> None:
+                 number: int = 0, hidden: tuple[str, ...] = ()) -> None:
         self.limits = limits
         self.closed = closed
         self.mode = mode
         self.number = number
+        #: Answer keys of the caller's beyond :func:`answer_keys` (suites, caches).
+        self.hidden = hidden
         self.process: subprocess.Popen[bytes] | None = None
         self.root: str | None = None
         #: The supervisor's memory cgroup, where one can be made.
@@ -242,13 +244,13 @@ class _Worker:
         if self.mode is Mode.BUBBLEWRAP:
             # The working folders are on the jail's own tmpfs: gone with the jail.
             root = JAIL_ROOT
-            command = bubblewrap_command(self.limits) + command
+            command = bubblewrap_command(self.limits, self.hidden) + command
         else:
             # The parent owns the supervisor's folder: a supervisor killed with SIGKILL
             # cannot clean up after itself.
             root = self.root = tempfile.mkdtemp(prefix="evalplus-ng-sandbox-")
             os.chmod(root, 0o711)
-            hidden = answer_keys()
+            hidden = tuple(sorted({*answer_keys(), *self.hidden}))
         settings = json.dumps({"limits": asdict(self.limits), "parent": os.getpid(),
                                "root": root, "mode": self.mode.value, "hidden": hidden})
         self.group = cgroup.make(self.number, cgroup_bytes(self.limits))
@@ -367,12 +369,18 @@ class Sandbox:
 
     ``judge`` judges the outputs of jobs that have expected outputs; a sandbox
     without one runs only jobs that have none (it raises SandboxError for others).
+    ``hidden`` names the caller's answer keys (see :attr:`hidden`).
     """
 
     def __init__(self, workers: int = 1, limits: Limits | None = None,
-                 judge: Judge | None = None) -> None:
+                 judge: Judge | None = None, hidden: Iterable[str | os.PathLike[str]] = ()
+                 ) -> None:
         self.limits = limits or Limits()
         self.judge = judge
+        #: Files and folders of the caller's that hold answers (the suite being judged,
+        #: caches), covered in every mode besides :func:`jail.answer_keys`. A folder
+        #: must not hold what the supervisor itself needs (Python, evalplus_ng).
+        self.hidden = tuple(sorted({os.path.realpath(p) for p in hidden if os.path.exists(p)}))
         self.workers = max(1, workers)
         self._closed = threading.Event()
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
@@ -383,7 +391,7 @@ class Sandbox:
             raise SandboxError(str(exc)) from None
         # Memory cgroups left by a sandbox that was killed before it could remove them.
         cgroup.sweep()
-        self._all = [_Worker(self.limits, self._closed, self.mode, number)
+        self._all = [_Worker(self.limits, self._closed, self.mode, number, self.hidden)
                      for number in range(self.workers)]
         for worker in self._all:
             self._idle.put(worker)
