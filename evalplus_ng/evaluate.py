@@ -6,6 +6,7 @@ builds sandbox jobs and reads their results; it opens no files.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -15,7 +16,7 @@ from typing import Any
 from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
 from evalplus_ng.records import Calibration, Job, JobResult, Outcome, Sample, Status, Task, Verdict
-from evalplus_ng.serialize import encode
+from evalplus_ng.serialize import dumps, encode
 from evalplus_ng.types import Args, Executor, TaskId
 
 PASS_AT_K = (1, 10, 100)
@@ -418,10 +419,41 @@ def pass_at_k(results: Sequence[SampleResult],
     return table
 
 
-def results_document(results: Sequence[SampleResult]) -> dict[str, Any]:
+def suite_hash(tasks: Iterable[Task]) -> str:
+    """A digest of everything in a suite a verdict depends on: each task's reference,
+    inputs, tolerance and calibrated limits (in task order)."""
+    digest = hashlib.sha256()
+    for task in sorted(tasks, key=lambda t: t.task_id):
+        calibration = task.calibration
+        part = [task.task_id, task.entry_point, task.solution, task.atol,
+                [dumps(encode(list(args))) for args in task.base_inputs],
+                [dumps(encode(list(args))) for args in task.plus_inputs],
+                None if calibration is None else [list(calibration.units),
+                                                  calibration.floor_seconds,
+                                                  calibration.factor,
+                                                  calibration.reference_seconds]]
+        digest.update(json.dumps(part, ensure_ascii=False).encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def verdict_identity(tasks: Iterable[Task], dataset: str, suite: str, config: EvalConfig,
+                     memory_bytes: int) -> dict[str, Any]:
+    """What a results file's verdicts were judged with, besides each sample's code: the
+    suite's content (:func:`suite_hash`) and kind, the dataset and the limits. ``--resume``
+    reuses a saved verdict only under the same identity."""
+    return {"hash": suite_hash(tasks), "dataset": dataset, "suite": suite,
+            "floor_seconds": config.floor_seconds, "factor": config.factor,
+            "details": config.details, "memory_bytes": memory_bytes}
+
+
+def results_document(results: Sequence[SampleResult],
+                     identity: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """EvalPlus's ``*_eval_results.json`` layout, samples in file order within a task.
 
     Without plus inputs, ``plus_status`` repeats ``base_status`` (EvalPlus always has one).
+    With ``identity`` (:func:`verdict_identity`), the document carries it under
+    ``evalplus_ng`` and its suite hash as ``hash`` (where EvalPlus keeps its dataset's).
     """
     table: dict[TaskId, list[dict[str, Any]]] = {}
     for result in results:
@@ -435,35 +467,48 @@ def results_document(results: Sequence[SampleResult]) -> dict[str, Any]:
                 "plus_fail_tests": [list(args) for args in result.plus_fail_tests],
             }
         )
-    return {"eval": table}
+    if identity is None:
+        return {"eval": table}
+    return {"hash": identity["hash"], "evalplus_ng": dict(identity), "eval": table}
+
+
+def identity_changes(document: Any, identity: Mapping[str, Any]) -> list[str]:
+    """The parts of ``identity`` a saved results document differs in (all, when it has
+    none: a file from another tool or an older evalplus-ng)."""
+    saved = document.get("evalplus_ng") if isinstance(document, dict) else None
+    if not isinstance(saved, dict):
+        return ["no record of the suite and settings"]
+    return [key for key in identity if saved.get(key) != identity[key]]
 
 
 def results_from_document(
     document: Any, samples: Sequence[Sample], tasks: Mapping[TaskId, Task]
 ) -> dict[int, SampleResult]:
-    """Results of an earlier run that still match the samples (same task, position, code)."""
+    """Results of an earlier run for the samples it judged, matched by content (task and
+    code), not by position: identical code gets the verdict it got then. The caller
+    checks first that the run had the same identity (:func:`identity_changes`)."""
     plus_suite = any(task.plus_inputs for task in tasks.values())
-    done: dict[int, SampleResult] = {}
     table = document.get("eval", {}) if isinstance(document, dict) else {}
-    seen: dict[TaskId, int] = {}
-    for position, sample in enumerate(samples):
-        rank = seen.get(sample.task_id, 0)
-        seen[sample.task_id] = rank + 1
-        entries = table.get(sample.task_id, [])
-        if rank >= len(entries):
-            continue
-        entry = entries[rank]
-        try:
-            if entry["solution"] != sample.code:
+    saved: dict[tuple[TaskId, str], SampleResult] = {}
+    for task_id, entries in (table.items() if isinstance(table, dict) else ()):
+        for entry in entries if isinstance(entries, list) else ():
+            try:
+                key = (task_id, entry["solution"])
+                if key in saved:
+                    continue
+                saved[key] = SampleResult(
+                    task_id,
+                    entry["solution"],
+                    Verdict(entry["base_status"]),
+                    Verdict(entry["plus_status"]) if plus_suite else None,
+                    tuple(entry.get("base_fail_tests", ())),
+                    tuple(entry.get("plus_fail_tests", ())),
+                )
+            except (KeyError, TypeError, ValueError):
                 continue
-            done[position] = SampleResult(
-                sample.task_id,
-                sample.code,
-                Verdict(entry["base_status"]),
-                Verdict(entry["plus_status"]) if plus_suite else None,
-                tuple(entry.get("base_fail_tests", ())),
-                tuple(entry.get("plus_fail_tests", ())),
-            )
-        except (KeyError, TypeError, ValueError):
-            continue
+    done: dict[int, SampleResult] = {}
+    for position, sample in enumerate(samples):
+        found = saved.get((sample.task_id, sample.code))
+        if found is not None:
+            done[position] = found
     return done

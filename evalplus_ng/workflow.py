@@ -31,9 +31,11 @@ from evalplus_ng.evaluate import (
     EvalConfig,
     SampleResult,
     evaluate_staged,
+    identity_changes,
     pass_at_k,
     results_document,
     results_from_document,
+    verdict_identity,
 )
 from evalplus_ng.files import write_atomically
 from evalplus_ng.groundtruth import GroundTruth
@@ -128,6 +130,11 @@ def answer_keys_near(folder: Path, *files: Path) -> list[Path]:
     return [*(folder / name for name in SUITE_FILES.values()), *files, user_cache_dir()]
 
 
+def _suite_kind(suite: str) -> str:
+    """``base``, a kind ``augment`` writes, or ``file`` (the hash tells files apart)."""
+    return suite if suite == "base" or suite in SUITE_FILES else "file"
+
+
 def _suite_file(suite: str, artifacts: Path) -> list[Path]:
     """The file ``--suite`` names, if any (``base`` is the dataset itself)."""
     if suite == "base":
@@ -149,14 +156,21 @@ def run_evaluate(
                                                            request.artifacts)}
         samples = read_samples(request.samples, tasks)
         out = results_path(request.samples)
+        identity = verdict_identity(tasks.values(), request.dataset, _suite_kind(request.suite),
+                                    request.config, request.limits.memory_bytes)
         done: dict[int, SampleResult] = {}
         if request.resume and out.is_file():
             try:
                 document = json.loads(out.read_text(encoding="utf-8"))
             except ValueError as exc:
                 raise InputError(str(out), None, f"cannot resume, invalid JSON: {exc}") from None
-            done = results_from_document(document, samples, tasks)
-            say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
+            changes = identity_changes(document, identity)
+            if changes:
+                say(f"{out}: judged with another suite or settings ({', '.join(changes)}); "
+                    "judging every sample again")
+            else:
+                done = results_from_document(document, samples, tasks)
+                say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
         needed = {s.task_id for position, s in enumerate(samples) if position not in done}
         warned: set[TaskId] = set()
 
@@ -185,10 +199,10 @@ def run_evaluate(
                 if progress is not None:
                     progress(len(results), len(samples))
                 if time.monotonic() - last > CHECKPOINT_SECONDS:
-                    _write_json_atomically(out, results_document(_ordered(results)))
+                    _write_json_atomically(out, results_document(_ordered(results), identity))
                     last = time.monotonic()
         finally:
-            _write_json_atomically(out, results_document(_ordered(results)))
+            _write_json_atomically(out, results_document(_ordered(results), identity))
     ordered = _ordered(results)
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done))
 

@@ -87,6 +87,46 @@ def test_resume_reuses_unchanged_verdicts(tmp_path: Path) -> None:
     assert _statuses(samples) == ["pass", "pass", "fail"]
 
 
+def _plus_statuses(results: Path) -> list[str]:
+    return [entry["plus_status"] for entries in json.loads(results.read_text())["eval"].values()
+            for entry in entries]
+
+
+def test_resume_after_base_judges_plus_again(tmp_path: Path) -> None:
+    # A sample right on small numbers only: it passes the base tests and fails plus.
+    from dataclasses import replace
+
+    from evalplus_ng.artifact import write_plus_file
+    from evalplus_ng.dataset import load_humaneval
+
+    add = next(t for t in load_humaneval() if t.task_id == "HumanEval/53")
+    suite = tmp_path / "suite.jsonl.gz"
+    write_plus_file([replace(add, plus_inputs=([10**6, 1], [3, 4]))], suite)
+    small = "    return x + y if x < 10**5 else 0\n"
+    samples = _samples(tmp_path / "s.jsonl", [{"task_id": "HumanEval/53", "completion": small},
+                                              {"task_id": "HumanEval/53", "completion": CORRECT}])
+    code, out, _ = _run("evaluate", "--samples", str(samples), "--suite", "base")
+    assert code == 0, out
+    results = samples.with_name("s_eval_results.json")
+    saved = json.loads(results.read_text())
+    assert saved["evalplus_ng"]["suite"] == "base" and saved["hash"] == saved["evalplus_ng"]["hash"]
+    # The base run wrote plus_status "pass" (EvalPlus's layout repeats base): --resume on
+    # the plus suite must not take it for a plus verdict.
+    code, out, err = _run("evaluate", "--samples", str(samples), "--suite", str(suite),
+                          "--resume")
+    assert code == 0, out
+    assert "(0 reused)" in out and "judging every sample again" in err
+    assert _plus_statuses(results) == ["fail", "pass"]
+    assert "plus: pass@1 50.0" in out
+    # Same suite and settings: both verdicts are reused, whatever their order in the file.
+    _samples(samples, [{"task_id": "HumanEval/53", "completion": CORRECT},
+                       {"task_id": "HumanEval/53", "completion": small}])
+    code, out, _ = _run("evaluate", "--samples", str(samples), "--suite", str(suite),
+                        "--resume")
+    assert code == 0 and "(2 reused)" in out
+    assert _plus_statuses(results) == ["pass", "fail"]
+
+
 HOSTILE = {
     "loop": "    while True:\n        pass\n",
     "exit_at_call": "    import os\n    os._exit(0)\n",
