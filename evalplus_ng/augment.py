@@ -295,7 +295,8 @@ def table(counts: Sequence[int]) -> dict[str, float]:
 
 
 def select_tasks(tasks: Sequence[Task], spec: str | None) -> list[Task]:
-    """Tasks named by ``spec``: comma-separated ids, numbers or ranges (``0,5,10-20``)."""
+    """Tasks named by ``spec``: comma-separated ids, numbers or ranges (``0,5,10-20``); an
+    empty selection is an error, and so is a range that runs backwards."""
     if not spec:
         return list(tasks)
     by_id = {task.task_id: task for task in tasks}
@@ -310,10 +311,15 @@ def select_tasks(tasks: Sequence[Task], spec: str | None) -> list[Task]:
         low, _, high = part.partition("-")
         if not (low.isdigit() and (not high or high.isdigit())):
             raise UnknownTaskError(f"unknown task {part!r}")
+        if high and int(high) < int(low):
+            raise UnknownTaskError(f"reversed task range {part!r}: did you mean "
+                                   f"'{high}-{low}'?")
         for number in range(int(low), int(high or low) + 1):
             if number not in by_number:
                 raise UnknownTaskError(f"unknown task number {number}")
             chosen[by_number[number].task_id] = by_number[number]
+    if not chosen:
+        raise UnknownTaskError(f"no task selected by {spec!r}")
     return [task for task in tasks if task.task_id in chosen]
 
 

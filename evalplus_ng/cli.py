@@ -341,7 +341,7 @@ def _calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
 @click.option("--profile", default=None,
               metavar="coverage|mutants|samples|full|offline|stress",
               help="Which requirements the reduced suite keeps (reducers/NAME.json) "
-                   "[default: full for plus, stress for stress].")
+                   "[default: full with --samples, else offline; stress for --suite stress].")
 @click.option("--suite", type=click.Choice(["plus", "stress"]), default="plus",
               show_default=True,
               help="Which full suite to reduce: plus (to HumanEvalPlus-Mini) or stress (to "
@@ -355,7 +355,8 @@ def _calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
 def reduce(dataset: str, out: Path, profile: str | None, suite: str, samples_dir: Path | None,
            jobs: int) -> None:
     """Reduce a full suite to its MINI by set cover over test requirements."""
-    chosen = profile or ("full" if suite == "plus" else "stress")
+    # The strongest profile the inputs allow, as augment chooses it.
+    chosen = profile or ("stress" if suite == "stress" else "full" if samples_dir else "offline")
     _reduce(dataset, out, chosen, samples_dir, jobs, suite)
 
 

@@ -119,6 +119,18 @@ def test_task_selection() -> None:
         select_tasks(tasks, "999")
     with pytest.raises(UnknownTaskError):
         select_tasks(tasks, "abc")
+    with pytest.raises(UnknownTaskError, match="reversed task range '5-2': did you mean '2-5'"):
+        select_tasks(tasks, "5-2")
+    with pytest.raises(UnknownTaskError, match="no task selected"):
+        select_tasks(tasks, " , ")
+
+
+def test_a_reversed_range_is_a_one_line_error_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["augment", "--out", str(out), "--tasks", "5-2"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().count("\n") == 0 and "reversed task range" in result.stderr
+    assert not out.exists()
 
 
 def test_plus_and_stress_are_two_verdicts(tmp_path: Path) -> None:

@@ -161,6 +161,10 @@ def test_reduce_without_samples_runs_the_other_profiles(tmp_path: Path) -> None:
     assert set(summary.tests_per_task) == {"(full suite)", "coverage", "mutants", "offline"}
     assert summary.kept == {}
     assert len(load_plus_file(out / MINI_FILE)) == 2
+    # With no flags, reduce takes the strongest profile it can run: offline here.
+    result = CliRunner().invoke(main, ["reduce", "--out", str(out), "-j", "2"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "reduction.json").read_text())["profile"] == "offline"
 
 
 @pytest.mark.parametrize(
