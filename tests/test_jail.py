@@ -13,6 +13,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -147,9 +148,13 @@ def test_the_callers_answer_keys_are_hidden_in_both_modes(jail: str, tmp_path: P
     suite.chmod(0o644)
     tmp_path.chmod(0o755)
     code = READER.replace("__PATH__", repr(str(suite)))
-    with Sandbox(1, LIMITS, hidden=[suite]) as sandbox:
+    # What the supervisor itself needs is never covered, even when a caller names it
+    # (a cache folder set to /tmp, say): the sandbox still works.
+    needed = [tempfile.gettempdir(), sys.prefix, "/"]
+    with Sandbox(1, LIMITS, hidden=[suite, *needed]) as sandbox:
+        assert sandbox.hidden == (str(suite.resolve()),)
         value = sandbox.run(_job(code, None)).outcomes[0].value
-    assert value != secret
+    assert value != secret and value in ("FileNotFoundError", "PermissionError", "")
     if jail == Mode.NAMESPACES.value:
         # The same sample reads it when the sandbox is not told: the test can fail.
         with Sandbox(1, LIMITS) as sandbox:

@@ -334,6 +334,14 @@ def tmpfs_bytes(limits: Limits) -> int:
     return _TMPFS_FILES * limits.file_bytes
 
 
+def coverable(path: str) -> bool:
+    """Whether ``path`` may be covered for a supervisor: not Python, its packages,
+    evalplus_ng or the temporary folder (where the working folders are), nor a folder
+    that holds one of them."""
+    needed = [*_python_folders(), os.path.realpath(tempfile.gettempdir())]
+    return not any(_inside(folder, [path]) for folder in needed)
+
+
 def _inside(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
 

@@ -36,6 +36,7 @@ from evalplus_ng.sandbox.jail import (
     Mode,
     answer_keys,
     bubblewrap_command,
+    coverable,
     mode,
     tmpfs_bytes,
 )
@@ -378,9 +379,11 @@ class Sandbox:
         self.limits = limits or Limits()
         self.judge = judge
         #: Files and folders of the caller's that hold answers (the suite being judged,
-        #: caches), covered in every mode besides :func:`jail.answer_keys`. A folder
-        #: must not hold what the supervisor itself needs (Python, evalplus_ng).
-        self.hidden = tuple(sorted({os.path.realpath(p) for p in hidden if os.path.exists(p)}))
+        #: caches), covered in every mode besides :func:`jail.answer_keys`; one that
+        #: holds what the supervisor itself needs (Python, evalplus_ng, the temporary
+        #: folder) is left visible (:func:`jail.coverable`).
+        self.hidden = tuple(sorted({os.path.realpath(p) for p in hidden if os.path.exists(p)
+                                    and coverable(os.path.realpath(p))}))
         self.workers = max(1, workers)
         self._closed = threading.Event()
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
