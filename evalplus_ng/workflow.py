@@ -67,19 +67,25 @@ def load_dataset(name: str, cache: Path | None = None) -> list[Task]:
 def load_suite(dataset: str, suite: str, artifacts: Path = DEFAULT_OUT) -> list[Task]:
     """Tasks of a suite: ``base`` (the dataset's own tests), ``plus``, ``mini``, ``stress``
     (the efficiency tier), ``stress-mini`` or a file path."""
-    if suite == "base":
+    path = suite_path(suite, artifacts)
+    if path is None:
         return [replace(task, plus_inputs=())
                 for task in load_dataset(dataset, cache=user_cache_dir())]
-    if suite in SUITE_FILES:
-        path = artifacts / SUITE_FILES[suite]
-        if not path.is_file():
-            raise InputError(
-                str(path), None,
-                f"no {suite} suite here: run `evalplus-ng augment --out {artifacts}` "
-                "or pass --suite PATH",
-            )
-        return load_plus_file(path)
-    return load_plus_file(Path(suite))
+    if suite in SUITE_FILES and not path.is_file():
+        raise InputError(
+            str(path), None,
+            f"no {suite} suite here: run `evalplus-ng augment --out {artifacts}` "
+            "or pass --suite PATH",
+        )
+    return load_plus_file(path)
+
+
+def suite_path(suite: str, artifacts: Path) -> Path | None:
+    """The file ``--suite`` names: a kind ``augment`` writes into ``artifacts``, or a
+    path; None for ``base`` (the dataset itself)."""
+    if suite == "base":
+        return None
+    return artifacts / SUITE_FILES[suite] if suite in SUITE_FILES else Path(suite)
 
 
 def results_path(samples: Path) -> Path:
@@ -135,21 +141,14 @@ def _suite_kind(suite: str) -> str:
     return suite if suite == "base" or suite in SUITE_FILES else "file"
 
 
-def _suite_file(suite: str, artifacts: Path) -> list[Path]:
-    """The file ``--suite`` names, if any (``base`` is the dataset itself)."""
-    if suite == "base":
-        return []
-    return [artifacts / SUITE_FILES[suite] if suite in SUITE_FILES else Path(suite)]
-
-
 def run_evaluate(
     request: EvaluateRequest, progress: Progress | None = None,
     status: Callable[[str], None] | None = None,
 ) -> EvaluateSummary:
     """Judge a samples file; writes results beside it, checkpointing as it goes."""
     say = status or (lambda _message: None)
-    hidden = answer_keys_near(request.artifacts, *_suite_file(request.suite,
-                                                              request.artifacts))
+    judged = suite_path(request.suite, request.artifacts)
+    hidden = answer_keys_near(request.artifacts, *([judged] if judged else []))
     with Sandbox(request.workers, request.limits, judge=JUDGE, hidden=hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
