@@ -41,9 +41,11 @@ from evalplus_ng.profiles import Profile, load_profile, profile_names
 from evalplus_ng.reduce import (
     CACHE_FOLDER,
     KillLookup,
+    ReducedVerdicts,
     TaskRequirements,
     base_failures,
     gather,
+    judge_reduced,
     pass_at_1,
     reduced_task,
 )
@@ -99,23 +101,13 @@ def halves(answers: Sequence[Answer]) -> tuple[frozenset[str], frozenset[str]]:
 
 def judge_half(profile: Profile, reqs: Mapping[TaskId, TaskRequirements],
                judged: Sequence[Answer], chooser_out: frozenset[str], lookup: KillLookup,
-               failed_base: Mapping[Answer, bool]) -> dict[str, Any]:
-    """Kills of ``judged`` the MINI keeps when ``chooser_out``'s samples chose no test."""
+               failed_base: Mapping[Answer, bool]) -> tuple[dict[TaskId, list[int]],
+                                                            ReducedVerdicts]:
+    """The MINI chosen when ``chooser_out``'s samples chose no test, and ``judged`` on it."""
     uses_samples = "samples" in profile.requirements
     suites = {t: r.reduce(profile, held_out=chooser_out if uses_samples else None)
               for t, r in reqs.items()}
-    kills: list[Answer] = []
-    kept: list[Answer] = []
-    on_mini: dict[Answer, bool] = {}
-    for answer in judged:
-        full = reqs[answer.task_id].samples[answer.candidate].killed
-        mini = full and lookup.killed(answer.task_id, answer.candidate, suites[answer.task_id])
-        on_mini[answer] = mini
-        if full and not failed_base[answer]:
-            kills.append(answer)
-            if mini:
-                kept.append(answer)
-    return {"suites": suites, "kills": kills, "kept": kept, "on_mini": on_mini}
+    return suites, judge_reduced(reqs, judged, suites, lookup, failed_base)
 
 
 def measure(reqs: Mapping[TaskId, TaskRequirements], answers: Sequence[Answer],
@@ -140,28 +132,26 @@ def measure(reqs: Mapping[TaskId, TaskRequirements], answers: Sequence[Answer],
         sizes = []
         for name, chooser, judged_side in (("A->B", side_a, side_b), ("B->A", side_b, side_a)):
             judged = [a for a in answers if a.model in judged_side]
-            found = judge_half(profile, reqs, judged, judged_side, lookup, failed_base)
-            sizes.append(statistics.mean(len(s) for s in found["suites"].values()))
-            row[name] = {"kills": len(found["kills"]), "kept": len(found["kept"]),
-                         "share": len(found["kept"]) / len(found["kills"])
-                         if found["kills"] else None,
+            suites, found = judge_half(profile, reqs, judged, judged_side, lookup,
+                                       failed_base)
+            sizes.append(statistics.mean(len(s) for s in suites.values()))
+            row[name] = {"kills": len(found.kills), "kept": len(found.kept),
+                         "share": len(found.kept) / len(found.kills) if found.kills else None,
                          "tests_per_task": sizes[-1], "chosen_by": sorted(chooser)}
-            total_kills += len(found["kills"])
-            total_kept += len(found["kept"])
-            kept_set = set(found["kept"])
-            for answer in found["kills"]:
+            total_kills += len(found.kills)
+            total_kept += len(found.kept)
+            kept_set = set(found.kept)
+            for answer in found.kills:
                 if answer not in kept_set:
                     lost_by_task[answer.task_id] += 1
                     examples.setdefault(answer.task_id,
                                         f"{answer.file_name} #{answer.candidate}")
-            on_mini = found["on_mini"]
             for model in sorted(judged_side):
                 mine = grouped.get(model, [])
                 if len(mine) < min_samples:
                     continue
-                full = pass_at_1(mine, lambda a: not reqs[a.task_id].samples[a.candidate].killed)
-                mini = pass_at_1(mine, lambda a, m=on_mini: not m[a])  # type: ignore[misc]
-                gaps[model] = mini - full
+                gaps[model] = (pass_at_1(mine, found.passes_reduced)
+                               - pass_at_1(mine, found.passes_full))
         row["tests_per_task"] = max(sizes)
         row["kills"] = total_kills
         row["kept"] = total_kept

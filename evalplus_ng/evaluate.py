@@ -437,12 +437,13 @@ def suite_hash(tasks: Iterable[Task]) -> str:
     return digest.hexdigest()
 
 
-def verdict_identity(tasks: Iterable[Task], dataset: str, suite: str, config: EvalConfig,
+def verdict_identity(digest: str, dataset: str, suite: str, config: EvalConfig,
                      memory_bytes: int) -> dict[str, Any]:
     """What a results file's verdicts were judged with, besides each sample's code: the
-    suite's content (:func:`suite_hash`) and kind, the dataset and the limits. ``--resume``
-    reuses a saved verdict only under the same identity."""
-    return {"hash": suite_hash(tasks), "dataset": dataset, "suite": suite,
+    suite's ``digest`` (of its file's bytes, or :func:`suite_hash` of the dataset's own
+    tests) and kind, the dataset and the limits. ``--resume`` reuses a saved verdict only
+    under the same identity."""
+    return {"hash": digest, "dataset": dataset, "suite": suite,
             "floor_seconds": config.floor_seconds, "factor": config.factor,
             "details": config.details, "memory_bytes": memory_bytes}
 

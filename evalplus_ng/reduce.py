@@ -328,6 +328,37 @@ def base_failures(reqs: Mapping[TaskId, TaskRequirements], answers: Sequence[Ans
     return {a: lookup.killed(a.task_id, a.candidate, reqs[a.task_id].base) for a in answers}
 
 
+@dataclass(frozen=True)
+class ReducedVerdicts:
+    """Samples judged on the full suite and on a reduced one."""
+
+    #: Whether each sample fails the full suite, and the reduced one.
+    full: Mapping[Answer, bool]
+    reduced: Mapping[Answer, bool]
+    #: The full suite's kills (samples that pass the base tests and fail it), and those
+    #: the reduced suite keeps.
+    kills: tuple[Answer, ...]
+    kept: tuple[Answer, ...]
+
+    def passes_full(self, answer: Answer) -> bool:
+        return not self.full[answer]
+
+    def passes_reduced(self, answer: Answer) -> bool:
+        return not self.reduced[answer]
+
+
+def judge_reduced(reqs: Mapping[TaskId, TaskRequirements], answers: Sequence[Answer],
+                  suites: Mapping[TaskId, Sequence[int]], lookup: KillLookup,
+                  failed_base: Mapping[Answer, bool]) -> ReducedVerdicts:
+    """``answers`` judged on the full suite (their kill rows) and on ``suites`` (task ->
+    the tests kept)."""
+    full = {a: reqs[a.task_id].samples[a.candidate].killed for a in answers}
+    reduced = {a: full[a] and lookup.killed(a.task_id, a.candidate, suites[a.task_id])
+               for a in answers}
+    kills = tuple(a for a in answers if full[a] and not failed_base[a])
+    return ReducedVerdicts(full, reduced, kills, tuple(a for a in kills if reduced[a]))
+
+
 def pass_at_1(answers: Sequence[Answer], passed: Callable[[Answer], bool]) -> float:
     totals: dict[TaskId, int] = {}
     corrects: dict[TaskId, int] = {}
@@ -436,19 +467,15 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
             else:
                 suites = published
             assert judge is not None
-            full = {a: reqs[a.task_id].samples[a.candidate].killed for a in mine}
-            mini = {a: full[a] and judge.killed(a.task_id, a.candidate, suites[a.task_id])
-                    for a in mine}
-            mine_kills = [a for a in mine if full[a] and not failed_base[a]]
-            mine_kept = sum(mini[a] for a in mine_kills)
-            kills += len(mine_kills)
-            kept += mine_kept
+            verdicts = judge_reduced(reqs, mine, suites, judge, failed_base)
+            kills += len(verdicts.kills)
+            kept += len(verdicts.kept)
             row["models"][model] = {
-                "full": pass_at_1(mine, {a: not k for a, k in full.items()}.__getitem__),
-                "reduced": pass_at_1(mine, {a: not k for a, k in mini.items()}.__getitem__),
+                "full": pass_at_1(mine, verdicts.passes_full),
+                "reduced": pass_at_1(mine, verdicts.passes_reduced),
                 "tests_per_task": statistics.mean(len(c) for c in suites.values()),
-                "kills": len(mine_kills),
-                "kills_kept": mine_kept,
+                "kills": len(verdicts.kills),
+                "kills_kept": len(verdicts.kept),
             }
         row["kills"] = kills
         row["kills_kept"] = kept
