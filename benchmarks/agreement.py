@@ -22,6 +22,7 @@ from evalplus_ng.evaluate import EvalConfig, evaluate_samples
 from evalplus_ng.groundtruth import run_ground_truth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Sample, Status, Verdict
+from evalplus_ng.registry import resolve
 from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.workflow import load_suite
@@ -45,7 +46,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     options = parser.parse_args()
 
-    tasks = {t.task_id: t for t in load_suite("humaneval", "base")}
+    tasks = {t.task_id: t for t in load_suite(resolve("humaneval"), "base")}
     found = read_sample_folder(options.folder, tasks)
     samples = [sample for _, sample in found]
     origin = [f"{name}:{sample.line}" for name, sample in found]

@@ -48,6 +48,7 @@ from evalplus_ng.explain import Explanation, simplest_failure
 from evalplus_ng.groundtruth import Expected, ground_truth_job, run_ground_truth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Outcome, Sample, Status, Task, Verdict
+from evalplus_ng.registry import resolve
 from evalplus_ng.resources import data_dir
 from evalplus_ng.samples import model_of, read_sample_folder
 from evalplus_ng.sandbox import Sandbox
@@ -183,7 +184,7 @@ def stress_kills(stress_path: Path, tasks: Mapping[str, Task], samples: Sequence
                               sandbox)
     results = [r for _, r in evaluate_samples(stress, truths, [samples[i] for i in chosen],
                                               sandbox, config)]
-    plain = references(load_humaneval(), "humaneval")
+    plain = references(load_humaneval(), resolve("humaneval"))
     rows = []
     for i, result in zip(chosen, results, strict=True):
         if result.plus_status is Verdict.PASS or not result.plus_fail_tests:

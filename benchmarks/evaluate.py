@@ -595,7 +595,7 @@ def _explain_input(sandbox: Sandbox, task: Task, code: str, column: str, index: 
     if reference.status is not Status.OK:
         return f"{where}: reference {reference.status.value}: {reference.error}"
     expected, actual = reference.value, sample.value
-    if oracle_check(task.task_id, typed, expected, actual, task.atol):
+    if oracle_check(task.oracle, typed, expected, actual, task.atol):
         return (f"{where}: our oracle accepts {_short(actual)} for {_short(expected)} on "
                 "re-run (flaky or evalplus-only failure)")
     if expected == actual:

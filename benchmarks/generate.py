@@ -93,7 +93,6 @@ from evalplus_ng.augment import (
     ROUNDS,
     SLACK,
     AugmentConfig,
-    _corpus_path,
     _task_seed,
     select_tasks,
 )
@@ -102,6 +101,7 @@ from evalplus_ng.dataset import load_humaneval
 from evalplus_ng.fuzz import GROWN, MUTATION, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
 from evalplus_ng.records import Job, Task
+from evalplus_ng.registry import resolve
 from evalplus_ng.resources import data_dir
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.seed import BASE, Seed, gather
@@ -433,8 +433,8 @@ def main() -> None:
                 continue
             contract = load_contract(task, folder)
             task_seed = _task_seed(config, task.task_id)
-            seeds = gather(task, contract, _corpus_path(config, task), task_seed,
-                           config.hypothesis_examples)
+            corpus = resolve("humaneval").corpus_path(task.task_id)
+            seeds = gather(task, contract, corpus, task_seed, config.hypothesis_examples)
             ours, extra = run_ours(task, contract, seeds, task_seed, options.per_task,
                                    options.seconds, sandbox, config)
             theirs, agree, version = run_theirs(options.evalplus_python, task, contract, seeds,

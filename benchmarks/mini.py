@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from evalplus_ng.artifact import SUITE_FILES, write_plus_file
+from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.dataset import load_humaneval, load_plus_file
 from evalplus_ng.groundtruth import run_ground_truth
 from evalplus_ng.oracle import JUDGE
@@ -231,7 +231,7 @@ def main() -> None:
                              "(DIR/<profile>-chosen-by-A.jsonl.gz, ...) for a neutral judge "
                              "(benchmarks/neutral.py); halves.json names the models")
     args = parser.parse_args()
-    tasks = load_plus_file(args.out / SUITE_FILES["plus"])
+    tasks = load_plus_file(args.out / "HumanEvalPlus.jsonl.gz")
     by_id = {t.task_id: t for t in tasks}
     known = {**{t.task_id: t for t in load_humaneval()}, **by_id}
     found = [(name, sample) for name, sample in read_sample_folder(args.samples, known)

@@ -14,14 +14,6 @@ from evalplus_ng.files import write_atomically
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import decode, encode
 
-#: The file names of the suites ``augment`` writes, by suite kind (stress: the efficiency
-#: tier; mini and stress-mini: their reductions).
-SUITE_FILES = {"plus": "HumanEvalPlus.jsonl.gz", "mini": "HumanEvalPlus-Mini.jsonl.gz",
-               "stress": "HumanEvalPlus-Stress.jsonl.gz",
-               "stress-mini": "HumanEvalPlus-Stress-Mini.jsonl.gz"}
-#: The reduced suite of each full suite kind.
-MINI_OF = {"plus": "mini", "stress": "stress-mini"}
-
 
 def _plain(value: Any) -> Any:
     """What EvalPlus expects in ``base_input``: plain JSON (tuples become lists)."""
@@ -46,14 +38,26 @@ def _key(key: Any) -> str:
     return key if isinstance(key, str) else json.dumps(_untag(encode(key)))
 
 
-def plus_record(task: Task) -> dict[str, Any]:
-    """One task as an EvalPlus HumanEvalPlus record (plus our typed-inputs field)."""
+#: The field holding a task's own tests, by schema: HumanEval+ keeps ``check()`` code in
+#: ``test``; MBPP+ keeps the original asserts in ``assertion``.
+TEST_FIELD = {"humaneval": "test", "mbpp": "assertion"}
+
+
+def schema_of(path: Path) -> str:
+    """The schema a suite file is written in: MBPP+'s for ``MbppPlus*`` files, else
+    HumanEval+'s (a user's own benchmark too)."""
+    return "mbpp" if path.name.startswith("MbppPlus") else "humaneval"
+
+
+def plus_record(task: Task, schema: str = "humaneval") -> dict[str, Any]:
+    """One task as an EvalPlus HumanEvalPlus (or MbppPlus) record, plus our typed-inputs
+    field."""
     return {
         "task_id": task.task_id,
         "prompt": task.prompt,
         "entry_point": task.entry_point,
         "canonical_solution": task.canonical_solution,
-        "test": task.test,
+        TEST_FIELD[schema]: task.test,
         "contract": task.contract,
         "base_input": [_plain(list(args)) for args in task.base_inputs],
         "plus_input": [_plain(list(args)) for args in task.plus_inputs],
@@ -63,8 +67,11 @@ def plus_record(task: Task) -> dict[str, Any]:
 
 
 def write_plus_file(tasks: Sequence[Task], path: Path) -> None:
-    """Write ``path`` (gzip when it ends in .gz) atomically and reproducibly."""
-    text = "".join(json.dumps(plus_record(task), ensure_ascii=False) + "\n" for task in tasks)
+    """Write ``path`` (gzip when it ends in .gz) atomically and reproducibly, in the
+    schema :func:`schema_of` gives its name."""
+    schema = schema_of(path)
+    text = "".join(json.dumps(plus_record(task, schema), ensure_ascii=False) + "\n"
+                   for task in tasks)
     data = text.encode("utf-8")
     if path.suffix == ".gz":
         buffer = io.BytesIO()

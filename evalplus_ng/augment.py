@@ -20,15 +20,15 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.artifact import SUITE_FILES, write_plus_file
-from evalplus_ng.contract import contract_file, load_contract
+from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.contract import load_contract
 from evalplus_ng.dataset import efficiency_tasks, plain_solutions
 from evalplus_ng.errors import UnknownTaskError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
 from evalplus_ng.records import Task
-from evalplus_ng.resources import data_dir
+from evalplus_ng.registry import Dataset, file_stem, resolve
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.seed import gather
 from evalplus_ng.serialize import decode, encode
@@ -105,37 +105,37 @@ def _task_seed(config: AugmentConfig, task_id: str) -> int:
     return int(_digest(str(config.seed), task_id), 16) % (2**32)
 
 
-def _corpus_path(config: AugmentConfig, task: Task) -> Path:
-    return data_dir("seeds") / config.dataset / f"{task.task_id.replace('/', '_')}.json"
-
-
-def references(tasks: Sequence[Task], dataset: str) -> dict[str, PlainReference]:
+def references(tasks: Sequence[Task], dataset: Dataset) -> dict[str, PlainReference]:
     """Each task's plain reference (it decides the tiers)."""
-    plains, asks = plain_solutions(dataset), efficiency_tasks(dataset)
+    ids = [task.task_id for task in tasks]
+    plains, asks = plain_solutions(dataset, ids), efficiency_tasks(dataset)
     return {task.task_id: plain_reference(task, plains, asks) for task in tasks}
 
 
-def fingerprint(config: AugmentConfig, task: Task, reference: PlainReference) -> str:
+def _text(path: Path | None) -> str:
+    return path.read_text(encoding="utf-8") if path is not None else ""
+
+
+def fingerprint(config: AugmentConfig, task: Task, reference: PlainReference,
+                dataset: Dataset) -> str:
     """Changes whenever anything that decides this task's inputs changes."""
-    contract = contract_file(data_dir("contracts") / config.dataset, task.task_id)
-    corpus = _corpus_path(config, task)
+    corpus = dataset.corpus_path(task.task_id) if config.use_corpus else None
     return _digest(
         json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), task.solution,
-        reference.code, str(reference.efficiency),
-        contract.read_text(encoding="utf-8") if contract.is_file() else "",
-        corpus.read_text(encoding="utf-8") if config.use_corpus and corpus.is_file() else "",
-        json.dumps(encode(list(task.base_inputs))),
+        reference.code, str(reference.efficiency), _text(dataset.contract_path(task.task_id)),
+        task.contract, task.oracle, _text(corpus), json.dumps(encode(list(task.base_inputs))),
     )
 
 
 def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
-                 ) -> tuple[list[Any], list[Any], TaskReport]:
+                 dataset: Dataset | None = None) -> tuple[list[Any], list[Any], TaskReport]:
     """Generate, filter, check and sort one task's new inputs; returns the plus tier,
     the stress tier and a report."""
-    contracts = data_dir("contracts") / config.dataset
-    contract = load_contract(task, contracts)
+    dataset = dataset or resolve(config.dataset)
+    contract = load_contract(task, dataset.contract_path(task.task_id))
     task_seed = _task_seed(config, task.task_id)
-    seeds = gather(task, contract, _corpus_path(config, task) if config.use_corpus else None,
+    seeds = gather(task, contract,
+                   dataset.corpus_path(task.task_id) if config.use_corpus else None,
                    task_seed, config.hypothesis_examples)
     # The fuzz loop is a seeded stream: when the oracle drops too many inputs, it
     # continues with more, and only those are judged (the inputs do not depend on
@@ -187,7 +187,7 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
 
 
 def _checkpoint_path(out: Path, task: Task) -> Path:
-    return out / "checkpoints" / f"{task.task_id.replace('/', '_')}.json"
+    return out / "checkpoints" / f"{file_stem(task.task_id)}.json"
 
 
 Done = tuple[list[Any], list[Any], TaskReport]
@@ -212,10 +212,11 @@ def _save_checkpoint(path: Path, key: str, inputs: list[Any], stress: list[Any],
     write_atomically(path, json.dumps(document) + "\n")
 
 
-def _worker(item: tuple[Task, AugmentConfig, PlainReference, str, str]) -> tuple[str, bool]:
+def _worker(item: tuple[Task, AugmentConfig, PlainReference, str, str, Dataset],
+            ) -> tuple[str, bool]:
     """Pool entry point: one task, checkpointed; returns (task id, ok)."""
-    task, config, reference, path, key = item
-    inputs, stress, report = augment_task(task, config, reference)
+    task, config, reference, path, key, dataset = item
+    inputs, stress, report = augment_task(task, config, reference, dataset)
     _save_checkpoint(Path(path), key, inputs, stress, report)
     return task.task_id, True
 
@@ -228,12 +229,17 @@ def _default_sigterm() -> None:
 
 
 def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers: int,
-                progress: Callable[[int, int], None] | None = None) -> AugmentSummary:
-    """Augment every task (resuming from checkpoints); write ``out/HumanEvalPlus.jsonl.gz``
-    (the plus tier) and ``out/HumanEvalPlus-Stress.jsonl.gz`` (the stress tier)."""
+                progress: Callable[[int, int], None] | None = None,
+                dataset: Dataset | None = None) -> AugmentSummary:
+    """Augment every task (resuming from checkpoints); write the plus tier
+    (``out/HumanEvalPlus.jsonl.gz`` for HumanEval) and the stress tier
+    (``out/HumanEvalPlus-Stress.jsonl.gz``). ``dataset`` defaults to ``config.dataset``
+    by name."""
+    dataset = dataset or resolve(config.dataset)
     out.mkdir(parents=True, exist_ok=True)
-    plain = references(tasks, config.dataset)
-    keys = {task.task_id: fingerprint(config, task, plain[task.task_id]) for task in tasks}
+    plain = references(tasks, dataset)
+    keys = {task.task_id: fingerprint(config, task, plain[task.task_id], dataset)
+            for task in tasks}
     done: dict[str, Done] = {}
     for task in tasks:
         loaded = _load_checkpoint(_checkpoint_path(out, task), keys[task.task_id])
@@ -242,7 +248,7 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     resumed = len(done)
     todo = [task for task in tasks if task.task_id not in done]
     items = [(task, config, plain[task.task_id], str(_checkpoint_path(out, task)),
-              keys[task.task_id]) for task in todo]
+              keys[task.task_id], dataset) for task in todo]
     if progress is not None:
         progress(len(done), len(tasks))
     if items:
@@ -267,23 +273,19 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
         pool.join()
     augmented = tuple(
         replace(task, plus_inputs=tuple(done[task.task_id][0]),
-                contract=_contract_text(config, task))
+                contract=_text(dataset.contract_path(task.task_id)) or task.contract)
         for task in tasks
     )
     stressed = tuple(replace(task, plus_inputs=tuple(done[task.task_id][1]))
                      for task in augmented)
-    artifact, stress_artifact = out / SUITE_FILES["plus"], out / SUITE_FILES["stress"]
+    artifact = out / dataset.suite_file("plus")
+    stress_artifact = out / dataset.suite_file("stress")
     write_plus_file(augmented, artifact)
     write_plus_file(stressed, stress_artifact)
     reports = tuple(done[task.task_id][2] for task in tasks)
     (out / "stats.json").write_text(json.dumps(stats_document(reports, config), indent=1) + "\n",
                                     encoding="utf-8")
     return AugmentSummary(artifact, reports, resumed, augmented, stress_artifact, stressed)
-
-
-def _contract_text(config: AugmentConfig, task: Task) -> str:
-    path = contract_file(data_dir("contracts") / config.dataset, task.task_id)
-    return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
 def table(counts: Sequence[int]) -> dict[str, float]:

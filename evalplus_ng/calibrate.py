@@ -103,6 +103,7 @@ def timing_job(task: Task, passes: int = PASSES) -> Job:
         inputs=calls,
         time_limits=[GROUND_TRUTH_SECONDS] * len(calls),
         task_id=task.task_id,
+        oracle=task.oracle,
         fail_fast=False,
     )
 

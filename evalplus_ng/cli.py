@@ -19,8 +19,9 @@ from evalplus_ng.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluate import EvalConfig
 from evalplus_ng.records import Verdict
+from evalplus_ng.registry import Dataset, known, resolve
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.workflow import DATASETS, DEFAULT_OUT, EvaluateRequest, run_evaluate
+from evalplus_ng.workflow import DEFAULT_OUT, EvaluateRequest, run_evaluate
 
 EXIT_INPUT = 2  # bad flag, bad file: the same code click uses for usage errors
 EXIT_INTERNAL = 3
@@ -79,6 +80,31 @@ class _Progress:
         self.shown = done
 
 
+def _dataset_options(command: F) -> F:
+    """``--dataset``, ``--dataset-file`` and ``--data``; see :func:`_dataset`."""
+    for option in reversed([
+        click.option("--dataset", "dataset_name", default="humaneval", show_default=True,
+                     metavar="NAME|FILE",
+                     help=f"A built-in benchmark ({', '.join(known())}) or your own tasks "
+                          "file (.jsonl or .jsonl.gz; see the README)."),
+        click.option("--dataset-file", type=click.Path(path_type=Path, dir_okay=False),
+                     default=None,
+                     help="Where a built-in benchmark's tasks are read from (MBPP+: "
+                          "MbppPlus.jsonl.gz v0.2.0) [default: $MBPP_OVERRIDE_PATH, else "
+                          "downloaded once into the user cache]."),
+        click.option("--data", type=click.Path(path_type=Path, file_okay=False), default=None,
+                     help="Your data folder for this benchmark: contracts/, seeds/, fixed/, "
+                          "plain/, dataset.json [default: OUT/data]."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _dataset(name: str, dataset_file: Path | None, data: Path | None, out: Path) -> Dataset:
+    """The dataset the options name; the user's data folder defaults to ``out/data``."""
+    return resolve(name, data if data is not None else out / "data", dataset_file)
+
+
 def _default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
@@ -96,16 +122,15 @@ def _terminated(signum: int, _frame: object) -> None:
 
 
 @main.command()
-@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
-              show_default=True, help="Built-in dataset the samples answer.")
+@_dataset_options
 @click.option("--samples", "samples", required=True,
               type=click.Path(path_type=Path, dir_okay=False),
               help="JSON Lines file: task_id plus completion or solution per line.")
 @click.option("--suite", default="base", show_default=True,
               metavar="base|plus|mini|stress|stress-mini|PATH",
               help="Tests to judge with: the dataset's own, augment's outputs (stress: the "
-                   "efficiency tier; the minis: their reductions), or a HumanEvalPlus-format "
-                   "file.")
+                   "efficiency tier; the minis: their reductions), or a suite file in "
+                   "EvalPlus's format.")
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
               default=DEFAULT_OUT, show_default=True,
               help="Folder where `augment` wrote its suites (for --suite plus|mini).")
@@ -123,12 +148,13 @@ def _terminated(signum: int, _frame: object) -> None:
 @click.option("--memory-mb", type=click.IntRange(min=64), default=4096, show_default=True,
               help="Address-space cap of each sample process, MiB.")
 @_errors_to_exit_codes
-def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int, resume: bool,
-             details: bool, min_time_limit: float | None, time_factor: float | None,
-             memory_mb: int) -> None:
+def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
+             suite: str, artifacts: Path, jobs: int, resume: bool, details: bool,
+             min_time_limit: float | None, time_factor: float | None, memory_mb: int) -> None:
     """Judge LLM samples against a suite and print pass@k."""
     request = EvaluateRequest(
-        samples=samples, dataset=dataset, suite=suite, artifacts=artifacts, workers=jobs,
+        samples=samples, dataset=_dataset(dataset_name, dataset_file, data, artifacts),
+        suite=suite, artifacts=artifacts, workers=jobs,
         resume=resume,
         config=EvalConfig(floor_seconds=min_time_limit, factor=time_factor, details=details),
         limits=Limits(memory_bytes=memory_mb << 20),
@@ -148,8 +174,7 @@ def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int
 
 
 @main.command()
-@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
-              show_default=True, help="Built-in dataset to augment.")
+@_dataset_options
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
               show_default=True, help="Folder for the artifacts and per-task checkpoints.")
 @click.option("--tasks", default=None, metavar="LIST",
@@ -172,18 +197,19 @@ def evaluate(dataset: str, samples: Path, suite: str, artifacts: Path, jobs: int
               help="Do not time the ground truth: no calibrated per-test time limits "
                    "(timings are the only part of the suites that differs between runs).")
 @_errors_to_exit_codes
-def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int, jobs: int,
-            no_llm_seeds: bool, budget: float, samples_dir: Path | None, no_audit: bool,
-            no_reduce: bool, no_calibrate: bool) -> None:
+def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
+            tasks: str | None, per_task: int, seed: int, jobs: int, no_llm_seeds: bool,
+            budget: float, samples_dir: Path | None, no_audit: bool, no_reduce: bool,
+            no_calibrate: bool) -> None:
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
     from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
-    from evalplus_ng.workflow import load_dataset
 
-    chosen = select_tasks(load_dataset(dataset), tasks)
-    config = AugmentConfig(dataset=dataset, per_task=per_task, seed=seed,
+    dataset = _dataset(dataset_name, dataset_file, data, out)
+    chosen = select_tasks(dataset.load(), tasks)
+    config = AugmentConfig(dataset=dataset.name, per_task=per_task, seed=seed,
                            use_corpus=not no_llm_seeds, budget_seconds=budget)
     with _Progress("augmenting") as progress:
-        summary = run_augment(chosen, config, out, jobs, progress.update)
+        summary = run_augment(chosen, config, out, jobs, progress.update, dataset)
     click.echo(f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints); "
                f"wrote {summary.artifact}, {summary.stress_artifact} and {out / 'stats.json'}")
     _print_table(summary, per_task)
@@ -193,7 +219,7 @@ def augment(dataset: str, out: Path, tasks: str | None, per_task: int, seed: int
         _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs)
         _reduce(dataset, out, "stress", None, jobs, suite="stress")
     if not no_calibrate:
-        _calibrate(out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs)
+        _calibrate(dataset, out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs)
 
 
 def _print_table(summary: AugmentSummary, per_task: int) -> None:
@@ -223,8 +249,7 @@ def _print_table(summary: AugmentSummary, per_task: int) -> None:
 
 
 @main.command()
-@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
-              show_default=True, help="Built-in dataset to seed.")
+@_dataset_options
 @click.option("--model", required=True, help="Model name, as the endpoint knows it.")
 @click.option("--base-url", default=None, metavar="URL",
               help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 "
@@ -241,7 +266,7 @@ def _print_table(summary: AugmentSummary, per_task: int) -> None:
 @click.option("--tasks", default=None, metavar="LIST",
               help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20'.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Folder for the corpus files [default: the shipped seeds/DATASET].")
+              help="Folder for the corpus files [default: DATA/seeds].")
 @click.option("--force", is_flag=True,
               help="Ask again even for tasks this model has answered for all rounds.")
 @click.option("--timeout", type=click.FloatRange(min=1.0), default=120.0, show_default=True,
@@ -256,7 +281,8 @@ def _print_table(summary: AugmentSummary, per_task: int) -> None:
               help="Reply length cap, tokens.")
 @click.option("--date", default=None, hidden=True, help="Provenance date (tests).")
 @_errors_to_exit_codes
-def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs: int,
+def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model: str,
+         base_url: str | None, api_key_env: str, jobs: int,
          rounds: int, per_request: int, tasks: str | None, out: Path | None, force: bool,
          timeout: float, retries: int, backoff: float, temperature: float, max_tokens: int,
          date: str | None) -> None:
@@ -267,12 +293,11 @@ def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs:
     from evalplus_ng.contract import load_contract
     from evalplus_ng.errors import EndpointError
     from evalplus_ng.llmseed import OpenAIEndpoint, RetryPolicy, SeedConfig, run_seed
-    from evalplus_ng.resources import data_dir
-    from evalplus_ng.workflow import load_dataset
 
-    chosen = select_tasks(load_dataset(dataset), tasks)
-    folder = out if out is not None else data_dir("seeds") / dataset
-    contracts = {task.task_id: load_contract(task, data_dir("contracts") / dataset)
+    dataset = _dataset(dataset_name, dataset_file, data, DEFAULT_OUT)
+    chosen = select_tasks(dataset.load(), tasks)
+    folder = out if out is not None else dataset.user_folder.seeds
+    contracts = {task.task_id: load_contract(task, dataset.contract_path(task.task_id))
                  for task in chosen}
     config = SeedConfig(model=model, date=date or datetime.date.today().isoformat(),
                         rounds=rounds, per_request=per_request, force=force)
@@ -308,6 +333,7 @@ def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs:
 
 
 @main.command()
+@_dataset_options
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
               show_default=True, help="Folder where `augment` wrote the suites.")
 @click.option("--floor", type=click.FloatRange(min=0.01), default=DEFAULT_FLOOR_SECONDS,
@@ -317,16 +343,17 @@ def seed(dataset: str, model: str, base_url: str | None, api_key_env: str, jobs:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Parallel sandbox workers.")
 @_errors_to_exit_codes
-def calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
+def calibrate(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
+              floor: float, factor: float, jobs: int) -> None:
     """Time the ground truth on every test and store per-test time limits in the suites."""
-    _calibrate(out, floor, factor, jobs)
+    _calibrate(_dataset(dataset_name, dataset_file, data, out), out, floor, factor, jobs)
 
 
-def _calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
+def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: int) -> None:
     from evalplus_ng.workflow import run_calibrate
 
     with _Progress("calibrating") as progress:
-        summary = run_calibrate(out, floor, factor, jobs, progress.update)
+        summary = run_calibrate(out, dataset, floor, factor, jobs, progress.update)
     click.echo(f"calibrated {summary.tests} tests of {summary.tasks} tasks in "
                f"{', '.join(str(p) for p in summary.paths)}")
     click.echo(f"reference workload: {summary.reference_seconds:.4f} s on this machine; "
@@ -334,8 +361,7 @@ def _calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
 
 
 @main.command()
-@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
-              show_default=True, help="Built-in dataset the suite belongs to.")
+@_dataset_options
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
               show_default=True, help="Folder where `augment` wrote the full suite.")
 @click.option("--profile", default=None,
@@ -344,23 +370,24 @@ def _calibrate(out: Path, floor: float, factor: float, jobs: int) -> None:
                    "[default: full with --samples, else offline; stress for --suite stress].")
 @click.option("--suite", type=click.Choice(["plus", "stress"]), default="plus",
               show_default=True,
-              help="Which full suite to reduce: plus (to HumanEvalPlus-Mini) or stress (to "
-                   "HumanEvalPlus-Stress-Mini).")
+              help="Which full suite to reduce: plus (to HumanEvalPlus-Mini for HumanEval) "
+                   "or stress (to HumanEvalPlus-Stress-Mini).")
 @click.option("--samples", "samples_dir", default=None,
               type=click.Path(path_type=Path, file_okay=False, exists=True),
               help="Folder of LLM samples files (*.jsonl) for sample kills and pass@1.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Parallel sandbox workers.")
 @_errors_to_exit_codes
-def reduce(dataset: str, out: Path, profile: str | None, suite: str, samples_dir: Path | None,
-           jobs: int) -> None:
+def reduce(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
+           profile: str | None, suite: str, samples_dir: Path | None, jobs: int) -> None:
     """Reduce a full suite to its MINI by set cover over test requirements."""
     # The strongest profile the inputs allow, as augment chooses it.
     chosen = profile or ("stress" if suite == "stress" else "full" if samples_dir else "offline")
-    _reduce(dataset, out, chosen, samples_dir, jobs, suite)
+    _reduce(_dataset(dataset_name, dataset_file, data, out), out, chosen, samples_dir, jobs,
+            suite)
 
 
-def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, jobs: int,
+def _reduce(dataset: Dataset, out: Path, profile: str, samples_dir: Path | None, jobs: int,
             suite: str = "plus") -> None:
     from evalplus_ng.reduce import run_reduce
 
@@ -383,13 +410,12 @@ def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, job
 
 
 @main.command()
-@click.option("--dataset", type=click.Choice(sorted(DATASETS)), default="humaneval",
-              show_default=True, help="Built-in dataset whose references to audit.")
+@_dataset_options
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
               show_default=True, help="Folder for audit.json and audit.md.")
 @click.option("--suite", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="HumanEvalPlus file whose plus inputs to try "
-                   "[default: OUT/HumanEvalPlus.jsonl.gz when present].")
+              help="Suite file whose plus inputs to try "
+                   "[default: the plus suite in OUT when present].")
 @click.option("--samples", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Folder of LLM samples files (*.jsonl) for the sample-consensus signal.")
 @click.option("--tasks", default=None, metavar="LIST",
@@ -397,17 +423,17 @@ def _reduce(dataset: str, out: Path, profile: str, samples_dir: Path | None, job
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Tasks audited in parallel.")
 @_errors_to_exit_codes
-def audit(dataset: str, out: Path, suite: Path | None, samples: Path | None,
-          tasks: str | None, jobs: int) -> None:
+def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
+          suite: Path | None, samples: Path | None, tasks: str | None, jobs: int) -> None:
     """Hunt for defects in the dataset's reference solutions."""
     from evalplus_ng.augment import select_tasks
-    from evalplus_ng.workflow import load_dataset
 
-    chosen = [task.task_id for task in select_tasks(load_dataset(dataset), tasks)]
+    dataset = _dataset(dataset_name, dataset_file, data, out)
+    chosen = [task.task_id for task in select_tasks(dataset.load(), tasks)]
     _audit(dataset, out, suite, samples, chosen, jobs)
 
 
-def _audit(dataset: str, out: Path, suite: Path | None, samples: Path | None,
+def _audit(dataset: Dataset, out: Path, suite: Path | None, samples: Path | None,
            chosen: list[str], jobs: int) -> None:
     from evalplus_ng.workflow import run_audit
 

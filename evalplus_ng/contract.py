@@ -12,6 +12,7 @@ and ``pre`` returns True.
 from __future__ import annotations
 
 import ast
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,13 +21,14 @@ from typing import Any
 from evalplus_ng import typespec
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Task
+from evalplus_ng.registry import file_stem
 from evalplus_ng.types import Args
 from evalplus_ng.typespec import Spec
 
 
 def contract_file(folder: Path, task_id: str) -> Path:
     """Where a task's contract lives."""
-    return folder / f"{task_id.replace('/', '_')}.py"
+    return folder / f"{file_stem(task_id)}.py"
 
 
 def _function(tree: ast.Module, name: str) -> ast.FunctionDef | None:
@@ -90,9 +92,12 @@ def signature_specs(
     task: Task, contract_source: str = ""
 ) -> tuple[tuple[str, ...], tuple[Spec, ...]]:
     """Parameter names and specs: the contract's annotations, the prompt's, then inference."""
-    prompt_function = _function(ast.parse(task.prompt), task.entry_point)
+    # MBPP's prompts hold no def: the reference's signature is then the one.
+    prompt_function = (_function(ast.parse(task.prompt), task.entry_point)
+                       or _function(ast.parse(task.solution), task.entry_point))
     if prompt_function is None:
-        raise InputError(task.task_id, None, f"prompt does not define {task.entry_point}")
+        raise InputError(task.task_id, None,
+                         f"neither the prompt nor the reference defines {task.entry_point}")
     parameters = _parameters(prompt_function)
     names = tuple(p.arg for p in parameters)
     contract_annotations: dict[str, ast.expr | None] = {}
@@ -111,23 +116,56 @@ def signature_specs(
     return names, tuple(specs)
 
 
-def load_contract(task: Task, folder: Path | None) -> Contract:
-    """The task's contract; without a contract file, types only."""
-    path = contract_file(folder, task.task_id) if folder is not None else None
+def load_contract(task: Task, where: Path | None) -> Contract:
+    """The task's contract: the contract file ``where`` (or the task's file in the folder
+    ``where``), else EvalPlus's ``$_CONTRACT_$`` asserts in ``task.contract`` turned into
+    a precondition (:func:`precondition_from_asserts`); types only when neither exists."""
+    path = contract_file(where, task.task_id) if where is not None and where.is_dir() else where
     source = path.read_text(encoding="utf-8") if path is not None and path.is_file() else ""
+    origin = str(path) if source else f"{task.task_id} (contract field)"
     try:
         names, specs = signature_specs(task, source)
+        if not source and CONTRACT_MARK in task.contract:
+            source = precondition_from_asserts(task.contract, names, _imports(task.solution))
     except (SyntaxError, typespec.SpecError) as exc:
         raise InputError(str(path or task.task_id), getattr(exc, "lineno", None),
                          f"bad contract: {exc}") from None
     pre = None
     if source:
         namespace: dict[str, Any] = {"__name__": f"contract:{task.task_id}"}
-        exec(compile(source, str(path), "exec"), namespace)
+        try:
+            exec(compile(source, origin, "exec"), namespace)
+        except SyntaxError as exc:
+            raise InputError(origin, exc.lineno, f"bad contract: {exc.msg}") from None
         pre = namespace.get("pre")
         if pre is not None and not callable(pre):
-            raise InputError(str(path), None, "'pre' is not a function")
+            raise InputError(origin, None, "'pre' is not a function")
     return Contract(task.task_id, names, specs, source, pre)
+
+
+#: The marker EvalPlus puts on each line of a task's ``contract`` field.
+CONTRACT_MARK = "$_CONTRACT_$"
+
+
+def _imports(solution: str) -> str:
+    """The module-level imports of the reference (a contract may use what it imports)."""
+    try:
+        tree = ast.parse(solution)
+    except SyntaxError:
+        return ""
+    return "".join(ast.unparse(node) + "\n" for node in tree.body
+                   if isinstance(node, (ast.Import, ast.ImportFrom)))
+
+
+def precondition_from_asserts(contract: str, names: Sequence[str], preamble: str = "") -> str:
+    """A ``pre`` function (source) made of EvalPlus's contract lines: they run in the
+    reference's body, on its parameters, after ``preamble`` (the reference's imports);
+    an assertion that fails means "invalid"."""
+    lines = [line for line in contract.splitlines() if CONTRACT_MARK in line]
+    body = textwrap.dedent("\n".join(line.expandtabs(4) for line in lines))
+    return (f"{preamble}def pre({', '.join(names)}):\n    try:\n"
+            f"{textwrap.indent(body, ' ' * 8)}\n"
+            "    except AssertionError:\n        return False\n    return True\n")
 
 
 def violations(contract: Contract, inputs: Sequence[Args]) -> list[tuple[int, str]]:

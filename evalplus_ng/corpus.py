@@ -22,6 +22,7 @@ from typing import Any
 from evalplus_ng.contract import Contract
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically
+from evalplus_ng.registry import file_stem
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.types import Args
 from evalplus_ng.typespec import conform
@@ -94,7 +95,7 @@ class Corpus:
 
 def corpus_path(folder: Path, task_id: str) -> Path:
     """Where a task's corpus lives inside ``seeds/<dataset>``."""
-    return folder / f"{task_id.replace('/', '_')}.json"
+    return folder / f"{file_stem(task_id)}.json"
 
 
 def read_corpus(path: Path, task_id: str) -> Corpus:

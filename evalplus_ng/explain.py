@@ -49,7 +49,7 @@ def fails(task: Task, args: Args, expected: Outcome, actual: Outcome) -> bool:
         return False
     if actual.status is not Status.OK:
         return True
-    return not judge.check(task.task_id, args, decode(expected.value), decode(actual.value),
+    return not judge.check(task.oracle, args, decode(expected.value), decode(actual.value),
                            task.atol)
 
 
@@ -67,7 +67,8 @@ def simplest_failure(task: Task, code: str, failing: Sequence[Args],
                           len(inputs))
         sample = _outcomes(executor, Job(code=code, entry_point=task.entry_point, inputs=wires,
                                          time_limits=[seconds] * len(inputs),
-                                         task_id=task.task_id, fail_fast=False),
+                                         task_id=task.task_id, oracle=task.oracle,
+                                         fail_fast=False),
                            len(inputs))
         return list(zip(truth, sample, strict=True))
 

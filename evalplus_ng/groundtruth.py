@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from evalplus_ng import oracle as judge
-from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Job, JobResult, Status, Task
+from evalplus_ng.records import COST_EXCEEDED, NOT_NONE, UNSTABLE, Job, JobResult, Status, Task
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
@@ -67,6 +67,7 @@ def ground_truth_job(task: Task, inputs: Sequence[Args], seconds: float = GROUND
         inputs=[encode(list(args)) for args in inputs],
         time_limits=[seconds] * len(inputs),
         task_id=task.task_id,
+        oracle=task.oracle,
         max_lines=max_lines,
         lines_after=lines_after,
         twice=twice,
@@ -107,7 +108,7 @@ def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
     """Does the ground truth's output pass the task's special oracle (e.g. HumanEval/32's
     ``|poly(x)| <= atol``)? An input on which it does not would fail the reference itself."""
     value = decode(output)
-    return judge.check(task.task_id, args, value, value, task.atol)
+    return judge.check(task.oracle, args, value, value, task.atol)
 
 
 def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,
@@ -138,7 +139,6 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     """
     if runs not in (1, 2):
         raise ValueError(f"runs must be 1 or 2, not {runs}")
-    special = judge.SPECIAL_ORACLES.get(task.task_id)
     lines_after = count_after(max_lines) if max_lines is not None else None
     counted = sorted(set(costly)) if max_lines is not None else []
     skip = set(counted)
@@ -167,7 +167,7 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
             dropped[reason] = dropped.get(reason, 0) + 1
             continue
         output = answers.outputs[index]
-        if special is not None and not _passes_own_oracle(task, inputs[index], output):
+        if task.oracle and not _passes_own_oracle(task, inputs[index], output):
             dropped["own-oracle"] = dropped.get("own-oracle", 0) + 1
             continue
         kept.append(index)
@@ -184,19 +184,27 @@ BATCH_ENTRY_POINT = "__evalplus_ng_ground_truths__"
 _BATCH_LOADER = """
 def _load(programs):
     functions = []
-    for code, entry_point in programs:
+    for code, entry_point, truth in programs:
         namespace = {"__name__": "__sample__"}
         try:
             exec(compile(code, "<ground truth>", "exec"), namespace)
-            functions.append(namespace[entry_point])
+            function = namespace[entry_point]
+            functions.append(_truth_of(function) if truth else function)
         except BaseException as exc:
             functions.append(ImportError(
                 f"ground truth does not load: {type(exc).__name__}: {str(exc)[:200]}"))
     return functions
 
 
+def _truth_of(function):
+    def truth(*args):
+        value = function(*args)
+        return value if type(value) is bool else value is not None
+    return truth
+
+
 _FUNCTIONS = _load(_PROGRAMS)
-del _load, _PROGRAMS
+del _load, _PROGRAMS, _truth_of
 
 
 def __evalplus_ng_ground_truths__(index, *args):
@@ -209,7 +217,8 @@ def __evalplus_ng_ground_truths__(index, *args):
 
 def _batch_job(tasks: Sequence[Task], inputs: Sequence[Sequence[Args]]) -> Job:
     """One job running each task's ground truth on its inputs, task after task."""
-    programs = [(task.solution, task.entry_point) for task in tasks]
+    # A not-None task's output is what its own job's child sends (records.NOT_NONE).
+    programs = [(task.solution, task.entry_point, task.oracle == NOT_NONE) for task in tasks]
     wires = [encode([index, *args]) for index, group in enumerate(inputs) for args in group]
     return Job(
         code=f"_PROGRAMS = {programs!r}\n{_BATCH_LOADER}",

@@ -14,7 +14,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from evalplus_ng.types import Args, TaskId
+from evalplus_ng.records import NOT_NONE
+from evalplus_ng.types import Args
 
 #: Used when a task's atol is 0 but its expected output holds floats.
 DEFAULT_FLOAT_ATOL = 1e-6
@@ -86,8 +87,9 @@ def _same_members(expected: Any, actual: Any) -> bool:
     return {(type(v), v) for v in expected} == {(type(v), v) for v in actual}
 
 
-def _find_zero(args: Args, expected: Any, actual: Any, atol: float) -> bool:
-    """HumanEval/32: any x where the polynomial is within ``atol`` of zero passes."""
+def _polynomial_root(args: Args, expected: Any, actual: Any, atol: float) -> bool:
+    """HumanEval/32 (``find_zero``): any x where the polynomial is within ``atol`` of
+    zero passes."""
     if type(actual) not in (float, int):
         return False
     xs = args[0]
@@ -101,15 +103,42 @@ def _find_zero(args: Args, expected: Any, actual: Any, atol: float) -> bool:
     return abs(value) <= atol
 
 
-#: Per-task oracles that replace equality where many answers are right.
-SPECIAL_ORACLES: dict[TaskId, SpecialOracle] = {"HumanEval/32": _find_zero}
+def _same_set(args: Args, expected: Any, actual: Any, atol: float) -> bool:
+    """The output is a collection whose members, as a set, are the expected ones (MBPP
+    tasks whose order is unspecified, e.g. Mbpp/2 ``similar_elements``)."""
+    if type(actual) not in (list, tuple, set, frozenset):
+        return False
+    try:
+        return _same_members(set(expected), set(actual))
+    except TypeError:  # an unhashable member
+        return False
 
 
-def check(task_id: TaskId, args: Args, expected: Any, actual: Any, atol: float) -> bool:
-    """Does ``actual`` pass for this input? ``args`` are the call's arguments."""
-    special = SPECIAL_ORACLES.get(task_id)
+def _truth(args: Args, expected: Any, actual: Any, atol: float) -> bool:
+    """A bool that says whether the reference's output was not None (MBPP tasks whose
+    reference returns a ``re.Match``: Mbpp/737 ``check_str``). The sandbox's child
+    sends ``output if type(output) is bool else output is not None`` for such a job
+    (:data:`evalplus_ng.records.NOT_NONE`), as EvalPlus judges these tasks."""
+    return type(actual) is bool and actual == expected
+
+
+#: Oracles that replace equality where more than one output is right, by name. A task
+#: names its oracle in :attr:`evalplus_ng.records.Task.oracle` (the dataset's data).
+SPECIAL_ORACLES: dict[str, SpecialOracle] = {
+    "polynomial_root": _polynomial_root,
+    "set": _same_set,
+    NOT_NONE: _truth,
+}
+
+
+def check(oracle: str, args: Args, expected: Any, actual: Any, atol: float) -> bool:
+    """Does ``actual`` pass for this input? ``oracle`` names the task's special oracle
+    ("" for typed equality); ``args`` are the call's arguments."""
     tolerance = effective_atol(expected, atol)
-    if special is not None:
+    if oracle:
+        special = SPECIAL_ORACLES.get(oracle)
+        if special is None:
+            raise ValueError(f"unknown oracle {oracle!r}; known: {', '.join(SPECIAL_ORACLES)}")
         return special(args, expected, actual, tolerance)
     return equal(expected, actual, tolerance)
 
@@ -117,15 +146,15 @@ def check(task_id: TaskId, args: Args, expected: Any, actual: Any, atol: float) 
 class TypeStrictJudge:
     """:func:`check` as a :class:`evalplus_ng.types.Judge`, for the sandbox to judge with."""
 
-    def check(self, task_id: TaskId, args: Args, expected: Any, actual: Any,
+    def check(self, oracle: str, args: Args, expected: Any, actual: Any,
               atol: float) -> bool:
         """Does ``actual`` pass for this input? See :func:`check`."""
-        return check(task_id, args, expected, actual, atol)
+        return check(oracle, args, expected, actual, atol)
 
-    def by_text(self, task_id: TaskId) -> bool:
+    def by_text(self, oracle: str) -> bool:
         """Identical text passes, except on a task with its own oracle: that one always
         takes the full check."""
-        return task_id not in SPECIAL_ORACLES
+        return not oracle
 
 
 #: The judge a sandbox that runs jobs with expected outputs is given.

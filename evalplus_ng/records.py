@@ -81,6 +81,19 @@ class Job:
     #: so the job resumes from the first of them in a child that sends each outcome at
     #: once.
     batch: bool = False
+    #: The task's special oracle (:data:`evalplus_ng.oracle.SPECIAL_ORACLES`), "" for
+    #: typed equality. The judge compares with it; :data:`NOT_NONE` also changes what
+    #: the child sends.
+    oracle: str = ""
+
+
+#: The oracle (:attr:`Job.oracle`) of tasks whose reference's output only matters as
+#: "not None" (it returns a ``re.Match``): the sandbox's child sends
+#: ``output if type(output) is bool else output is not None`` in place of the output.
+NOT_NONE = "not_none"
+#: The special oracles a task may name (:data:`evalplus_ng.oracle.SPECIAL_ORACLES`
+#: implements each); "" is typed equality.
+ORACLES = ("", "polynomial_root", "set", NOT_NONE)
 
 
 #: The error type reported when a ``twice`` job's second call disagrees with its first.
@@ -159,6 +172,9 @@ class Task:
     #: The dataset's own reference (full source) when ``solution`` is a fixed ground
     #: truth; empty when ``solution`` is that reference.
     original_solution: str = ""
+    #: The special oracle that judges outputs (:data:`evalplus_ng.oracle.SPECIAL_ORACLES`),
+    #: "" for typed equality: data of the dataset, kept in the suite file.
+    oracle: str = ""
 
     @property
     def original(self) -> str:

@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.artifact import MINI_OF, SUITE_FILES, write_plus_file
+from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.classes import classes_of_test
 from evalplus_ng.cost import cost_goals, executed_lines
 from evalplus_ng.cover import branch_arcs
@@ -40,15 +40,15 @@ from evalplus_ng.profiles import (
     select_masks,
 )
 from evalplus_ng.records import Task
+from evalplus_ng.registry import MINI_OF, Dataset, file_stem, resolve
 from evalplus_ng.sample_kills import Answer, Candidate, candidates, invert, kill_matrix, per_model
 from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import decode, dumps, encode
 from evalplus_ng.slips import slip_sources
 from evalplus_ng.types import Executor, TaskId
-from evalplus_ng.workflow import answer_keys_near, load_dataset
+from evalplus_ng.workflow import answer_keys_near
 
-MINI_FILE = SUITE_FILES["mini"]
 REPORT_FILE = "reduction.md"
 SUMMARY_FILE = "reduction.json"
 CACHE_FOLDER = "reduction"
@@ -179,7 +179,7 @@ def _key(*parts: Any) -> str:
 def _cached(folder: Path, task: Task, key: str,
             compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """The cached document for ``task`` when its key matches, else a fresh one (then stored)."""
-    path = folder / f"{task.task_id.replace('/', '_')}.json"
+    path = folder / f"{file_stem(task.task_id)}.json"
     if path.is_file():
         try:
             document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
@@ -484,23 +484,24 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
     return rows
 
 
-def _reduction_files(suite: str) -> dict[str, str]:
+def _reduction_files(dataset: Dataset, suite: str) -> dict[str, str]:
     """Names of what reducing ``suite`` writes: the MINI, the report, its JSON, the cache."""
+    mini = dataset.suite_file(MINI_OF[suite])
     if suite == "plus":
-        return {"mini": MINI_FILE, "report": REPORT_FILE, "summary": SUMMARY_FILE,
+        return {"mini": mini, "report": REPORT_FILE, "summary": SUMMARY_FILE,
                 "cache": CACHE_FOLDER}
-    return {"mini": SUITE_FILES[MINI_OF[suite]], "report": f"reduction-{suite}.md",
+    return {"mini": mini, "report": f"reduction-{suite}.md",
             "summary": f"reduction-{suite}.json", "cache": f"{CACHE_FOLDER}-{suite}"}
 
 
-def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
+def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "full",
                samples_dir: Path | None = None, workers: int = 2,
                progress: Progress | None = None,
                status: Callable[[str], None] | None = None,
                suite: str = "plus") -> ReduceSummary:
     """Reduce ``out_dir``'s full suite with ``profile``; write the MINI suite and the report.
 
-    ``dataset`` names the benchmark (only HumanEval has a plus suite today).
+    ``dataset`` is the benchmark whose suites ``out_dir`` holds (default HumanEval).
     Without ``samples_dir`` only profiles without sample kills can run, and the
     report has no pass@1 columns. ``suite`` is ``plus`` (the MINI, reported for every
     shipped profile) or ``stress`` (the stress tier's own MINI, for ``profile`` alone:
@@ -509,15 +510,16 @@ def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
     if suite not in MINI_OF:
         raise InputError(suite, None, f"no reduction for suite {suite!r}; known: "
                                       f"{', '.join(MINI_OF)}")
-    files = _reduction_files(suite)
+    dataset = dataset if dataset is not None else resolve("humaneval")
+    files = _reduction_files(dataset, suite)
     say = status or (lambda _message: None)
     began = time.perf_counter()
     chosen = load_profile(profile)
-    suite_path = out_dir / SUITE_FILES[suite]
+    suite_path = out_dir / dataset.suite_file(suite)
     if not suite_path.is_file():
         raise InputError(str(suite_path), None,
-                         f"no {suite} suite here: run `evalplus-ng augment --dataset {dataset}` "
-                         "first")
+                         f"no {suite} suite here: run `evalplus-ng augment --dataset "
+                         f"{dataset.name}` first")
     if "samples" in chosen.requirements and samples_dir is None:
         raise InputError(str(samples_dir or "--samples"), None,
                          f"profile {profile!r} needs LLM samples: pass --samples DIR")
@@ -528,7 +530,7 @@ def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
     if samples_dir is not None:
         # Samples may answer tasks the suite lacks (a partial suite): read them against
         # the whole dataset, then keep the suite's.
-        known = {**{t.task_id: t for t in load_dataset(dataset)}, **by_id}
+        known = {**{t.task_id: t for t in dataset.load()}, **by_id}
         found = [(name, sample) for name, sample in read_sample_folder(samples_dir, known)
                  if sample.task_id in by_id]
         sample_table, answers = candidates(found)
@@ -543,7 +545,7 @@ def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
     kinds = {kind for p in profiles for kind in p.requirements}
     folder = out_dir / files["cache"]
     with Sandbox(workers, Limits(), judge=JUDGE,
-                 hidden=answer_keys_near(out_dir)) as sandbox:
+                 hidden=answer_keys_near(out_dir, dataset)) as sandbox:
         say(f"running the ground truth of {len(tasks)} task(s)")
         truths = run_ground_truth(tasks, sandbox)
         reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress, kinds)
@@ -558,7 +560,7 @@ def run_reduce(out_dir: Path, dataset: str = "humaneval", profile: str = "full",
                  for t, r in reqs.items()}
     # The report files hold no timings or absolute paths: same suite, same bytes.
     document = {
-        "suite": SUITE_FILES[suite],
+        "suite": dataset.suite_file(suite),
         "profile": profile,
         "mini": files["mini"],
         "profiles": rows,
@@ -590,7 +592,7 @@ def report(document: Mapping[str, Any]) -> str:
     rows = document["profiles"]
     models = sorted({m for row in rows for m in row["models"]})
     lines = [
-        f"# Test-suite reduction of {document.get('suite', SUITE_FILES['plus'])}",
+        f"# Test-suite reduction of {document['suite']}",
         "",
         "Tests per task (base + plus); the full suite's kills (samples that pass the base tests",
         "and fail the full suite; a sample that fails the base tests is never a kill) and the",

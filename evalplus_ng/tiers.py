@@ -91,7 +91,7 @@ def classify(outcome: Outcome, expected: Wire, task: Task, args: Args) -> Why | 
     (None: it does not). A wrong answer keeps it in plus, as :data:`Why.DISAGREES`: the
     ground truth is the oracle, and the disagreement is a bug to look at."""
     if outcome.status is Status.OK:
-        same = judge.check(task.task_id, args, decode(expected), decode(outcome.value),
+        same = judge.check(task.oracle, args, decode(expected), decode(outcome.value),
                            task.atol)
         return None if same else Why.DISAGREES
     if too_costly(outcome):

@@ -32,10 +32,11 @@ class Judge(Protocol):
     outputs; values reach it decoded from the wire.
     """
 
-    def check(self, task_id: TaskId, args: Args, expected: Any, actual: Any,
+    def check(self, oracle: str, args: Args, expected: Any, actual: Any,
               atol: float) -> bool:
-        """Does ``actual`` pass for this input? ``args`` are the call's arguments."""
+        """Does ``actual`` pass for this input? ``oracle`` is the job's
+        (:attr:`evalplus_ng.records.Job.oracle`); ``args`` are the call's arguments."""
 
-    def by_text(self, task_id: TaskId) -> bool:
+    def by_text(self, oracle: str) -> bool:
         """True when an output whose JSON text equals the expected output's text passes
         without :meth:`check` (False where the task judges by more than equality)."""

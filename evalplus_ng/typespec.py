@@ -203,8 +203,16 @@ def checker(spec: Spec) -> Check:
     raise SpecError(f"unknown spec kind {kind!r}")
 
 
+#: A tuple of this many members or more, all of one spec, is inferred as a sequence
+#: (``tuple[int, ...]``): MBPP passes lists as tuples (``(3, 4, 5, 6)``), and a fixed
+#: length would keep every generated input at the example's length.
+SEQUENCE_TUPLE = 3
+
+
 def infer(values: Sequence[Any]) -> Spec:
-    """The narrowest spec (of the kinds above) that every one of ``values`` matches."""
+    """The narrowest spec (of the kinds above) that every one of ``values`` matches;
+    homogeneous tuples of :data:`SEQUENCE_TUPLE` members or more, or of several
+    lengths, are sequences (``tuple[X, ...]``)."""
     if not values:
         return ANY_SPEC
     specs = [_infer_one(v) for v in values]
@@ -223,7 +231,10 @@ def _infer_one(value: Any) -> Spec:
     if kind is set:
         return Spec(SET, (infer(list(value)),))
     if kind is tuple:
-        return Spec(TUPLE, tuple(_infer_one(v) for v in value))
+        members = tuple(_infer_one(v) for v in value)
+        if len(members) >= SEQUENCE_TUPLE and len(set(members)) == 1:
+            return Spec(TUPLE, members[:1], variadic=True)  # a sequence, not a record
+        return Spec(TUPLE, members)
     if kind is dict:
         return Spec(DICT, (infer(list(value)), infer(list(value.values()))))
     return ANY_SPEC

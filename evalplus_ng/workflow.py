@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from evalplus_ng import audit
-from evalplus_ng.artifact import SUITE_FILES, write_plus_file
+from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.audit import AuditConfig, Finding, SampleCode
 from evalplus_ng.calibrate import (
     DEFAULT_FACTOR,
@@ -21,13 +21,8 @@ from evalplus_ng.calibrate import (
     measure_reference,
 )
 from evalplus_ng.contract import Contract, load_contract
-from evalplus_ng.dataset import (
-    fixed_solutions,
-    load_humaneval,
-    load_plus_file,
-    user_cache_dir,
-)
-from evalplus_ng.errors import EvalplusError, InputError
+from evalplus_ng.dataset import fixed_solutions, load_plus_file, user_cache_dir
+from evalplus_ng.errors import InputError
 from evalplus_ng.evaluate import (
     EvalConfig,
     SampleResult,
@@ -43,14 +38,12 @@ from evalplus_ng.files import write_atomically
 from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Sample, Status, Task, Verdict
-from evalplus_ng.resources import data_dir
+from evalplus_ng.registry import SUITE_SUFFIXES, Dataset, resolve
 from evalplus_ng.samples import model_of, read_samples
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
 
-#: Each loader takes ``cache``: a folder where it may keep what it recomputes, or None.
-DATASETS: dict[str, Callable[..., list[Task]]] = {"humaneval": load_humaneval}
 #: Where ``augment`` writes, and so where ``--suite plus|mini`` look by default.
 DEFAULT_OUT = Path("evalplus-ng-out")
 CHECKPOINT_SECONDS = 15.0
@@ -58,36 +51,27 @@ CHECKPOINT_SECONDS = 15.0
 Progress = Callable[[int, int], None]
 
 
-def load_dataset(name: str, cache: Path | None = None) -> list[Task]:
-    """A built-in dataset by name; ``cache`` as for :func:`load_humaneval`."""
-    loader = DATASETS.get(name)
-    if loader is None:
-        raise EvalplusError(f"unknown dataset {name!r}; known: {', '.join(sorted(DATASETS))}")
-    return loader(cache=cache)
-
-
-def load_suite(dataset: str, suite: str, artifacts: Path = DEFAULT_OUT) -> list[Task]:
+def load_suite(dataset: Dataset, suite: str, artifacts: Path = DEFAULT_OUT) -> list[Task]:
     """Tasks of a suite: ``base`` (the dataset's own tests), ``plus``, ``mini``, ``stress``
     (the efficiency tier), ``stress-mini`` or a file path."""
-    path = suite_path(suite, artifacts)
+    path = suite_path(dataset, suite, artifacts)
     if path is None:
-        return [replace(task, plus_inputs=())
-                for task in load_dataset(dataset, cache=user_cache_dir())]
-    if suite in SUITE_FILES and not path.is_file():
+        return [replace(task, plus_inputs=()) for task in dataset.load(cache=user_cache_dir())]
+    if suite in SUITE_SUFFIXES and not path.is_file():
         raise InputError(
             str(path), None,
-            f"no {suite} suite here: run `evalplus-ng augment --out {artifacts}` "
-            "or pass --suite PATH",
+            f"no {suite} suite here: run `evalplus-ng augment --dataset {dataset.name} "
+            f"--out {artifacts}` or pass --suite PATH",
         )
     return load_plus_file(path)
 
 
-def suite_path(suite: str, artifacts: Path) -> Path | None:
+def suite_path(dataset: Dataset, suite: str, artifacts: Path) -> Path | None:
     """The file ``--suite`` names: a kind ``augment`` writes into ``artifacts``, or a
     path; None for ``base`` (the dataset itself)."""
     if suite == "base":
         return None
-    return artifacts / SUITE_FILES[suite] if suite in SUITE_FILES else Path(suite)
+    return artifacts / dataset.suite_file(suite) if suite in SUITE_SUFFIXES else Path(suite)
 
 
 def results_path(samples: Path) -> Path:
@@ -106,7 +90,7 @@ class EvaluateRequest:
     """Everything ``evaluate`` needs, gathered by the CLI."""
 
     samples: Path
-    dataset: str = "humaneval"
+    dataset: Dataset = field(default_factory=lambda: resolve("humaneval"))
     suite: str = "base"
     artifacts: Path = DEFAULT_OUT
     workers: int = 2
@@ -131,16 +115,20 @@ class EvaluateSummary:
         return sum(r.plus_status is status for r in self.results)
 
 
-def answer_keys_near(folder: Path, *files: Path) -> list[Path]:
+def answer_keys_near(folder: Path, dataset: Dataset, *files: Path) -> list[Path]:
     """What a sample must not read, beyond the installed data: the suites in ``folder``
-    (each holds the reference solutions), ``files`` and evalplus-ng's own cache
+    (each holds the reference solutions; any dataset's), ``files``, the dataset's own
+    file and the user's data folder (fixed references), and evalplus-ng's own cache
     (recovered base inputs and their outputs). Passed to :class:`Sandbox` as ``hidden``."""
-    return [*(folder / name for name in SUITE_FILES.values()), *files, user_cache_dir()]
+    suites = {folder / name for name in dataset.suite_files().values()}
+    suites |= set(folder.glob("*Plus*.jsonl*")) if folder.is_dir() else set()
+    own = [dataset.source] if dataset.source is not None else []
+    return [*sorted(suites), *files, *own, dataset.user_folder.definition, user_cache_dir()]
 
 
 def _suite_kind(suite: str) -> str:
     """``base``, a kind ``augment`` writes, or ``file`` (the hash tells files apart)."""
-    return suite if suite == "base" or suite in SUITE_FILES else "file"
+    return suite if suite == "base" or suite in SUITE_SUFFIXES else "file"
 
 
 def run_evaluate(
@@ -149,8 +137,8 @@ def run_evaluate(
 ) -> EvaluateSummary:
     """Judge a samples file; writes results beside it, checkpointing as it goes."""
     say = status or (lambda _message: None)
-    judged = suite_path(request.suite, request.artifacts)
-    hidden = answer_keys_near(request.artifacts, *([judged] if judged else []))
+    judged = suite_path(request.dataset, request.suite, request.artifacts)
+    hidden = answer_keys_near(request.artifacts, request.dataset, *([judged] if judged else []))
     with Sandbox(request.workers, request.limits, judge=JUDGE, hidden=hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
@@ -161,7 +149,7 @@ def run_evaluate(
         # re-encoding every input of a full suite costs over half a second).
         digest = (hashlib.sha256(judged.read_bytes()).hexdigest() if judged is not None
                   else suite_hash(tasks.values()))
-        identity = verdict_identity(digest, request.dataset, _suite_kind(request.suite),
+        identity = verdict_identity(digest, request.dataset.name, _suite_kind(request.suite),
                                     request.config, request.limits.memory_bytes)
         done: dict[int, SampleResult] = {}
         if request.resume and out.is_file():
@@ -231,9 +219,16 @@ class AuditSummary:
     markdown_path: Path
 
 
-def _audit_dismissals(dataset: str) -> dict[str, dict[str, str]]:
-    """Reviewed non-defects: ``datasets/<name>/audit_review.json``, {task_id: {signal: why}}."""
-    path = data_dir("datasets") / dataset / AUDIT_REVIEW
+def _audit_dismissals(dataset: Dataset) -> dict[str, dict[str, str]]:
+    """Reviewed non-defects: ``audit_review.json`` of the dataset's data folders (the
+    user's entries win), {task_id: {signal: why}}."""
+    merged: dict[str, dict[str, str]] = {}
+    for folder in dataset.definition_folders():
+        merged.update(_read_dismissals(folder / AUDIT_REVIEW))
+    return merged
+
+
+def _read_dismissals(path: Path) -> dict[str, dict[str, str]]:
     if not path.is_file():
         return {}
     try:
@@ -266,7 +261,8 @@ def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: San
                 inputs=[encode(list(args)) for args in by_id[sample.task_id].base_inputs],
                 time_limits=[config.sample_seconds * 4] * len(by_id[sample.task_id].base_inputs),
                 expected=[o.value for o in truths[sample.task_id]],
-                task_id=sample.task_id, atol=by_id[sample.task_id].atol)
+                task_id=sample.task_id, atol=by_id[sample.task_id].atol,
+                oracle=by_id[sample.task_id].oracle)
             for sample, _model in pending)
     passing: dict[str, list[SampleCode]] = {}
     for (sample, model), result in zip(pending, sandbox.map(jobs), strict=True):
@@ -293,37 +289,39 @@ def _audit_inputs(task: Task, plus: Sequence[Args], contract: Contract, limit: i
     return tuple(chosen[:limit])
 
 
-def run_audit(out_dir: Path, dataset: str = "humaneval", samples_dir: Path | None = None,
+def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path | None = None,
               workers: int = 2, progress: Progress | None = None, suite: Path | None = None,
               config: AuditConfig | None = None, task_ids: Sequence[str] | None = None,
               ) -> AuditSummary:
     """Audit a dataset's reference solutions; write ``out_dir/audit.json`` and ``audit.md``.
 
     Candidate inputs are each task's base inputs, docstring examples and the plus
-    inputs of ``suite`` (default ``out_dir/HumanEvalPlus.jsonl.gz`` when present), after
+    inputs of ``suite`` (default the plus suite in ``out_dir`` when present), after
     those of the stress tier beside it.
     """
     config = config or AuditConfig()
-    tasks = load_dataset(dataset)
+    dataset = dataset if dataset is not None else resolve("humaneval")
+    tasks = dataset.load()
     if task_ids is not None:
         wanted = set(task_ids)
         tasks = [task for task in tasks if task.task_id in wanted]
-    fixed = fixed_solutions(dataset)
+    fixed = fixed_solutions(dataset, [task.task_id for task in tasks])
     dismissals = _audit_dismissals(dataset)
-    suite = suite if suite is not None else out_dir / SUITE_FILES["plus"]
+    suite = suite if suite is not None else out_dir / dataset.suite_file("plus")
     plus: dict[TaskId, tuple[Args, ...]] = {}
-    for path in (suite.with_name(SUITE_FILES["stress"]), suite):  # the few stress ones first
+    stress = suite.with_name(dataset.suite_file("stress"))
+    for path in (stress, suite):  # the few stress ones first
         if path.is_file():
             for t in load_plus_file(path):
                 plus[t.task_id] = (*plus.get(t.task_id, ()), *t.plus_inputs)
-    contracts = data_dir("contracts") / dataset
     out_dir.mkdir(parents=True, exist_ok=True)
-    with Sandbox(workers, judge=JUDGE, hidden=answer_keys_near(out_dir, suite)) as sandbox:
+    with Sandbox(workers, judge=JUDGE, hidden=answer_keys_near(out_dir, dataset, suite)
+                 ) as sandbox:
         samples = (_base_passing_samples(tasks, samples_dir, sandbox, config)
                    if samples_dir is not None else {})
 
         def one(task: Task) -> list[Finding]:
-            contract = load_contract(task, contracts)
+            contract = load_contract(task, dataset.contract_path(task.task_id))
             repair = fixed.get(task.task_id)
             inputs = _audit_inputs(task, plus.get(task.task_id, ()), contract, config.max_inputs,
                                    repair.witness if repair is not None else None)
@@ -364,8 +362,8 @@ class CalibrateSummary:
 
 
 def run_calibrate(
-    out_dir: Path, floor: float = DEFAULT_FLOOR_SECONDS, factor: float = DEFAULT_FACTOR,
-    workers: int = 2, progress: Progress | None = None,
+    out_dir: Path, dataset: Dataset | None = None, floor: float = DEFAULT_FLOOR_SECONDS,
+    factor: float = DEFAULT_FACTOR, workers: int = 2, progress: Progress | None = None,
 ) -> CalibrateSummary:
     """Calibrate the plus suite in ``out_dir`` (and the mini, stress and stress-mini suites
     when present), in place.
@@ -373,11 +371,13 @@ def run_calibrate(
     Each file is rewritten atomically with the same tasks and inputs and a fresh
     calibration per task; only the calibration differs between runs.
     """
-    plus = out_dir / SUITE_FILES["plus"]
+    dataset = dataset if dataset is not None else resolve("humaneval")
+    plus = out_dir / dataset.suite_file("plus")
     if not plus.is_file():
         raise InputError(str(plus), None,
-                         f"no plus suite here: run `evalplus-ng augment --out {out_dir}` first")
-    paths = [plus] + [p for p in (out_dir / SUITE_FILES[kind]
+                         f"no plus suite here: run `evalplus-ng augment --dataset {dataset.name} "
+                         f"--out {out_dir}` first")
+    paths = [plus] + [p for p in (out_dir / dataset.suite_file(kind)
                                   for kind in ("mini", "stress", "stress-mini")) if p.is_file()]
     suites = [load_plus_file(path) for path in paths]
     total = sum(len(tasks) for tasks in suites)

@@ -19,8 +19,9 @@ from evalplus_ng.dataset import (
 )
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Task
+from evalplus_ng.registry import resolve
 
-FIXED = fixed_solutions("humaneval")
+FIXED = fixed_solutions(resolve("humaneval"), [f"HumanEval/{n}" for n in range(164)])
 
 
 @functools.lru_cache(maxsize=1)
@@ -85,7 +86,7 @@ def test_malformed_header_is_a_one_line_input_error(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- plain references
 
-PLAIN = plain_solutions("humaneval")
+PLAIN = plain_solutions(resolve("humaneval"), [f"HumanEval/{n}" for n in range(164)])
 
 
 #: Performance fixes that are no faster than plain code: the original never stops, the
@@ -96,7 +97,7 @@ NOT_FASTER = {"HumanEval/32": "the same bisection, stopping once the interval ca
 def test_plain_references_exist_where_the_fixed_one_is_faster_than_straightforward() -> None:
     # A fixed ground truth written for speed is no yardstick of what plain code can do:
     # unless the docstring asks for efficiency, such a task needs a plain reference.
-    asks = efficiency_tasks("humaneval")
+    asks = efficiency_tasks(resolve("humaneval"))
     for task_id, fixed in FIXED.items():
         if fixed.category == "performance" and task_id not in asks and task_id not in NOT_FASTER:
             assert task_id in PLAIN, f"{task_id}: a performance fix without a plain reference"

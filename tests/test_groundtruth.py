@@ -96,7 +96,7 @@ def test_inputs_failing_the_tasks_own_special_oracle_are_dropped(sandbox: Sandbo
     # the root of 1 + 2x exactly, but only an approximation for 3 + 1000x.
     source = "def find_zero(xs):\n    return -xs[0] / xs[1] if xs[1] < 100 else -0.0031\n"
     task = Task("HumanEval/32", "def find_zero(xs):\n", "find_zero", source, ([[1, 2]],),
-                atol=1e-4)
+                atol=1e-4, oracle="polynomial_root")
     verdict = oracle(task, [[[1, 2]], [[3, 1000]], [[-4, 8]]], sandbox, seconds=5.0)
     assert verdict.kept == (0, 2)
     assert verdict.dropped == {"own-oracle": 1}

@@ -162,14 +162,16 @@ def test_the_callers_answer_keys_are_hidden_in_both_modes(jail: str, tmp_path: P
 
 
 def test_evaluate_hides_the_suites_it_judges_with_and_the_cache(tmp_path: Path) -> None:
-    from evalplus_ng.artifact import SUITE_FILES
+    from evalplus_ng.registry import resolve
+
+    humaneval = resolve("humaneval")
     from evalplus_ng.dataset import user_cache_dir
     from evalplus_ng.workflow import answer_keys_near, suite_path
 
     own = tmp_path / "mine.jsonl.gz"
-    assert suite_path(str(own), tmp_path) == own
-    hidden = answer_keys_near(tmp_path, own)
-    assert {tmp_path / name for name in SUITE_FILES.values()} <= set(hidden)
+    assert suite_path(humaneval, str(own), tmp_path) == own
+    hidden = answer_keys_near(tmp_path, humaneval, own)
+    assert {tmp_path / name for name in humaneval.suite_files().values()} <= set(hidden)
     assert own in hidden and user_cache_dir() in hidden
-    assert suite_path("base", tmp_path) is None
-    assert suite_path("plus", tmp_path) == tmp_path / SUITE_FILES["plus"]
+    assert suite_path(humaneval, "base", tmp_path) is None
+    assert suite_path(humaneval, "plus", tmp_path) == tmp_path / "HumanEvalPlus.jsonl.gz"

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evalplus_ng.artifact import SUITE_FILES, write_plus_file
+from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.cli import main
 from evalplus_ng.dataset import load_humaneval, load_plus_file
 from evalplus_ng.groundtruth import run_ground_truth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.profiles import load_profile, profile_names, select
 from evalplus_ng.records import Calibration
-from evalplus_ng.reduce import CACHE_FOLDER, MINI_FILE, REPORT_FILE, gather, run_reduce
+from evalplus_ng.reduce import CACHE_FOLDER, REPORT_FILE, gather, run_reduce
 from evalplus_ng.sample_kills import candidates
 from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Sandbox
@@ -58,7 +58,7 @@ def _suite(folder: Path) -> Path:
     suite = [replace(tasks[CLOSE], plus_inputs=close_plus),
              replace(tasks[GCD], plus_inputs=gcd_plus)]
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / SUITE_FILES["plus"]
+    path = folder / "HumanEvalPlus.jsonl.gz"
     write_plus_file(suite, path)
     return path
 
@@ -110,8 +110,8 @@ def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
                                        "-j", "2"])
     assert result.exit_code == 0, result.output
     assert "full: " in result.output and "kills kept" in result.output
-    mini = load_plus_file(out / MINI_FILE)
-    full = {t.task_id: t for t in load_plus_file(out / SUITE_FILES["plus"])}
+    mini = load_plus_file(out / "HumanEvalPlus-Mini.jsonl.gz")
+    full = {t.task_id: t for t in load_plus_file(out / "HumanEvalPlus.jsonl.gz")}
     assert [t.task_id for t in mini] == [CLOSE, GCD]
     for task in mini:
         assert task.base_inputs == full[task.task_id].base_inputs  # profile full keeps base
@@ -147,10 +147,10 @@ def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
                       for kind in ("cost", "coverage", "mutants", "samples", "slips")
                       for n in (0, 13)]
     stamps = {p: p.stat().st_mtime_ns for p in (out / CACHE_FOLDER).rglob("*.json")}
-    first = (out / MINI_FILE).read_bytes()
+    first = (out / "HumanEvalPlus-Mini.jsonl.gz").read_bytes()
     again = run_reduce(out, samples_dir=samples, workers=2)
     assert {p: p.stat().st_mtime_ns for p in stamps} == stamps
-    assert (out / MINI_FILE).read_bytes() == first
+    assert (out / "HumanEvalPlus-Mini.jsonl.gz").read_bytes() == first
     assert again.tests_per_task["full"] == rows["full"]["tests_per_task"]
 
 
@@ -160,7 +160,7 @@ def test_reduce_without_samples_runs_the_other_profiles(tmp_path: Path) -> None:
     summary = run_reduce(out, profile="mutants", workers=2)
     assert set(summary.tests_per_task) == {"(full suite)", "coverage", "mutants", "offline"}
     assert summary.kept == {}
-    assert len(load_plus_file(out / MINI_FILE)) == 2
+    assert len(load_plus_file(out / "HumanEvalPlus-Mini.jsonl.gz")) == 2
     # With no flags, reduce takes the strongest profile it can run: offline here.
     result = CliRunner().invoke(main, ["reduce", "--out", str(out), "-j", "2"])
     assert result.exit_code == 0, result.output
@@ -195,13 +195,13 @@ def test_the_stress_suite_gets_a_mini_of_its_own_with_its_costliest_input(
     plus = _suite(out)
     fib = next(t for t in load_humaneval() if t.task_id == "HumanEval/55")
     stress = [replace(fib, plus_inputs=tuple([n] for n in (40, 3000, 600, 35, 1200)))]
-    write_plus_file(stress, out / SUITE_FILES["stress"])
+    write_plus_file(stress, out / "HumanEvalPlus-Stress.jsonl.gz")
     before = plus.read_bytes()
     result = CliRunner().invoke(main, ["reduce", "--out", str(out), "--suite", "stress",
                                        "-j", "2"])
     assert result.exit_code == 0, result.output
     assert "stress: " in result.output  # the profile the stress suite defaults to
-    mini = load_plus_file(out / SUITE_FILES["stress-mini"])
+    mini = load_plus_file(out / "HumanEvalPlus-Stress-Mini.jsonl.gz")
     assert [t.task_id for t in mini] == ["HumanEval/55"]
     assert [3000] in [list(args) for args in mini[0].plus_inputs]
     assert len(mini[0].plus_inputs) < 5
@@ -210,7 +210,7 @@ def test_the_stress_suite_gets_a_mini_of_its_own_with_its_costliest_input(
         "# Test-suite reduction of HumanEvalPlus-Stress.jsonl.gz")
     # The plus suite's MINI, report and cache are not touched.
     assert plus.read_bytes() == before
-    assert not (out / MINI_FILE).exists() and not (out / REPORT_FILE).exists()
+    assert not (out / "HumanEvalPlus-Mini.jsonl.gz").exists() and not (out / REPORT_FILE).exists()
     assert not (out / CACHE_FOLDER).exists() and (out / f"{CACHE_FOLDER}-stress").is_dir()
 
 

