@@ -155,6 +155,8 @@ class Dataset:
 #: ``(dataset, cache folder or None, use_fixed) -> tasks``.
 Loader = Callable[[Dataset, "Path | None", bool], list[Task]]
 LOADERS: dict[str, Loader] = {}
+#: EvalPlus's variables naming a built-in dataset's file.
+OVERRIDES = {"mbpp": "MBPP_OVERRIDE_PATH"}
 #: Built-in datasets by name: (loader kind, artifact stem).
 BUILT_IN: dict[str, tuple[str, str]] = {}
 
@@ -222,7 +224,10 @@ def resolve(name: str, data: Path | None = None, dataset_file: Path | None = Non
     user = DataFolder.user(data if data is not None else DEFAULT_DATA)
     if name in BUILT_IN:
         kind, stem = BUILT_IN[name]
-        return Dataset(name, kind, stem, (user, DataFolder.shipped(name)), dataset_file)
+        # The file named by EvalPlus's variable is the source too (and so hidden from samples).
+        override = os.environ.get(OVERRIDES.get(name, ""), "") if dataset_file is None else ""
+        source = Path(override) if override else dataset_file
+        return Dataset(name, kind, stem, (user, DataFolder.shipped(name)), source)
     path = Path(name)
     if name.endswith(TASKS_FILE_SUFFIXES) or os.sep in name:
         if not path.is_file():

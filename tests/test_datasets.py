@@ -107,6 +107,7 @@ def test_mbpp_base_inputs_keep_the_asserts_types_and_contracts_come_from_the_rel
 def test_mbpp_is_found_through_evalplus_variable(mbpp_file: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MBPP_OVERRIDE_PATH", str(mbpp_file))
+    assert resolve("mbpp").source == mbpp_file  # a source: hidden from samples like the cache
     assert [t.task_id for t in resolve("mbpp").load()] == ["Mbpp/2", "Mbpp/737", "Mbpp/124"]
 
 
