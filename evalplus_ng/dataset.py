@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically
@@ -30,6 +30,8 @@ from evalplus_ng.records import ORACLES, Calibration, Task
 from evalplus_ng.registry import Dataset, built_in_oracles, resolve
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.types import Args, TaskId
+
+T = TypeVar("T")
 
 #: Name of the extra per-task field holding what plain JSON would lose
 #: (tuples, int dict keys) and our calibrated time limits. EvalPlus ignores it.
@@ -173,15 +175,21 @@ class PlainSolution:
     path: str
 
 
-def fixed_solutions(dataset: Dataset, task_ids: Iterable[TaskId]) -> dict[TaskId, FixedSolution]:
-    """The fixed ground truths of a dataset's tasks (``<data>/fixed/<Task_N>.py``, the
-    user's folder first)."""
+def _task_files(dataset: Dataset, kind: str, task_ids: Iterable[TaskId],
+                read: Callable[[Path, TaskId], T]) -> dict[TaskId, T]:
+    """``read`` of each task's ``<data>/<kind>/<Task_N>.py`` that exists, the user's
+    folder first."""
     found = {}
     for task_id in task_ids:
-        path = dataset.task_file("fixed", task_id)
+        path = dataset.task_file(kind, task_id)
         if path is not None:
-            found[task_id] = read_fixed_solution(path, task_id)
+            found[task_id] = read(path, task_id)
     return found
+
+
+def fixed_solutions(dataset: Dataset, task_ids: Iterable[TaskId]) -> dict[TaskId, FixedSolution]:
+    """The fixed ground truths of a dataset's tasks (``<data>/fixed/<Task_N>.py``)."""
+    return _task_files(dataset, "fixed", task_ids, read_fixed_solution)
 
 
 def read_plain_solution(path: Path, task_id: TaskId) -> PlainSolution:
@@ -198,12 +206,7 @@ def read_plain_solution(path: Path, task_id: TaskId) -> PlainSolution:
 
 def plain_solutions(dataset: Dataset, task_ids: Iterable[TaskId]) -> dict[TaskId, PlainSolution]:
     """The plain references of a dataset's tasks (``<data>/plain/<Task_N>.py``)."""
-    found = {}
-    for task_id in task_ids:
-        path = dataset.task_file("plain", task_id)
-        if path is not None:
-            found[task_id] = read_plain_solution(path, task_id)
-    return found
+    return _task_files(dataset, "plain", task_ids, read_plain_solution)
 
 
 def efficiency_tasks(dataset: Dataset) -> dict[TaskId, str]:
@@ -435,10 +438,16 @@ def load_plus_file(path: str | Path) -> list[Task]:
     path = Path(path)
     # A suite we wrote names each task's oracle; EvalPlus's own files do not.
     oracles = built_in_oracles()
+    return distinct_tasks(path, ((number, _task_from_record(path, number, record, oracles))
+                                 for number, record in read_jsonl(path)))
+
+
+def distinct_tasks(path: Path, numbered: Iterable[tuple[int, Task]]) -> list[Task]:
+    """The tasks read from ``path`` (with their line numbers), checked for a repeated
+    task_id and for none at all."""
     tasks: list[Task] = []
     seen: set[str] = set()
-    for number, record in read_jsonl(path):
-        task = _task_from_record(path, number, record, oracles)
+    for number, task in numbered:
         if task.task_id in seen:
             raise InputError(str(path), number, f"duplicate task_id {task.task_id!r}")
         seen.add(task.task_id)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import os
 import sys
 import urllib.request
 from collections.abc import Callable, Iterable, Mapping
@@ -29,13 +28,11 @@ from evalplus_ng.dataset import calls_in_asserts, fixed_solutions, read_jsonl, u
 from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.records import Task
-from evalplus_ng.registry import Dataset
+from evalplus_ng.registry import OVERRIDES, Dataset
 from evalplus_ng.types import Args
 
 VERSION = "v0.2.0"
 URL = f"https://github.com/evalplus/mbppplus_release/releases/download/{VERSION}/MbppPlus.jsonl.gz"
-#: EvalPlus's variable naming a local MbppPlus file.
-OVERRIDE = "MBPP_OVERRIDE_PATH"
 #: The fields of a task that the release and its tasks-only copy share, in digest order.
 DIGESTED = ("task_id", "prompt", "entry_point", "canonical_solution", "base_input", "atol",
             "contract", "assertion")
@@ -79,7 +76,7 @@ def download(url: str, path: Path, expected: str, progress: Progress | None = _b
                     progress(done, max(total, done) if total else 0)
     except OSError as exc:
         raise EvalplusError(f"cannot download MBPP+ from {url} ({exc}): pass --dataset-file "
-                            f"or set ${OVERRIDE} to a local MbppPlus.jsonl.gz") from None
+                            f"or set ${OVERRIDES['mbpp']} to a local MbppPlus.jsonl.gz") from None
     data = b"".join(chunks)
     if progress is not None and not total:
         progress(done, done)
@@ -98,13 +95,11 @@ def download(url: str, path: Path, expected: str, progress: Progress | None = _b
 
 
 def source_file(dataset: Dataset) -> Path:
-    """The MbppPlus file to read: ``--dataset-file``, ``$MBPP_OVERRIDE_PATH``, or the
-    cached download (fetched now when missing)."""
+    """The MbppPlus file to read: ``dataset.source`` (``--dataset-file``, else
+    ``$MBPP_OVERRIDE_PATH``: :func:`evalplus_ng.registry.resolve`), or the cached download
+    (fetched now when missing)."""
     if dataset.source is not None:
         return dataset.source
-    override = os.environ.get(OVERRIDE)
-    if override:
-        return Path(override)
     cached = user_cache_dir() / f"MbppPlus-{VERSION}.jsonl.gz"
     return cached if cached.is_file() else download(URL, cached, TASKS_DIGEST)
 

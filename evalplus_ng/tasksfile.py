@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.dataset import calls_in_asserts, fixed_solutions, read_jsonl
+from evalplus_ng.dataset import calls_in_asserts, distinct_tasks, fixed_solutions, read_jsonl
 from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.records import ORACLES, Task
 from evalplus_ng.registry import Dataset
@@ -94,15 +94,9 @@ def load_tasks_file(dataset: Dataset, cache: Path | None = None, use_fixed: bool
     records = list(read_jsonl(path))
     ids = [str(record.get("task_id")) for _number, record in records]
     fixed = fixed_solutions(dataset, ids) if use_fixed else {}
-    tasks: list[Task] = []
-    seen: set[str] = set()
-    for number, record in records:
+
+    def task(number: int, record: dict[str, Any]) -> Task:
         solution = fixed.get(str(record.get("task_id")))
-        task = _task(path, number, record, solution.code if solution is not None else None)
-        if task.task_id in seen:
-            raise InputError(str(path), number, f"duplicate task_id {task.task_id!r}")
-        seen.add(task.task_id)
-        tasks.append(task)
-    if not tasks:
-        raise InputError(str(path), None, "no tasks in file")
-    return tasks
+        return _task(path, number, record, solution.code if solution is not None else None)
+
+    return distinct_tasks(path, ((number, task(number, record)) for number, record in records))
