@@ -429,21 +429,26 @@ def venv_python(venv: Path) -> Path:
     return python
 
 
+#: The variable through which evalplus 0.3.1 reads a dataset's suite from a file.
+OVERRIDE_VARIABLES = {"humaneval": "HUMANEVAL_OVERRIDE_PATH", "mbpp": "MBPP_OVERRIDE_PATH"}
+
+
 def run_evalplus(python: Path, samples: Path, suite: Path, jobs: int, folder: Path,
-                 cache: Path, label: str) -> Run:
-    """evalplus 0.3.1's evaluate as a subprocess; ``cache`` holds its dataset/ground truth."""
+                 cache: Path, label: str, dataset: str = "humaneval") -> Run:
+    """evalplus 0.3.1's evaluate as a subprocess on ``dataset`` (``humaneval`` or ``mbpp``),
+    its suite read from ``suite``; ``cache`` holds its dataset/ground truth."""
     target = _fresh_copy(samples, folder)
     (cache / "home").mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     env.pop("EVALPLUS_TIMEOUT_PER_TASK", None)  # a string there breaks 0.3.1's min()
     env.pop("EVALPLUS_MAX_MEMORY_BYTES", None)  # keep its 4 GiB default, as ours
     env.update({
-        "HUMANEVAL_OVERRIDE_PATH": str(suite), "HOME": str(cache / "home"),
+        OVERRIDE_VARIABLES[dataset]: str(suite), "HOME": str(cache / "home"),
         "XDG_CACHE_HOME": str(cache / "xdg"), "TOKENIZERS_PARALLELISM": "false",
     })
     timings = folder / "timings.json"
     command = [
-        str(python), "-c", _DRIVER, str(timings), "--dataset", "humaneval",
+        str(python), "-c", _DRIVER, str(timings), "--dataset", dataset,
         "--samples", str(target), "--parallel", str(jobs),
         "--min_time_limit", str(MIN_TIME_LIMIT), "--gt_time_limit_factor", str(TIME_FACTOR),
     ]

@@ -291,11 +291,13 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
         attempts, budget_hit = found.attempts, found.budget_hit
         fresh = list(found.inputs[judged:])
         grown = [i for i, source in enumerate(found.sources[judged:]) if source == GROWN]
-        judged = len(found.inputs)
+        start_at, judged = judged, len(found.inputs)
         began = time.perf_counter()
         verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
-                         costly=grown)
+                         costly=grown, costly_seconds=config.costly_seconds)
         oracle_seconds += time.perf_counter() - began
+        answered = set(verdict.kept)
+        fuzzer.retire(start_at + i for i in range(len(fresh)) if i not in answered)
         calls_seconds += sum(verdict.seconds)  # the faster of each input's two calls
         jobs += 2 if grown else 1  # the oracle: one sandbox job (two with scaled-up inputs)
         kept.extend(fresh[i] for i in verdict.kept)

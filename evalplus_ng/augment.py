@@ -15,6 +15,7 @@ import json
 import random
 import signal
 import statistics
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -37,14 +38,25 @@ from evalplus_ng.tiers import PlainReference, Why, plain_reference, split_tiers
 #: Candidates generated beyond the target, to make up for inputs the oracle drops.
 SLACK = 1.03
 #: At most this many generate-then-judge rounds per task.
-ROUNDS = 8
+ROUNDS = 12
+#: The first round judges this share of ``per_task`` candidates (the next, the rest).
+FIRST_ROUND_SHARE = 0.25
 #: Candidates judged per task at most, as a multiple of ``per_task``.
 MAX_CANDIDATES = 8
 #: Inputs the plain reference may find too costly per task, as a share of ``per_task``:
 #: each costs a whole line budget, and where most candidates are beyond a plain
 #: solution (``get_max_triples(n)`` for n past 110) the plus tier cannot fill anyway.
 MAX_COSTLY_SHARE = 0.25
-FORMAT_VERSION = 4
+#: Candidates the ground truth may fail to answer in budget (too many lines, too slow)
+#: per task, as a share of ``per_task``: no round starts past it and a round is sized to
+#: stay within it at the task's rate so far. Each costs up to a line budget or a time limit,
+#: and where most candidates are beyond the ground truth (``count_Primes_nums(n)`` for n
+#: past 10**4) more rounds cost much and find few inputs.
+MAX_UNANSWERED_SHARE = 0.5
+#: A timeout counts as this many candidates over the line budget: it costs a time limit
+#: (and a new sandbox process) where those cost a line budget's worth of calls.
+TIMEOUT_WEIGHT = 4
+FORMAT_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -56,7 +68,11 @@ class AugmentConfig:
     seed: int = 0
     use_corpus: bool = True
     hypothesis_examples: int = 100
-    oracle_seconds: float = 1.0
+    #: Limit of one ground-truth call on a candidate (the plus tier's inputs take
+    #: milliseconds; HumanEval's slowest, 7 ms): beyond it the input is dropped as a timeout.
+    oracle_seconds: float = 0.1
+    #: The same for scaled-up candidates (line-counted from the first call).
+    costly_seconds: float = 0.5
     #: Inputs on which the ground truth runs more Python lines than this are dropped.
     max_lines: int = 200_000
     budget_seconds: float = 120.0
@@ -138,9 +154,12 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
                    dataset.corpus_path(task.task_id) if config.use_corpus else None,
                    task_seed, config.hypothesis_examples)
     # The fuzz loop is a seeded stream: when the oracle drops too many inputs, it
-    # continues with more, and only those are judged (the inputs do not depend on
-    # how many rounds it took).
-    wanted = int(config.per_task * SLACK) + 1
+    # continues with more, and only those are judged. Inputs the ground truth did not
+    # answer (too many lines, too slow, an exception) leave the corpus before the next
+    # round: their mutants would mostly be dropped too, each after an oracle run.
+    # A first round of a quarter: where the ground truth cannot answer most candidates,
+    # that is known before most of them have cost a line budget or a time limit.
+    wanted = int(config.per_task * SLACK * FIRST_ROUND_SHARE) + 1
     kept: list[Any] = []
     stress: list[Any] = []
     dropped: dict[str, int] = {}
@@ -154,9 +173,11 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
             found = fuzzer.extend(wanted)
             fresh = found.inputs[judged:]
             grown = {i for i, source in enumerate(found.sources[judged:]) if source == GROWN}
-            judged = len(found.inputs)
+            start, judged = judged, len(found.inputs)
             verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
-                             costly=grown)
+                             costly=grown, costly_seconds=config.costly_seconds)
+            answered_at = set(verdict.kept)
+            fuzzer.retire(start + i for i in range(len(fresh)) if i not in answered_at)
             answered = [fresh[i] for i in verdict.kept]
             split = split_tiers(task, reference, answered, verdict.outputs,
                                 [p for p, i in enumerate(verdict.kept) if i in grown],
@@ -168,12 +189,16 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
             for reason, count in split.reasons.items():
                 tiers[reason] = tiers.get(reason, 0) + count
             exhausted = len(found.inputs) < wanted or found.budget_hit
-            spent = tiers.get(Why.COST.value, 0) >= costly_cap
+            unanswered = dropped.get("expensive", 0) + TIMEOUT_WEIGHT * dropped.get("timeout", 0)
+            allowance = int(config.per_task * MAX_UNANSWERED_SHARE) - unanswered
+            spent = tiers.get(Why.COST.value, 0) >= costly_cap or allowance <= 0
             if len(kept) >= config.per_task or exhausted or spent:
                 break
             missing = config.per_task - len(kept)
             wanted = min(judged + int(missing * judged / max(1, len(kept)) * SLACK) + 1,
                          MAX_CANDIDATES * config.per_task)
+            if unanswered:  # a round that, at this task's rate, stays within the allowance
+                wanted = min(wanted, judged + max(1, allowance * judged // unanswered))
     kept, stress = kept[: config.per_task], stress[: config.per_task]
     counts: dict[str, int] = {}
     for seed_ in seeds:
@@ -205,10 +230,12 @@ def _load_checkpoint(path: Path, key: str) -> Done | None:
 
 
 def _save_checkpoint(path: Path, key: str, inputs: list[Any], stress: list[Any],
-                     report: TaskReport) -> None:
+                     report: TaskReport, seconds: float = 0.0) -> None:
+    """The task's checkpoint; ``seconds`` (the wall time it took, for the user's eyes
+    only: it never reaches an artifact) is the one field that differs between runs."""
     path.parent.mkdir(parents=True, exist_ok=True)
     document = {"fingerprint": key, "report": asdict(report), "plus_input": encode(inputs),
-                "stress_input": encode(stress)}
+                "stress_input": encode(stress), "seconds": round(seconds, 3)}
     write_atomically(path, json.dumps(document) + "\n")
 
 
@@ -216,8 +243,9 @@ def _worker(item: tuple[Task, AugmentConfig, PlainReference, str, str, Dataset],
             ) -> tuple[str, bool]:
     """Pool entry point: one task, checkpointed; returns (task id, ok)."""
     task, config, reference, path, key, dataset = item
+    began = time.perf_counter()
     inputs, stress, report = augment_task(task, config, reference, dataset)
-    _save_checkpoint(Path(path), key, inputs, stress, report)
+    _save_checkpoint(Path(path), key, inputs, stress, report, time.perf_counter() - began)
     return task.task_id, True
 
 

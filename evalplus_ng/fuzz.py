@@ -22,7 +22,7 @@ import gc
 import random
 import time
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -80,7 +80,9 @@ class _Entry(NamedTuple):
 class Fuzzer:
     """The fuzz loop as a resumable stream: ``extend(target)`` continues where the last
     call stopped, so asking for more inputs later costs only the new ones, and the
-    inputs are exactly those one call with the final target would give."""
+    inputs are exactly those one call with the final target would give, unless
+    :meth:`retire` took parents out of the corpus in between (a deterministic function
+    of the inputs it names)."""
 
     def __init__(self, task: Task, contract: Contract, seeds: Sequence[Seed],
                  config: FuzzConfig, rng: random.Random) -> None:
@@ -153,6 +155,25 @@ class Fuzzer:
                 continue
             return child
         return None
+
+    def retire(self, positions: Iterable[int]) -> int:
+        """Take the inputs at ``positions`` (of the stream so far) out of the corpus: no
+        more mutants of them. For inputs the ground truth could not answer in budget (or
+        at all): their mutants mostly cannot either, and each costs an oracle run.
+        Returns how many corpus entries went."""
+        keys = set()
+        for position in positions:
+            args = self.inputs[position]
+            if len(args) == len(self.freezers):
+                keys.add(tuple(freeze(value)
+                               for freeze, value in zip(self.freezers, args, strict=True)))
+        if not keys:
+            return 0
+        kept_seeds = sum(1 for entry in self.corpus[: self._seeds] if entry.parts not in keys)
+        before = len(self.corpus)
+        self.corpus[:] = [entry for entry in self.corpus if entry.parts not in keys]
+        self._seeds = kept_seeds
+        return before - len(self.corpus)
 
     def extend(self, target: int) -> FuzzResult:
         """Mutate until ``target`` new inputs exist (or the attempts for it run out)."""

@@ -113,7 +113,7 @@ def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
 
 def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,
            max_lines: int | None = None, runs: int = 2,
-           costly: Collection[int] = ()) -> Oracle:
+           costly: Collection[int] = (), costly_seconds: float | None = None) -> Oracle:
     """Run the ground truth on each input; keep inputs it answers, in time, the same way
     on a second call (``runs`` 2; 1 skips that check).
 
@@ -135,7 +135,8 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     ``costly`` indexes inputs expected to be expensive (scaled-up inputs): their
     first call already counts lines (a second job), so one far over the bound
     stops at the bound instead of running to the time limit. The verdict is the
-    same line count either way.
+    same line count either way. ``costly_seconds`` (default ``seconds``) is their
+    limit per call.
     """
     if runs not in (1, 2):
         raise ValueError(f"runs must be 1 or 2, not {runs}")
@@ -148,7 +149,8 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
         twice=runs == 2)), len(plain))
     if counted:  # both groups, back in input order
         first = _expected(executor.run(ground_truth_job(
-            task, [inputs[i] for i in counted], seconds * runs, max_lines, None,
+            task, [inputs[i] for i in counted],
+            (seconds if costly_seconds is None else costly_seconds) * runs, max_lines, None,
             twice=runs == 2)), len(counted))
         merged = sorted([*zip(plain, answers.outputs, answers.seconds, answers.failures,
                               strict=True),

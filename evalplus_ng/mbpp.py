@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from evalplus_ng import typespec
 from evalplus_ng.dataset import calls_in_asserts, fixed_solutions, read_jsonl, user_cache_dir
 from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.files import write_atomically
@@ -169,6 +170,16 @@ def typed_base_inputs(record: Mapping[str, Any], plain: bool = False) -> tuple[A
     return tuple(typed)
 
 
+def _conformed(inputs: tuple[Args, ...], types: list[str] | None) -> tuple[Args, ...]:
+    """``inputs`` converted exactly to the argument ``types`` (annotation text) where
+    ``dataset.json`` names them: EvalPlus passes ``complex(x)`` to Mbpp/252."""
+    if not types:
+        return inputs
+    specs = [typespec.parse(text) for text in types]
+    return tuple([typespec.conform(value, spec) for value, spec in zip(args, specs, strict=False)]
+                 for args in inputs)
+
+
 def read_records(path: Path) -> list[dict[str, Any]]:
     """The file's task records, checked for the fields a task needs."""
     records = []
@@ -189,6 +200,7 @@ def load_mbpp(dataset: Dataset, cache: Path | None = None, use_fixed: bool = Tru
     definition = dataset.definition()
     oracles: dict[str, str] = definition.get("oracles", {})
     plain = set(definition.get("plain_inputs", {}))
+    input_types: dict[str, list[str]] = definition.get("input_types", {})
     ids = [record["task_id"] for record in records]
     fixed = fixed_solutions(dataset, ids) if use_fixed else {}
     tasks = []
@@ -203,7 +215,8 @@ def load_mbpp(dataset: Dataset, cache: Path | None = None, use_fixed: bool = Tru
             prompt=record["prompt"],
             entry_point=record["entry_point"],
             solution=record["prompt"] + canonical,
-            base_inputs=typed_base_inputs(record, task_id in plain),
+            base_inputs=_conformed(typed_base_inputs(record, task_id in plain),
+                                   input_types.get(task_id)),
             atol=float(record.get("atol") or 0.0),
             contract=str(record.get("contract", "")),
             canonical_solution=canonical,

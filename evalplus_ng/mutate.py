@@ -186,6 +186,8 @@ def fresh(spec: Spec, ctx: Context, depth: int = 0) -> Any:
         seen = ctx.pool.pick("float")
         return seen if seen is not None and rng.random() < 0.7 \
             else ctx.note(round(rng.uniform(-10, 100), 2))
+    if kind == ts.COMPLEX:
+        return complex(fresh(Spec(ts.FLOAT), ctx, depth), fresh(Spec(ts.FLOAT), ctx, depth))
     if kind == ts.STR:
         seen = ctx.pool.pick("word") if rng.random() < 0.5 else ctx.pool.pick("str")
         if seen is not None and rng.random() < 0.8:
@@ -279,6 +281,25 @@ def mutate_int(value: int, spec: Spec, ctx: Context) -> int:
 def mutate_float(value: float, spec: Spec, ctx: Context) -> float:
     return ctx.note(float(_mutate_number(value, ctx, "float", 1.0, FLOAT_BOUNDARIES,
                                          (0.5, 2.0, -1.0), _jitter_float)))
+
+
+#: Complex boundary values: zero, the units, a point on the diagonal.
+COMPLEX_BOUNDARIES = (0j, 1 + 0j, -1 + 0j, 1j, -1j, 1 + 1j, -1 - 1j)
+
+
+@mutator(ts.COMPLEX)
+def mutate_complex(value: complex, spec: Spec, ctx: Context) -> complex:
+    """A float mutation of one part, the conjugate, the parts swapped, or a boundary."""
+    choice = _below(ctx.rng, 5)
+    if choice == 0:
+        return complex(mutate_float(value.real, Spec(ts.FLOAT), ctx), value.imag)
+    if choice == 1:
+        return complex(value.real, mutate_float(value.imag, Spec(ts.FLOAT), ctx))
+    if choice == 2:
+        return value.conjugate()
+    if choice == 3:
+        return complex(value.imag, value.real)
+    return _choice(ctx.rng, COMPLEX_BOUNDARIES)
 
 
 @mutator(ts.BOOL)

@@ -95,6 +95,8 @@ def strategy(spec: Spec, alphabet: str) -> st.SearchStrategy[Any]:
         return st.integers(-20, 20) | st.integers(-(10**6), 10**6)
     if kind == ts.FLOAT:
         return st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
+    if kind == ts.COMPLEX:
+        return st.complex_numbers(max_magnitude=1e6, allow_nan=False, allow_infinity=False)
     if kind == ts.STR:
         return st.text(alphabet=alphabet, max_size=20)
     if kind == ts.ANY:

@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 # Spec kinds.
-ANY, NONE, BOOL, INT, FLOAT, STR = "any", "none", "bool", "int", "float", "str"
+ANY, NONE, BOOL, INT, FLOAT, COMPLEX, STR = (
+    "any", "none", "bool", "int", "float", "complex", "str")
 LIST, TUPLE, SET, DICT, UNION = "list", "tuple", "set", "dict", "union"
 
-_SCALARS = {"Any": ANY, "None": NONE, "bool": BOOL, "int": INT, "float": FLOAT, "str": STR,
-            "object": ANY}
+_SCALARS = {"Any": ANY, "None": NONE, "bool": BOOL, "int": INT, "float": FLOAT,
+            "complex": COMPLEX, "str": STR, "object": ANY}
 _CONTAINERS = {"list": LIST, "List": LIST, "Sequence": LIST, "tuple": TUPLE, "Tuple": TUPLE,
                "set": SET, "Set": SET, "dict": DICT, "Dict": DICT}
-_EXACT = {BOOL: bool, INT: int, FLOAT: float, STR: str}
+_EXACT = {BOOL: bool, INT: int, FLOAT: float, COMPLEX: complex, STR: str}
 
 
 @dataclass(frozen=True)
@@ -288,6 +289,8 @@ def conform(value: Any, spec: Spec) -> Any:
     kind = spec.kind
     if kind == FLOAT and type(value) is int and abs(value) <= _EXACT_FLOAT_INT:
         return float(value)
+    if kind == COMPLEX and type(value) in (int, float) and abs(value) <= _EXACT_FLOAT_INT:
+        return complex(value)
     if kind == UNION:
         for member in spec.args:
             converted = conform(value, member)

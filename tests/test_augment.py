@@ -203,3 +203,26 @@ def test_augment_stopped_mid_run_does_not_wait_for_its_workers(tmp_path: Path) -
         with contextlib.suppress(ProcessLookupError):
             os.killpg(run.pid, signal.SIGKILL)
     assert out.strip() == "stopped", err
+
+
+def test_candidates_beyond_the_ground_truth_are_capped_per_task(tmp_path: Path) -> None:
+    # The reference loops n times: under a 100-line budget only n in [40, 50) are
+    # answered, and the contract asks n >= 40. Past half of per_task candidates beyond the
+    # ground truth no round starts, and a round is sized to stay near that allowance;
+    # uncapped, the rounds go on (1,593 such candidates judged for 7 inputs).
+    from evalplus_ng.augment import MAX_UNANSWERED_SHARE, AugmentConfig, augment_task
+    from evalplus_ng.records import Task
+    from evalplus_ng.registry import resolve
+    from evalplus_ng.tiers import plain_reference
+
+    prompt = 'def f(n: int) -> int:\n    """The sum of the numbers below n (n >= 40)."""\n'
+    body = "    total = 0\n    for i in range(n):\n        total += i\n    return total\n"
+    task = Task("T/1", prompt, "f", prompt + body, ([40], [45], [300]),
+                contract="    assert n >= 40  # $_CONTRACT_$\n")
+    config = AugmentConfig(per_task=200, max_lines=100, hypothesis_examples=0)
+    plus, _stress, report = augment_task(task, config, plain_reference(task, {}, set()),
+                                         resolve("humaneval", tmp_path))
+    unanswered = report.dropped.get("expensive", 0) + report.dropped.get("timeout", 0)
+    allowance = config.per_task * MAX_UNANSWERED_SHARE
+    assert allowance <= unanswered <= 1.3 * allowance
+    assert plus and all(40 <= n < 50 for (n,) in plus)  # what was kept is within the budget

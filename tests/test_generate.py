@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalplus_ng.contract import Contract
-from evalplus_ng.fuzz import FuzzConfig, Fuzzer, fuzz
+from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer, fuzz
 from evalplus_ng.mutate import MUTATORS, Context, Pool, mutate, mutate_args
 from evalplus_ng.records import Task
 from evalplus_ng.seed import BASE, DOCSTRING, Seed, docstring_examples, gather
@@ -22,7 +22,7 @@ from evalplus_ng.typespec import matches, parse
 SPECS = [parse(text) for text in (
     "int", "float", "bool", "str", "List[int]", "List[str]", "Tuple[int, str]",
     "Tuple[float, ...]", "Dict[str, int]", "Set[int]", "Optional[int]", "List[List[float]]",
-    "Dict[int, List[str]]", "float | int", "None",
+    "Dict[int, List[str]]", "float | int", "None", "complex", "List[complex]",
 )]
 
 
@@ -32,7 +32,8 @@ def _ctx(seed: int) -> Context:
 
 
 def test_every_spec_kind_has_a_mutator() -> None:
-    kinds = {"any", "none", "bool", "int", "float", "str", "list", "tuple", "set", "dict", "union"}
+    kinds = {"any", "none", "bool", "int", "float", "complex", "str", "list", "tuple", "set",
+             "dict", "union"}
     assert kinds <= set(MUTATORS)
 
 
@@ -135,6 +136,31 @@ def test_a_resumed_fuzz_stream_equals_one_call_with_the_final_target() -> None:
     resumed = fuzzer.extend(250)
     assert resumed.inputs == whole.inputs and resumed.sources == whole.sources
     assert (resumed.attempts, resumed.rejected) == (whole.attempts, whole.rejected)
+
+
+def test_retired_inputs_leave_the_corpus_and_breed_no_more() -> None:
+    task, contract = _task(), _contract()
+    seeds = gather(task, contract, None, seed=1, hypothesis_count=10)
+
+    def run(retire: bool) -> tuple[Fuzzer, list[Any]]:
+        fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(), random.Random(3))
+        first = fuzzer.extend(200).inputs
+        # As if the ground truth could not answer inputs with a long list.
+        costly = [i for i, (xs, _k) in enumerate(first) if len(xs) > 3]
+        if retire:  # scaled-up inputs never were in the corpus
+            bred = [i for i in costly if fuzzer.sources[i] != GROWN]
+            assert fuzzer.retire(costly) == len(bred) > 0
+        return fuzzer, costly
+
+    fuzzer, costly = run(retire=True)
+    assert costly
+    gone = {canonical(fuzzer.inputs[i]) for i in costly}
+    assert not gone & {canonical(entry.args) for entry in fuzzer.corpus}
+    later = fuzzer.extend(400).inputs[200:]
+    again, _ = run(retire=True)
+    assert again.extend(400).inputs[200:] == later  # still one seeded stream
+    untouched, _ = run(retire=False)
+    assert untouched.extend(400).inputs[200:] != later
 
 
 def test_fuzz_stops_after_its_attempt_budget() -> None:

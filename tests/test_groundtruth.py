@@ -64,6 +64,29 @@ def test_costly_inputs_count_from_the_first_call_with_the_same_verdicts(
         assert verdict.dropped == {"raises": 1, "unstable": 1, "expensive": 1}
 
 
+def test_a_line_heavy_input_is_counted_not_run_to_its_time_limit(sandbox: Sandbox) -> None:
+    # 10**12 iterations never finish in 60 s untraced: the probe stops the plain call and
+    # the line count drops the input as expensive (before: a timeout after the limit).
+    task = Task("T/3", "def g(n):\n", "g",
+                "def g(n):\n    return sum(1 for i in range(n) if n % (i + 1) == 0)\n", ([3],))
+    verdict = oracle(task, [[6], [10**12], [12]], sandbox, seconds=30.0, max_lines=20_000)
+    assert verdict.kept == (0, 2) and verdict.outputs == (4, 6)
+    assert verdict.dropped == {"expensive": 1}
+
+
+def test_a_reference_that_swallows_the_probe_gets_the_counted_verdict(
+        sandbox: Sandbox) -> None:
+    # A bare except catches the probe's exception and answers -1; that answer is void:
+    # the counting call (under the budget: 2 lines an iteration) gives the real one.
+    source = ("def h(n):\n    total = 0\n    try:\n        for i in range(n):\n"
+              "            total += len(sorted(range(3000, 0, -1)))\n"
+              "    except BaseException:\n        return -1\n    return total\n")
+    task = Task("T/4", "def h(n):\n", "h", source, ([3],))
+    # ~0.2 s of CPU untraced: well past the probe (0.01 s for this budget).
+    verdict = oracle(task, [[5000]], sandbox, seconds=30.0, max_lines=20_000)
+    assert verdict.kept == (0,) and verdict.outputs == (5000 * 3000,)
+
+
 def test_run_ground_truth_reports_failures_per_input(sandbox: Sandbox) -> None:
     task = Task("T/1", "def f(n):\n", "f", SOURCE, ([3], [-2]), plus_inputs=([4],))
     truth = run_ground_truth([task], sandbox)["T/1"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,3 +33,37 @@ def test_main_job_uses_a_shipped_file() -> None:
     for token in main_job.split():
         if token.endswith(".jsonl"):
             assert (ROOT / token).is_file(), token
+
+
+def test_the_own_benchmark_walkthrough_runs_as_written(tmp_path: Path, monkeypatch: Any) -> None:
+    """The README's "Augment your own benchmark" commands, verbatim, on the shipped
+    example: the three wrong answers pass base and fail plus."""
+    import json
+    import shlex
+    import shutil
+
+    from click.testing import CliRunner
+
+    from evalplus_ng.cli import main
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Augment your own benchmark", 1)[1]
+    block = re.search(r"```sh\n(.*?)```", section, re.S)
+    assert block is not None
+    commands = [shlex.split(line) for line in block.group(1).splitlines() if line.strip()]
+    assert [c[:2] for c in commands] == [["evalplus-ng", "augment"], ["evalplus-ng", "evaluate"]]
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    outputs = []
+    for command in commands:
+        result = CliRunner().invoke(main, command[1:])
+        assert result.exit_code == 0, result.output
+        outputs.append(result.output)
+    assert "base: pass@1 100.0" in outputs[1] and "plus: pass@1 50.0" in outputs[1]
+    results = json.loads((tmp_path / "examples" / "toy-samples_eval_results.json").read_text())
+    samples = [json.loads(line) for line in
+               (tmp_path / "examples" / "toy-samples.jsonl").read_text().splitlines()]
+    verdicts = [(entry["base_status"], entry["plus_status"])
+                for task in results["eval"].values() for entry in task]
+    assert len(verdicts) == len(samples) == 6
+    assert sorted(verdicts) == [("pass", "fail")] * 3 + [("pass", "pass")] * 3
