@@ -16,12 +16,15 @@ differ.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -30,6 +33,7 @@ from evaluate import (
     DEFAULT_VENV,
     MIN_TIME_LIMIT,
     TIME_FACTOR,
+    Verdicts,
     load_verdicts,
     run_evalplus,
     venv_python,
@@ -40,11 +44,23 @@ from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.mutants import mutant_sources
 
 
-def write_samples(suite: Path, tasks_spec: str | None, per_task: int, out: Path) -> int:
-    """The reference and ``per_task`` mutants of each selected task, as full solutions."""
+def subset(suite: Path, tasks_spec: str | None, out: Path) -> Path:
+    """``suite`` cut down to the selected tasks, its lines unchanged (evalplus wants samples
+    of every task of its suite)."""
+    wanted = {task.task_id for task in select_tasks(load_plus_file(suite), tasks_spec)}
+    with gzip.open(suite, "rt", encoding="utf-8") as source, \
+            gzip.open(out, "wt", encoding="utf-8") as target:
+        for line in source:
+            if json.loads(line)["task_id"] in wanted:
+                target.write(line)
+    return out
+
+
+def write_samples(suite: Path, per_task: int, out: Path) -> int:
+    """The reference and ``per_task`` mutants of each task of ``suite``, as full solutions."""
     count = 0
     with out.open("w", encoding="utf-8") as handle:
-        for task in select_tasks(load_plus_file(suite), tasks_spec):
+        for task in load_plus_file(suite):
             codes = [task.solution, *(m.code for m in mutant_sources(task.solution)[:per_task])]
             for code in codes:
                 handle.write(json.dumps({"task_id": task.task_id, "solution": code}) + "\n")
@@ -62,29 +78,9 @@ def run_ours(samples: Path, suite: Path, dataset_file: Path, jobs: int) -> Path:
     return samples.with_name(samples.name.replace(".jsonl", "_eval_results.json"))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("suite", type=Path, help="our MbppPlus.jsonl.gz")
-    parser.add_argument("--dataset-file", type=Path, required=True,
-                        help="the MBPP+ v0.2.0 tasks (for evalplus-ng's base tests)")
-    parser.add_argument("--tasks", default=None)
-    parser.add_argument("--mutants", type=int, default=3)
-    parser.add_argument("-j", "--jobs", type=int, default=2)
-    parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
-    parser.add_argument("--json", type=Path, default=None)
-    options = parser.parse_args()
-    python = venv_python(options.venv)
-    suite = options.suite.resolve()
-    with tempfile.TemporaryDirectory(prefix="neutral-mbpp-") as scratch:
-        folder = Path(scratch)
-        (folder / "ours").mkdir()
-        samples = folder / "ours" / "samples.jsonl"
-        total = write_samples(suite, options.tasks, options.mutants, samples)
-        theirs = load_verdicts(run_evalplus(python, samples, suite, options.jobs,
-                                            folder / "evalplus", folder / "cache", "evalplus",
-                                            dataset="mbpp").results)
-        ours = load_verdicts(run_ours(samples, suite, options.dataset_file.resolve(),
-                                      options.jobs))
+def compare(ours: Verdicts, theirs: Verdicts,
+            ) -> tuple[dict[str, Counter[str]], list[dict[str, Any]]]:
+    """Base and base+plus pass counts of each tool, and the samples they judge apart."""
     counts: dict[str, Counter[str]] = {"evalplus 0.3.1": Counter(), "evalplus-ng": Counter()}
     differ = []
     for task_id, entries in ours.items():
@@ -98,6 +94,34 @@ def main() -> None:
             if pair[0] != pair[1]:
                 differ.append({"task_id": task_id, "rank": rank, "evalplus-ng": pair[0],
                                "evalplus 0.3.1": pair[1]})
+    return counts, differ
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("suite", type=Path, help="our MbppPlus.jsonl.gz")
+    parser.add_argument("--dataset-file", type=Path, required=True,
+                        help="the MBPP+ v0.2.0 tasks (for evalplus-ng's base tests)")
+    parser.add_argument("--tasks", default=None)
+    parser.add_argument("--mutants", type=int, default=3)
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
+    parser.add_argument("--json", type=Path, default=None)
+    options = parser.parse_args()
+    python = venv_python(options.venv)
+    folder = Path(tempfile.mkdtemp(prefix="neutral-mbpp-"))  # kept on failure, for its logs
+    if True:
+        (folder / "ours").mkdir()
+        suite = subset(options.suite.resolve(), options.tasks, folder / "MbppPlus.jsonl.gz")
+        samples = folder / "ours" / "samples.jsonl"
+        total = write_samples(suite, options.mutants, samples)
+        theirs = load_verdicts(run_evalplus(python, samples, suite, options.jobs,
+                                            folder / "evalplus", folder / "cache", "evalplus",
+                                            dataset="mbpp").results)
+        ours = load_verdicts(run_ours(samples, suite, options.dataset_file.resolve(),
+                                      options.jobs))
+    shutil.rmtree(folder)
+    counts, differ = compare(ours, theirs)
     print(f"{total} samples of {len(ours)} tasks")
     for name, counted in counts.items():
         print(f"{name:15s} base pass {counted['base']:5d}   base+plus pass {counted['plus']:5d}")

@@ -12,31 +12,7 @@ from typing import Any
 from evalplus_ng.dataset import EXTRA_FIELD, typed_inputs_field
 from evalplus_ng.files import write_atomically
 from evalplus_ng.records import Task
-from evalplus_ng.serialize import decode, encode
-
-
-def _plain(value: Any) -> Any:
-    """What EvalPlus expects in ``base_input``: plain JSON (tuples become lists)."""
-    wire = encode(value)
-    return _untag(wire)
-
-
-def _untag(wire: Any) -> Any:
-    if isinstance(wire, list):
-        return [_untag(v) for v in wire]
-    if isinstance(wire, dict):
-        ((tag, body),) = wire.items()
-        if tag == "d":
-            return {_key(decode(k)): _untag(v) for k, v in body}
-        if tag in ("t", "s", "f"):
-            return [_untag(v) for v in body]
-        return decode(wire) if tag == "i" else str(decode(wire))
-    return wire
-
-
-def _key(key: Any) -> str:
-    return key if isinstance(key, str) else json.dumps(_untag(encode(key)))
-
+from evalplus_ng.serialize import plain_json as _plain
 
 #: The field holding a task's own tests, by schema: HumanEval+ keeps ``check()`` code in
 #: ``test``; MBPP+ keeps the original asserts in ``assertion``.

@@ -26,13 +26,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from evalplus_ng import oracle, shrink
-from evalplus_ng.artifact import _plain as plain_json  # the artifacts' JSON rendering
 from evalplus_ng.contract import Contract
 from evalplus_ng.corpus import balanced_call
 from evalplus_ng.dataset import FixedSolution
 from evalplus_ng.groundtruth import may_exceed
 from evalplus_ng.records import COST_EXCEEDED, Job, JobResult, Outcome, Status, Task, too_costly
-from evalplus_ng.serialize import Unserializable, canonical, decode, dumps, encode
+from evalplus_ng.serialize import Unserializable, canonical, decode, dumps, encode, plain_json
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
 DIFFERENTIAL, RAISES, PERFORMANCE, DOCSTRING, SAMPLES = (

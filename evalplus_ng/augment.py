@@ -73,6 +73,9 @@ class AugmentConfig:
     oracle_seconds: float = 0.1
     #: The same for scaled-up candidates (line-counted from the first call).
     costly_seconds: float = 0.5
+    #: Candidates (other than scaled-up ones) whose expected output is longer than this
+    #: as JSON text are dropped: every sample judged compares it.
+    max_output_bytes: int = 1 << 16
     #: Inputs on which the ground truth runs more Python lines than this are dropped.
     max_lines: int = 200_000
     budget_seconds: float = 120.0
@@ -175,7 +178,8 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
             grown = {i for i, source in enumerate(found.sources[judged:]) if source == GROWN}
             start, judged = judged, len(found.inputs)
             verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
-                             costly=grown, costly_seconds=config.costly_seconds)
+                             costly=grown, costly_seconds=config.costly_seconds,
+                             max_output_bytes=config.max_output_bytes)
             answered_at = set(verdict.kept)
             fuzzer.retire(start + i for i in range(len(fresh)) if i not in answered_at)
             answered = [fresh[i] for i in verdict.kept]
@@ -325,8 +329,10 @@ def table(counts: Sequence[int]) -> dict[str, float]:
 
 
 def select_tasks(tasks: Sequence[Task], spec: str | None) -> list[Task]:
-    """Tasks named by ``spec``: comma-separated ids, numbers or ranges (``0,5,10-20``); an
-    empty selection is an error, and so is a range that runs backwards."""
+    """Tasks named by ``spec``: comma-separated ids, numbers or ranges (``0,5,10-20``); a
+    range takes the numbers it holds that are tasks (MBPP's are not contiguous). An
+    unknown id or number, a range holding no task and a range that runs backwards are
+    errors."""
     if not spec:
         return list(tasks)
     by_id = {task.task_id: task for task in tasks}
@@ -344,10 +350,15 @@ def select_tasks(tasks: Sequence[Task], spec: str | None) -> list[Task]:
         if high and int(high) < int(low):
             raise UnknownTaskError(f"reversed task range {part!r}: did you mean "
                                    f"'{high}-{low}'?")
-        for number in range(int(low), int(high or low) + 1):
-            if number not in by_number:
-                raise UnknownTaskError(f"unknown task number {number}")
-            chosen[by_number[number].task_id] = by_number[number]
+        if not high:
+            if int(low) not in by_number:
+                raise UnknownTaskError(f"unknown task number {low}")
+            chosen[by_number[int(low)].task_id] = by_number[int(low)]
+            continue
+        inside = [by_number[n] for n in range(int(low), int(high) + 1) if n in by_number]
+        if not inside:
+            raise UnknownTaskError(f"no task numbered in {part!r}")
+        chosen.update((task.task_id, task) for task in inside)
     if not chosen:
         raise UnknownTaskError(f"no task selected by {spec!r}")
     return [task for task in tasks if task.task_id in chosen]

@@ -16,7 +16,7 @@ from typing import Any
 from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
 from evalplus_ng.records import Calibration, Job, JobResult, Outcome, Sample, Status, Task, Verdict
-from evalplus_ng.serialize import dumps, encode
+from evalplus_ng.serialize import dumps, encode, plain_json
 from evalplus_ng.types import Args, Executor, TaskId
 
 PASS_AT_K = (1, 10, 100)
@@ -465,8 +465,9 @@ def results_document(results: Sequence[SampleResult],
                 "solution": result.solution,
                 "base_status": result.base_status.value,
                 "plus_status": (result.plus_status or result.base_status).value,
-                "base_fail_tests": [list(args) for args in result.base_fail_tests],
-                "plus_fail_tests": [list(args) for args in result.plus_fail_tests],
+                # Plain JSON, as EvalPlus writes them (a complex argument as its text).
+                "base_fail_tests": [plain_json(list(args)) for args in result.base_fail_tests],
+                "plus_fail_tests": [plain_json(list(args)) for args in result.plus_fail_tests],
             }
         )
     if identity is None:

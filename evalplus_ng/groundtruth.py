@@ -6,7 +6,16 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from evalplus_ng import oracle as judge
-from evalplus_ng.records import COST_EXCEEDED, NOT_NONE, UNSTABLE, Job, JobResult, Status, Task
+from evalplus_ng.records import (
+    COST_EXCEEDED,
+    NOT_NONE,
+    OUTPUT_TOO_LARGE,
+    UNSTABLE,
+    Job,
+    JobResult,
+    Status,
+    Task,
+)
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
@@ -59,7 +68,8 @@ def _expected(result: JobResult, count: int) -> Expected:
 
 def ground_truth_job(task: Task, inputs: Sequence[Args], seconds: float = GROUND_TRUTH_SECONDS,
                      max_lines: int | None = None, lines_after: float | None = None,
-                     twice: bool = False, code: str | None = None) -> Job:
+                     twice: bool = False, code: str | None = None,
+                     max_output_bytes: int | None = None) -> Job:
     """A job running trusted code (the task's ground truth, or ``code``) on ``inputs``."""
     return Job(
         code=task.solution if code is None else code,
@@ -71,6 +81,7 @@ def ground_truth_job(task: Task, inputs: Sequence[Args], seconds: float = GROUND
         max_lines=max_lines,
         lines_after=lines_after,
         twice=twice,
+        max_output_bytes=max_output_bytes,
         batch=True,  # trusted code: outcomes may travel in batches
     )
 
@@ -113,7 +124,8 @@ def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
 
 def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,
            max_lines: int | None = None, runs: int = 2,
-           costly: Collection[int] = (), costly_seconds: float | None = None) -> Oracle:
+           costly: Collection[int] = (), costly_seconds: float | None = None,
+           max_output_bytes: int | None = None) -> Oracle:
     """Run the ground truth on each input; keep inputs it answers, in time, the same way
     on a second call (``runs`` 2; 1 skips that check).
 
@@ -136,7 +148,9 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     first call already counts lines (a second job), so one far over the bound
     stops at the bound instead of running to the time limit. The verdict is the
     same line count either way. ``costly_seconds`` (default ``seconds``) is their
-    limit per call.
+    limit per call. With ``max_output_bytes``, the other inputs whose output is longer
+    than that (as wire text) are dropped: a suite's outputs are compared for every
+    sample judged.
     """
     if runs not in (1, 2):
         raise ValueError(f"runs must be 1 or 2, not {runs}")
@@ -146,7 +160,7 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     plain = [i for i in range(len(inputs)) if i not in skip] if skip else range(len(inputs))
     answers = _expected(executor.run(ground_truth_job(
         task, [inputs[i] for i in plain], seconds * runs, max_lines, lines_after,
-        twice=runs == 2)), len(plain))
+        twice=runs == 2, max_output_bytes=max_output_bytes)), len(plain))
     if counted:  # both groups, back in input order
         first = _expected(executor.run(ground_truth_job(
             task, [inputs[i] for i in counted],
@@ -164,6 +178,7 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     for index, failure in enumerate(answers.failures):
         if failure:
             reason = ("expensive" if COST_EXCEEDED in failure
+                      else "large-output" if OUTPUT_TOO_LARGE in failure
                       else "unstable" if UNSTABLE in failure
                       else "timeout" if "timeout" in failure else "raises")
             dropped[reason] = dropped.get(reason, 0) + 1

@@ -75,6 +75,10 @@ class Job:
     #: output that differs from the first as an ERROR naming :data:`UNSTABLE`. The
     #: time limit covers both calls; the seconds reported are the faster call's.
     twice: bool = False
+    #: When set, an output whose wire text is longer than this many bytes is an ERROR
+    #: naming :data:`OUTPUT_TOO_LARGE` instead (the size of an output, like its line
+    #: count, is the same on every machine). For trusted code (the ground truth) only.
+    max_output_bytes: int | None = None
     #: For trusted code (the ground truth): the child sends its outcomes in batches
     #: (every :data:`evalplus_ng.sandbox.child._BATCH_SECONDS`), not one write per
     #: input. A timeout or crash then cannot tell which of the unsent inputs caused it,
@@ -102,6 +106,9 @@ UNSTABLE = "Unstable"
 
 #: The error type reported when a call exceeds ``Job.max_lines``.
 COST_EXCEEDED = "CostExceeded"
+
+#: The error type reported when an output's text is longer than ``Job.max_output_bytes``.
+OUTPUT_TOO_LARGE = "OutputTooLarge"
 
 
 def too_costly(outcome: Outcome) -> bool:

@@ -197,3 +197,27 @@ def dumps(wire: Wire) -> str:
 def loads(text: str | bytes) -> Wire:
     """Parse JSON text produced by :func:`dumps`."""
     return json.loads(text)
+
+
+def plain_json(value: Any) -> Any:
+    """``value`` as plain JSON, the way EvalPlus's files hold inputs: tuples and sets become
+    lists, dict keys strings (JSON text for non-strings), complex numbers and other
+    non-JSON scalars their ``str``; ints past the JSON range stay ints."""
+    return _untag(encode(value))
+
+
+def _untag(wire: Any) -> Any:
+    if isinstance(wire, list):
+        return [_untag(v) for v in wire]
+    if isinstance(wire, dict):
+        ((tag, body),) = wire.items()
+        if tag == _DICT:
+            return {_plain_key(decode(k)): _untag(v) for k, v in body}
+        if tag in (_TUPLE, _SET, _FROZENSET):
+            return [_untag(v) for v in body]
+        return decode(wire) if tag == _BIGINT else str(decode(wire))
+    return wire
+
+
+def _plain_key(key: Any) -> str:
+    return key if isinstance(key, str) else json.dumps(_untag(encode(key)))

@@ -123,6 +123,13 @@ def test_task_selection() -> None:
         select_tasks(tasks, "5-2")
     with pytest.raises(UnknownTaskError, match="no task selected"):
         select_tasks(tasks, " , ")
+    # Numbers that are not contiguous (MBPP's): a range takes those it holds.
+    sparse = [t for t in tasks if t.number in (2, 3, 6, 11)]
+    assert [t.number for t in select_tasks(sparse, "1-7")] == [2, 3, 6]
+    with pytest.raises(UnknownTaskError, match="unknown task number 4"):
+        select_tasks(sparse, "4")
+    with pytest.raises(UnknownTaskError, match="no task numbered in '7-10'"):
+        select_tasks(sparse, "7-10")
 
 
 def test_a_reversed_range_is_a_one_line_error_and_writes_nothing(tmp_path: Path) -> None:

@@ -258,3 +258,23 @@ def test_augment_mbpp_writes_mbpp_plus_in_its_schema(mbpp_file: Path, tmp_path: 
     suite = {t.task_id: t for t in load_plus_file(out / "MbppPlus.jsonl.gz")}
     assert suite["Mbpp/2"].oracle == "set" and len(suite["Mbpp/2"].plus_inputs) >= 10
     assert all(type(a) is tuple and type(b) is tuple for a, b in suite["Mbpp/2"].plus_inputs)
+
+
+def test_failing_inputs_that_are_not_json_are_written_as_evalplus_writes_them(
+        tmp_path: Path) -> None:
+    # Mbpp/124-like: a complex argument, and a set one. A sample failing there must still
+    # get its results file (the failing inputs in plain JSON: a complex as its text).
+    tasks = tmp_path / "cx.jsonl"
+    tasks.write_text(json.dumps({
+        "task_id": "cx/0", "entry_point": "size", "prompt": "def size(z, s):\n",
+        "canonical_solution": "    return abs(z) + len(s)\n",
+        "tests": ["assert size(3+4j, {1, 2}) == 7.0", "assert size(1j, set()) == 1.0"]}) + "\n")
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"task_id": "cx/0",
+                                   "completion": "    return z.real + len(s)\n"}) + "\n")
+    result = CliRunner().invoke(main, ["evaluate", "--dataset", str(tasks), "--samples",
+                                       str(samples), "--details", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    [entry] = json.loads((tmp_path / "samples_eval_results.json").read_text())["eval"]["cx/0"]
+    assert entry["base_status"] == "fail"
+    assert entry["base_fail_tests"] == [["(3+4j)", [1, 2]], ["1j", []]]

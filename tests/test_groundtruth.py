@@ -87,6 +87,17 @@ def test_a_reference_that_swallows_the_probe_gets_the_counted_verdict(
     assert verdict.kept == (0,) and verdict.outputs == (5000 * 3000,)
 
 
+def test_inputs_with_a_huge_output_are_dropped(sandbox: Sandbox) -> None:
+    # Every sample judged would compare that output: a size bound in bytes of wire text,
+    # the same on every machine.
+    task = Task("T/5", "def r(n):\n", "r", "def r(n):\n    return list(range(n))\n", ([3],))
+    verdict = oracle(task, [[5], [100_000], [7]], sandbox, seconds=5.0, max_lines=20_000,
+                     max_output_bytes=1_000)
+    assert verdict.kept == (0, 2) and verdict.dropped == {"large-output": 1}
+    unbounded = oracle(task, [[5], [100_000], [7]], sandbox, seconds=5.0, max_lines=20_000)
+    assert unbounded.kept == (0, 1, 2)
+
+
 def test_run_ground_truth_reports_failures_per_input(sandbox: Sandbox) -> None:
     task = Task("T/1", "def f(n):\n", "f", SOURCE, ([3], [-2]), plus_inputs=([4],))
     truth = run_ground_truth([task], sandbox)["T/1"]

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from evalplus_ng.records import NOT_NONE, UNSTABLE, Status
+from evalplus_ng.records import NOT_NONE, OUTPUT_TOO_LARGE, UNSTABLE, Status
 from evalplus_ng.sandbox.jail import Cell, confine
 from evalplus_ng.sandbox.protocol import (
     CODES,
@@ -202,6 +202,10 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
 
     first = counting if max_lines and lines_after is None else function
     twice = bool(message.get("twice"))
+    max_output = int(message.get("max_output") or 0)
+    answered = len(ok) + SECONDS.size  # an answer's body: code, seconds, output text
+    too_large = (f"{OUTPUT_TOO_LARGE}: an output of more than {max_output} bytes"
+                 ).encode("ascii")
     unstable = (UNSTABLE + ": a second call gave another output").encode("ascii")
 
     def again(item: Wire, payload: bytes, elapsed: float) -> bytes:
@@ -296,6 +300,8 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
             signal.setitimer(signal.ITIMER_PROF, 0)
             if fired[0]:  # the reference may have caught the probe: its answer is void
                 body = counted_first(item)
+        if max_output and length(body) - answered > max_output and body[:length(ok)] == ok:
+            body = error + body[length(ok):answered] + too_large
         if batched:
             hold(body)
         else:

@@ -454,6 +454,7 @@ class Sandbox:
             "max_lines": job.max_lines,
             "lines_after": job.lines_after,
             "twice": job.twice,
+            "max_output": job.max_output_bytes,
             "batch": job.batch,
         }
         payload = JOB + pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
