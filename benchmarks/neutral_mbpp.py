@@ -110,16 +110,15 @@ def main() -> None:
     options = parser.parse_args()
     python = venv_python(options.venv)
     folder = Path(tempfile.mkdtemp(prefix="neutral-mbpp-"))  # kept on failure, for its logs
-    if True:
-        (folder / "ours").mkdir()
-        suite = subset(options.suite.resolve(), options.tasks, folder / "MbppPlus.jsonl.gz")
-        samples = folder / "ours" / "samples.jsonl"
-        total = write_samples(suite, options.mutants, samples)
-        theirs = load_verdicts(run_evalplus(python, samples, suite, options.jobs,
-                                            folder / "evalplus", folder / "cache", "evalplus",
-                                            dataset="mbpp").results)
-        ours = load_verdicts(run_ours(samples, suite, options.dataset_file.resolve(),
-                                      options.jobs))
+    (folder / "ours").mkdir()
+    suite = subset(options.suite.resolve(), options.tasks, folder / "MbppPlus.jsonl.gz")
+    samples = folder / "ours" / "samples.jsonl"
+    total = write_samples(suite, options.mutants, samples)
+    theirs = load_verdicts(run_evalplus(python, samples, suite, options.jobs,
+                                        folder / "evalplus", folder / "cache", "evalplus",
+                                        dataset="mbpp").results)
+    ours = load_verdicts(run_ours(samples, suite, options.dataset_file.resolve(),
+                                  options.jobs))
     shutil.rmtree(folder)
     counts, differ = compare(ours, theirs)
     print(f"{total} samples of {len(ours)} tasks")
