@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import ast
-import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from evalplus_ng.dataset import read_jsonl
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Sample, Task
 from evalplus_ng.sanitize import sanitize
@@ -55,22 +55,8 @@ def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]
     Raises :class:`InputError` naming the line of the first malformed record.
     """
     path = Path(path)
-    if not path.is_file():
-        raise InputError(str(path), None, "no such file")
     samples: list[Sample] = []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), None, f"cannot read: {exc}") from None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise InputError(str(path), number, f"invalid JSON: {exc.args[0]}") from None
-        if not isinstance(record, dict):
-            raise InputError(str(path), number, "expected a JSON object")
+    for number, record in read_jsonl(path):
         task_id = record.get("task_id")
         if not isinstance(task_id, str):
             raise InputError(str(path), number, "missing or non-string 'task_id'")
