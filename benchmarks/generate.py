@@ -294,7 +294,6 @@ def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: i
         start_at, judged = judged, len(found.inputs)
         began = time.perf_counter()
         verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
-                         costly=grown, costly_seconds=config.costly_seconds,
                          max_output_bytes=config.max_output_bytes)
         oracle_seconds += time.perf_counter() - began
         answered = set(verdict.kept)

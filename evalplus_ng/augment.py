@@ -56,7 +56,7 @@ MAX_UNANSWERED_SHARE = 0.5
 #: A timeout counts as this many candidates over the line budget: it costs a time limit
 #: (and a new sandbox process) where those cost a line budget's worth of calls.
 TIMEOUT_WEIGHT = 4
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 
 
 @dataclass(frozen=True)
@@ -68,13 +68,12 @@ class AugmentConfig:
     seed: int = 0
     use_corpus: bool = True
     hypothesis_examples: int = 100
-    #: Limit of one ground-truth call on a candidate (the plus tier's inputs take
-    #: milliseconds; HumanEval's slowest, 7 ms): beyond it the input is dropped as a timeout.
-    oracle_seconds: float = 0.1
-    #: The same for scaled-up candidates (line-counted from the first call).
-    costly_seconds: float = 0.5
-    #: Candidates (other than scaled-up ones) whose expected output is longer than this
-    #: as JSON text are dropped: every sample judged compares it.
+    #: Limit of one ground-truth call on a candidate: a backstop only, since the line
+    #: budget (which prices C-level work too) stops the counted call of a costly input
+    #: well before it (the plus tier's inputs take milliseconds; HumanEval's slowest, 7 ms).
+    oracle_seconds: float = 0.5
+    #: Candidates whose expected output is longer than this as JSON text are dropped:
+    #: every sample judged compares it.
     max_output_bytes: int = 1 << 16
     #: Inputs on which the ground truth runs more Python lines than this are dropped.
     max_lines: int = 200_000
@@ -178,7 +177,6 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
             grown = {i for i, source in enumerate(found.sources[judged:]) if source == GROWN}
             start, judged = judged, len(found.inputs)
             verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
-                             costly=grown, costly_seconds=config.costly_seconds,
                              max_output_bytes=config.max_output_bytes)
             answered_at = set(verdict.kept)
             fuzzer.retire(start + i for i in range(len(fresh)) if i not in answered_at)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from evalplus_ng import oracle as judge
@@ -67,8 +67,7 @@ def _expected(result: JobResult, count: int) -> Expected:
 
 
 def ground_truth_job(task: Task, inputs: Sequence[Args], seconds: float = GROUND_TRUTH_SECONDS,
-                     max_lines: int | None = None, lines_after: float | None = None,
-                     twice: bool = False, code: str | None = None,
+                     max_lines: int | None = None, twice: bool = False, code: str | None = None,
                      max_output_bytes: int | None = None) -> Job:
     """A job running trusted code (the task's ground truth, or ``code``) on ``inputs``."""
     return Job(
@@ -79,7 +78,6 @@ def ground_truth_job(task: Task, inputs: Sequence[Args], seconds: float = GROUND
         task_id=task.task_id,
         oracle=task.oracle,
         max_lines=max_lines,
-        lines_after=lines_after,
         twice=twice,
         max_output_bytes=max_output_bytes,
         batch=True,  # trusted code: outcomes may travel in batches
@@ -124,53 +122,32 @@ def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
 
 def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,
            max_lines: int | None = None, runs: int = 2,
-           costly: Collection[int] = (), costly_seconds: float | None = None,
            max_output_bytes: int | None = None) -> Oracle:
-    """Run the ground truth on each input; keep inputs it answers, in time, the same way
-    on a second call (``runs`` 2; 1 skips that check).
+    """Run the ground truth on each input; keep inputs it answers within budget, the same
+    way on a second call (``runs`` 2; 1 skips that check).
 
-    One sandbox job: the child calls the ground truth twice per input, each time
-    on a fresh copy of the arguments, and compares the outputs' texts (so global
-    state, randomness and argument mutation show as instability). ``seconds`` is
-    the limit per call. With ``max_lines``, inputs on which the ground truth
-    executes more Python lines than that are dropped as too expensive: a
-    machine-independent bound that keeps suites fast to run and their contents
-    reproducible. Lines are counted (the second call runs the rewritten, counting
-    code of :mod:`evalplus_ng.linecount`) only where the first call was slow
-    enough to possibly exceed the bound (see :data:`SECONDS_PER_LINE_FLOOR`), so
-    which inputs are dropped does not depend on the machine, and cheap inputs cost
-    two plain calls. A task with a
-    special oracle (HumanEval/32) also drops inputs whose output fails that
-    oracle: the reference itself would fail them. ``kept`` indexes ``inputs``;
-    ``outputs`` and ``seconds`` (the faster plain call) follow ``kept``.
-
-    ``costly`` indexes inputs expected to be expensive (scaled-up inputs): their
-    first call already counts lines (a second job), so one far over the bound
-    stops at the bound instead of running to the time limit. The verdict is the
-    same line count either way. ``costly_seconds`` (default ``seconds``) is their
-    limit per call. With ``max_output_bytes``, the other inputs whose output is longer
-    than that (as wire text) are dropped: a suite's outputs are compared for every
-    sample judged.
+    One sandbox job: the child calls the ground truth twice per input, each time on a
+    fresh copy of the arguments, and compares the outputs' texts (so global state,
+    randomness and argument mutation show as instability). With ``max_lines``, the
+    first call runs the rewritten, counting code of :mod:`evalplus_ng.linecount`:
+    inputs on which the ground truth does more work than that (executed lines, plus
+    the C-level work they hide, priced from the operands before it runs:
+    :mod:`evalplus_ng.ccost`) stop at the budget and are dropped as too expensive. A
+    machine-independent bound: which inputs are kept does not depend on the machine
+    or its load, so the same seed gives the same suite; only the second, plain call
+    is timed. ``seconds`` is the limit per call, a backstop for work the prices miss
+    (with ``max_lines``, the counted call of an input within budget takes a small
+    fraction of a second). A task with a special oracle (HumanEval/32) also drops
+    inputs whose output fails that oracle: the reference itself would fail them. With
+    ``max_output_bytes``, inputs whose output is longer than that (as wire text) are
+    dropped: a suite's outputs are compared for every sample judged. ``kept`` indexes
+    ``inputs``; ``outputs`` and ``seconds`` (the plain call's) follow ``kept``.
     """
     if runs not in (1, 2):
         raise ValueError(f"runs must be 1 or 2, not {runs}")
-    lines_after = count_after(max_lines) if max_lines is not None else None
-    counted = sorted(set(costly)) if max_lines is not None else []
-    skip = set(counted)
-    plain = [i for i in range(len(inputs)) if i not in skip] if skip else range(len(inputs))
     answers = _expected(executor.run(ground_truth_job(
-        task, [inputs[i] for i in plain], seconds * runs, max_lines, lines_after,
-        twice=runs == 2, max_output_bytes=max_output_bytes)), len(plain))
-    if counted:  # both groups, back in input order
-        first = _expected(executor.run(ground_truth_job(
-            task, [inputs[i] for i in counted],
-            (seconds if costly_seconds is None else costly_seconds) * runs, max_lines, None,
-            twice=runs == 2)), len(counted))
-        merged = sorted([*zip(plain, answers.outputs, answers.seconds, answers.failures,
-                              strict=True),
-                         *zip(counted, first.outputs, first.seconds, first.failures,
-                              strict=True)])
-        answers = Expected(*(tuple(column) for column in list(zip(*merged, strict=True))[1:]))
+        task, inputs, seconds * runs, max_lines, twice=runs == 2,
+        max_output_bytes=max_output_bytes)), len(inputs))
     kept: list[int] = []
     outputs: list[Wire] = []
     times: list[float] = []

@@ -56,10 +56,12 @@ class Job:
     task_id: str = ""
     atol: float = 0.0
     fail_fast: bool = True
-    #: When set, a call that executes more Python lines than this fails with an
-    #: ERROR naming :data:`COST_EXCEEDED`: a cost measure that, unlike time, is
-    #: the same on every machine (lines of the code itself, counted by rewriting it:
-    #: :mod:`evalplus_ng.linecount`). For trusted code (the ground truth) only.
+    #: When set, a call that executes more Python lines than this (plus the C-level
+    #: work they hide, priced in lines: :mod:`evalplus_ng.ccost`) fails with an ERROR
+    #: naming :data:`COST_EXCEEDED`: a cost measure that, unlike time, is the same on
+    #: every machine (counted by rewriting the code: :mod:`evalplus_ng.linecount`). The
+    #: first call of each input counts; the second (``twice``) is plain and timed.
+    #: For trusted code (the ground truth) only.
     max_lines: int | None = None
     #: When set, the job stops once this many inputs have timed out or exceeded
     #: ``max_lines``: each costs a whole limit, so a looping candidate would otherwise
@@ -67,10 +69,6 @@ class Job:
     max_timeouts: int | None = None
     #: When set, the job stops once this many inputs have failed (``fail_fast`` is 1).
     max_failures: int | None = None
-    #: With ``max_lines``, lines are counted only where a plain call took at least this
-    #: many seconds (it is then called again, counting): a faster call cannot have
-    #: executed ``max_lines`` lines, and the counting call costs about twice the plain one.
-    lines_after: float | None = None
     #: Call each input a second time (on a fresh copy of its arguments) and report an
     #: output that differs from the first as an ERROR naming :data:`UNSTABLE`. The
     #: time limit covers both calls; the seconds reported are the faster call's.

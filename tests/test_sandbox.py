@@ -574,20 +574,19 @@ LINES_SAMPLE = ("def f(n):\n    total = 0\n    for i in range(n):\n        total
                 "    return total\n")
 
 
-def test_lines_are_counted_only_after_a_slow_untraced_call(sandbox: Sandbox) -> None:
+def test_lines_count_from_the_first_call_and_the_second_is_plain(sandbox: Sandbox) -> None:
     # 2 lines per iteration: 3,000 iterations exceed a 2,000-line budget.
     inputs = [encode([10]), encode([3_000])]
     counted = sandbox.run(Job(LINES_SAMPLE, "f", inputs, [LIMIT] * 2, max_lines=2_000))
     assert _statuses(counted) == [Status.OK, Status.ERROR]
     assert COST_EXCEEDED in (counted.outcomes[1].error or "")
-    # Every call slower than 0 s is counted again: the same verdicts.
-    again = sandbox.run(Job(LINES_SAMPLE, "f", inputs, [LIMIT] * 2, max_lines=2_000,
-                            lines_after=0.0))
-    assert [(o.status, o.value) for o in again.outcomes] == \
+    # Called twice: the same verdicts (the plain second call agrees with the counted one).
+    twice = sandbox.run(Job(LINES_SAMPLE, "f", inputs, [LIMIT] * 2, max_lines=2_000,
+                            twice=True))
+    assert [(o.status, o.value) for o in twice.outcomes] == \
         [(o.status, o.value) for o in counted.outcomes]
-    # No call takes an hour: nothing is counted, nothing is over budget.
-    never = sandbox.run(Job(LINES_SAMPLE, "f", inputs, [LIMIT] * 2, max_lines=2_000,
-                            lines_after=3600.0))
+    # Without a budget nothing is counted, nothing is over.
+    never = sandbox.run(Job(LINES_SAMPLE, "f", inputs, [LIMIT] * 2))
     assert [o.value for o in never.outcomes] == [45, 4_498_500]
 
 

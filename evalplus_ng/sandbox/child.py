@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -37,23 +36,6 @@ _BATCH_BYTES = 1 << 16
 
 class CostExceeded(BaseException):
     """Raised inside a traced call that ran too many lines (BaseException: hard to swallow)."""
-
-
-class _Probe(BaseException):
-    """Stops a trusted plain call that has used :func:`probe_seconds` of CPU: its line
-    count, not its time, then decides (see ``child_main``)."""
-
-
-#: A plain call of trusted code under a line budget is stopped after this many times the
-#: least time in which it could exceed the budget (``lines_after``), and at least
-#: :data:`_PROBE_FLOOR` seconds of CPU; the counting call then decides.
-_PROBE_FACTOR = 4.0
-_PROBE_FLOOR = 0.005
-
-
-def probe_seconds(lines_after: float) -> float:
-    """How much CPU a plain call of trusted code may use before it is stopped and counted."""
-    return max(_PROBE_FACTOR * lines_after, _PROBE_FLOOR)
 
 
 def _line_budget(function: Callable[..., Any], budget: int) -> Callable[..., Any]:
@@ -188,19 +170,11 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
     if message.get("oracle") == NOT_NONE:
         function = _truth_of(function)
     max_lines = int(message.get("max_lines") or 0)
-    lines_after = message.get("lines_after") if max_lines else None
-    made: list[Callable[..., Any]] = []
-
-    def counting(*args: Any) -> Any:
-        """The entry point counting its lines, rewritten when first needed (most jobs
-        with ``lines_after`` never need it)."""
-        if not made:
-            counted = _line_counted(message["code"], message["entry_point"], max_lines,
-                                    function)
-            made.append(_truth_of(counted) if message.get("oracle") == NOT_NONE else counted)
-        return made[0](*args)
-
-    first = counting if max_lines and lines_after is None else function
+    if max_lines:  # the first call counts its lines (and prices C-level work)
+        counted = _line_counted(message["code"], message["entry_point"], max_lines, function)
+        first = _truth_of(counted) if message.get("oracle") == NOT_NONE else counted
+    else:
+        first = function
     twice = bool(message.get("twice"))
     max_output = int(message.get("max_output") or 0)
     answered = len(ok) + SECONDS.size  # an answer's body: code, seconds, output text
@@ -209,13 +183,12 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
     unstable = (UNSTABLE + ": a second call gave another output").encode("ascii")
 
     def again(item: Wire, payload: bytes, elapsed: float) -> bytes:
-        """Call once more (counting lines when the first call was slow enough to need it)."""
-        recount = lines_after is not None and elapsed >= lines_after
-        call = counting if recount else function
+        """Call once more, plainly: the same output text, or the input is unstable. The
+        time reported is the plain call's (the faster of two plain calls)."""
         args = decode(item)
         began = clock()
         try:
-            value = call(*args)
+            value = function(*args)
         except BaseException as exc:
             return error + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
         second = clock() - began
@@ -225,63 +198,16 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
             return bad + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
         if repeated != payload:
             return error + stamp(elapsed) + unstable
-        return ok + stamp(elapsed if recount or second > elapsed else second) + payload
-
-    # A plain first call under a line budget is stopped once it has used ``probe`` CPU
-    # seconds (Python-level work only: the handler runs between bytecodes), and the
-    # counting call decides instead. Its verdict is the one a finished plain call would
-    # get (a slow first call is recounted anyway), so where the probe fires never changes
-    # a verdict; it only spares running a line-heavy input to the time limit.
-    probe = probe_seconds(lines_after) if lines_after is not None else 0.0
-    armed, fired = [False], [False]
-
-    def on_probe(signum: int, frame: Any) -> None:
-        if armed[0]:
-            armed[0], fired[0] = False, True
-            raise _Probe()
-
-    if probe:
-        signal.signal(signal.SIGPROF, on_probe)
-
-    def counted_first(item: Wire) -> bytes:
-        """The verdict on an input whose plain call the probe stopped: the counting call,
-        then (for its time, and ``twice``'s check) one plain call."""
-        began = clock()
-        try:
-            value = counting(*decode(item))
-        except BaseException as exc:
-            return error + stamp(clock() - began) + describe(exc).encode(
-                "utf-8", "backslashreplace")
-        try:
-            payload = text(wire(value)).encode("ascii")
-        except BaseException as exc:
-            return bad + stamp(clock() - began) + describe(exc).encode(
-                "utf-8", "backslashreplace")
-        began = clock()
-        try:
-            repeated = text(wire(function(*decode(item)))).encode("ascii")
-        except BaseException as exc:
-            return error + stamp(clock() - began) + describe(exc).encode(
-                "utf-8", "backslashreplace")
-        if twice and repeated != payload:
-            return error + stamp(clock() - began) + unstable
-        return ok + stamp(clock() - began) + payload
+        return ok + stamp(second if max_lines or second < elapsed else elapsed) + payload
 
     index = start
     while index < stop:
         item = inputs[index]
         args = decode(item)
         index += 1
-        fired[0] = False
-        if probe:
-            armed[0] = True
-            signal.setitimer(signal.ITIMER_PROF, probe)
         began = clock()
         try:
-            try:
-                value = first(*args)
-            finally:
-                armed[0] = False
+            value = first(*args)
         except BaseException as exc:
             elapsed = clock() - began
             body = error + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
@@ -292,14 +218,7 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
             except BaseException as exc:
                 body = bad + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
             else:
-                if twice or (lines_after is not None and elapsed >= lines_after):
-                    body = again(item, payload, elapsed)
-                else:
-                    body = ok + stamp(elapsed) + payload
-        if probe:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            if fired[0]:  # the reference may have caught the probe: its answer is void
-                body = counted_first(item)
+                body = again(item, payload, elapsed) if twice else ok + stamp(elapsed) + payload
         if max_output and length(body) - answered > max_output and body[:length(ok)] == ok:
             body = error + body[length(ok):answered] + too_large
         if batched:

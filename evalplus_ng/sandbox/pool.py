@@ -452,7 +452,6 @@ class Sandbox:
             "inputs": self._inputs.get(job.inputs, lambda: _pickled_inputs(job.inputs)),
             "time_limits": [float(t) for t in job.time_limits],
             "max_lines": job.max_lines,
-            "lines_after": job.lines_after,
             "twice": job.twice,
             "max_output": job.max_output_bytes,
             "batch": job.batch,
