@@ -214,7 +214,7 @@ def sandbox_runner(task: Task, executor: Executor) -> Runner:
         return Job(code=code, entry_point=task.entry_point,
                    inputs=[encode(list(args)) for args in inputs],
                    time_limits=[seconds] * len(inputs), task_id=task.task_id,
-                   oracle=task.oracle,
+                   oracle=task.oracle, equality=task.equality,
                    max_lines=max_lines, expected=expected, atol=task.atol, max_timeouts=stop)
 
     def outcomes_of(result: JobResult, count: int, partial: bool = False) -> list[Outcome]:

@@ -28,7 +28,7 @@ from evalplus_ng.errors import UnknownTaskError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
-from evalplus_ng.records import Task
+from evalplus_ng.records import TYPED, Task
 from evalplus_ng.registry import Dataset, file_stem, resolve
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.seed import gather
@@ -138,10 +138,14 @@ def fingerprint(config: AugmentConfig, task: Task, reference: PlainReference,
                 dataset: Dataset) -> str:
     """Changes whenever anything that decides this task's inputs changes."""
     corpus = dataset.corpus_path(task.task_id) if config.use_corpus else None
+    # The equality decides where the plain reference disagrees (tiers); typed tasks keep
+    # the fingerprints they had before equalities.
+    equality = [] if task.equality == TYPED else [task.equality]
     return _digest(
         json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), task.solution,
         reference.code, str(reference.efficiency), _text(dataset.contract_path(task.task_id)),
         task.contract, task.oracle, _text(corpus), json.dumps(encode(list(task.base_inputs))),
+        *equality,
     )
 
 

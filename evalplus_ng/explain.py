@@ -50,7 +50,7 @@ def fails(task: Task, args: Args, expected: Outcome, actual: Outcome) -> bool:
     if actual.status is not Status.OK:
         return True
     return not judge.check(task.oracle, args, decode(expected.value), decode(actual.value),
-                           task.atol)
+                           task.atol, task.equality)
 
 
 def simplest_failure(task: Task, code: str, failing: Sequence[Args],

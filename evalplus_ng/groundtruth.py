@@ -117,7 +117,7 @@ def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
     """Does the ground truth's output pass the task's special oracle (e.g. HumanEval/32's
     ``|poly(x)| <= atol``)? An input on which it does not would fail the reference itself."""
     value = decode(output)
-    return judge.check(task.oracle, args, value, value, task.atol)
+    return judge.check(task.oracle, args, value, value, task.atol, task.equality)
 
 
 def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,

@@ -194,11 +194,13 @@ def read_records(path: Path) -> list[dict[str, Any]]:
 def load_mbpp(dataset: Dataset, cache: Path | None = None, use_fixed: bool = True,
               ) -> list[Task]:
     """The MBPP+ tasks, with typed base inputs, EvalPlus's contracts and tolerances, and
-    the special oracles of ``dataset.json`` (set-valued and not-None outputs)."""
+    the equality and special oracles of ``dataset.json`` (outputs compare by value;
+    set-valued and not-None outputs)."""
     path = source_file(dataset)
     records = read_records(path)
     definition = dataset.definition()
     oracles: dict[str, str] = definition.get("oracles", {})
+    equality = dataset.equality()
     plain = set(definition.get("plain_inputs", {}))
     input_types: dict[str, list[str]] = definition.get("input_types", {})
     ids = [record["task_id"] for record in records]
@@ -223,5 +225,6 @@ def load_mbpp(dataset: Dataset, cache: Path | None = None, use_fixed: bool = Tru
             test=str(record.get("assertion", "")),
             original_solution=kept,
             oracle=oracles.get(task_id, ""),
+            equality=equality,
         ))
     return tasks

@@ -37,6 +37,17 @@ class Outcome:
     seconds: float = 0.0
 
 
+#: Typed equality (:func:`evalplus_ng.oracle.equal`): ``True`` is not ``1``, ``3.0`` is not
+#: ``3`` where an int is expected, a tuple is not a list. HumanEval's, and the default.
+TYPED = "typed"
+#: Python's ``==`` (:func:`evalplus_ng.oracle.value_equal`): ``1 == 1.0 == True``, as a
+#: benchmark whose tests are ``assert f(x) == y`` defines right (MBPP), floats within a
+#: tolerance as EvalPlus compares them.
+VALUE = "value"
+#: How a task's outputs may compare (:attr:`Task.equality`).
+EQUALITIES = (TYPED, VALUE)
+
+
 @dataclass(frozen=True)
 class Job:
     """Run ``entry_point`` of ``code`` on each of ``inputs`` (wire-encoded arg lists).
@@ -84,9 +95,12 @@ class Job:
     #: once.
     batch: bool = False
     #: The task's special oracle (:data:`evalplus_ng.oracle.SPECIAL_ORACLES`), "" for
-    #: typed equality. The judge compares with it; :data:`NOT_NONE` also changes what
+    #: equality. The judge compares with it; :data:`NOT_NONE` also changes what
     #: the child sends.
     oracle: str = ""
+    #: How the judge compares outputs (:data:`EQUALITIES`): the task's
+    #: (:attr:`Task.equality`).
+    equality: str = TYPED
 
 
 #: The oracle (:attr:`Job.oracle`) of tasks whose reference's output only matters as
@@ -94,7 +108,7 @@ class Job:
 #: ``output if type(output) is bool else output is not None`` in place of the output.
 NOT_NONE = "not_none"
 #: The special oracles a task may name (:data:`evalplus_ng.oracle.SPECIAL_ORACLES`
-#: implements each); "" is typed equality.
+#: implements each); "" is equality (the task's :attr:`Task.equality`).
 ORACLES = ("", "polynomial_root", "set", NOT_NONE)
 
 
@@ -178,8 +192,11 @@ class Task:
     #: truth; empty when ``solution`` is that reference.
     original_solution: str = ""
     #: The special oracle that judges outputs (:data:`evalplus_ng.oracle.SPECIAL_ORACLES`),
-    #: "" for typed equality: data of the dataset, kept in the suite file.
+    #: "" for equality: data of the dataset, kept in the suite file.
     oracle: str = ""
+    #: How outputs compare (:data:`EQUALITIES`): :data:`TYPED` or :data:`VALUE`; data of
+    #: the dataset (``equality`` in its ``dataset.json``), kept in the suite file.
+    equality: str = TYPED
 
     @property
     def original(self) -> str:

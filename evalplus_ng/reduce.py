@@ -523,7 +523,7 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
     if "samples" in chosen.requirements and samples_dir is None:
         raise InputError(str(samples_dir or "--samples"), None,
                          f"profile {profile!r} needs LLM samples: pass --samples DIR")
-    tasks = load_plus_file(suite_path)
+    tasks = load_plus_file(suite_path, dataset.equality())
     by_id = {task.task_id: task for task in tasks}
     sample_table: dict[TaskId, list[Candidate]] | None = None
     answers: list[Answer] = []

@@ -4,9 +4,9 @@ A :class:`Dataset` says where a benchmark's tasks come from (a registered loader
 for file-based ones, the file), what its artifacts are called (``HumanEvalPlus*``,
 ``MbppPlus*``, or a name made from the user's file) and where its data lives: the
 folders holding contracts, seed corpora, fixed references, plain references, review
-notes and the definition (``dataset.json``: tolerances, special oracles, efficiency
-asks). Loaders register by kind, the way Hypothesis registers strategies by type;
-``humaneval``, ``mbpp`` and a tasks file are built in.
+notes and the definition (``dataset.json``: how outputs compare, tolerances, special
+oracles, efficiency asks). Loaders register by kind, the way Hypothesis registers
+strategies by type; ``humaneval``, ``mbpp`` and a tasks file are built in.
 
 Data folders are searched in order; the first is the user's (``--data DIR``), where
 ``evalplus-ng seed`` writes, never inside the installed package. The shipped data of
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.errors import InputError
-from evalplus_ng.records import Task
+from evalplus_ng.records import EQUALITIES, TYPED, Task
 from evalplus_ng.resources import data_dir
 
 #: Suite kinds ``augment`` writes, with the suffix of each file name after the stem.
@@ -119,6 +119,12 @@ class Dataset:
                 else:
                     merged[key] = value
         return merged
+
+    def equality(self) -> str:
+        """How the dataset's outputs compare (:data:`evalplus_ng.records.EQUALITIES`):
+        ``equality`` in its ``dataset.json``, :data:`~evalplus_ng.records.TYPED` when none."""
+        equality = self.definition().get("equality", TYPED)
+        return checked_equality(equality, f"{self.name}: {DEFINITION}", None)
 
     def _first(self, kind: str, task_id: str, suffix: str, sub: str = "") -> Path | None:
         name = file_stem(task_id) + suffix
@@ -236,6 +242,15 @@ def resolve(name: str, data: Path | None = None, dataset_file: Path | None = Non
         return Dataset(stem, "tasks", stem[:1].upper() + stem[1:] + "Plus", (user,), path)
     raise InputError("--dataset", None, f"unknown dataset {name!r}: give one of "
                      f"{', '.join(known())} or a tasks file (.jsonl or .jsonl.gz)")
+
+
+def checked_equality(equality: Any, path: str, line: int | None) -> str:
+    """``equality`` when it is one of :data:`evalplus_ng.records.EQUALITIES`, else an
+    :class:`InputError` naming where it was read."""
+    if equality not in EQUALITIES:
+        raise InputError(path, line, f"unknown equality {equality!r}; known: "
+                                     f"{', '.join(EQUALITIES)}")
+    return str(equality)
 
 
 def built_in_oracles() -> dict[str, str]:

@@ -6,8 +6,11 @@ as in HumanEval; or the prompt is text and the solution a whole function, as in 
 and its base tests, either ``base_input`` (a list of argument lists, plain JSON) or
 ``tests`` (assert lines calling the entry point, one string or a list; their arguments
 are read as Python, so tuples stay tuples). Optional: ``atol`` (float tolerance),
-``contract`` (EvalPlus's ``assert ...  # $_CONTRACT_$`` lines) and ``oracle`` (one of
-:data:`evalplus_ng.records.ORACLES`).
+``contract`` (EvalPlus's ``assert ...  # $_CONTRACT_$`` lines), ``oracle`` (one of
+:data:`evalplus_ng.records.ORACLES`) and ``equality`` (how outputs compare, one of
+:data:`evalplus_ng.records.EQUALITIES`: ``typed``, the default, or ``value`` for Python's
+``==``, where ``1 == 1.0 == True``; a ``dataset.json`` in the ``--data`` folder may change
+the default with its own ``equality``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 from evalplus_ng.dataset import calls_in_asserts, distinct_tasks, fixed_solutions, read_jsonl
 from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.records import ORACLES, Task
-from evalplus_ng.registry import Dataset
+from evalplus_ng.registry import Dataset, checked_equality
 from evalplus_ng.types import Args
 
 REQUIRED = ("task_id", "prompt", "entry_point", "canonical_solution")
@@ -50,7 +53,8 @@ def _base_inputs(path: Path, number: int, record: dict[str, Any]) -> tuple[Args,
     return tuple(calls)
 
 
-def _task(path: Path, number: int, record: dict[str, Any], fixed_code: str | None) -> Task:
+def _task(path: Path, number: int, record: dict[str, Any], fixed_code: str | None,
+          equality: str) -> Task:
     missing = [name for name in REQUIRED if name not in record]
     if missing:
         raise InputError(str(path), number, f"missing field(s): {', '.join(missing)}")
@@ -61,6 +65,7 @@ def _task(path: Path, number: int, record: dict[str, Any], fixed_code: str | Non
     if oracle not in ORACLES:
         raise InputError(str(path), number,
                          f"unknown oracle {oracle!r}; known: {', '.join(o for o in ORACLES if o)}")
+    equality = checked_equality(record.get("equality", equality), str(path), number)
     try:
         atol = float(record.get("atol") or 0.0)
     except (TypeError, ValueError):
@@ -82,6 +87,7 @@ def _task(path: Path, number: int, record: dict[str, Any], fixed_code: str | Non
         else str(record.get("tests", "")),
         original_solution=kept,
         oracle=oracle,
+        equality=equality,
     )
 
 
@@ -94,9 +100,11 @@ def load_tasks_file(dataset: Dataset, cache: Path | None = None, use_fixed: bool
     records = list(read_jsonl(path))
     ids = [str(record.get("task_id")) for _number, record in records]
     fixed = fixed_solutions(dataset, ids) if use_fixed else {}
+    equality = dataset.equality()
 
     def task(number: int, record: dict[str, Any]) -> Task:
         solution = fixed.get(str(record.get("task_id")))
-        return _task(path, number, record, solution.code if solution is not None else None)
+        return _task(path, number, record, solution.code if solution is not None else None,
+                     equality)
 
     return distinct_tasks(path, ((number, task(number, record)) for number, record in records))

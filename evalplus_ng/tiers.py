@@ -92,7 +92,7 @@ def classify(outcome: Outcome, expected: Wire, task: Task, args: Args) -> Why | 
     ground truth is the oracle, and the disagreement is a bug to look at."""
     if outcome.status is Status.OK:
         same = judge.check(task.oracle, args, decode(expected), decode(outcome.value),
-                           task.atol)
+                           task.atol, task.equality)
         return None if same else Why.DISAGREES
     if too_costly(outcome):
         return Why.COST

@@ -33,9 +33,10 @@ class Judge(Protocol):
     """
 
     def check(self, oracle: str, args: Args, expected: Any, actual: Any,
-              atol: float) -> bool:
-        """Does ``actual`` pass for this input? ``oracle`` is the job's
-        (:attr:`evalplus_ng.records.Job.oracle`); ``args`` are the call's arguments."""
+              atol: float, equality: str = "typed") -> bool:
+        """Does ``actual`` pass for this input? ``oracle`` and ``equality`` are the job's
+        (:attr:`evalplus_ng.records.Job.oracle`, :attr:`~evalplus_ng.records.Job.equality`);
+        ``args`` are the call's arguments."""
 
     def by_text(self, oracle: str) -> bool:
         """True when an output whose JSON text equals the expected output's text passes

@@ -63,7 +63,7 @@ def load_suite(dataset: Dataset, suite: str, artifacts: Path = DEFAULT_OUT) -> l
             f"no {suite} suite here: run `evalplus-ng augment --dataset {dataset.name} "
             f"--out {artifacts}` or pass --suite PATH",
         )
-    return load_plus_file(path)
+    return load_plus_file(path, dataset.equality())
 
 
 def suite_path(dataset: Dataset, suite: str, artifacts: Path) -> Path | None:
@@ -150,7 +150,8 @@ def run_evaluate(
         digest = (hashlib.sha256(judged.read_bytes()).hexdigest() if judged is not None
                   else suite_hash(tasks.values()))
         identity = verdict_identity(digest, request.dataset.name, _suite_kind(request.suite),
-                                    request.config, request.limits.memory_bytes)
+                                    request.config, request.limits.memory_bytes,
+                                    (task.equality for task in tasks.values()))
         done: dict[int, SampleResult] = {}
         if request.resume and out.is_file():
             try:
@@ -262,7 +263,8 @@ def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: San
                 time_limits=[config.sample_seconds * 4] * len(by_id[sample.task_id].base_inputs),
                 expected=[o.value for o in truths[sample.task_id]],
                 task_id=sample.task_id, atol=by_id[sample.task_id].atol,
-                oracle=by_id[sample.task_id].oracle)
+                oracle=by_id[sample.task_id].oracle,
+                equality=by_id[sample.task_id].equality)
             for sample, _model in pending)
     passing: dict[str, list[SampleCode]] = {}
     for (sample, model), result in zip(pending, sandbox.map(jobs), strict=True):
@@ -379,7 +381,8 @@ def run_calibrate(
                          f"--out {out_dir}` first")
     paths = [plus] + [p for p in (out_dir / dataset.suite_file(kind)
                                   for kind in ("mini", "stress", "stress-mini")) if p.is_file()]
-    suites = [load_plus_file(path) for path in paths]
+    equality = dataset.equality()  # of suites that do not record it: kept as they are judged
+    suites = [load_plus_file(path, equality) for path in paths]
     total = sum(len(tasks) for tasks in suites)
     finished = 0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,7 @@ def test_humaneval_has_164_tasks_each_with_inputs(humaneval: list) -> None:  # t
     # HumanEval/32's check builds 100 random polynomials in a loop (one repeats).
     assert len(by_id["HumanEval/32"].base_inputs) == 99
     assert by_id["HumanEval/32"].atol == 1e-4
+    assert {task.equality for task in humaneval} == {"typed"}  # True is not 1 here
     # Types that plain JSON would lose are kept: tuples for /127, int keys for /95.
     assert type(by_id["HumanEval/127"].base_inputs[0][0]) is tuple
     assert any(5 in args[0] for args in by_id["HumanEval/95"].base_inputs)
@@ -103,6 +105,27 @@ def test_plus_file_typed_field_restores_types(tmp_path: Path) -> None:
     record[EXTRA_FIELD] = typed_inputs_field(typed)
     (loaded,) = load_plus_file(_write(tmp_path / "b.jsonl", [json.dumps(record)]))
     assert loaded.base_inputs == ([(1, 2), {5: "x"}],)
+
+
+def test_plus_file_keeps_each_tasks_equality_and_defaults_to_the_datasets(
+        tmp_path: Path) -> None:
+    (plain,) = load_plus_file(_write(tmp_path / "a.jsonl", [json.dumps(_record())]))
+    assert plain.equality == "typed"
+    # EvalPlus's files (and our suites from before equalities) say nothing: the
+    # equality of the dataset they are read for applies
+    (task,) = load_plus_file(tmp_path / "a.jsonl", "value")
+    assert task.equality == "value"
+    # a suite we write says it, and that wins
+    for equality, default in (("value", "typed"), ("typed", "value")):
+        record = _record()
+        record[EXTRA_FIELD] = typed_inputs_field(replace(task, equality=equality))
+        assert record[EXTRA_FIELD]["equality"] == equality
+        path = _write(tmp_path / f"{equality}.jsonl", [json.dumps(record)])
+        assert load_plus_file(path, default)[0].equality == equality
+    record = _record()
+    record[EXTRA_FIELD] = {"equality": "loose"}
+    with pytest.raises(InputError, match=r"x.jsonl:1: unknown equality 'loose'"):
+        load_plus_file(_write(tmp_path / "x.jsonl", [json.dumps(record)]))
 
 
 @pytest.mark.parametrize(

@@ -208,6 +208,7 @@ def test_a_tasks_file_gives_tasks_with_inputs_from_its_asserts(tmp_path: Path) -
     ({**TASKS_FILE[0], "tests": []}, "no assert calling add"),
     ({**TASKS_FILE[0], "tests": ["assert add(1,"]}, "'tests' is not Python"),
     ({**TASKS_FILE[0], "oracle": "fuzzy"}, "unknown oracle 'fuzzy'"),
+    ({**TASKS_FILE[0], "equality": "loose"}, "unknown equality 'loose'; known: typed, value"),
     ({k: v for k, v in TASKS_FILE[0].items() if k != "tests"}, "needs 'base_input' or 'tests'"),
 ])
 def test_a_bad_tasks_file_line_is_named(tmp_path: Path, record: dict[str, object],
@@ -278,3 +279,98 @@ def test_failing_inputs_that_are_not_json_are_written_as_evalplus_writes_them(
     [entry] = json.loads((tmp_path / "samples_eval_results.json").read_text())["eval"]["cx/0"]
     assert entry["base_status"] == "fail"
     assert entry["base_fail_tests"] == [["(3+4j)", [1, 2]], ["1j", []]]
+
+
+# ----------------------------------------------------- equality: MBPP's is Python's ==
+
+
+def test_mbpp_compares_by_value_and_humaneval_and_tasks_files_by_type(
+        mbpp_file: Path, tmp_path: Path) -> None:
+    assert resolve("mbpp").equality() == "value"
+    assert resolve("humaneval").equality() == "typed"
+    tasks = resolve("mbpp", tmp_path / "data", mbpp_file).load()
+    assert {task.equality for task in tasks} == {"value"}
+    assert tasks[0].oracle == "set"  # the special oracles stay
+    path = tmp_path / "toy.jsonl"
+    path.write_text(json.dumps(TASKS_FILE[0]) + "\n"
+                    + json.dumps({**TASKS_FILE[1], "equality": "value"}) + "\n")
+    assert [t.equality for t in resolve(str(path)).load()] == ["typed", "value"]
+    # a user's dataset.json may change a dataset's equality; a wrong one is named
+    (tmp_path / "data").mkdir(exist_ok=True)
+    (tmp_path / "data" / "dataset.json").write_text(json.dumps({"equality": "loose"}))
+    with pytest.raises(InputError, match=r"mbpp: dataset\.json: unknown equality 'loose'"):
+        resolve("mbpp", tmp_path / "data", mbpp_file).load()
+
+
+def test_a_value_task_passes_what_python_equality_passes_in_the_sandbox(
+        sandbox: Sandbox) -> None:
+    expected = [encode(6), encode((1, 2)), encode(0.1 + 0.2)]
+    inputs = [encode([0]), encode([1]), encode([2])]
+    for code, typed, by_value in [
+        ("def f(i):\n    return [6, (1, 2), 0.1 + 0.2][i]\n", (True,) * 3, (True,) * 3),
+        ("def f(i):\n    return [6.0, (True, 2.0), 0.3][i]\n",
+         (False, False, True), (True, True, True)),
+        ("def f(i):\n    return [True, [1, 2], 0.31][i]\n", (False,) * 3, (False,) * 3),
+        ("def f(i):\n    return [6.5, (1, 2, 3), 0][i]\n", (False,) * 3, (False,) * 3),
+    ]:
+        for equality, passed in (("typed", typed), ("value", by_value)):
+            job = Job(code, "f", inputs, [5.0] * 3, expected=expected, fail_fast=False,
+                      equality=equality)
+            assert sandbox.run(job).passed == passed, (code, equality)
+    # 1 == True, so True passes where 1 is expected; a list never passes for a tuple
+    job = Job("def f(i):\n    return [True, [1, 2]][i]\n", "f", inputs[:2], [5.0] * 2,
+              expected=[encode(1), encode((1, 2))], fail_fast=False, equality="value")
+    assert sandbox.run(job).passed == (True, False)
+
+
+#: Mbpp/555 as in MBPP+, and a task returning a tuple.
+MBPP_NUMBERS = [
+    {"task_id": "Mbpp/555", "prompt": '"""\nCubes minus naturals.\n"""\n',
+     "entry_point": "difference",
+     "canonical_solution": "\ndef difference(n) :  \n    S = (n*(n + 1))//2;  \n"
+                           "    res = S*(S-1);  \n    return res;  \n",
+     "base_input": [[3], [5], [2]], "atol": 0, "contract": "",
+     "assertion": "\nassert difference(3) == 30\nassert difference(5) == 210\n"
+                  "assert difference(2) == 6\n",
+     "plus_input": [[10], [100], [1000000]]},
+    {"task_id": "Mbpp/9000", "prompt": '"""\nA number and the next.\n"""\n',
+     "entry_point": "pair", "canonical_solution": "\ndef pair(n):\n    return (n, n + 1)\n",
+     "base_input": [[1], [2]], "atol": 0, "contract": "",
+     "assertion": "\nassert pair(1) == (1, 2)\nassert pair(2) == (2, 3)\n",
+     "plus_input": [[3]]},
+]
+MBPP_SAMPLES = [
+    ("Mbpp/555", "def difference(n):\n    S = n * (n + 1) // 2\n    return S * (S - 1)\n"),
+    # float where an int is expected: passes while the float is exact (EvalPlus: ==)
+    ("Mbpp/555", "def difference(n):\n    S = (n * (n + 1)) / 2\n    return S * (S - 1)\n"),
+    ("Mbpp/555", "def difference(n):\n    return n\n"),
+    ("Mbpp/9000", "def pair(n):\n    return (n, n + True)\n"),
+    ("Mbpp/9000", "def pair(n):\n    return (float(n), n + 1.0)\n"),
+    ("Mbpp/9000", "def pair(n):\n    return [n, n + 1]\n"),  # [1, 2] != (1, 2)
+]
+
+
+def test_evaluate_mbpp_judges_by_value_on_base_and_on_a_suite_without_equality(
+        tmp_path: Path) -> None:
+    source = _gz(tmp_path / "MbppPlus.jsonl.gz", MBPP_NUMBERS)
+    # A suite as EvalPlus (or evalplus-ng before equalities) writes it: no field says how
+    # outputs compare, so the dataset's equality applies.
+    (tmp_path / "suite").mkdir()
+    suite = _gz(tmp_path / "suite" / "MbppPlus.jsonl.gz", MBPP_NUMBERS)
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": t, "solution": code}) + "\n"
+                               for t, code in MBPP_SAMPLES))
+    verdicts = {}
+    for name in ("base", str(suite)):
+        result = CliRunner().invoke(main, ["evaluate", "--dataset", "mbpp", "--dataset-file",
+                                           str(source), "--samples", str(samples), "--suite",
+                                           name, "-j", "2"])
+        assert result.exit_code == 0, result.output
+        document = json.loads((tmp_path / "samples_eval_results.json").read_text())
+        assert document["evalplus_ng"]["equality"] == ["value"]
+        verdicts[name] = [(v["base_status"], v["plus_status"]) for task in document["eval"]
+                          for v in document["eval"][task]]
+    passed, failed = ("pass", "pass"), ("fail", "fail")
+    assert verdicts["base"] == [passed, passed, failed, passed, passed, failed]
+    # 1000000: S * (S - 1) is over 2**53, and the float is no longer the int
+    assert verdicts[str(suite)] == [passed, ("pass", "fail"), failed, passed, passed, failed]

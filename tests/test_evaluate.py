@@ -95,6 +95,21 @@ def test_results_document_round_trips_for_resume() -> None:
     assert list(results_from_document(document, changed, tasks)) == [0]
 
 
+def test_results_judged_by_another_equality_are_not_reused() -> None:
+    from evalplus_ng.evaluate import identity_changes, suite_hash, verdict_identity
+
+    config = EvalConfig()
+    typed = verdict_identity("h", "humaneval", "plus", config, 1, ["typed", "typed"])
+    assert "equality" not in typed  # results from before equalities stay reusable
+    value = verdict_identity("h", "mbpp", "plus", config, 1, ["value"])
+    earlier = results_document([], {**value, "equality": None})
+    del earlier["evalplus_ng"]["equality"]  # an MBPP suite judged before, type-strict
+    assert identity_changes(earlier, value) == ["equality"]
+    assert identity_changes(results_document([], value), value) == []
+    task = Task("A", "p", "f", "s", ([1],))
+    assert suite_hash([task]) != suite_hash([replace(task, equality="value")])
+
+
 class _CountingExecutor:
     """A stand-in executor: every job passes; counts the jobs it was given."""
 

@@ -1,10 +1,13 @@
-"""Type-strict comparison and per-task special oracles."""
+"""Output comparison: type-strict (HumanEval), by value (MBPP) and special oracles."""
 
 from __future__ import annotations
 
 import math
 
+import pytest
+
 from evalplus_ng.oracle import check, effective_atol, equal
+from evalplus_ng.records import TYPED, VALUE
 
 
 def test_types_must_match_exactly() -> None:
@@ -57,3 +60,73 @@ def test_find_zero_accepts_any_root() -> None:
     assert not check("polynomial_root", [coefficients], 1.0, 0.5, 1e-4)
     assert not check("polynomial_root", [coefficients], 1.0, "1.0", 1e-4)
     assert not check("polynomial_root", [coefficients], 1.0, math.nan, 1e-4)
+
+
+# ----------------------------------------------------------- value equality (MBPP)
+
+
+def value(expected: object, actual: object, atol: float = 0.0, oracle: str = "") -> bool:
+    return check(oracle, [], expected, actual, atol, VALUE)
+
+
+def test_value_equality_is_python_equality() -> None:
+    assert value(3, 3.0) and value(1, True) and value(True, 1) and value(0, False)
+    assert value([1, 2], [1.0, True + 1]) and value((1, "a"), (True, "a"))
+    assert value({1: "a"}, {True: "a"}) and value({"k": [1]}, {"k": [1.0]})
+    assert value({1, 2}, frozenset({2.0, True}))
+    # ...where Python's == says different, so do we: a list is not a tuple
+    assert [1] != (1,) and not value([1], (1,)) and not value((1,), [1])
+    assert not value([[1]], [(1,)]) and not value({"k": [1]}, {"k": (1,)})
+    assert not value("1", 1) and not value(None, 0) and not value(None, False)
+    assert not value([1, 2], [1, 2, 3]) and not value({"a": 1}, {"a": 1, "b": 2})
+    assert not value(3, 3.5) and not value(2, True)
+
+
+def test_typed_equality_is_unchanged_by_the_value_mode() -> None:
+    assert not check("", [], 3, 3.0, 0.0) and not check("", [], 3, 3.0, 0.0, TYPED)
+    assert not check("", [], 1, True, 0.0, TYPED)
+    assert check("", [], 2.0, 2, 1e-6, TYPED)  # an int within tolerance of a float
+    with pytest.raises(ValueError, match="unknown equality 'loose'"):
+        check("", [], 1, 1, 0.0, "loose")
+
+
+def test_value_equality_handles_nan_inf_and_big_ints() -> None:
+    assert value(math.nan, math.nan) and value([math.nan, 1], [math.nan, 1.0])
+    assert value({"k": complex(math.nan, 1)}, {"k": complex(math.nan, 1)})
+    assert not value(math.nan, 0.0) and not value(1.0, math.nan)
+    assert value(math.inf, math.inf) and not value(math.inf, -math.inf)
+    assert not value([math.inf], [1e308])
+    # Python compares an int with a float exactly; no OverflowError, no rounding
+    assert not value(10**400, math.inf) and not value(math.inf, 10**400)
+    assert not value(10**400, 1e308, 1e-6) and not value(2**70, float(2**70) + 2**20, 1e-6)
+    assert value(2**53, float(2**53)) and not value(2**53 + 1, float(2**53))
+    # ints compare exactly even with a tolerance (numpy would turn them into floats)
+    assert not value(10**8, 10**8 + 1, 1e-6) and not value(2**70, 2**70 + 1, 1e-6)
+
+
+def test_value_tolerance_is_evalplus_allclose() -> None:
+    # a float, or a flat list or tuple of floats: EvalPlus's default 1e-6 (``is_floats``)
+    assert value(0.1 + 0.2, 0.3) and value([0.1 + 0.2, 1.0], [0.3, 1.0])
+    assert not value(0.5, 0.5001)
+    # deeper or mixed floats compare exactly unless the task has a tolerance
+    assert not value([[0.1 + 0.2]], [[0.3]]) and not value((1, 0.1 + 0.2), (1, 0.3))
+    assert value([[0.1 + 0.2]], [[0.3]], 1e-4) and value((1, 0.1 + 0.2), (1, 0.3), 1e-4)
+    # within a tolerance, the output has the expected output's own type (not only ==)...
+    assert value(3.0, 3) and not value(3.0000000000000004, 3)
+    assert not value([0.1 + 0.2], (0.3,)) and not value(0.1 + 0.2, [0.3])
+    # ...and numbers of one shape inside (numpy takes lists and tuples alike there)
+    assert value([(0.1 + 0.2, 1.0)], [[0.3, 1.0]], 1e-4)
+    assert not value([[0.1 + 0.2], [1.0]], [[0.3], [1.0, 2.0]], 1e-4)  # ragged
+    assert not value([0.1 + 0.2, "a"], [0.3, "a"], 1e-4)  # strings: no numbers to compare
+    assert not value({"k": 0.1 + 0.2}, {"k": 0.3}, 1e-4)  # dicts and sets: == alone
+    assert not value({0.1 + 0.2}, {0.3}, 1e-4)
+
+
+def test_value_mode_keeps_the_special_oracles() -> None:
+    assert value((4, 5), [5, 4, 4], oracle="set") and value((1,), [True], oracle="set")
+    assert value(("4", "5"), "45", oracle="set")  # EvalPlus: set(out) == set(exp)
+    assert not value((4, 5), (4,), oracle="set") and not value((4, 5), 45, oracle="set")
+    assert not value((4, 5), [[4], [5]], oracle="set")  # unhashable members
+    assert not check("set", [], (1,), [True], 0.0, TYPED)  # typed: {1} is not {True}
+    assert value(True, True, oracle="not_none") and not value(True, 1, oracle="not_none")
+    assert not value(True, False, oracle="not_none")

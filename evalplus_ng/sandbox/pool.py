@@ -135,13 +135,14 @@ class _JobJudge:
         return self.by_text and payload == self.texts.get(index) and b"NaN" not in payload
 
     def check(self, index: int, value: Wire) -> bool:
-        """The full typed comparison with :meth:`evalplus_ng.types.Judge.check`."""
+        """The full comparison with :meth:`evalplus_ng.types.Judge.check`."""
         from evalplus_ng.serialize import decode
 
         job = self.job
         try:
             return self.judge.check(job.oracle, decode(job.inputs[index]),
-                                    decode(self.expected[index]), decode(value), job.atol)
+                                    decode(self.expected[index]), decode(value), job.atol,
+                                    job.equality)
         except Exception:
             return False
 
