@@ -160,7 +160,11 @@ def slice_cost(value: Any, index: Any) -> int:
 
 
 def _scan(args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
-    return sum(items(arg) for arg in args)
+    total = 0
+    for arg in args:
+        if type(arg) in _SCANNED:
+            total += items(arg)
+    return total
 
 
 def _count_tuples(count: float, width: int) -> int:

@@ -285,6 +285,25 @@ def _operator_helper(symbol: str, charge: Callable[[int], None]) -> Callable[[An
     return op
 
 
+def _add_helper(charge: Callable[[int], None]) -> Callable[[Any, Any], Any]:
+    """``+``'s helper: linear in its operands, so priced after it runs, by the result (a
+    big integer's words, a new list's or tuple's items / 4); everything else is free."""
+    small = SMALL
+
+    def add(left: Any, right: Any) -> Any:
+        value = left + right
+        kind = type(value)
+        if kind is int:
+            if -small < value < small:
+                return value
+            charge(words(value))
+        elif kind is list or kind is tuple:
+            charge(len(value) >> 2)
+        return value
+
+    return add
+
+
 def namespace(budget: int, over: Callable[[], Any]) -> dict[str, Any]:
     """Globals for instrumented code: the counter, its budget, and ``over`` (which must
     raise) called once the counter passes the budget."""
@@ -311,6 +330,7 @@ def namespace(budget: int, over: Callable[[], Any]) -> dict[str, Any]:
         return function(*args, **kwargs)
 
     ns.update({OPS[symbol]: _operator_helper(symbol, charge) for symbol in _OPERATORS})
+    ns[OPS["+"]] = _add_helper(charge)
 
     def contains(item: Any, container: Any) -> bool:
         try:
