@@ -372,6 +372,31 @@ def pass_at_1(answers: Sequence[Answer], passed: Callable[[Answer], bool]) -> fl
 # --------------------------------------------------------------------------- the stage
 
 
+def _warm_one(item: tuple[Task, list[int], Path, frozenset[str]]) -> str:
+    task, tests, folder, kinds = item
+    if "coverage" in kinds:
+        coverage_requirement(task, tests, folder)
+    if "cost" in kinds:
+        cost_requirement(task, tests, folder)
+    return task.task_id
+
+
+def warm(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Path,
+         workers: int, kinds: Set[str]) -> None:
+    """Fill the caches of the requirements computed in-process (branch coverage, executed
+    lines: trusted code, pure functions of the inputs) with ``workers`` processes; the
+    sandboxed kinds (mutants, slips, samples) run in the sandbox's own workers."""
+    local = frozenset(kinds) & {"coverage", "cost"}
+    if workers < 2 or not local or len(tasks) < 2:
+        return
+    items = [(task, suite_tests(task, truths[task.task_id]), folder, local) for task in tasks]
+    from multiprocess import get_context
+
+    with get_context("fork").Pool(min(workers, len(items))) as pool:
+        for _done in pool.imap_unordered(_warm_one, items):
+            pass
+
+
 def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Path,
            executor: Executor, sample_table: Mapping[TaskId, Sequence[Candidate]] | None,
            progress: Progress | None = None,
@@ -548,6 +573,8 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
                  hidden=answer_keys_near(out_dir, dataset)) as sandbox:
         say(f"running the ground truth of {len(tasks)} task(s)")
         truths = run_ground_truth(tasks, sandbox)
+        say("branch coverage and executed lines")
+        warm(tasks, truths, folder, workers, kinds)
         reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress, kinds)
         say("set cover and report")
         judge = KillLookup(sandbox, reqs) if samples_dir is not None else None

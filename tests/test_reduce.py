@@ -228,3 +228,22 @@ def test_reduced_task_keeps_chosen_inputs_and_their_calibration() -> None:
     assert mini.plus_inputs == ([5, 6], [9, 10])
     assert mini.calibration == Calibration((2.0, 3.0, 5.0), 0.2, 4.0, "ref", 0.01)
     assert req.base == [0, 1]
+
+
+def test_coverage_and_lines_warmed_in_worker_processes_are_those_computed_in_place(
+        tmp_path: Path) -> None:
+    from evalplus_ng.kills import suite_tests
+    from evalplus_ng.reduce import cost_requirement, coverage_requirement, warm
+
+    tasks = load_plus_file(_suite(tmp_path / "out"))
+    with Sandbox(1) as sandbox:
+        truths = run_ground_truth(tasks, sandbox)
+    warm(tasks, truths, tmp_path / "warm", 2, {"coverage", "cost", "mutants"})
+    # Only the in-process kinds are warmed; the sandboxed ones are gather's.
+    assert sorted(p.name for p in (tmp_path / "warm").iterdir()) == ["cost", "coverage"]
+    for task in tasks:
+        tests = suite_tests(task, truths[task.task_id])
+        for requirement, field in ((coverage_requirement, "arcs"), (cost_requirement, "lines")):
+            warmed = requirement(task, tests, tmp_path / "warm")  # read from the cache
+            fresh = requirement(task, tests, tmp_path / "fresh")
+            assert warmed[field] == json.loads(json.dumps(fresh[field])) and warmed[field]
