@@ -6,6 +6,7 @@ import gzip
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -219,3 +220,28 @@ def test_calibrate_command_errors_are_one_line(tmp_path: Path) -> None:
     assert code == 2 and "--floor" in err
     code, _, err = _run("calibrate", "--out", str(tmp_path), "--factor", "0.5")
     assert code == 2 and "--factor" in err
+
+
+def test_only_inputs_whose_time_could_decide_the_limit_get_more_passes(
+        sandbox: Sandbox) -> None:
+    # f(6_000_000) takes tens of milliseconds: 4 x that is within 4x of the 0.2 s floor,
+    # so it is timed in every pass; the others take microseconds (their limit is the
+    # floor whatever their time) and are timed once.
+    jobs: list[int] = []
+
+    class Recording:
+        def run(self, job: Any) -> Any:
+            return sandbox.run(job)
+
+        def map(self, jobs_: Any) -> Any:
+            listed = list(jobs_)
+            jobs.extend(len(job.inputs) for job in listed)
+            return sandbox.map(listed)
+
+    slow = replace(TASK, plus_inputs=([6_000_000], [7]))
+    [task] = calibrate_tasks([slow], Recording(), passes=3)
+    inputs = len(slow.base_inputs) + len(slow.plus_inputs)
+    assert jobs == [inputs * 2, 1 * 4]  # one warm-up and one timed pass; then 3 + 1 of one
+    assert task.calibration is not None
+    units = task.calibration.units
+    assert units[2] > 100 * max(units[0], units[1], units[3])
