@@ -37,6 +37,7 @@ from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.groundtruth import run_ground_truth
 from evalplus_ng.kills import kill_rows, suite_tests
 from evalplus_ng.mutants import mutant_sources
+from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Task
 from evalplus_ng.reduce import MUTANT_KILLS, _rows_from_wire, mutant_requirement
 from evalplus_ng.registry import Dataset, resolve
@@ -154,7 +155,7 @@ def main() -> None:
     stress = {t.task_id: t for t in load_plus_file(stress_path)} if stress_path.is_file() else {}
     began = time.perf_counter()
     rows = []
-    with Sandbox(args.jobs) as sandbox:
+    with Sandbox(args.jobs, judge=JUDGE) as sandbox:
         for number, task in enumerate(tasks, 1):
             rows.append(score_task(task, stress.get(task.task_id), dataset, args.out,
                                    args.extra, args.seed, sandbox))
