@@ -1,6 +1,7 @@
 """Hunt for defects in a benchmark's reference solutions.
 
-Signals, each giving at most one finding per task (its first witness, shrunk):
+Signals, each giving at most one finding per task (its first witness, shrunk; a
+performance finding without a fixed ground truth is not, see :func:`unsettled_performance`):
 
 * ``differential``: the original reference and our fixed ground truth disagree;
 * ``raises``: the original raises (or crashes) on a valid input;
@@ -20,6 +21,7 @@ trusted dataset code, but they still run in the sandbox, which bounds their time
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -167,6 +169,9 @@ class Thrift:
     (in input order), later inputs are examined only if they run within ``lines``;
     the others get an outcome marked :data:`NOT_EXAMINED` (still costly).
 
+    With ``lines`` 0, no later input is examined: the run ends at the ``costly``-th input
+    over the full budget (all a caller that wants the first such input needs).
+
     The rule depends on line counts only, so the outcomes are the same on every machine.
     """
 
@@ -179,7 +184,11 @@ NOT_EXAMINED = "not examined"
 
 
 def not_examined(lines: int) -> Outcome:
-    """The outcome of an input :class:`Thrift` skipped: more than ``lines`` lines."""
+    """The outcome of an input :class:`Thrift` skipped: more than ``lines`` lines (with
+    ``lines`` 0, an input after the last one the run needed)."""
+    if not lines:
+        return Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: {NOT_EXAMINED} (after enough "
+                                           "inputs over the full budget)")
     return Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: {NOT_EXAMINED} (more than {lines} "
                                        "lines, after enough inputs over the full budget)")
 
@@ -283,9 +292,10 @@ def sandbox_runner(task: Task, executor: Executor) -> Runner:
             # on any machine: after it, only inputs within the smaller budget count.
             later = [i for i in range(costly[-1] + 1, len(inputs))
                      if uncounted(i, thrift.lines)]
-            counted(later, thrift.lines, seconds)
+            if thrift.lines:
+                counted(later, thrift.lines, seconds)
             for index in later:
-                if over(index):
+                if not thrift.lines or over(index):
                     pending[index] = not_examined(thrift.lines)
         missing = Outcome(Status.ERROR, error="did not run")
         return [o if o is not None else missing for o in pending]
@@ -417,15 +427,38 @@ def differential_and_raises(audit: TaskAudit, originals: Sequence[Outcome]) -> l
     return findings
 
 
+#: Miller-Rabin with these bases is exact below 3.3 * 10**24 (probes stay below 10**12).
+_PRIME_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
+
+
 def _is_prime(n: int) -> bool:
+    """Exact for ``n`` below 3.3 * 10**24 (trial division up to the square root cost
+    a tenth of a second near 10**12, for each of a task's first 50 candidates)."""
     if n < 2:
         return False
-    divisor = 2
-    while divisor * divisor <= n:
-        if n % divisor == 0:
+    for base in _PRIME_BASES:
+        if n % base == 0:
+            return n == base
+    odd, twos = n - 1, 0
+    while odd % 2 == 0:
+        odd, twos = odd // 2, twos + 1
+    for base in _PRIME_BASES:
+        x = pow(base, odd, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(twos - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
             return False
-        divisor += 1
     return True
+
+
+@functools.lru_cache(maxsize=256)
+def _largest_prime(top: int) -> int | None:
+    """The largest prime in (top - 10,000, top], if any."""
+    return next((n for n in range(top, max(top - 10_000, 1), -1) if _is_prime(n)), None)
 
 
 def largest_valid(args: Args, position: int, contract: Contract, ceiling: int = 10**12) -> int:
@@ -457,8 +490,7 @@ def probes(args: Args, contract: Contract) -> list[Args]:
         if type(value) is not int:
             continue
         top = largest_valid(args, position, contract)
-        prime = next((n for n in range(top, max(top - 10_000, 1), -1) if _is_prime(n)), None) \
-            if top <= 10**12 else None
+        prime = _largest_prime(top) if top <= 10**12 else None
         values = [*PROBE_INTS, top, *([prime] if prime is not None else [])]
         for probe in values:
             candidate = [*args[:position], probe, *args[position + 1:]]
@@ -472,6 +504,7 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
 
     Tried: the candidate inputs the original already found costly (``originals``
     are its outcomes on them), then probes built from the first 50 candidates.
+    Without a fixed ground truth, see :func:`unsettled_performance`.
     """
     config = audit.config
     seen = {canonical(args) for args in audit.inputs}
@@ -484,6 +517,8 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
                 probed.append(probe)
     costly = [args for args, o in zip(audit.inputs, originals, strict=True)
               if _over_budget(o)]
+    if audit.fixed_code is None:
+        return unsettled_performance(audit, costly, probed)
     if probed:
         thrift = Thrift(config.costly_inputs, config.thrift_lines)
         costly += [args for args, o in zip(probed, audit.original(probed, thrift=thrift),
@@ -492,13 +527,6 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
     if not costly:
         return []
     entry = audit.task.entry_point
-    if audit.fixed_code is None:
-        witness = audit.shrunk(PERFORMANCE, costly[0], lambda _a, o, _f: too_costly(o))
-        return [Finding(
-            audit.task.task_id, PERFORMANCE, PERFORMANCE, witness,
-            "a straightforward implementation's cost", f"more than {config.perf_lines} lines",
-            f"{call_text(entry, witness)} makes the original execute more than "
-            f"{config.perf_lines} Python lines; no fixed ground truth to compare with")]
     fast = audit.fixed_run(costly, config.fast_lines)
     for args, answer in zip(costly, fast, strict=True):
         if answer.status is not Status.OK:
@@ -513,6 +541,32 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
             f"{config.perf_lines} Python lines; the fixed ground truth answers "
             f"{_value(answer)!r} within {config.fast_lines}", settled=True)]
     return []
+
+
+def unsettled_performance(audit: TaskAudit, costly: Sequence[Args],
+                          probed: Sequence[Args]) -> list[Finding]:
+    """The performance signal of a task without a fixed ground truth: a lead for a
+    reviewer, never a confirmed defect.
+
+    Nothing tells whether another implementation would answer cheaply (often the input
+    is simply large: HumanEval/25 factorizes a number near 10**12), so the finding is the
+    first costly input, as found: the first candidate over the budget (``costly``,
+    already known), else the first probe, the probes running only up to it. It is not
+    shrunk: every check of a shrink runs the original to the full budget or to the time
+    limit, and nothing would settle the smaller witness either.
+    """
+    config = audit.config
+    if not costly and probed:
+        outcomes = audit.original(probed, thrift=Thrift(costly=1, lines=0))
+        costly = [args for args, o in zip(probed, outcomes, strict=True) if _over_budget(o)]
+    if not costly:
+        return []
+    witness = costly[0]
+    return [Finding(
+        audit.task.task_id, PERFORMANCE, PERFORMANCE, witness,
+        "a straightforward implementation's cost", f"more than {config.perf_lines} lines",
+        f"{call_text(audit.task.entry_point, witness)} makes the original execute more than "
+        f"{config.perf_lines} Python lines; no fixed ground truth to compare with")]
 
 
 def docstring(audit: TaskAudit) -> list[Finding]:

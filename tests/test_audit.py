@@ -53,6 +53,9 @@ def run_in_process(entry_point: str) -> audit.Runner:
         for args in inputs:
             thrifty = thrift is not None and costly >= thrift.costly
             budget = thrift.lines if thrift is not None and thrifty else max_lines
+            if thrifty and not budget:  # Thrift(lines=0): the run ends at the costly-th
+                outcomes.append(audit.not_examined(0))
+                continue
             sys.settrace(_line_tracer(budget or 10**9))
             try:
                 value = function(*[encode(a) and a for a in args])
@@ -146,14 +149,51 @@ def test_performance_needs_a_costly_original_and_a_cheap_fix() -> None:
     below, at = run_in_process("fib")(NAIVE_FIB, [[n - 1], [n]], SMALL.perf_lines, 1.0)
     assert below.status is Status.OK and COST_EXCEEDED in (at.error or "")
     assert finding.expected == _fib(n)
-    # The same original with no fix to compare with: a finding awaiting review.
+    # The same original with no fix to compare with: a finding awaiting review, on the
+    # first costly probe (the contract's bound 40, then the prime 37), not shrunk.
     alone_work = toy(FIB, "fib", NAIVE_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
     [alone] = audit.performance(alone_work, alone_work.original(alone_work.inputs))
-    assert alone.witness == finding.witness and not alone.settled
+    assert alone.witness == [40] and not alone.settled
+    assert alone.explanation.endswith("no fixed ground truth to compare with")
     # A signal a review dismissed is still reported, but its witness is not shrunk.
-    skipped = replace(alone_work, dismissed=frozenset({"performance"}))
+    skipped = replace(work, dismissed=frozenset({"performance"}))
     [kept] = audit.performance(skipped, skipped.original(skipped.inputs))
-    assert kept.witness[0] > finding.witness[0]
+    assert kept.witness == [40] and kept.witness[0] > finding.witness[0] and kept.settled
+
+
+def _recording(work: TaskAudit) -> tuple[TaskAudit, list[tuple[list[Args], Any]]]:
+    """``work`` whose runner records each call: (inputs, thrift)."""
+    calls: list[tuple[list[Args], Any]] = []
+    inner = work.run
+
+    def run(code: str, inputs: Sequence[Args], max_lines: int | None, seconds: float,
+            expected: Sequence[Any] | None = None,
+            thrift: audit.Thrift | None = None) -> list[Outcome]:
+        calls.append((list(inputs), thrift))
+        return inner(code, inputs, max_lines, seconds, expected, thrift)
+
+    return replace(work, run=run), calls
+
+
+def test_performance_without_a_fixed_ground_truth_runs_no_more_than_it_needs() -> None:
+    # Probes of [3] under 0 <= n <= 40: 40 (the bound) and 37 (the largest prime).
+    slow = toy(FIB, "fib", NAIVE_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
+    slow, calls = _recording(slow)
+    [finding] = audit.performance(slow, slow.original(slow.inputs))
+    # The probes run once, up to the first over the budget; no shrink runs after it.
+    assert finding.witness == [40] and not finding.settled
+    assert calls[1:] == [([[40], [37]], audit.Thrift(costly=1, lines=0))]
+    outcomes = slow.original([[40], [37], [3]], thrift=audit.Thrift(costly=1, lines=0))
+    assert COST_EXCEEDED in (outcomes[0].error or "")
+    assert [audit.NOT_EXAMINED in (o.error or "") for o in outcomes] == [False, True, True]
+    # A candidate input already over the budget is the witness: no probe runs at all.
+    known = toy(FIB, "fib", NAIVE_FIB, inputs=[[3], [30], [25]], pre=lambda n: 0 <= n <= 40)
+    known, calls = _recording(known)
+    [finding] = audit.performance(known, known.original(known.inputs))
+    assert finding.witness == [30] and len(calls) == 1
+    # No costly input and no costly probe: no finding.
+    cheap = toy(FIB, "fib", FAST_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
+    assert audit.performance(cheap, cheap.original(cheap.inputs)) == []
 
 
 def _fib(n: int) -> int:
@@ -168,6 +208,23 @@ def test_probes_reach_the_contract_bound_and_primes_below_it() -> None:
                        pre=lambda n: 0 <= n <= 1000)
     assert audit.largest_valid([5], 0, contract) == 1000
     assert [args[0] for args in audit.probes([5], contract)] == [100, 97, 1000, 997, 1000, 997]
+    unbounded = replace(contract, pre=lambda n: n >= 0)
+    assert [args[0] for args in audit.probes([5], unbounded)][-2:] == [10**12, 999999999989]
+
+
+def _trial_division(n: int) -> bool:
+    return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
+
+
+def test_primality_agrees_with_trial_division() -> None:
+    assert [n for n in range(3000) if audit._is_prime(n)] == \
+        [n for n in range(3000) if _trial_division(n)]
+    # Near the probes' ceiling, Carmichael numbers and strong pseudoprimes to small bases.
+    assert [n for n in range(10**12 - 100, 10**12 + 1) if audit._is_prime(n)] == \
+        [999999999937, 999999999959, 999999999961, 999999999989]
+    assert not any(audit._is_prime(n) for n in (561, 1105, 3215031751, 2152302898747,
+                                                3474749660383, 341550071728321))
+    assert audit._largest_prime(10**6) == 999983 and audit._largest_prime(1) is None
 
 
 SQUARE_DOC = '''def square(x: int) -> int:
@@ -297,3 +354,22 @@ def test_thrift_examines_the_same_inputs_as_a_fully_counted_run() -> None:
     assert [o.value for o in counted] == [144, None, 21, None, None, 21, None, 1]
     assert [audit.NOT_EXAMINED in (o.error or "") for o in counted] == \
         [False, False, False, False, True, False, True, False]
+
+
+def test_thrift_without_lines_ends_the_run_at_the_costly_input() -> None:
+    task = Task(task_id="Toy/1", prompt=FIB, entry_point="fib", solution=FAST_FIB,
+                base_inputs=(), original_solution=NAIVE_FIB)
+    inputs: list[Args] = [[8], [12], [20], [8], [30], [2]]
+    thrift = audit.Thrift(costly=1, lines=0)
+    with Sandbox(1) as sandbox:
+        counted = audit.sandbox_runner(task, sandbox)(task.original, inputs, 5000, 10.0,
+                                                      thrift=thrift)
+    reference = run_in_process("fib")(task.original, inputs, 5000, 10.0, thrift=thrift)
+    shape = [(o.status, o.value, audit.NOT_EXAMINED in (o.error or ""),
+              COST_EXCEEDED in (o.error or "")) for o in counted]
+    assert shape == [(o.status, o.value, audit.NOT_EXAMINED in (o.error or ""),
+                      COST_EXCEEDED in (o.error or "")) for o in reference]
+    assert [o.value for o in counted[:2]] == [21, 144]
+    assert COST_EXCEEDED in (counted[2].error or "") and not audit._over_budget(counted[3])
+    assert [audit.NOT_EXAMINED in (o.error or "") for o in counted] == \
+        [False, False, False, True, True, True]
