@@ -346,6 +346,11 @@ class TaskAudit:
     samples: tuple[SampleCode, ...] = ()
     #: Signals a review already dismissed on this task: reported, but not shrunk.
     dismissed: frozenset[str] = frozenset()
+    #: The candidates from this index on come from a suite whose oracle ran the task's
+    #: ground truth on each and kept it only when answered, stably, within at most
+    #: ``config.perf_lines`` lines (the suite ``augment`` just made). Where the original
+    #: is that ground truth (no fixed one), their outcomes are known: see :func:`originals`.
+    answered_from: int | None = None
 
     @property
     def fixed_code(self) -> str | None:
@@ -515,10 +520,10 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
             if key not in seen:
                 seen.add(key)
                 probed.append(probe)
+    if audit.fixed_code is None:
+        return unsettled_performance(audit, originals, probed)
     costly = [args for args, o in zip(audit.inputs, originals, strict=True)
               if _over_budget(o)]
-    if audit.fixed_code is None:
-        return unsettled_performance(audit, costly, probed)
     if probed:
         thrift = Thrift(config.costly_inputs, config.thrift_lines)
         costly += [args for args, o in zip(probed, audit.original(probed, thrift=thrift),
@@ -543,29 +548,40 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
     return []
 
 
-def unsettled_performance(audit: TaskAudit, costly: Sequence[Args],
+def unsettled_performance(audit: TaskAudit, originals: Sequence[Outcome],
                           probed: Sequence[Args]) -> list[Finding]:
     """The performance signal of a task without a fixed ground truth: a lead for a
     reviewer, never a confirmed defect.
 
     Nothing tells whether another implementation would answer cheaply (often the input
     is simply large: HumanEval/25 factorizes a number near 10**12), so the finding is the
-    first costly input, as found: the first candidate over the budget (``costly``,
-    already known), else the first probe, the probes running only up to it. It is not
-    shrunk: every check of a shrink runs the original to the full budget or to the time
-    limit, and nothing would settle the smaller witness either.
+    first costly input, as found: the first candidate over the budget (``originals`` are
+    the original's outcomes on the candidates), else the first probe over it, the
+    probes running only up to that one (so one time limit at most, for work the count
+    misses). It is not shrunk: every check of a shrink runs the original to the full
+    budget or to the time limit, and nothing would settle the smaller witness either.
     """
     config = audit.config
-    if not costly and probed:
+    found = next(((args, o) for args, o in zip(audit.inputs, originals, strict=True)
+                  if _over_budget(o)), None)
+    if found is None and probed:
         outcomes = audit.original(probed, thrift=Thrift(costly=1, lines=0))
-        costly = [args for args, o in zip(probed, outcomes, strict=True) if _over_budget(o)]
-    if not costly:
+        found = next(((args, o) for args, o in zip(probed, outcomes, strict=True)
+                      if _over_budget(o)), None)
+    if found is None:
         return []
-    witness = costly[0]
+    witness, outcome = found
+    call = call_text(audit.task.entry_point, witness)
+    if outcome.status is Status.TIMEOUT:  # work the line count does not see
+        return [Finding(
+            audit.task.task_id, PERFORMANCE, PERFORMANCE, witness,
+            "a straightforward implementation's cost", "no answer within the time limit",
+            f"{call} makes the original run out of time before {config.perf_lines} Python "
+            "lines (work the line count does not see); no fixed ground truth to compare with")]
     return [Finding(
         audit.task.task_id, PERFORMANCE, PERFORMANCE, witness,
         "a straightforward implementation's cost", f"more than {config.perf_lines} lines",
-        f"{call_text(audit.task.entry_point, witness)} makes the original execute more than "
+        f"{call} makes the original execute more than "
         f"{config.perf_lines} Python lines; no fixed ground truth to compare with")]
 
 
@@ -694,12 +710,33 @@ def _shrink_against_samples(audit: TaskAudit, args: Args, group: Sequence[Sample
     return shrink.shrink(args, batch, audit.contract.valid, max_checks=config.shrink_checks)
 
 
+#: The outcome of a candidate :func:`originals` did not run again: the original, being the
+#: ground truth, answered it within the line budget when the suite was made. Its output
+#: is not needed: only a fixed ground truth (there is none) would be compared with it.
+ANSWERED = Outcome(Status.OK, error="answered by the ground truth when the suite was made")
+
+
+def originals(audit: TaskAudit) -> list[Outcome]:
+    """The original's outcomes on the candidate inputs (see :class:`Thrift`).
+
+    The candidates :attr:`TaskAudit.answered_from` vouches for get :data:`ANSWERED` when
+    the original is the ground truth that answered them: run again, they could show
+    neither the raises nor the performance signal (the differential one needs a fixed
+    ground truth), so the outcome is the same as running them, at none of the cost.
+    """
+    config = audit.config
+    known = audit.answered_from
+    if known is None or audit.task.original != audit.task.solution:
+        known = len(audit.inputs)
+    ran = audit.original(audit.inputs[:known],
+                         thrift=Thrift(config.costly_inputs, config.thrift_lines))
+    return [*ran, *[ANSWERED] * (len(audit.inputs) - known)]
+
+
 def audit_task(audit: TaskAudit) -> list[Finding]:
     """Every signal's findings on one task, unreviewed."""
-    config = audit.config
-    originals = audit.original(audit.inputs,
-                               thrift=Thrift(config.costly_inputs, config.thrift_lines))
-    return [*differential_and_raises(audit, originals), *performance(audit, originals),
+    outcomes = originals(audit)
+    return [*differential_and_raises(audit, outcomes), *performance(audit, outcomes),
             *docstring(audit), *samples_signal(audit)]
 
 

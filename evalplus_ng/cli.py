@@ -213,8 +213,9 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     click.echo(f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints); "
                f"wrote {summary.artifact}, {summary.stress_artifact} and {out / 'stats.json'}")
     _print_table(summary, per_task)
-    if not no_audit:
-        _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs)
+    if not no_audit:  # the suite just written: its oracle answered each input
+        _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs,
+               answered_lines=config.max_lines)
     if not no_reduce:
         _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs)
         _reduce(dataset, out, "stress", None, jobs, suite="stress")
@@ -434,12 +435,12 @@ def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: 
 
 
 def _audit(dataset: Dataset, out: Path, suite: Path | None, samples: Path | None,
-           chosen: list[str], jobs: int) -> None:
+           chosen: list[str], jobs: int, answered_lines: int | None = None) -> None:
     from evalplus_ng.workflow import run_audit
 
     with _Progress("auditing") as progress:
         summary = run_audit(out, dataset, samples, jobs, progress.update, suite,
-                            task_ids=chosen)
+                            task_ids=chosen, answered_lines=answered_lines)
     waiting = sum(f.status == "unreviewed" for f in summary.findings)
     click.echo(f"{len(summary.defective)} defective reference solution(s), "
                f"{waiting} finding(s) awaiting review; wrote {summary.json_path} "

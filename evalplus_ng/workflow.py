@@ -294,12 +294,18 @@ def _audit_inputs(task: Task, plus: Sequence[Args], contract: Contract, limit: i
 def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path | None = None,
               workers: int = 2, progress: Progress | None = None, suite: Path | None = None,
               config: AuditConfig | None = None, task_ids: Sequence[str] | None = None,
-              ) -> AuditSummary:
+              answered_lines: int | None = None) -> AuditSummary:
     """Audit a dataset's reference solutions; write ``out_dir/audit.json`` and ``audit.md``.
 
     Candidate inputs are each task's base inputs, docstring examples and the plus
     inputs of ``suite`` (default the plus suite in ``out_dir`` when present), after
     those of the stress tier beside it.
+
+    ``answered_lines`` says that the suite's inputs (and the stress tier's) are each
+    answered, stably, by their task's ground truth within that many lines: true of the
+    suite ``augment`` just wrote (its oracle's ``max_lines``). Within ``perf_lines``,
+    the original of a task without a fixed ground truth (the ground truth itself) then
+    does not run on them again (:func:`evalplus_ng.audit.originals`).
     """
     config = config or AuditConfig()
     dataset = dataset if dataset is not None else resolve("humaneval")
@@ -325,11 +331,17 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
         def one(task: Task) -> list[Finding]:
             contract = load_contract(task, dataset.contract_path(task.task_id))
             repair = fixed.get(task.task_id)
+            witness = repair.witness if repair is not None else None
             inputs = _audit_inputs(task, plus.get(task.task_id, ()), contract, config.max_inputs,
-                                   repair.witness if repair is not None else None)
+                                   witness)
+            answered_from = None
+            if answered_lines is not None and answered_lines <= config.perf_lines:
+                # The suite's inputs follow the task's own (base, docstring, witness).
+                answered_from = len(_audit_inputs(task, (), contract, config.max_inputs,
+                                                  witness))
             work = audit.TaskAudit(task, contract, inputs, audit.sandbox_runner(task, sandbox),
                                    config, repair, tuple(samples.get(task.task_id, ())),
-                                   frozenset(dismissals.get(task.task_id, {})))
+                                   frozenset(dismissals.get(task.task_id, {})), answered_from)
             return audit.audit_task(work)
 
         findings: list[Finding] = []

@@ -161,16 +161,24 @@ def test_performance_needs_a_costly_original_and_a_cheap_fix() -> None:
     assert kept.witness == [40] and kept.witness[0] > finding.witness[0] and kept.settled
 
 
-def _recording(work: TaskAudit) -> tuple[TaskAudit, list[tuple[list[Args], Any]]]:
-    """``work`` whose runner records each call: (inputs, thrift)."""
-    calls: list[tuple[list[Args], Any]] = []
+def _recording(work: TaskAudit, timeouts: Sequence[Args] = ()
+               ) -> tuple[TaskAudit, list[tuple[list[Args], Any, float]]]:
+    """``work`` whose runner records each call: (inputs, thrift, seconds). The inputs in
+    ``timeouts`` time out (then, as under ``Thrift(costly=1, lines=0)``, the run ends)."""
+    calls: list[tuple[list[Args], Any, float]] = []
     inner = work.run
 
     def run(code: str, inputs: Sequence[Args], max_lines: int | None, seconds: float,
             expected: Sequence[Any] | None = None,
             thrift: audit.Thrift | None = None) -> list[Outcome]:
-        calls.append((list(inputs), thrift))
-        return inner(code, inputs, max_lines, seconds, expected, thrift)
+        calls.append((list(inputs), thrift, seconds))
+        late = next((i for i, args in enumerate(inputs) if args in timeouts), None)
+        if late is None:
+            return inner(code, inputs, max_lines, seconds, expected, thrift)
+        assert thrift == audit.Thrift(costly=1, lines=0)  # the only case this stub plays
+        return [*inner(code, inputs[:late], max_lines, seconds, expected, thrift),
+                Outcome(Status.TIMEOUT, error="no reply"),
+                *[audit.not_examined(0)] * (len(inputs) - late - 1)]
 
     return replace(work, run=run), calls
 
@@ -182,7 +190,7 @@ def test_performance_without_a_fixed_ground_truth_runs_no_more_than_it_needs() -
     [finding] = audit.performance(slow, slow.original(slow.inputs))
     # The probes run once, up to the first over the budget; no shrink runs after it.
     assert finding.witness == [40] and not finding.settled
-    assert calls[1:] == [([[40], [37]], audit.Thrift(costly=1, lines=0))]
+    assert calls[1:] == [([[40], [37]], audit.Thrift(costly=1, lines=0), SMALL.seconds)]
     outcomes = slow.original([[40], [37], [3]], thrift=audit.Thrift(costly=1, lines=0))
     assert COST_EXCEEDED in (outcomes[0].error or "")
     assert [audit.NOT_EXAMINED in (o.error or "") for o in outcomes] == [False, True, True]
@@ -194,6 +202,33 @@ def test_performance_without_a_fixed_ground_truth_runs_no_more_than_it_needs() -
     # No costly input and no costly probe: no finding.
     cheap = toy(FIB, "fib", FAST_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
     assert audit.performance(cheap, cheap.original(cheap.inputs)) == []
+
+
+def test_a_probe_out_of_time_without_a_fixed_ground_truth_is_named_so() -> None:
+    # A probe that times out (work the line count does not see) is the lead, and the
+    # finding says it ran out of time, not that it ran too many lines.
+    work = toy(FIB, "fib", FAST_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
+    work, calls = _recording(work, timeouts=[[40]])
+    [finding] = audit.performance(work, work.original(work.inputs))
+    assert finding.witness == [40] and finding.actual == "no answer within the time limit"
+    assert "run out of time before 3000 Python lines" in finding.explanation
+    assert calls[1] == ([[40], [37]], audit.Thrift(costly=1, lines=0), SMALL.seconds)
+
+
+def test_candidates_the_suite_vouches_for_run_only_against_a_fixed_ground_truth() -> None:
+    inputs = [[3], [5], [8], [13]]
+    # No fixed ground truth: the original is the ground truth that answered the suite's
+    # inputs (from index 1 on), so only the task's own input runs.
+    alone, calls = _recording(replace(toy(FIB, "fib", FAST_FIB, inputs=inputs),
+                                      answered_from=1))
+    outcomes = audit.originals(alone)
+    assert [c[0] for c in calls] == [[[3]]]
+    assert outcomes[0].value == 2 and outcomes[1:] == [audit.ANSWERED] * 3
+    # With a fixed ground truth, the original is other code: every candidate runs.
+    fixed, calls = _recording(replace(toy(FIB, "fib", NAIVE_FIB, FAST_FIB, inputs=inputs),
+                                      answered_from=1))
+    assert [o.value for o in audit.originals(fixed)] == [2, 5, 21, 233]
+    assert [c[0] for c in calls] == [inputs]
 
 
 def _fib(n: int) -> int:

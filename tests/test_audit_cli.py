@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
+from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.cli import main
+from evalplus_ng.registry import resolve
+from evalplus_ng.workflow import run_audit
 
 
 def test_audit_flags_humaneval_97_with_a_shrunk_witness(tmp_path: Path) -> None:
@@ -31,3 +36,27 @@ def test_audit_rejects_a_samples_folder_without_samples(tmp_path: Path) -> None:
                                        "--samples", str(empty), "-j", "1"])
     assert result.exit_code == 2
     assert result.stderr.strip() == f"error: {empty}: no *.jsonl samples files in this folder"
+
+
+INVERSE = {"task_id": "toy/inv", "entry_point": "inv",
+           "prompt": 'def inv(x: int) -> float:\n    """1 / x."""\n',
+           "canonical_solution": "    return 1 / x\n", "base_input": [[1], [2]]}
+
+
+@pytest.mark.parametrize(("answered_lines", "raises"), [(None, True), (200_000, False),
+                                                        (2_000_000, True)])
+def test_the_suite_augment_wrote_is_not_run_again_on_its_own_ground_truth(
+        tmp_path: Path, answered_lines: int | None, raises: bool) -> None:
+    # A suite whose oracle answered every input (augment's) cannot hold [0], on which
+    # this reference raises: it stands here for an input the audit would find, were it run.
+    path = tmp_path / "inv.jsonl"
+    path.write_text(json.dumps(INVERSE) + "\n")
+    dataset = resolve(str(path))
+    out = tmp_path / "out"
+    out.mkdir()
+    write_plus_file([replace(task, plus_inputs=([4], [0])) for task in dataset.load()],
+                    out / dataset.suite_file("plus"))
+    summary = run_audit(out, dataset, workers=1, answered_lines=answered_lines)
+    # Vouched for within the line budget, the suite's inputs do not run: no finding on [0].
+    found = [(f.signal, f.witness) for f in summary.findings]
+    assert found == ([("raises", [0])] if raises else [])
