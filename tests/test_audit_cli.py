@@ -60,3 +60,31 @@ def test_the_suite_augment_wrote_is_not_run_again_on_its_own_ground_truth(
     # Vouched for within the line budget, the suite's inputs do not run: no finding on [0].
     found = [(f.signal, f.witness) for f in summary.findings]
     assert found == ([("raises", [0])] if raises else [])
+
+
+def test_augment_audits_its_own_suite_as_answered(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from evalplus_ng import workflow
+    from evalplus_ng.augment import AugmentConfig
+
+    seen: list[int | None] = []
+    real = workflow.run_audit
+
+    def spy(*args: object, answered_lines: int | None = None, **kwargs: object) -> object:
+        seen.append(answered_lines)
+        return real(*args, answered_lines=answered_lines, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(workflow, "run_audit", spy)
+    path = tmp_path / "inv.jsonl"
+    path.write_text(json.dumps(INVERSE) + "\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["augment", "--dataset", str(path), "--out", str(out),
+                                       "--per-task", "10", "-j", "1", "--no-reduce",
+                                       "--no-calibrate"])
+    assert result.exit_code == 0, result.output
+    assert seen == [AugmentConfig().max_lines] and (out / "audit.json").is_file()
+    # The standalone command cannot know where its suite comes from: every input runs.
+    result = CliRunner().invoke(main, ["audit", "--dataset", str(path), "--out", str(out),
+                                       "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert seen[1:] == [None]
