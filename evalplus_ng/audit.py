@@ -31,7 +31,6 @@ from evalplus_ng import oracle, shrink
 from evalplus_ng.contract import Contract
 from evalplus_ng.corpus import balanced_call
 from evalplus_ng.dataset import FixedSolution
-from evalplus_ng.groundtruth import may_exceed
 from evalplus_ng.records import COST_EXCEEDED, Job, JobResult, Outcome, Status, Task, too_costly
 from evalplus_ng.serialize import Unserializable, canonical, decode, dumps, encode, plain_json
 from evalplus_ng.types import Args, Executor, TaskId, Wire
@@ -43,8 +42,6 @@ CONFIRMED, DISMISSED, UNREVIEWED = "confirmed", "dismissed", "unreviewed"
 #: Integers tried in place of each integer argument when probing performance:
 #: powers of ten and the largest primes below them (primes defeat early exits).
 PROBE_INTS = (100, 97, 1000, 997, 10**4, 9973, 10**5, 99991, 10**6, 999983)
-#: Time limit of the untraced first pass of a line-counted run (see :func:`sandbox_runner`).
-UNTRACED_SECONDS = 0.1
 
 
 @dataclass(frozen=True)
@@ -209,13 +206,12 @@ class Runner(Protocol):
 def sandbox_runner(task: Task, executor: Executor) -> Runner:
     """Run ``code``'s entry point on inputs in the sandbox.
 
-    With ``max_lines`` (and no ``expected``), every input first runs untraced
-    (stopped after :data:`UNTRACED_SECONDS`); only those whose untraced call was
-    slow enough to possibly execute ``max_lines`` lines
-    (:func:`~evalplus_ng.groundtruth.may_exceed`), or was stopped,
-    run again with the (costly) line count, whose outcome replaces the first. The
-    outcome of every input is the one a fully traced run would give, at a fraction
-    of its cost; the same holds for ``thrift``'s reduced budget.
+    With ``max_lines`` (and no ``expected``), every call counts its work from the start
+    (executed lines plus the C-level work they hide, priced from the operands:
+    :mod:`evalplus_ng.linecount`), as the oracle does: an untraced first call cannot
+    tell whether priced work went over the budget (a slice or ``x in list`` is priced by
+    its length, not by its time), so its verdict would depend on the machine and its
+    load. ``thrift`` then reduces the budget of later inputs (see :class:`Thrift`).
     """
 
     def job(inputs: Sequence[Args], code: str, max_lines: int | None, seconds: float,
@@ -240,62 +236,45 @@ def sandbox_runner(task: Task, executor: Executor) -> Runner:
         if expected is not None:
             return outcomes_of(executor.run(job(inputs, code, max_lines, seconds, expected)),
                                len(inputs), partial=True)
-        if max_lines is None:
-            return outcomes_of(executor.run(job(inputs, code, None, seconds)), len(inputs))
-        if thrift is not None and thrift.lines > max_lines:
+        if max_lines is None or thrift is None:
+            return outcomes_of(executor.run(job(inputs, code, max_lines, seconds)),
+                               len(inputs))
+        if thrift.lines > max_lines:
             raise ValueError("a thrift budget must not exceed the full one")
-        untraced = min(seconds, UNTRACED_SECONDS)
         pending: list[Outcome | None] = [None] * len(inputs)
 
-        def counted(indices: Sequence[int], lines: int | None, limit: float,
-                    stop: int | None = None) -> int:
-            """Run ``indices`` (lines counted unless ``lines`` is None); store their
-            outcomes; return how many came back (fewer when ``stop`` cut the job short)."""
+        def counted(indices: Sequence[int], lines: int, stop: int | None = None) -> int:
+            """Run ``indices`` within ``lines``; store their outcomes; return how many
+            came back (fewer when ``stop`` cut the job short)."""
             if not indices:
                 return 0
-            result = executor.run(job([inputs[i] for i in indices], code, lines, limit,
+            result = executor.run(job([inputs[i] for i in indices], code, lines, seconds,
                                       stop=stop))
             got = outcomes_of(result, len(indices), partial=stop is not None)
             for index, outcome in zip(indices, got, strict=False):
                 pending[index] = outcome
             return len(got)
 
-        def uncounted(index: int, lines: int) -> bool:
-            """Could ``index``'s untraced outcome hide more than ``lines`` lines?"""
-            o = pending[index]
-            return o is None or (o.status in (Status.OK, Status.ERROR)
-                                 and may_exceed(o.seconds, lines)) \
-                or (o.status is Status.TIMEOUT and untraced < seconds)
-
         def over(index: int) -> bool:
             outcome = pending[index]
             return outcome is not None and too_costly(outcome)
 
-        # Untraced, then traced where needed, chunk by chunk: with ``thrift``, an untraced
-        # chunk stops after as many timeouts as costly inputs are still allowed.
+        # Each job stops after as many inputs over the budget as are still allowed.
         costly: list[int] = []
         position = 0
-        while position < len(inputs) and (thrift is None or len(costly) < thrift.costly):
-            allowed = thrift.costly - len(costly) if thrift is not None else None
-            rest = range(position, len(inputs))
-            end = position + counted(rest, None, untraced, allowed)
-            slow = [i for i in range(position, end) if uncounted(i, max_lines)]
-            done = counted(slow, max_lines, seconds, allowed)
-            costly += [i for i in slow[:done] if over(i)]
-            if done < len(slow) and (thrift is None or len(costly) < thrift.costly):
-                for index in slow[done:]:  # the job broke off early
-                    pending[index] = Outcome(Status.ERROR,
-                                             error="did not run: the job broke off")
+        while position < len(inputs) and len(costly) < thrift.costly:
+            end = position + counted(range(position, len(inputs)), max_lines,
+                                     thrift.costly - len(costly))
+            costly += [i for i in range(position, end) if over(i)]
             position = end if end > position else len(inputs)
-        if thrift is not None and len(costly) >= thrift.costly:
-            # Every input over the full budget is slow, so costly[-1] is the same input
-            # on any machine: after it, only inputs within the smaller budget count.
-            later = [i for i in range(costly[-1] + 1, len(inputs))
-                     if uncounted(i, thrift.lines)]
+        if len(costly) >= thrift.costly:
+            # After the last input allowed over the full budget, only inputs within the
+            # smaller one count (none when it is 0).
+            later = range(costly[-1] + 1, len(inputs))
             if thrift.lines:
-                counted(later, thrift.lines, seconds)
+                counted(later, thrift.lines)
             for index in later:
-                if not thrift.lines or over(index):
+                if not thrift.lines or pending[index] is None or over(index):
                     pending[index] = not_examined(thrift.lines)
         missing = Outcome(Status.ERROR, error="did not run")
         return [o if o is not None else missing for o in pending]

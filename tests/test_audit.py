@@ -408,3 +408,19 @@ def test_thrift_without_lines_ends_the_run_at_the_costly_input() -> None:
     assert COST_EXCEEDED in (counted[2].error or "") and not audit._over_budget(counted[3])
     assert [audit.NOT_EXAMINED in (o.error or "") for o in counted] == \
         [False, False, False, True, True, True]
+
+
+def test_a_counted_run_prices_c_level_work_however_fast_it_runs() -> None:
+    # 'b' in s scans s in C at several characters a nanosecond but costs len(s) / 16
+    # units: four times the budget here. Its untraced call ends long before a budget of
+    # lines could have run, so an untraced first pass would have let it through (on a
+    # fast enough machine): the verdict must be the price, the same on every machine.
+    code = "def f(s):\n    return 'b' in s\n"
+    task = Task(task_id="Toy/1", prompt="def f(s: str) -> bool:\n    pass\n",
+                entry_point="f", solution=code, base_inputs=())
+    with Sandbox(1) as sandbox:
+        over, within = audit.sandbox_runner(task, sandbox)(
+            code, [["a" * 640_000], ["a" * 16_000]], 10_000, 10.0,
+            thrift=audit.Thrift(costly=10, lines=1000))
+    assert COST_EXCEEDED in (over.error or "") and audit._over_budget(over)
+    assert (within.status, within.value) == (Status.OK, False)
