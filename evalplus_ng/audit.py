@@ -5,8 +5,8 @@ performance finding without a fixed ground truth is not, see :func:`unsettled_pe
 
 * ``differential``: the original reference and our fixed ground truth disagree;
 * ``raises``: the original raises (or crashes) on a valid input;
-* ``performance``: the original executes more than ``perf_lines`` Python lines on a
-  valid input on which the fixed ground truth needs at most ``fast_lines`` (lines,
+* ``performance``: the original executes more than ``perf_lines`` line units (lines
+  plus priced C-level work) on a valid input on which the fixed ground truth needs at most ``fast_lines`` (lines,
   not seconds, so the verdict is the same on every machine);
 * ``docstring``: the original disagrees with an example written in its own docstring;
 * ``samples``: independent LLM samples that pass the base tests agree with each other
@@ -522,7 +522,8 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
             audit.task.task_id, PERFORMANCE, PERFORMANCE, witness, _plain(_value(answer)),
             f"more than {config.perf_lines} lines executed",
             f"{call_text(entry, witness)} makes the original execute more than "
-            f"{config.perf_lines} Python lines; the fixed ground truth answers "
+            f"{config.perf_lines} line units (lines plus priced C-level work); the fixed "
+            f"ground truth answers "
             f"{_value(answer)!r} within {config.fast_lines}", settled=True)]
     return []
 
@@ -561,7 +562,8 @@ def unsettled_performance(audit: TaskAudit, originals: Sequence[Outcome],
         audit.task.task_id, PERFORMANCE, PERFORMANCE, witness,
         "a straightforward implementation's cost", f"more than {config.perf_lines} lines",
         f"{call} makes the original execute more than "
-        f"{config.perf_lines} Python lines; no fixed ground truth to compare with")]
+        f"{config.perf_lines} line units (lines plus priced C-level work); no fixed ground "
+        f"truth to compare with")]
 
 
 def docstring(audit: TaskAudit) -> list[Finding]:
