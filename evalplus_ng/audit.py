@@ -6,8 +6,8 @@ performance finding without a fixed ground truth is not, see :func:`unsettled_pe
 * ``differential``: the original reference and our fixed ground truth disagree;
 * ``raises``: the original raises (or crashes) on a valid input;
 * ``performance``: the original executes more than ``perf_lines`` line units (lines
-  plus priced C-level work) on a valid input on which the fixed ground truth needs at most ``fast_lines`` (lines,
-  not seconds, so the verdict is the same on every machine);
+  plus priced C-level work) on a valid input on which the fixed ground truth needs at
+  most ``fast_lines`` (not seconds, so the verdict is the same on every machine);
 * ``docstring``: the original disagrees with an example written in its own docstring;
 * ``samples``: independent LLM samples that pass the base tests agree with each other
   and disagree with the original.
