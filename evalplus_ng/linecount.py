@@ -257,6 +257,16 @@ def instrument(source: str, filename: str) -> CodeType:
     return compile(tree, filename, "exec")
 
 
+def pay(charge: Callable[[int], None], price_of: Callable[..., int], *operands: Any) -> None:
+    """Charge ``price_of(*operands)``; a price that cannot be known costs nothing."""
+    try:
+        price = price_of(*operands)
+    except Exception:
+        return
+    if price:
+        charge(price)
+
+
 def _operator_helper(symbol: str, charge: Callable[[int], None]) -> Callable[[Any, Any], Any]:
     """The helper of one metered operator: small integers and floats take a fast path (a
     metered operator runs in every counted loop); big integers and sequences are priced
@@ -274,12 +284,7 @@ def _operator_helper(symbol: str, charge: Callable[[int], None]) -> Callable[[An
             if type(value) is int and not -small < value < small:
                 charge(words(value))
             return value
-        try:
-            price = binop_cost(symbol, left, right)
-        except Exception:  # a price that cannot be known costs nothing
-            price = 0
-        if price:
-            charge(price)
+        pay(charge, binop_cost, symbol, left, right)
         return operation(left, right)
 
     return op
@@ -321,34 +326,19 @@ def namespace(budget: int, over: Callable[[], Any]) -> dict[str, Any]:
             over()
 
     def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        try:
-            price = call_cost(function, args, kwargs)
-        except Exception:  # a price that cannot be known costs nothing
-            price = 0
-        if price:
-            charge(price)
+        pay(charge, call_cost, function, args, kwargs)
         return function(*args, **kwargs)
 
     ns.update({OPS[symbol]: _operator_helper(symbol, charge) for symbol in _OPERATORS})
     ns[OPS["+"]] = _add_helper(charge)
 
     def contains(item: Any, container: Any) -> bool:
-        try:
-            price = contains_cost(item, container)
-        except Exception:
-            price = 0
-        if price:
-            charge(price)
+        pay(charge, contains_cost, item, container)
         return item in container
 
     def sliced(value: Any, lower: Any, upper: Any, step: Any) -> Any:
         index = slice(lower, upper, step)
-        try:
-            price = slice_cost(value, index)
-        except Exception:
-            price = 0
-        if price:
-            charge(price)
+        pay(charge, slice_cost, value, index)
         return value[index]
 
     ns.update({TICK: tick, CALL: call, IN: contains, SLICE: sliced})
