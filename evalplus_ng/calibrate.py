@@ -90,9 +90,9 @@ def seconds_per_unit(calibration: Calibration, reference_seconds: float | None) 
 
 
 def timing_job(task: Task, passes: int = PASSES,
-               only: Sequence[int] | None = None) -> Job:
+               only: Sequence[int] | None = None, warm_up: bool = True) -> Job:
     """One job calling the ground truth on every input (base then plus; ``only`` those
-    positions) ``passes + 1`` times.
+    positions) ``passes + 1`` times (``passes`` without the warm-up pass).
 
     Whole passes rather than repeats of one input, so that a burst of load
     spoils one pass rather than every call on an input; the first pass warms up.
@@ -100,7 +100,7 @@ def timing_job(task: Task, passes: int = PASSES,
     everything = task.base_inputs + task.plus_inputs
     chosen = everything if only is None else [everything[i] for i in only]
     one_pass = [encode(list(args)) for args in chosen]
-    calls = one_pass * (passes + 1)
+    calls = one_pass * (passes + warm_up)
     return Job(
         code=task.solution,
         entry_point=task.entry_point,
@@ -112,7 +112,8 @@ def timing_job(task: Task, passes: int = PASSES,
     )
 
 
-def medians(result: JobResult, inputs: int, passes: int = PASSES) -> list[float]:
+def medians(result: JobResult, inputs: int, passes: int = PASSES,
+            warm_up: bool = True) -> list[float]:
     """Per-input median time of the timed passes of a :func:`timing_job`, in seconds.
 
     An input whose calls did not all run (the job broke off) uses those that did;
@@ -121,7 +122,8 @@ def medians(result: JobResult, inputs: int, passes: int = PASSES) -> list[float]
     if result.load.status is not Status.OK:
         raise EvalplusError(f"ground truth does not load: {result.load.error}")
     times: list[list[float]] = [[] for _ in range(inputs)]
-    for position in range(inputs, min(len(result.outcomes), inputs * (passes + 1))):
+    first = inputs if warm_up else 0
+    for position in range(first, min(len(result.outcomes), inputs * (passes + warm_up))):
         times[position % inputs].append(result.outcomes[position].seconds)
     return [statistics.median(row) if row else 0.0 for row in times]
 
@@ -161,14 +163,16 @@ def calibrate_tasks(
     for first in range(0, len(tasks), CHUNK):
         chunk = tasks[first:first + CHUNK]
         reference = measure_reference(executor)
-        # One timed pass of every input; more passes only where the time could decide the
-        # limit (``factor x t`` within 4x of the floor): a limit is the floor for the rest,
-        # whatever their time, and most inputs take microseconds.
-        results = list(executor.map(timing_job(task, 1) for task in chunk))
+        # One cold timed pass of every input (a cold call is no faster than a warm one);
+        # warm passes only where the time could decide the limit (``factor x t`` within 4x
+        # of the floor): a limit is the floor for the rest, whatever their time, and most
+        # inputs take microseconds.
+        results = list(executor.map(timing_job(task, 1, warm_up=False) for task in chunk))
         times_of: list[list[float]] = []
         for task, result in zip(chunk, results, strict=True):
             try:
-                times_of.append(medians(result, len(task.base_inputs) + len(task.plus_inputs), 1))
+                times_of.append(medians(result, len(task.base_inputs) + len(task.plus_inputs),
+                                        1, warm_up=False))
             except EvalplusError as exc:
                 raise EvalplusError(f"{task.task_id}: {exc}") from None
         close = [[i for i, t in enumerate(times) if factor * t >= floor / 4]

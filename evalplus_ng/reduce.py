@@ -572,7 +572,7 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
     with Sandbox(workers, Limits(), judge=JUDGE,
                  hidden=answer_keys_near(out_dir, dataset)) as sandbox:
         say(f"running the ground truth of {len(tasks)} task(s)")
-        truths = run_ground_truth(tasks, sandbox)
+        truths = run_ground_truth(tasks, sandbox, tasks_per_job=8)
         say("branch coverage and executed lines")
         warm(tasks, truths, folder, workers, kinds)
         reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress, kinds)
