@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import signal
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -28,6 +27,7 @@ from evalplus_ng.errors import UnknownTaskError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
+from evalplus_ng.pools import fork_pool
 from evalplus_ng.records import TYPED, Task
 from evalplus_ng.registry import Dataset, file_stem, resolve
 from evalplus_ng.sandbox import Limits, Sandbox
@@ -255,13 +255,6 @@ def _worker(item: tuple[Task, AugmentConfig, PlainReference, str, str, Dataset],
     return task.task_id, True
 
 
-def _default_sigterm() -> None:
-    """Pool workers die on SIGTERM (the pool's own way to stop them), whatever handler
-    the parent had installed when it forked them (the CLI's raises SystemExit, which a
-    worker can swallow in a finalizer and then wait forever for a task)."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers: int,
                 progress: Callable[[int, int], None] | None = None,
                 dataset: Dataset | None = None) -> AugmentSummary:
@@ -286,10 +279,7 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     if progress is not None:
         progress(len(done), len(tasks))
     if items:
-        from multiprocess import get_context
-
-        pool = get_context("fork").Pool(max(1, min(workers, len(items))),
-                                        initializer=_default_sigterm)
+        pool = fork_pool(max(1, min(workers, len(items))))
         try:
             for task_id, _ok in pool.imap_unordered(_worker, items):
                 task = next(t for t in todo if t.task_id == task_id)
