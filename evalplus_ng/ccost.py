@@ -13,8 +13,9 @@ and ~500 ns on today's machines, whatever the operands):
   ``x in lst`` up to where it is found, ``set(xs)``, ``"".join(xs)``): 1;
 * an item moved or copied (``list.remove``/``insert`` and ``pop(i)``: 1/16; slices and
   ``[0] * n``: 1/4 of a list item; characters and bytes: 1/16);
-* big integers, by 64-bit words: ``+``, ``-`` and ``<<`` cost the result's words; ``*``
-  ``max(w1, w2) * min(w1, w2) ** 0.585`` (Karatsuba); ``//`` and ``%`` ``w1 * w2``;
+* big integers, by 64-bit words: ``+`` and ``<<`` cost the result's words; ``*``
+  ``max(w1, w2) * min(w1, w2) ** 0.585`` (Karatsuba) (``-``, ``//`` and ``%`` are not
+  priced: they shrink what the others made);
   ``a ** b`` (and ``math.factorial``, ``math.comb``) the result's words ``** 1.585``,
   known from the operands before the power is computed: ``3 ** 10**18`` is over any
   budget at once instead of running out of memory;
@@ -100,22 +101,26 @@ def power_cost(base: Any, exponent: Any) -> int:
     return HUGE if price >= HUGE else price >> 1
 
 
+def added_cost(value: Any) -> int:
+    """Price of a ``+`` by its result (linear in its operands, so priced after it runs): a
+    big integer's words, a new list's or tuple's items / 4 (a string's ``s + c`` is not
+    priced: CPython extends it in place where the plain code runs)."""
+    kind = type(value)
+    if kind is int:
+        return words(value) if _big(value) else 0
+    if kind is list or kind is tuple:
+        return len(value) >> 2
+    return 0
+
+
 def binop_cost(op: str, left: Any, right: Any) -> int:
-    """Price of ``left <op> right`` for the operators the rewrite meters (``+ - * ** <<
-    // %``)."""
+    """Price of ``left <op> right``, before it runs, for ``*``, ``**`` and ``<<`` (the
+    operators whose result can be far larger than their operands)."""
     if op == "**":
         return power_cost(left, right)
     if op == "<<":
         if type(left) is int and type(right) is int and right > 64 and left:
             return min(HUGE, words(left) + (right >> 6))
-        return 0
-    if op in ("+", "-"):
-        if _big(left) or _big(right):
-            return max(words(left) if type(left) is int else 0,
-                       words(right) if type(right) is int else 0)
-        if op == "+" and type(left) is type(right) and type(left) in (list, tuple):
-            return (len(left) + len(right)) >> 2  # copied (a string's ``s + c`` is not
-            # priced: CPython extends it in place where the plain code runs)
         return 0
     if op == "*":
         if type(left) is int and type(right) is int:
@@ -128,11 +133,7 @@ def binop_cost(op: str, left: Any, right: Any) -> int:
             made: int = len(sequence) * max(0, count)
             return min(HUGE, made >> 4 if type(sequence) in _CHARS else made >> 2)
         return 0
-    if op in ("//", "%"):
-        if type(left) is int and type(right) is int and (_big(left) or _big(right)):
-            return min(HUGE, words(left) * max(1, words(right)))
-        return 0
-    return 0
+    raise ValueError(f"no price for operator {op!r}")
 
 
 def contains_cost(item: Any, container: Any) -> int:

@@ -30,6 +30,7 @@ from typing import Any
 from evalplus_ng.ccost import (
     CALL_NAMES,
     METHOD_NAMES,
+    added_cost,
     binop_cost,
     call_cost,
     contains_cost,
@@ -291,19 +292,18 @@ def _operator_helper(symbol: str, charge: Callable[[int], None]) -> Callable[[An
 
 
 def _add_helper(charge: Callable[[int], None]) -> Callable[[Any, Any], Any]:
-    """``+``'s helper: linear in its operands, so priced after it runs, by the result (a
-    big integer's words, a new list's or tuple's items / 4); everything else is free."""
+    """``+``'s helper: priced after it runs, by its result (:func:`~evalplus_ng.ccost.
+    added_cost`); small integers and floats take a fast path."""
     small = SMALL
 
     def add(left: Any, right: Any) -> Any:
         value = left + right
         kind = type(value)
-        if kind is int:
-            if -small < value < small:
-                return value
-            charge(words(value))
-        elif kind is list or kind is tuple:
-            charge(len(value) >> 2)
+        if kind is float or (kind is int and -small < value < small):
+            return value
+        price = added_cost(value)
+        if price:
+            charge(price)
         return value
 
     return add

@@ -202,8 +202,10 @@ def test_work_one_line_hides_is_priced_before_it_runs() -> None:
 def test_prices_follow_the_operands() -> None:
     from evalplus_ng import ccost
 
-    assert ccost.binop_cost("+", 1, 2) == 0 and ccost.binop_cost("*", 3, 4) == 0
-    assert ccost.binop_cost("+", 2**640, 1) == 11  # words of the big operand
+    assert ccost.added_cost(3) == 0 and ccost.binop_cost("*", 3, 4) == 0
+    assert ccost.added_cost(2**640) == 11  # words of the big result
+    assert ccost.added_cost([0] * 40) == 10 and ccost.added_cost("ab" * 100) == 0
+    assert ccost.binop_cost("*", 2**640, 3) == 11  # a big times a small: linear
     assert ccost.power_cost(2, 10) == 0 and ccost.power_cost(1, 10**30) == 0
     assert ccost.power_cost(2, 64_000) > ccost.power_cost(2, 32_000) > 0
     assert ccost.power_cost(3, 2**200) == ccost.HUGE
