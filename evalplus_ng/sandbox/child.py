@@ -184,7 +184,8 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
 
     def again(item: Wire, payload: bytes, elapsed: float) -> bytes:
         """Call once more, plainly: the same output text, or the input is unstable. The
-        time reported is the plain call's (the faster of two plain calls)."""
+        time reported is this plain call's where the first one counted lines, else the
+        faster of the two."""
         args = decode(item)
         began = clock()
         try:
