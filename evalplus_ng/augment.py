@@ -27,7 +27,7 @@ from evalplus_ng.errors import UnknownTaskError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
-from evalplus_ng.pools import fork_pool
+from evalplus_ng.pools import unordered
 from evalplus_ng.records import TYPED, Task
 from evalplus_ng.registry import Dataset, file_stem, resolve
 from evalplus_ng.sandbox import Limits, Sandbox
@@ -279,22 +279,13 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     if progress is not None:
         progress(len(done), len(tasks))
     if items:
-        pool = fork_pool(max(1, min(workers, len(items))))
-        try:
-            for task_id, _ok in pool.imap_unordered(_worker, items):
-                task = next(t for t in todo if t.task_id == task_id)
-                loaded = _load_checkpoint(_checkpoint_path(out, task), keys[task_id])
-                assert loaded is not None, f"{task_id}: checkpoint vanished"
-                done[task_id] = loaded
-                if progress is not None:
-                    progress(len(done), len(tasks))
-        except BaseException:
-            pool.terminate()
-            pool.join()
-            raise
-        # Every task is done: the workers leave on their own (no SIGTERM needed).
-        pool.close()
-        pool.join()
+        for task_id, _ok in unordered(max(1, min(workers, len(items))), _worker, items):
+            task = next(t for t in todo if t.task_id == task_id)
+            loaded = _load_checkpoint(_checkpoint_path(out, task), keys[task_id])
+            assert loaded is not None, f"{task_id}: checkpoint vanished"
+            done[task_id] = loaded
+            if progress is not None:
+                progress(len(done), len(tasks))
     augmented = tuple(
         replace(task, plus_inputs=tuple(done[task.task_id][0]),
                 contract=_text(dataset.contract_path(task.task_id)) or task.contract)

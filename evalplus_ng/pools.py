@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 
@@ -20,3 +21,19 @@ def fork_pool(workers: int) -> Any:
     from multiprocess import get_context
 
     return get_context("fork").Pool(workers, initializer=default_sigterm)
+
+
+def unordered(workers: int, function: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+    """``function`` over ``items`` in a :func:`fork_pool` of ``workers``, results as they
+    come. The pool is closed and joined once every result is out, and terminated if the
+    consumer stops early or raises."""
+    pool = fork_pool(workers)
+    try:
+        yield from pool.imap_unordered(function, items)
+    except BaseException:
+        pool.terminate()
+        pool.join()
+        raise
+    # Every item is done: the workers leave on their own (no SIGTERM needed).
+    pool.close()
+    pool.join()

@@ -30,7 +30,7 @@ from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
 from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
 from evalplus_ng.mutants import mutant_sources
 from evalplus_ng.oracle import JUDGE
-from evalplus_ng.pools import fork_pool
+from evalplus_ng.pools import unordered
 from evalplus_ng.profiles import (
     REQUIREMENTS,
     KindMasks,
@@ -391,16 +391,8 @@ def warm(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Pa
     if workers < 2 or not local or len(tasks) < 2:
         return
     items = [(task, suite_tests(task, truths[task.task_id]), folder, local) for task in tasks]
-    pool = fork_pool(min(workers, len(items)))
-    try:
-        for _done in pool.imap_unordered(_warm_one, items):
-            pass
-    except BaseException:
-        pool.terminate()
-        pool.join()
-        raise
-    pool.close()
-    pool.join()
+    for _done in unordered(min(workers, len(items)), _warm_one, items):
+        pass
 
 
 def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Path,
