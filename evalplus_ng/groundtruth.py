@@ -94,25 +94,6 @@ class Oracle:
     dropped: dict[str, int]
 
 
-#: A lower bound on the time CPython 3.11 takes per executed line, untraced (a bare
-#: ``for`` loop runs at most ~10**8 lines a second on today's fastest cores; this
-#: leaves a margin of 4). An untraced call faster than ``max_lines`` times this cannot
-#: have executed ``max_lines`` lines, so only slower calls need the (costly) line count.
-SECONDS_PER_LINE_FLOOR = 2.5e-9
-
-
-def count_after(max_lines: int) -> float:
-    """The least time of an untraced call that could have executed more than
-    ``max_lines`` lines; only calls at least this slow need the (costly) line count."""
-    return max_lines * SECONDS_PER_LINE_FLOOR
-
-
-def may_exceed(seconds: float, max_lines: int) -> bool:
-    """Could an untraced call that took ``seconds`` have executed more than ``max_lines``
-    lines? Only such calls need the (costly) line count."""
-    return seconds >= count_after(max_lines)
-
-
 def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
     """Does the ground truth's output pass the task's special oracle (e.g. HumanEval/32's
     ``|poly(x)| <= atol``)? An input on which it does not would fail the reference itself."""
