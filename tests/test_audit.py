@@ -370,40 +370,38 @@ def test_sample_files_of_one_model_share_its_name(name: str, model: str) -> None
     assert model_of(name) == model
 
 
-def test_thrift_examines_the_same_inputs_as_a_fully_counted_run() -> None:
-    # Naive fib runs about 3 * fib(n) lines: n = 8 fits 300 lines, n = 12 fits 5,000,
-    # n = 16 and up need more. After two inputs over 5,000 lines, later inputs are
-    # examined only within 300: 8 still is, 12 no longer.
+def _fib_in_sandbox_as_in_process(inputs: list[Args], thrift: audit.Thrift) -> list[Any]:
+    """Naive fib's outcomes on ``inputs`` in the sandbox, asserted to match (status, value,
+    not examined, over budget) those of a fully counted in-process run."""
     task = Task(task_id="Toy/1", prompt=FIB, entry_point="fib", solution=FAST_FIB,
                 base_inputs=(), original_solution=NAIVE_FIB)
-    inputs: list[Args] = [[12], [20], [8], [22], [12], [8], [30], [2]]
-    thrift = audit.Thrift(costly=2, lines=300)
     with Sandbox(1) as sandbox:
         counted = audit.sandbox_runner(task, sandbox)(task.original, inputs, 5000, 10.0,
                                                       thrift=thrift)
     reference = run_in_process("fib")(task.original, inputs, 5000, 10.0, thrift=thrift)
-    shape = [(o.status, o.value, audit.NOT_EXAMINED in (o.error or ""),
-              COST_EXCEEDED in (o.error or "")) for o in counted]
-    assert shape == [(o.status, o.value, audit.NOT_EXAMINED in (o.error or ""),
-                      COST_EXCEEDED in (o.error or "")) for o in reference]
+
+    def shape(outcomes: Any) -> list[Any]:
+        return [(o.status, o.value, audit.NOT_EXAMINED in (o.error or ""),
+                 COST_EXCEEDED in (o.error or "")) for o in outcomes]
+
+    assert shape(counted) == shape(reference)
+    return list(counted)
+
+
+def test_thrift_examines_the_same_inputs_as_a_fully_counted_run() -> None:
+    # Naive fib runs about 3 * fib(n) lines: n = 8 fits 300 lines, n = 12 fits 5,000,
+    # n = 16 and up need more. After two inputs over 5,000 lines, later inputs are
+    # examined only within 300: 8 still is, 12 no longer.
+    counted = _fib_in_sandbox_as_in_process([[12], [20], [8], [22], [12], [8], [30], [2]],
+                                            audit.Thrift(costly=2, lines=300))
     assert [o.value for o in counted] == [144, None, 21, None, None, 21, None, 1]
     assert [audit.NOT_EXAMINED in (o.error or "") for o in counted] == \
         [False, False, False, False, True, False, True, False]
 
 
 def test_thrift_without_lines_ends_the_run_at_the_costly_input() -> None:
-    task = Task(task_id="Toy/1", prompt=FIB, entry_point="fib", solution=FAST_FIB,
-                base_inputs=(), original_solution=NAIVE_FIB)
-    inputs: list[Args] = [[8], [12], [20], [8], [30], [2]]
-    thrift = audit.Thrift(costly=1, lines=0)
-    with Sandbox(1) as sandbox:
-        counted = audit.sandbox_runner(task, sandbox)(task.original, inputs, 5000, 10.0,
-                                                      thrift=thrift)
-    reference = run_in_process("fib")(task.original, inputs, 5000, 10.0, thrift=thrift)
-    shape = [(o.status, o.value, audit.NOT_EXAMINED in (o.error or ""),
-              COST_EXCEEDED in (o.error or "")) for o in counted]
-    assert shape == [(o.status, o.value, audit.NOT_EXAMINED in (o.error or ""),
-                      COST_EXCEEDED in (o.error or "")) for o in reference]
+    counted = _fib_in_sandbox_as_in_process([[8], [12], [20], [8], [30], [2]],
+                                            audit.Thrift(costly=1, lines=0))
     assert [o.value for o in counted[:2]] == [21, 144]
     assert COST_EXCEEDED in (counted[2].error or "") and not audit._over_budget(counted[3])
     assert [audit.NOT_EXAMINED in (o.error or "") for o in counted] == \
