@@ -9,7 +9,7 @@ import functools
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -216,11 +216,12 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     if not no_audit:  # the suite just written: its oracle answered each input
         _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs,
                answered_lines=config.max_lines)
+    if not no_calibrate:  # before reduce: each MINI inherits its tests' calibration
+        _calibrate(dataset, out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs,
+                   ("stress",) if not no_reduce else ("mini", "stress", "stress-mini"))
     if not no_reduce:
         _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs)
         _reduce(dataset, out, "stress", None, jobs, suite="stress")
-    if not no_calibrate:
-        _calibrate(dataset, out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs)
 
 
 def _print_table(summary: AugmentSummary, per_task: int) -> None:
@@ -350,11 +351,12 @@ def calibrate(dataset_name: str, dataset_file: Path | None, data: Path | None, o
     _calibrate(_dataset(dataset_name, dataset_file, data, out), out, floor, factor, jobs)
 
 
-def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: int) -> None:
+def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: int,
+               kinds: Sequence[str] = ("mini", "stress", "stress-mini")) -> None:
     from evalplus_ng.workflow import run_calibrate
 
     with _Progress("calibrating") as progress:
-        summary = run_calibrate(out, dataset, floor, factor, jobs, progress.update)
+        summary = run_calibrate(out, dataset, floor, factor, jobs, progress.update, kinds)
     click.echo(f"calibrated {summary.tests} tests of {summary.tasks} tasks in "
                f"{', '.join(str(p) for p in summary.paths)}")
     click.echo(f"reference workload: {summary.reference_seconds:.4f} s on this machine; "

@@ -378,12 +378,15 @@ class CalibrateSummary:
 def run_calibrate(
     out_dir: Path, dataset: Dataset | None = None, floor: float = DEFAULT_FLOOR_SECONDS,
     factor: float = DEFAULT_FACTOR, workers: int = 2, progress: Progress | None = None,
+    kinds: Sequence[str] = ("mini", "stress", "stress-mini"),
 ) -> CalibrateSummary:
-    """Calibrate the plus suite in ``out_dir`` (and the mini, stress and stress-mini suites
-    when present), in place.
+    """Calibrate the plus suite in ``out_dir`` (and the suites of ``kinds`` present: by
+    default the mini, stress and stress-mini suites), in place.
 
     Each file is rewritten atomically with the same tasks and inputs and a fresh
-    calibration per task; only the calibration differs between runs.
+    calibration per task; only the calibration differs between runs. A MINI written
+    from a calibrated suite inherits its tests' units (``augment`` calibrates the plus
+    and stress suites before it reduces them: the MINIs' inputs are timed once).
     """
     dataset = dataset if dataset is not None else resolve("humaneval")
     plus = out_dir / dataset.suite_file("plus")
@@ -392,7 +395,7 @@ def run_calibrate(
                          f"no plus suite here: run `evalplus-ng augment --dataset {dataset.name} "
                          f"--out {out_dir}` first")
     paths = [plus] + [p for p in (out_dir / dataset.suite_file(kind)
-                                  for kind in ("mini", "stress", "stress-mini")) if p.is_file()]
+                                  for kind in kinds) if p.is_file()]
     equality = dataset.equality()  # of suites that do not record it: kept as they are judged
     suites = [load_plus_file(path, equality) for path in paths]
     total = sum(len(tasks) for tasks in suites)

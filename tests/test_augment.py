@@ -233,3 +233,19 @@ def test_candidates_beyond_the_ground_truth_are_capped_per_task(tmp_path: Path) 
     allowance = config.per_task * MAX_UNANSWERED_SHARE
     assert allowance <= unanswered <= 1.3 * allowance
     assert plus and all(40 <= n < 50 for (n,) in plus)  # what was kept is within the budget
+
+
+def test_each_mini_inherits_the_calibration_of_its_suite(first_run: Path) -> None:
+    # augment calibrates the plus and stress suites, then reduces them: a MINI's tests keep
+    # the units their inputs were timed at in the full suite (timed once, not again).
+    for full, mini in (("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Mini.jsonl.gz"),
+                       ("HumanEvalPlus-Stress.jsonl.gz", "HumanEvalPlus-Stress-Mini.jsonl.gz")):
+        parents = {t.task_id: t for t in load_plus_file(first_run / full)}
+        for task in load_plus_file(first_run / mini):
+            parent = parents[task.task_id]
+            assert task.calibration is not None and parent.calibration is not None
+            units = dict(zip(map(repr, (*parent.base_inputs, *parent.plus_inputs)),
+                             parent.calibration.units, strict=True))
+            assert task.calibration.units == tuple(
+                units[repr(args)] for args in (*task.base_inputs, *task.plus_inputs))
+            assert task.calibration.reference_seconds == parent.calibration.reference_seconds
