@@ -127,3 +127,65 @@ def test_plain_reference_without_a_reason_is_a_one_line_input_error(tmp_path: Pa
     path.write_text('"""Plain.\n\nreason: x\n"""\ndef f(:\n')
     with pytest.raises(InputError, match="invalid Python"):
         read_plain_solution(path, "HumanEval/1")
+
+
+# ---------------------------------------------------------------- MBPP's (no dataset needed)
+
+MBPP = resolve("mbpp")
+MBPP_IDS = [f"Mbpp/{n}" for n in range(1, 1000)]
+MBPP_FIXED = fixed_solutions(MBPP, MBPP_IDS)
+MBPP_PLAIN = plain_solutions(MBPP, MBPP_IDS)
+#: Each task's entry point, the assert of its MBPP prompt, and small inputs to compare on.
+MBPP_CASES: dict[str, tuple[str, tuple[Any, ...], Any, list[tuple[Any, ...]]]] = {
+    "Mbpp/96": ("divisor", (15,), 4, [(n,) for n in range(1, 400)]),
+    "Mbpp/103": ("eulerian_num", (3, 1), 4, [(n, m) for n in range(12) for m in range(14)]),
+    "Mbpp/162": ("sum_series", (6,), 12, [(n,) for n in range(-5, 400)]),
+    "Mbpp/256": ("count_Primes_nums", (5,), 2, [(n,) for n in range(300)]),
+    "Mbpp/389": ("find_lucas", (9,), 76, [(n,) for n in range(22)]),
+    "Mbpp/453": ("sumofFactors", (18,), 26, [(n,) for n in range(400)]),
+    "Mbpp/583": ("catalan_number", (10,), 16796, [(n,) for n in range(11)]),
+    "Mbpp/589": ("perfect_squares", (1, 30), [1, 4, 9, 16, 25],
+                 [(a, b) for a in range(-20, 60, 3) for b in range(-20, 120, 7)]),
+    "Mbpp/599": ("sum_average", (10,), (55, 5.5), [(n,) for n in range(1, 400)]),
+}
+
+
+def test_every_mbpp_fix_is_covered_here_and_has_a_plain_reference() -> None:
+    assert sorted(MBPP_FIXED) == sorted(MBPP_CASES)
+    # MBPP's prompts ask for no efficiency: each fix has a plain reference.
+    assert sorted(MBPP_PLAIN) == sorted(MBPP_FIXED)
+
+
+@pytest.mark.parametrize("task_id", sorted(MBPP_CASES))
+def test_mbpp_fix_and_plain_reference_agree_and_pass_the_prompts_assert(task_id: str) -> None:
+    name, example, answer, small = MBPP_CASES[task_id]
+    fixed = _function(MBPP_FIXED[task_id].code, name)
+    plain = _function(MBPP_PLAIN[task_id].code, name)
+    assert fixed(*example) == answer and plain(*example) == answer
+    for args in small:
+        want = plain(*args)
+        got = fixed(*args)
+        assert (got, type(got)) == (want, type(want)), args
+
+
+@pytest.mark.parametrize(
+    "task_id", sorted(t for t, f in MBPP_FIXED.items() if f.category == "performance"))
+def test_mbpp_performance_fix_answers_its_witness_cheaply(task_id: str) -> None:
+    from evalplus_ng.audit import AuditConfig
+    from evalplus_ng.cost import executed_lines
+
+    name = MBPP_CASES[task_id][0]
+    witness = list(MBPP_FIXED[task_id].witness)
+    [lines] = executed_lines(MBPP_FIXED[task_id].code, name, [witness])
+    assert lines <= AuditConfig().fast_lines, lines
+
+
+def test_mbpp_edge_case_witness_separates_the_fix_from_a_float_square_test() -> None:
+    # Mbpp/589's original keeps x when math.sqrt(x).is_integer(): past 2**52 that holds for
+    # non-squares too; the fix lists exact squares only.
+    import math
+
+    a, b = MBPP_FIXED["Mbpp/589"].witness
+    floats = [x for x in range(a, b + 1) if math.sqrt(x).is_integer()]
+    fixed = _function(MBPP_FIXED["Mbpp/589"].code, "perfect_squares")(a, b)
+    assert fixed == [10**16] and floats != fixed
