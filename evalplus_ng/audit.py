@@ -65,6 +65,15 @@ class AuditConfig:
     #: the base-passing samples that answered.
     consensus: int = 3
     shrink_checks: int = 600
+    #: Lines the original (and the fixed ground truth) may run on each candidate while a
+    #: differential or raises witness shrinks (a candidate beyond them does not hold): a
+    #: witness is for reading, and candidates at the full ``perf_lines`` budget made one
+    #: task's shrink take minutes (Mbpp/589 walks every integer of a range its shrunk
+    #: bounds make huge).
+    shrink_lines: int = 50_000
+    #: Candidates a performance witness's shrink may check: each one that holds, and each
+    #: one just under the budget, costs the original nearly a full ``perf_lines``.
+    perf_shrink_checks: int = 200
 
 
 @dataclass(frozen=True)
@@ -350,20 +359,22 @@ class TaskAudit:
 
     def shrunk(self, signal: str, args: Args,
                holds: Callable[[Args, Outcome, Outcome | None], bool],
-               lines: int | None = None, fixed_lines: int | None = None) -> Args:
-        """``args`` shrunk while ``holds(candidate, original, fixed)`` stays true."""
+               lines: int | None = None, fixed_lines: int | None = None,
+               thrift: Thrift | None = None, checks: int | None = None) -> Args:
+        """``args`` shrunk while ``holds(candidate, original, fixed)`` stays true (the
+        original runs each batch of candidates under ``thrift`` when given)."""
         if signal in self.dismissed:
             return args
 
         def batch(candidates: Sequence[Args]) -> list[bool]:
-            originals = self.original(candidates, lines)
+            originals = self.original(candidates, lines, thrift=thrift)
             fixed: list[Outcome | None] = [None] * len(candidates)
             if self.fixed_code is not None:
                 fixed = list(self.fixed_run(candidates, fixed_lines))
             return [holds(c, o, f) for c, o, f in zip(candidates, originals, fixed, strict=True)]
 
         return shrink.shrink(args, batch, self.contract.valid,
-                             max_checks=self.config.shrink_checks)
+                             max_checks=checks or self.config.shrink_checks)
 
 
 def _differs(audit: TaskAudit, original: Outcome, fixed: Outcome | None) -> bool:
@@ -384,7 +395,9 @@ def differential_and_raises(audit: TaskAudit, originals: Sequence[Outcome]) -> l
                   if _differs(audit, o, f)), None)
     if first is not None and audit.fixed is not None:
         witness = audit.shrunk(DIFFERENTIAL, inputs[first],
-                               lambda _a, o, f: _differs(audit, o, f))
+                               lambda _a, o, f: _differs(audit, o, f),
+                               lines=audit.config.shrink_lines,
+                               fixed_lines=audit.config.shrink_lines)
         [original], [answer] = audit.original([witness]), audit.fixed_run([witness])
         findings.append(Finding(
             audit.task.task_id, audit.fixed.category, DIFFERENTIAL, witness,
@@ -398,7 +411,8 @@ def differential_and_raises(audit: TaskAudit, originals: Sequence[Outcome]) -> l
     first = next((i for i, (o, f) in enumerate(zip(originals, fixed, strict=True))
                   if fails(inputs[i], o, f)), None)
     if first is not None:
-        witness = audit.shrunk(RAISES, inputs[first], fails)
+        witness = audit.shrunk(RAISES, inputs[first], fails, lines=audit.config.shrink_lines,
+                               fixed_lines=audit.config.shrink_lines)
         [original] = audit.original([witness])
         answers = audit.fixed_run([witness])
         settled = bool(answers) and answers[0].status is Status.OK
@@ -515,8 +529,14 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
     for args, answer in zip(costly, fast, strict=True):
         if answer.status is not Status.OK:
             continue
-        witness = audit.shrunk(PERFORMANCE, args, lambda _a, o, f: too_costly(o) and f is not None
-                               and f.status is Status.OK, fixed_lines=config.fast_lines)
+        # Each candidate that holds costs the original a full budget: a batch stops at
+        # the first (the one the shrinker takes), and those after it hold no verdict.
+        witness = audit.shrunk(
+            PERFORMANCE, args,
+            lambda _a, o, f: too_costly(o) and NOT_EXAMINED not in (o.error or "")
+            and f is not None and f.status is Status.OK,
+            fixed_lines=config.fast_lines, thrift=Thrift(costly=1, lines=0),
+            checks=config.perf_shrink_checks)
         [answer] = audit.fixed_run([witness], config.fast_lines)
         return [Finding(
             audit.task.task_id, PERFORMANCE, PERFORMANCE, witness, _plain(_value(answer)),

@@ -183,6 +183,19 @@ def _recording(work: TaskAudit, timeouts: Sequence[Args] = ()
     return replace(work, run=run), calls
 
 
+def test_a_performance_shrink_stops_each_batch_at_its_first_costly_candidate() -> None:
+    # Every candidate that holds costs the original a full budget: a batch ends at the
+    # first (the one the shrinker takes), and the witness is still the smallest costly n.
+    work, calls = _recording(toy(FIB, "fib", NAIVE_FIB, FAST_FIB, inputs=[[3], [30]],
+                                 pre=lambda n: 0 <= n <= 40, category="performance"))
+    [finding] = audit.performance(work, work.original(work.inputs))
+    batches = [inputs for inputs, thrift, _ in calls if thrift == audit.Thrift(1, 0)]
+    assert batches and all(len(batch) > 1 for batch in batches)
+    below, at = run_in_process("fib")(NAIVE_FIB, [[finding.witness[0] - 1], finding.witness],
+                                      SMALL.perf_lines, 1.0)
+    assert below.status is Status.OK and COST_EXCEEDED in (at.error or "")
+
+
 def test_performance_without_a_fixed_ground_truth_runs_no_more_than_it_needs() -> None:
     # Probes of [3] under 0 <= n <= 40: 40 (the bound) and 37 (the largest prime).
     slow = toy(FIB, "fib", NAIVE_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
