@@ -58,7 +58,9 @@ def _killed_by(task: Task, inputs: tuple[Any, ...], codes: list[str],
     """Which of ``codes`` some of ``inputs`` kills (the ground truth answers them here)."""
     if not codes or not inputs:
         return [False] * len(codes)
-    probe = replace(task, base_inputs=(), plus_inputs=inputs)
+    # Other inputs than the suite's: its calibration does not describe them (limits then
+    # come from the ground truth's times here).
+    probe = replace(task, base_inputs=(), plus_inputs=inputs, calibration=None)
     truth = run_ground_truth([probe], sandbox)[task.task_id]
     return [row.killed for row in kill_rows(probe, truth, codes, sandbox, MUTANT_KILLS)]
 
