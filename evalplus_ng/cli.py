@@ -134,24 +134,42 @@ def _terminated(signum: int, _frame: object) -> None:
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
               default=DEFAULT_OUT, show_default=True,
               help="Folder where `augment` wrote its suites (for --suite plus|mini).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
-              show_default="number of cores", help="Parallel sandbox workers.")
+@click.option("--base-only", "base_only", is_flag=True,
+              help="EvalPlus's flag: the same as --suite base.")
+@click.option("--mini", "mini", is_flag=True,
+              help="EvalPlus's flag: the same as --suite mini.")
+@click.option("-j", "--jobs", "--parallel", "jobs", type=click.IntRange(min=1),
+              default=_default_jobs, show_default="number of cores",
+              help="Parallel sandbox workers (--parallel: EvalPlus's name).")
 @click.option("--resume", is_flag=True, help="Reuse verdicts already in the results file.")
-@click.option("--details", is_flag=True,
-              help="Run every test instead of stopping at a sample's first failure.")
-@click.option("--min-time-limit", type=click.FloatRange(min=0.01), default=None,
+@click.option("--details", "--test-details", "--test_details", "details", is_flag=True,
+              help="Run every test instead of stopping at a sample's first failure "
+                   "(--test-details: EvalPlus's name).")
+@click.option("--min-time-limit", "--min_time_limit", "min_time_limit",
+              type=click.FloatRange(min=0.01), default=None,
               show_default="the suite's calibration, else 1.0",
               help="Floor of every per-test time limit, seconds.")
-@click.option("--time-factor", type=click.FloatRange(min=1.0), default=None,
+@click.option("--time-factor", "--gt-time-limit-factor", "--gt_time_limit_factor",
+              "time_factor", type=click.FloatRange(min=1.0), default=None,
               show_default="the suite's calibration, else 4.0",
-              help="Per-test limit as a multiple of the ground truth's time.")
+              help="Per-test limit as a multiple of the ground truth's time "
+                   "(--gt-time-limit-factor: EvalPlus's name).")
 @click.option("--memory-mb", type=click.IntRange(min=64), default=4096, show_default=True,
               help="Address-space cap of each sample process, MiB.")
 @_errors_to_exit_codes
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
-             suite: str, artifacts: Path, jobs: int, resume: bool, details: bool,
-             min_time_limit: float | None, time_factor: float | None, memory_mb: int) -> None:
+             suite: str, base_only: bool, mini: bool, artifacts: Path, jobs: int,
+             resume: bool, details: bool, min_time_limit: float | None,
+             time_factor: float | None, memory_mb: int) -> None:
     """Judge LLM samples against a suite and print pass@k."""
+    if base_only and mini:
+        raise click.UsageError("--base-only and --mini name two suites: choose one")
+    if base_only or mini:
+        chosen = "base" if base_only else "mini"
+        if suite not in ("base", chosen):
+            raise click.UsageError(f"--{'base-only' if base_only else 'mini'} and --suite "
+                                   f"{suite} name two suites: choose one")
+        suite = chosen
     request = EvaluateRequest(
         samples=samples, dataset=_dataset(dataset_name, dataset_file, data, artifacts),
         suite=suite, artifacts=artifacts, workers=jobs,

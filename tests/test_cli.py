@@ -44,6 +44,29 @@ def test_evaluate_writes_results_and_pass_at_k(tmp_path: Path) -> None:
     assert failed["base_fail_tests"] and failed["plus_status"] == "fail"
 
 
+def test_evaluate_takes_evalplus_flag_names(tmp_path: Path) -> None:
+    # Switching from evalplus: its flag names judge the same way as ours.
+    rows = [{"task_id": "HumanEval/53", "completion": CORRECT},
+            {"task_id": "HumanEval/53", "completion": "    return x - y\n"}]
+    ours = _samples(tmp_path / "ours.jsonl", rows)
+    theirs = _samples(tmp_path / "theirs.jsonl", rows)
+    code, out, _ = _run("evaluate", "--samples", str(ours), "-j", "1", "--details",
+                        "--min-time-limit", "1.5", "--time-factor", "5")
+    assert code == 0, out
+    code, out2, _ = _run("evaluate", "--samples", str(theirs), "--parallel", "1", "--base-only",
+                         "--test-details", "--min_time_limit", "1.5",
+                         "--gt-time-limit-factor", "5")
+    assert code == 0, out2
+    assert out.replace("ours", "theirs") == out2
+    assert _statuses(ours) == _statuses(theirs) == ["pass", "fail"]
+    # --mini is --suite mini (here: no MINI in the artifacts folder, named in the error).
+    code, _, err = _run("evaluate", "--samples", str(ours), "--mini",
+                        "--artifacts", str(tmp_path / "nothing"))
+    assert code == 2 and "Mini" in err
+    code, _, err = _run("evaluate", "--samples", str(ours), "--mini", "--suite", "plus")
+    assert code == 2 and "choose one" in err
+
+
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
