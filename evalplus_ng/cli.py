@@ -181,7 +181,9 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         summary = run_evaluate(request, progress.update,
                                status=lambda message: click.echo(message, err=True))
     base_pass = summary.count("base", Verdict.PASS)
-    click.echo(f"{len(summary.results)} samples judged ({summary.reused} reused); "
+    skipped = (f", {sum(summary.skipped.values())} skipped: their tasks are not in the suite"
+               if summary.skipped else "")
+    click.echo(f"{len(summary.results)} samples judged ({summary.reused} reused{skipped}); "
                f"results in {summary.results_path}")
     click.echo(f"base: {base_pass} pass")
     for column, row in summary.pass_at_k.items():

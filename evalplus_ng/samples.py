@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from evalplus_ng.dataset import read_jsonl
@@ -54,27 +55,40 @@ def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]
     entry point runs as given, any other is sanitized too.
     Raises :class:`InputError` naming the line of the first malformed record.
     """
+    return read_samples_of(path, tasks)[0]
+
+
+def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
+                    absent: Collection[TaskId] = ()) -> tuple[list[Sample], Counter[TaskId]]:
+    """:func:`read_samples`, but records of the tasks in ``absent`` (tasks the dataset
+    has and the suite lacks) are checked and left out, counted per task, as EvalPlus
+    warns and skips them; only a task unknown to both is an error."""
     path = Path(path)
     samples: list[Sample] = []
+    skipped: Counter[TaskId] = Counter()
     for number, record in read_jsonl(path):
         task_id = record.get("task_id")
         if not isinstance(task_id, str):
             raise InputError(str(path), number, "missing or non-string 'task_id'")
         task = tasks.get(task_id)
-        if task is None:
+        if task is None and task_id not in absent:
             raise InputError(str(path), number, f"unknown task_id {task_id!r}")
         solution = record.get("solution")
         answer = solution if solution is not None else record.get("completion")
         if not isinstance(answer, str):
             raise InputError(str(path), number, "missing or non-string 'completion'/'solution'")
+        if task is None:
+            skipped[task_id] += 1
+            continue
         if solution is not None and _defines(solution, task.entry_point):
             code = solution  # complete code, run as given (as EvalPlus does)
         else:
             code = sanitize(answer, task.prompt, task.entry_point)
         samples.append(Sample(task_id, code, number))
     if not samples:
-        raise InputError(str(path), None, "no samples in file")
-    return samples
+        raise InputError(str(path), None, "no samples of the suite's tasks in file"
+                         if skipped else "no samples in file")
+    return samples, skipped
 
 
 def read_sample_folder(folder: Path, tasks: Mapping[TaskId, Task]) -> list[tuple[str, Sample]]:

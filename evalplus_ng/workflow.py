@@ -39,7 +39,7 @@ from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Sample, Status, Task, Verdict
 from evalplus_ng.registry import SUITE_SUFFIXES, Dataset, resolve
-from evalplus_ng.samples import model_of, read_samples
+from evalplus_ng.samples import model_of, read_samples, read_samples_of
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
@@ -107,6 +107,8 @@ class EvaluateSummary:
     results: tuple[SampleResult, ...]
     pass_at_k: dict[str, dict[int, float]]
     reused: int
+    #: Samples skipped per task: tasks the dataset has and the judged suite lacks.
+    skipped: Mapping[TaskId, int] = field(default_factory=dict)
 
     def count(self, column: str, status: Verdict) -> int:
         """How many samples have ``status`` in ``column`` ("base" or "plus")."""
@@ -143,7 +145,16 @@ def run_evaluate(
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
                                                            request.artifacts)}
-        samples = read_samples(request.samples, tasks)
+        # Tasks the dataset has and the suite lacks (a partial suite): their samples are
+        # skipped with a warning, as EvalPlus does; the base suite is the whole dataset.
+        absent = (set() if _suite_kind(request.suite) == "base" else
+                  {task.task_id for task in request.dataset.load()} - tasks.keys())
+        samples, skipped = read_samples_of(request.samples, tasks, absent)
+        if skipped:
+            names = ", ".join(sorted(skipped, key=lambda t: (len(t), t))[:5])
+            more = ", ..." if len(skipped) > 5 else ""
+            say(f"warning: {sum(skipped.values())} sample(s) of {len(skipped)} task(s) the "
+                f"suite lacks were skipped ({names}{more})")
         out = results_path(request.samples)
         # A suite file is identified by its bytes (a digest of them costs milliseconds;
         # re-encoding every input of a full suite costs over half a second).
@@ -198,7 +209,7 @@ def run_evaluate(
         finally:
             _write_json_atomically(out, results_document(_ordered(results), identity))
     ordered = _ordered(results)
-    return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done))
+    return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped))
 
 
 def _ordered(results: dict[int, SampleResult]) -> Sequence[SampleResult]:

@@ -228,3 +228,34 @@ def test_augment_writes_the_suite_and_its_mini(tmp_path: Path) -> None:
     assert code == 0, stdout
     # The MINI keeps the base tests, and add(0, 1) is one of them.
     assert _statuses(tmp_path / "s.jsonl") == ["pass", "fail"]
+
+
+def test_samples_of_tasks_the_suite_lacks_are_skipped_with_a_warning(tmp_path: Path) -> None:
+    # A partial suite (HumanEval/53 only): samples of other HumanEval tasks are skipped and
+    # counted, as EvalPlus warns and skips; a task no dataset has is still an error.
+    from dataclasses import replace
+
+    from evalplus_ng.artifact import write_plus_file
+    from evalplus_ng.dataset import load_humaneval
+
+    add = next(t for t in load_humaneval() if t.task_id == "HumanEval/53")
+    suite = tmp_path / "suite.jsonl.gz"
+    write_plus_file([replace(add, plus_inputs=([3, 4],))], suite)
+    samples = _samples(tmp_path / "s.jsonl", [
+        {"task_id": "HumanEval/0", "completion": "    return True\n"},
+        {"task_id": "HumanEval/53", "completion": CORRECT},
+        {"task_id": "HumanEval/0", "completion": "    return False\n"},
+    ])
+    code, out, err = _run("evaluate", "--samples", str(samples), "--suite", str(suite))
+    assert code == 0, out
+    assert "2 sample(s) of 1 task(s) the suite lacks were skipped (HumanEval/0)" in err
+    assert "1 samples judged (0 reused, 2 skipped: their tasks are not in the suite)" in out
+    document = json.loads((tmp_path / "s_eval_results.json").read_text())
+    assert list(document["eval"]) == ["HumanEval/53"]
+    only_absent = _samples(tmp_path / "o.jsonl", [{"task_id": "HumanEval/0",
+                                                   "completion": "    return True\n"}])
+    code, _, err = _run("evaluate", "--samples", str(only_absent), "--suite", str(suite))
+    assert code == 2 and "no samples of the suite's tasks" in err
+    unknown = _samples(tmp_path / "u.jsonl", [{"task_id": "HumanEval/999", "completion": "x"}])
+    code, _, err = _run("evaluate", "--samples", str(unknown), "--suite", str(suite))
+    assert code == 2 and "unknown task_id 'HumanEval/999'" in err
