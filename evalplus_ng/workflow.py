@@ -21,7 +21,7 @@ from evalplus_ng.calibrate import (
     measure_reference,
 )
 from evalplus_ng.contract import Contract, load_contract
-from evalplus_ng.dataset import fixed_solutions, load_plus_file, user_cache_dir
+from evalplus_ng.dataset import fixed_solutions, load_plus_file, read_jsonl, user_cache_dir
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluate import (
     EvalConfig,
@@ -145,11 +145,7 @@ def run_evaluate(
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
                                                            request.artifacts)}
-        # Tasks the dataset has and the suite lacks (a partial suite): their samples are
-        # skipped with a warning, as EvalPlus does; the base suite is the whole dataset.
-        absent = (set() if _suite_kind(request.suite) == "base" else
-                  {task.task_id for task in request.dataset.load()} - tasks.keys())
-        samples, skipped = read_samples_of(request.samples, tasks, absent)
+        samples, skipped = read_samples_of(request.samples, tasks, _absent(request, tasks))
         if skipped:
             names = ", ".join(sorted(skipped, key=lambda t: (len(t), t))[:5])
             more = ", ..." if len(skipped) > 5 else ""
@@ -210,6 +206,20 @@ def run_evaluate(
             _write_json_atomically(out, results_document(_ordered(results), identity))
     ordered = _ordered(results)
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped))
+
+
+def _absent(request: EvaluateRequest, tasks: Mapping[TaskId, Task]) -> set[TaskId]:
+    """Tasks the samples name that the dataset has and the judged suite lacks (a partial
+    suite): their samples are skipped with a warning, as EvalPlus does. The dataset is
+    loaded only when some sample names a task outside the suite (the base suite is the
+    whole dataset)."""
+    if _suite_kind(request.suite) == "base":
+        return set()
+    named = {record.get("task_id") for _number, record in read_jsonl(request.samples)}
+    outside = {t for t in named if isinstance(t, str) and t not in tasks}
+    if not outside:
+        return set()
+    return outside & {task.task_id for task in request.dataset.load()}
 
 
 def _ordered(results: dict[int, SampleResult]) -> Sequence[SampleResult]:
