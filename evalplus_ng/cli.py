@@ -123,9 +123,9 @@ def _terminated(signum: int, _frame: object) -> None:
 
 @main.command()
 @_dataset_options
-@click.option("--samples", "samples", required=True,
-              type=click.Path(path_type=Path, dir_okay=False),
-              help="JSON Lines file: task_id plus completion or solution per line.")
+@click.option("--samples", "samples", required=True, type=click.Path(path_type=Path),
+              help="JSON Lines file (task_id plus completion or solution per line), or a "
+                   "folder in EvalPlus's layout (TASK_ID/0.py, 1.py, ... with _ for /).")
 @click.option("--suite", default="base", show_default=True,
               metavar="base|plus|mini|stress|stress-mini|PATH",
               help="Tests to judge with: the dataset's own, augment's outputs (stress: the "

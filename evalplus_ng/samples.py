@@ -5,8 +5,10 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from evalplus_ng.dataset import read_jsonl
 from evalplus_ng.errors import InputError
@@ -66,17 +68,18 @@ def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
     path = Path(path)
     samples: list[Sample] = []
     skipped: Counter[TaskId] = Counter()
-    for number, record in read_jsonl(path):
-        task_id = record.get("task_id")
+    for record in sample_records(path):
+        where, line, fields = record.where, record.line, record.fields
+        task_id = fields.get("task_id")
         if not isinstance(task_id, str):
-            raise InputError(str(path), number, "missing or non-string 'task_id'")
+            raise InputError(where, line, "missing or non-string 'task_id'")
         task = tasks.get(task_id)
         if task is None and task_id not in absent:
-            raise InputError(str(path), number, f"unknown task_id {task_id!r}")
-        solution = record.get("solution")
-        answer = solution if solution is not None else record.get("completion")
+            raise InputError(where, line, f"unknown task_id {task_id!r}")
+        solution = fields.get("solution")
+        answer = solution if solution is not None else fields.get("completion")
         if not isinstance(answer, str):
-            raise InputError(str(path), number, "missing or non-string 'completion'/'solution'")
+            raise InputError(where, line, "missing or non-string 'completion'/'solution'")
         if task is None:
             skipped[task_id] += 1
             continue
@@ -84,11 +87,49 @@ def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
             code = solution  # complete code, run as given (as EvalPlus does)
         else:
             code = sanitize(answer, task.prompt, task.entry_point)
-        samples.append(Sample(task_id, code, number))
+        samples.append(Sample(task_id, code, record.index))
     if not samples:
-        raise InputError(str(path), None, "no samples of the suite's tasks in file"
-                         if skipped else "no samples in file")
+        place = "here" if path.is_dir() else "in file"
+        raise InputError(str(path), None, f"no samples of the suite's tasks {place}"
+                         if skipped else f"no samples {place}")
     return samples, skipped
+
+
+@dataclass(frozen=True)
+class SampleRecord:
+    """One sample as written: where it is (file, and line for JSON Lines), its place in
+    the samples (1-based), and its fields."""
+
+    where: str
+    line: int | None
+    index: int
+    fields: dict[str, Any]
+
+
+def sample_records(path: Path) -> Iterator[SampleRecord]:
+    """The records of a samples file (JSON Lines), or of a folder in EvalPlus's layout:
+    one sub-folder per task (``HumanEval_0``: ``_`` for ``/``, as EvalPlus reads it) of
+    complete solutions ``0.py``, ``1.py``, ... (in the order of their numbers)."""
+    if not path.is_dir():
+        for number, fields in read_jsonl(path):
+            yield SampleRecord(str(path), number, number, fields)
+        return
+    index = 0
+    for folder in sorted((p for p in path.iterdir() if p.is_dir()), key=_natural):
+        for file in sorted(folder.glob("*.py"), key=_natural):
+            try:
+                code = file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InputError(str(file), None, f"cannot read: {exc}") from None
+            index += 1
+            yield SampleRecord(str(file), None, index,
+                               {"task_id": folder.name.replace("_", "/"), "solution": code})
+
+
+def _natural(path: Path) -> tuple[Any, ...]:
+    """``HumanEval_2`` before ``HumanEval_10``, ``2.py`` before ``10.py``."""
+    return tuple(int(part) if part.isdigit() else part
+                 for part in re.split(r"(\d+)", path.name))
 
 
 def read_sample_folder(folder: Path, tasks: Mapping[TaskId, Task]) -> list[tuple[str, Sample]]:

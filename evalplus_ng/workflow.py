@@ -21,7 +21,7 @@ from evalplus_ng.calibrate import (
     measure_reference,
 )
 from evalplus_ng.contract import Contract, load_contract
-from evalplus_ng.dataset import fixed_solutions, load_plus_file, read_jsonl, user_cache_dir
+from evalplus_ng.dataset import fixed_solutions, load_plus_file, user_cache_dir
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluate import (
     EvalConfig,
@@ -39,7 +39,7 @@ from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Sample, Status, Task, Verdict
 from evalplus_ng.registry import SUITE_SUFFIXES, Dataset, resolve
-from evalplus_ng.samples import model_of, read_samples, read_samples_of
+from evalplus_ng.samples import model_of, read_samples, read_samples_of, sample_records
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
@@ -75,7 +75,10 @@ def suite_path(dataset: Dataset, suite: str, artifacts: Path) -> Path | None:
 
 
 def results_path(samples: Path) -> Path:
-    """EvalPlus's convention: ``x.jsonl`` -> ``x_eval_results.json`` beside it."""
+    """EvalPlus's convention: ``x.jsonl`` -> ``x_eval_results.json`` beside it; a samples
+    folder -> ``eval_results.json`` inside it."""
+    if samples.is_dir():
+        return samples / "eval_results.json"
     name = samples.name
     stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else samples.stem
     return samples.with_name(f"{stem}_eval_results.json")
@@ -215,7 +218,7 @@ def _absent(request: EvaluateRequest, tasks: Mapping[TaskId, Task]) -> set[TaskI
     whole dataset)."""
     if _suite_kind(request.suite) == "base":
         return set()
-    named = {record.get("task_id") for _number, record in read_jsonl(request.samples)}
+    named = {record.fields.get("task_id") for record in sample_records(request.samples)}
     outside = {t for t in named if isinstance(t, str) and t not in tasks}
     if not outside:
         return set()

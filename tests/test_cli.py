@@ -259,3 +259,28 @@ def test_samples_of_tasks_the_suite_lacks_are_skipped_with_a_warning(tmp_path: P
     unknown = _samples(tmp_path / "u.jsonl", [{"task_id": "HumanEval/999", "completion": "x"}])
     code, _, err = _run("evaluate", "--samples", str(unknown), "--suite", str(suite))
     assert code == 2 and "unknown task_id 'HumanEval/999'" in err
+
+
+def test_a_samples_folder_in_evalplus_layout_is_judged_like_its_jsonl(tmp_path: Path) -> None:
+    # EvalPlus's folder layout: TASK_ID (with _ for /) / N.py, complete solutions.
+    right = "def add(x: int, y: int):\n    return x + y\n"
+    wrong = "def add(x: int, y: int):\n    return x - y\n"
+    folder = tmp_path / "samples"
+    (folder / "HumanEval_53").mkdir(parents=True)
+    for number, code in ((0, right), (1, wrong), (2, right), (10, wrong)):
+        (folder / "HumanEval_53" / f"{number}.py").write_text(code, encoding="utf-8")
+    (folder / "notes.txt").write_text("not a task folder", encoding="utf-8")
+    code, out, _ = _run("evaluate", "--samples", str(folder), "-j", "1")
+    assert code == 0, out
+    results = json.loads((folder / "eval_results.json").read_text())
+    # 10.py comes after 2.py (numbers, not text order).
+    assert [e["base_status"] for e in results["eval"]["HumanEval/53"]] == [
+        "pass", "fail", "pass", "fail"]
+    flat = _samples(tmp_path / "flat.jsonl", [{"task_id": "HumanEval/53", "solution": c}
+                                              for c in (right, wrong, right, wrong)])
+    code, out2, _ = _run("evaluate", "--samples", str(flat), "-j", "1")
+    assert code == 0 and out2.split("\n")[1:] == out.split("\n")[1:]
+    # A solution file that is not text is a one-line error naming it.
+    (folder / "HumanEval_53" / "3.py").write_bytes(b"\xff\xfe\x00")
+    code, _, err = _run("evaluate", "--samples", str(folder), "-j", "1")
+    assert code == 2 and "HumanEval_53/3.py" in err and "cannot read" in err
