@@ -186,11 +186,18 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
     click.echo(f"{len(summary.results)} samples judged ({summary.reused} reused{skipped}); "
                f"results in {summary.results_path}")
     click.echo(f"base: {base_pass} pass")
+    click.echo(f"over {summary.coverage()}")
     for column, row in summary.pass_at_k.items():
         cells = ", ".join(f"pass@{k} {100 * value:.1f}" for k, value in row.items())
         if suite in ("stress", "stress-mini") and column == "plus":  # efficiency, kept apart
             column = "stress (efficiency)"
         click.echo(f"{column}: {cells}")
+    base_row, plus_row = summary.pass_at_k.get("base", {}), summary.pass_at_k.get("plus", {})
+    if suite != "base" and base_row and plus_row:
+        drops = ", ".join(f"pass@{k} {100 * (base_row[k] - plus_row[k]):.1f}"
+                          for k in base_row if k in plus_row)
+        click.echo(f"drop from base to {'stress' if 'stress' in suite else 'plus'}: "
+                   f"{drops} points")
 
 
 @main.command()

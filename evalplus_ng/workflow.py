@@ -6,6 +6,7 @@ import hashlib
 import json
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -112,6 +113,16 @@ class EvaluateSummary:
     reused: int
     #: Samples skipped per task: tasks the dataset has and the judged suite lacks.
     skipped: Mapping[TaskId, int] = field(default_factory=dict)
+    #: Tasks in the judged suite (the samples may answer fewer).
+    suite_tasks: int = 0
+
+    def coverage(self) -> str:
+        """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
+        per_task = Counter(result.task_id for result in self.results)
+        low, high = min(per_task.values(), default=0), max(per_task.values(), default=0)
+        each = f"{low}" if low == high else f"{low} to {high}"
+        return (f"{len(per_task)} of {self.suite_tasks} tasks, {len(self.results)} samples "
+                f"({each} per task)")
 
     def count(self, column: str, status: Verdict) -> int:
         """How many samples have ``status`` in ``column`` ("base" or "plus")."""
@@ -208,7 +219,8 @@ def run_evaluate(
         finally:
             _write_json_atomically(out, results_document(_ordered(results), identity))
     ordered = _ordered(results)
-    return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped))
+    return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
+                           len(tasks))
 
 
 def _absent(request: EvaluateRequest, tasks: Mapping[TaskId, Task]) -> set[TaskId]:

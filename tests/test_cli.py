@@ -39,6 +39,7 @@ def test_evaluate_writes_results_and_pass_at_k(tmp_path: Path) -> None:
     assert code == 0, out
     assert _statuses(samples) == ["pass", "fail", "pass"]
     assert "base: pass@1 66.7" in out
+    assert "over 1 of 164 tasks, 3 samples (3 per task)" in out
     document = json.loads((tmp_path / "s_eval_results.json").read_text())
     failed = document["eval"]["HumanEval/53"][1]
     assert failed["base_fail_tests"] and failed["plus_status"] == "fail"
@@ -141,6 +142,9 @@ def test_resume_after_base_judges_plus_again(tmp_path: Path) -> None:
     assert "(0 reused)" in out and "judging every sample again" in err
     assert _plus_statuses(results) == ["fail", "pass"]
     assert "plus: pass@1 50.0" in out
+    # What the figures are over, and how much plus takes off base.
+    assert "over 1 of 1 tasks, 2 samples (2 per task)" in out
+    assert "drop from base to plus: pass@1 50.0 points" in out
     # Same suite and settings: both verdicts are reused, whatever their order in the file.
     _samples(samples, [{"task_id": "HumanEval/53", "completion": CORRECT},
                        {"task_id": "HumanEval/53", "completion": small}])
