@@ -67,3 +67,19 @@ def test_the_own_benchmark_walkthrough_runs_as_written(tmp_path: Path, monkeypat
                 for task in results["eval"].values() for entry in task]
     assert len(verdicts) == len(samples) == 6
     assert sorted(verdicts) == [("pass", "fail")] * 3 + [("pass", "pass")] * 3
+
+
+def test_the_python_api_example_runs_as_written(tmp_path: Path, monkeypatch: Any,
+                                                capsys: Any) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"## Python API.*?```python\n(.*?)```", readme, re.S)
+    assert block is not None, "the Python API section has no python block"
+    (tmp_path / "samples.jsonl").write_text(
+        '{"task_id": "HumanEval/53", "completion": "    return x + y\\n"}\n'
+        '{"task_id": "HumanEval/53", "completion": "    return x - y\\n"}\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block.group(1), "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "1 of 164 tasks, 2 samples (2 per task) {'base': {1: 0.5}}" in out
+    assert "HumanEval/53 fail" in out
+    assert (tmp_path / "samples_eval_results.json").is_file()
