@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,20 +61,25 @@ def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]
 
 
 def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
-                    absent: Collection[TaskId] = ()) -> tuple[list[Sample], Counter[TaskId]]:
-    """:func:`read_samples`, but records of the tasks in ``absent`` (tasks the dataset
-    has and the suite lacks) are checked and left out, counted per task, as EvalPlus
-    warns and skips them; only a task unknown to both is an error."""
+                    others: Callable[[], Collection[TaskId]] = lambda: ()
+                    ) -> tuple[list[Sample], Counter[TaskId]]:
+    """:func:`read_samples`, but records of the tasks ``others()`` names (tasks the
+    dataset has and the suite lacks) are checked and left out, counted per task, as
+    EvalPlus warns and skips them; only a task unknown to both is an error. ``others`` is
+    called once, at the first record of a task outside ``tasks`` (it may load a dataset)."""
     path = Path(path)
     samples: list[Sample] = []
     skipped: Counter[TaskId] = Counter()
+    outside: Collection[TaskId] | None = None
     for record in sample_records(path):
         where, line, fields = record.where, record.line, record.fields
         task_id = fields.get("task_id")
         if not isinstance(task_id, str):
             raise InputError(where, line, "missing or non-string 'task_id'")
         task = tasks.get(task_id)
-        if task is None and task_id not in absent:
+        if task is None and outside is None:
+            outside = others()
+        if task is None and task_id not in (outside or ()):
             raise InputError(where, line, f"unknown task_id {task_id!r}")
         solution = fields.get("solution")
         answer = solution if solution is not None else fields.get("completion")

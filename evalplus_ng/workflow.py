@@ -40,7 +40,7 @@ from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Sample, Status, Task, Verdict
 from evalplus_ng.registry import SUITE_SUFFIXES, Dataset, resolve
-from evalplus_ng.samples import model_of, read_samples, read_samples_of, sample_records
+from evalplus_ng.samples import model_of, read_samples, read_samples_of
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
@@ -159,7 +159,8 @@ def run_evaluate(
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
                                                            request.artifacts)}
-        samples, skipped = read_samples_of(request.samples, tasks, _absent(request, tasks))
+        samples, skipped = read_samples_of(request.samples, tasks,
+                                           lambda: _dataset_tasks(request))
         if skipped:
             names = ", ".join(sorted(skipped, key=lambda t: (len(t), t))[:5])
             more = ", ..." if len(skipped) > 5 else ""
@@ -223,18 +224,13 @@ def run_evaluate(
                            len(tasks))
 
 
-def _absent(request: EvaluateRequest, tasks: Mapping[TaskId, Task]) -> set[TaskId]:
-    """Tasks the samples name that the dataset has and the judged suite lacks (a partial
-    suite): their samples are skipped with a warning, as EvalPlus does. The dataset is
-    loaded only when some sample names a task outside the suite (the base suite is the
-    whole dataset)."""
+def _dataset_tasks(request: EvaluateRequest) -> set[TaskId]:
+    """The dataset's task ids, to tell samples of a task the judged suite lacks (skipped
+    with a warning, as EvalPlus does) from samples of an unknown task; asked only when a
+    sample names a task outside the suite (the base suite is the whole dataset)."""
     if _suite_kind(request.suite) == "base":
         return set()
-    named = {record.fields.get("task_id") for record in sample_records(request.samples)}
-    outside = {t for t in named if isinstance(t, str) and t not in tasks}
-    if not outside:
-        return set()
-    return outside & {task.task_id for task in request.dataset.load()}
+    return {task.task_id for task in request.dataset.load()}
 
 
 def _ordered(results: dict[int, SampleResult]) -> Sequence[SampleResult]:
