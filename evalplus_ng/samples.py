@@ -66,7 +66,8 @@ def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
     """:func:`read_samples`, but records of the tasks ``others()`` names (tasks the
     dataset has and the suite lacks) are checked and left out, counted per task, as
     EvalPlus warns and skips them; only a task unknown to both is an error. ``others`` is
-    called once, at the first record of a task outside ``tasks`` (it may load a dataset)."""
+    called once, at the first record of a task outside ``tasks`` (it may load a dataset).
+    The samples may then be none (all skipped): the caller decides whether that is an error."""
     path = Path(path)
     samples: list[Sample] = []
     skipped: Counter[TaskId] = Counter()
@@ -93,10 +94,9 @@ def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
         else:
             code = sanitize(answer, task.prompt, task.entry_point)
         samples.append(Sample(task_id, code, record.index))
-    if not samples:
-        place = "here" if path.is_dir() else "in file"
-        raise InputError(str(path), None, f"no samples of the suite's tasks {place}"
-                         if skipped else f"no samples {place}")
+    if not samples and not skipped:
+        raise InputError(str(path), None,
+                         f"no samples {'here' if path.is_dir() else 'in file'}")
     return samples, skipped
 
 

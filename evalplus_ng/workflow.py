@@ -7,7 +7,7 @@ import json
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -40,7 +40,7 @@ from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Sample, Status, Task, Verdict
 from evalplus_ng.registry import SUITE_SUFFIXES, Dataset, resolve
-from evalplus_ng.samples import model_of, read_samples, read_samples_of
+from evalplus_ng.samples import model_of, read_samples_of
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
@@ -161,6 +161,10 @@ def run_evaluate(
                                                            request.artifacts)}
         samples, skipped = read_samples_of(request.samples, tasks,
                                            lambda: _dataset_tasks(request))
+        if not samples:
+            place = "here" if request.samples.is_dir() else "in file"
+            raise InputError(str(request.samples), None,
+                             f"no samples of the suite's tasks {place}")
         if skipped:
             names = ", ".join(sorted(skipped, key=lambda t: (len(t), t))[:5])
             more = ", ..." if len(skipped) > 5 else ""
@@ -276,8 +280,10 @@ def _read_dismissals(path: Path) -> dict[str, dict[str, str]]:
 
 
 def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: Sandbox,
-                          config: AuditConfig) -> dict[str, list[SampleCode]]:
-    """Samples (from every ``*.jsonl`` in the folder) that pass their task's base tests."""
+                          config: AuditConfig, known: Collection[TaskId]
+                          ) -> dict[str, list[SampleCode]]:
+    """Samples (from every ``*.jsonl`` in the folder) that pass their task's base tests;
+    samples of the dataset's other tasks (``known``: ``--tasks`` audits some) are left out."""
     by_id = {task.task_id: task for task in tasks}
     files = sorted(samples_dir.glob("*.jsonl"))
     if not samples_dir.is_dir() or not files:
@@ -287,7 +293,8 @@ def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: San
     pending: list[tuple[Sample, str]] = []
     for path in files:
         model = model_of(path.name)
-        pending += [(sample, model) for sample in read_samples(path, by_id)
+        pending += [(sample, model)
+                    for sample in read_samples_of(path, by_id, lambda: known)[0]
                     if sample.task_id in truths
                     and all(o.status is Status.OK for o in truths[sample.task_id])]
     jobs = (Job(code=sample.code, entry_point=by_id[sample.task_id].entry_point,
@@ -342,6 +349,7 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
     config = config or AuditConfig()
     dataset = dataset if dataset is not None else resolve("humaneval")
     tasks = dataset.load()
+    known = {task.task_id for task in tasks}
     if task_ids is not None:
         wanted = set(task_ids)
         tasks = [task for task in tasks if task.task_id in wanted]
@@ -357,7 +365,7 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
     out_dir.mkdir(parents=True, exist_ok=True)
     with Sandbox(workers, judge=JUDGE, hidden=answer_keys_near(out_dir, dataset, suite)
                  ) as sandbox:
-        samples = (_base_passing_samples(tasks, samples_dir, sandbox, config)
+        samples = (_base_passing_samples(tasks, samples_dir, sandbox, config, known)
                    if samples_dir is not None else {})
 
         def one(task: Task) -> list[Finding]:

@@ -38,6 +38,26 @@ def test_audit_rejects_a_samples_folder_without_samples(tmp_path: Path) -> None:
     assert result.stderr.strip() == f"error: {empty}: no *.jsonl samples files in this folder"
 
 
+def test_audit_of_some_tasks_leaves_out_samples_of_the_others(tmp_path: Path) -> None:
+    # A model's samples file answers every task; --tasks audits one: the others' samples
+    # are left out (they were an "unknown task_id" error), a task no dataset has is not.
+    folder = tmp_path / "samples"
+    folder.mkdir()
+    (folder / "model.jsonl").write_text(
+        '{"task_id": "HumanEval/0", "completion": "    return True\\n"}\n'
+        '{"task_id": "HumanEval/97", "completion": "    return abs(a % 10) * abs(b % 10)\\n"}\n',
+        encoding="utf-8")
+    result = CliRunner().invoke(main, ["audit", "--tasks", "97", "--out", str(tmp_path / "out"),
+                                       "--samples", str(folder), "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert "1 defective reference solution(s)" in result.stdout
+    (folder / "model.jsonl").write_text('{"task_id": "HumanEval/999", "completion": "x"}\n',
+                                        encoding="utf-8")
+    result = CliRunner().invoke(main, ["audit", "--tasks", "97", "--out", str(tmp_path / "out"),
+                                       "--samples", str(folder), "-j", "1"])
+    assert result.exit_code == 2 and "unknown task_id 'HumanEval/999'" in result.stderr
+
+
 INVERSE = {"task_id": "toy/inv", "entry_point": "inv",
            "prompt": 'def inv(x: int) -> float:\n    """1 / x."""\n',
            "canonical_solution": "    return 1 / x\n", "base_input": [[1], [2]]}
