@@ -21,7 +21,7 @@ from evalplus_ng.evaluate import EvalConfig
 from evalplus_ng.records import Verdict
 from evalplus_ng.registry import Dataset, known, resolve
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.workflow import DEFAULT_OUT, EvaluateRequest, run_evaluate
+from evalplus_ng.workflow import AUTO, DEFAULT_OUT, EvaluateRequest, run_evaluate
 
 EXIT_INPUT = 2  # bad flag, bad file: the same code click uses for usage errors
 EXIT_INTERNAL = 3
@@ -126,11 +126,12 @@ def _terminated(signum: int, _frame: object) -> None:
 @click.option("--samples", "samples", required=True, type=click.Path(path_type=Path),
               help="JSON Lines file (task_id plus completion or solution per line), or a "
                    "folder in EvalPlus's layout (TASK_ID/0.py, 1.py, ... with _ for /).")
-@click.option("--suite", default="base", show_default=True,
-              metavar="base|plus|mini|stress|stress-mini|PATH",
-              help="Tests to judge with: the dataset's own, augment's outputs (stress: the "
-                   "efficiency tier; the minis: their reductions), or a suite file in "
-                   "EvalPlus's format.")
+@click.option("--suite", default=AUTO, show_default=True,
+              metavar="auto|base|plus|mini|stress|stress-mini|PATH",
+              help="Tests to judge with: the dataset's own (base), augment's outputs (plus: "
+                   "base and plus tests; stress: the efficiency tier; the minis: their "
+                   "reductions), or a suite file in EvalPlus's format. auto: plus when "
+                   "--artifacts holds augment's plus suite, else base.")
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
               default=DEFAULT_OUT, show_default=True,
               help="Folder where `augment` wrote its suites (for --suite plus|mini).")
@@ -166,7 +167,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         raise click.UsageError("--base-only and --mini name two suites: choose one")
     if base_only or mini:
         chosen = "base" if base_only else "mini"
-        if suite not in ("base", chosen):
+        if suite not in (AUTO, chosen):
             raise click.UsageError(f"--{'base-only' if base_only else 'mini'} and --suite "
                                    f"{suite} name two suites: choose one")
         suite = chosen
@@ -189,14 +190,14 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
     click.echo(f"over {summary.coverage()}")
     for column, row in summary.pass_at_k.items():
         cells = ", ".join(f"pass@{k} {100 * value:.1f}" for k, value in row.items())
-        if suite in ("stress", "stress-mini") and column == "plus":  # efficiency, kept apart
+        if summary.suite in ("stress", "stress-mini") and column == "plus":  # efficiency
             column = "stress (efficiency)"
         click.echo(f"{column}: {cells}")
     base_row, plus_row = summary.pass_at_k.get("base", {}), summary.pass_at_k.get("plus", {})
-    if suite != "base" and base_row and plus_row:
+    if summary.suite != "base" and base_row and plus_row:
         drops = ", ".join(f"pass@{k} {100 * (base_row[k] - plus_row[k]):.1f}"
                           for k in base_row if k in plus_row)
-        click.echo(f"drop from base to {'stress' if 'stress' in suite else 'plus'}: "
+        click.echo(f"drop from base to {'stress' if 'stress' in summary.suite else 'plus'}: "
                    f"{drops} points")
 
 

@@ -47,6 +47,8 @@ from evalplus_ng.types import Args, TaskId
 
 #: Where ``augment`` writes, and so where ``--suite plus|mini`` look by default.
 DEFAULT_OUT = Path("evalplus-ng-out")
+#: ``--suite``'s default: the plus suite in the artifacts folder when there is one.
+AUTO = "auto"
 CHECKPOINT_SECONDS = 15.0
 
 Progress = Callable[[int, int], None]
@@ -65,6 +67,14 @@ def load_suite(dataset: Dataset, suite: str, artifacts: Path = DEFAULT_OUT) -> l
             f"--out {artifacts}` or pass --suite PATH",
         )
     return load_plus_file(path, dataset.equality())
+
+
+def resolved_suite(dataset: Dataset, suite: str, artifacts: Path) -> str:
+    """``auto`` (the default, as EvalPlus judges base and plus): ``plus`` when ``augment``
+    wrote a plus suite into ``artifacts``, else ``base``; any other name as it is."""
+    if suite != AUTO:
+        return suite
+    return "plus" if (artifacts / dataset.suite_file("plus")).is_file() else "base"
 
 
 def suite_path(dataset: Dataset, suite: str, artifacts: Path) -> Path | None:
@@ -95,7 +105,8 @@ class EvaluateRequest:
 
     samples: Path
     dataset: Dataset = field(default_factory=lambda: resolve("humaneval"))
-    suite: str = "base"
+    #: ``auto``, ``base``, ``plus``, ``mini``, ``stress``, ``stress-mini`` or a file path.
+    suite: str = AUTO
     artifacts: Path = DEFAULT_OUT
     workers: int = 2
     resume: bool = False
@@ -115,6 +126,8 @@ class EvaluateSummary:
     skipped: Mapping[TaskId, int] = field(default_factory=dict)
     #: Tasks in the judged suite (the samples may answer fewer).
     suite_tasks: int = 0
+    #: The suite judged with (``auto`` resolved).
+    suite: str = "base"
 
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
@@ -153,6 +166,8 @@ def run_evaluate(
 ) -> EvaluateSummary:
     """Judge a samples file; writes results beside it, checkpointing as it goes."""
     say = status or (lambda _message: None)
+    suite = resolved_suite(request.dataset, request.suite, request.artifacts)
+    chosen, request = suite != request.suite, replace(request, suite=suite)
     judged = suite_path(request.dataset, request.suite, request.artifacts)
     hidden = answer_keys_near(request.artifacts, request.dataset, *([judged] if judged else []))
     with Sandbox(request.workers, request.limits, judge=JUDGE, hidden=hidden) as sandbox:
@@ -170,6 +185,11 @@ def run_evaluate(
             more = ", ..." if len(skipped) > 5 else ""
             say(f"warning: {sum(skipped.values())} sample(s) of {len(skipped)} task(s) the "
                 f"suite lacks were skipped ({names}{more})")
+        if chosen:
+            say(f"judging with the {suite} suite" + (
+                f" of {request.artifacts} (base and plus tests)" if suite == "plus" else
+                f" only: {request.artifacts} holds no plus suite (`evalplus-ng augment "
+                f"--dataset {request.dataset.name} --out {request.artifacts}` makes one)"))
         out = results_path(request.samples)
         # A suite file is identified by its bytes (a digest of them costs milliseconds;
         # re-encoding every input of a full suite costs over half a second).
@@ -225,7 +245,7 @@ def run_evaluate(
             _write_json_atomically(out, results_document(_ordered(results), identity))
     ordered = _ordered(results)
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
-                           len(tasks))
+                           len(tasks), suite)
 
 
 def _dataset_tasks(request: EvaluateRequest) -> set[TaskId]:

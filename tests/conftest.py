@@ -22,6 +22,14 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["EVALPLUS_NG_CACHE"] = previous
 
 
+@pytest.fixture(autouse=True)
+def _own_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test runs in a folder of its own: ``evaluate``'s default suite (``auto``) and
+    the default output folder ``evalplus-ng-out`` are relative to the working folder, so
+    a suite the user made in the project's folder must not change what a test judges."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture(params=["bubblewrap", "namespaces"])
 def jail(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each jail mode in turn, set for the sandboxes the test starts (bubblewrap is

@@ -112,6 +112,29 @@ def test_the_artifact_judges_samples(first_run: Path, tmp_path: Path) -> None:
     assert statuses[1][0] == "pass" and statuses[1][1] == "fail"
 
 
+def test_evaluate_judges_base_and_plus_by_default_when_augment_made_a_plus_suite(
+        first_run: Path, tmp_path: Path) -> None:
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(json.dumps({"task_id": "HumanEval/53",
+                                   "completion": "    return abs(x) + y\n"}) + "\n")
+    result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--artifacts",
+                                       str(first_run), "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert f"judging with the plus suite of {first_run} (base and plus tests)" in result.stderr
+    assert "base: pass@1 100.0" in result.stdout and "plus: pass@1 0.0" in result.stdout
+    assert "drop from base to plus: pass@1 100.0 points" in result.stdout
+    document = json.loads((tmp_path / "s_eval_results.json").read_text())
+    assert document["evalplus_ng"]["suite"] == "plus"
+    # Without a plus suite in the artifacts folder: the base tests, and the user is told so.
+    result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--artifacts",
+                                       str(tmp_path / "empty"), "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert "judging with the base suite only: " in result.stderr
+    assert "plus" not in result.stdout.replace("results in", "")
+    assert json.loads((tmp_path / "s_eval_results.json").read_text())[
+        "evalplus_ng"]["suite"] == "base"
+
+
 def test_task_selection() -> None:
     tasks = load_humaneval()
     assert [t.number for t in select_tasks(tasks, "3,1-2,HumanEval/10")] == [1, 2, 3, 10]
