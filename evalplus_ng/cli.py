@@ -142,6 +142,9 @@ def _terminated(signum: int, _frame: object) -> None:
 @click.option("-j", "--jobs", "--parallel", "jobs", type=click.IntRange(min=1),
               default=_default_jobs, show_default="number of cores",
               help="Parallel sandbox workers (--parallel: EvalPlus's name).")
+@click.option("--results", "results", type=click.Path(path_type=Path, dir_okay=False),
+              default=None, show_default="beside the samples, S_eval_results.json",
+              help="Where to write the results (e.g. one folder per suite, for `report`).")
 @click.option("--resume", is_flag=True, help="Reuse verdicts already in the results file.")
 @click.option("--details", "--test-details", "--test_details", "details", is_flag=True,
               help="Run every test instead of stopping at a sample's first failure "
@@ -160,7 +163,7 @@ def _terminated(signum: int, _frame: object) -> None:
 @_errors_to_exit_codes
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
              suite: str, base_only: bool, mini: bool, artifacts: Path, jobs: int,
-             resume: bool, details: bool, min_time_limit: float | None,
+             results: Path | None, resume: bool, details: bool, min_time_limit: float | None,
              time_factor: float | None, memory_mb: int) -> None:
     """Judge LLM samples against a suite and print pass@k."""
     if base_only and mini:
@@ -176,7 +179,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         suite=suite, artifacts=artifacts, workers=jobs,
         resume=resume,
         config=EvalConfig(floor_seconds=min_time_limit, factor=time_factor, details=details),
-        limits=Limits(memory_bytes=memory_mb << 20),
+        limits=Limits(memory_bytes=memory_mb << 20), results=results,
     )
     with _Progress("judging") as progress:
         summary = run_evaluate(request, progress.update,

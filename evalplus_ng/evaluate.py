@@ -70,6 +70,9 @@ class SampleResult:
     plus_status: Verdict | None
     base_fail_tests: tuple[Args, ...] = ()
     plus_fail_tests: tuple[Args, ...] = ()
+    #: What the first failing test did (:data:`FAILURES`); "" when the column passed.
+    base_failure: str = ""
+    plus_failure: str = ""
 
     @property
     def passed_plus(self) -> bool:
@@ -185,7 +188,8 @@ def _plan(task: Task, truth: GroundTruth, config: EvalConfig) -> _Plan:
     return _Plan(base, plus, shared, job, None)
 
 
-Column = tuple[Verdict, tuple[Args, ...]]
+#: A column's verdict, the inputs it failed on and what the first failing one did.
+Column = tuple[Verdict, tuple[Args, ...], str]
 
 
 def _columns(plan: _Plan, result: JobResult, rest: JobResult | None) -> tuple[Column, Column]:
@@ -210,17 +214,27 @@ def _columns(plan: _Plan, result: JobResult, rest: JobResult | None) -> tuple[Co
     return base, verdict(view, plan.plus.inputs)
 
 
-def verdict(result: JobResult, inputs: Sequence[Args]) -> tuple[Verdict, tuple[Args, ...]]:
-    """Turn a judged job into a verdict and the inputs it failed on."""
+#: What a failing sample's first failing test did, as results files and reports name it:
+#: returned a wrong value (or no plain value), raised, ran out of time, or its process died
+#: (``os._exit``, memory, a signal; also a run cut short before every test had an outcome).
+WRONG_OUTPUT, EXCEPTION, TIMEOUT, CRASH = "wrong output", "exception", "timeout", "crash"
+FAILURES = (WRONG_OUTPUT, EXCEPTION, TIMEOUT, CRASH)
+_FAILURE_OF = {Status.OK: WRONG_OUTPUT, Status.BAD_OUTPUT: WRONG_OUTPUT,
+               Status.ERROR: EXCEPTION, Status.TIMEOUT: TIMEOUT, Status.CRASH: CRASH}
+
+
+def verdict(result: JobResult, inputs: Sequence[Args]) -> Column:
+    """Turn a judged job into a verdict, the inputs it failed on and what the first
+    failing one did (:data:`FAILURES`; "" for a pass)."""
     if result.load.status is not Status.OK:
         status = Verdict.TIMEOUT if result.load.status is Status.TIMEOUT else Verdict.FAIL
-        return status, ()
+        return status, (), _FAILURE_OF[result.load.status]
     failing = [i for i, ok in enumerate(result.passed) if not ok]
     if not failing and len(result.passed) == len(inputs):
-        return Verdict.PASS, ()
+        return Verdict.PASS, (), ""
     first = result.outcomes[failing[0]] if failing else None
     status = Verdict.TIMEOUT if first and first.status is Status.TIMEOUT else Verdict.FAIL
-    return status, tuple(inputs[i] for i in failing)
+    return status, tuple(inputs[i] for i in failing), _FAILURE_OF[first.status] if first else CRASH
 
 
 def evaluate_samples(
@@ -268,14 +282,15 @@ def evaluate_samples(
             plan = plans[sample.task_id]
             result = next(results)
             if plan.plus is None:
-                base_status, base_fail = verdict(result, plan.base.inputs)
-                plus: Column | None = (vacuous, ()) if vacuous else None
+                base = verdict(result, plan.base.inputs)
+                plus: Column | None = (vacuous, (), "") if vacuous else None
             else:
-                (base_status, base_fail), plus = _columns(
-                    plan, result, next(results) if plan.rest is not None else None)
-            judged[key] = SampleResult(sample.task_id, sample.code, base_status,
-                                       plus[0] if plus else None, base_fail,
-                                       plus[1] if plus else ())
+                base, plus = _columns(plan, result,
+                                      next(results) if plan.rest is not None else None)
+            judged[key] = SampleResult(sample.task_id, sample.code, base[0],
+                                       plus[0] if plus else None, base[1],
+                                       plus[1] if plus else (), base[2],
+                                       plus[2] if plus else "")
         yield position, judged[key]
 
 
@@ -388,8 +403,9 @@ def evaluate_staged(
     outcomes = executor.map(replace(parts[t].job, code=code) for t, code in keys)
     finished: dict[tuple[TaskId, str], SampleResult] = {}
     for key, outcome in zip(keys, outcomes, strict=True):
-        status, failing = verdict(outcome, parts[key[0]].inputs)
-        finished[key] = replace(unique[key], plus_status=status, plus_fail_tests=failing)
+        status, failing, failure = verdict(outcome, parts[key[0]].inputs)
+        finished[key] = replace(unique[key], plus_status=status, plus_fail_tests=failing,
+                                plus_failure=failure)
     for position, result in held:
         yield position, finished[(result.task_id, result.solution)]
 
@@ -489,6 +505,12 @@ def results_document(results: Sequence[SampleResult],
                 "plus_fail_tests": [plain_json(list(args)) for args in result.plus_fail_tests],
             }
         )
+        entry = table[result.task_id][-1]
+        if result.base_failure:  # what the first failing test did (not in EvalPlus's files)
+            entry["base_failure"] = result.base_failure
+        plus_failure = result.plus_failure if result.plus_status else result.base_failure
+        if plus_failure:
+            entry["plus_failure"] = plus_failure
     if identity is None:
         return {"eval": table}
     return {"hash": identity["hash"], "evalplus_ng": dict(identity), "eval": table}
@@ -525,6 +547,8 @@ def results_from_document(
                     Verdict(entry["plus_status"]) if plus_suite else None,
                     tuple(entry.get("base_fail_tests", ())),
                     tuple(entry.get("plus_fail_tests", ())),
+                    str(entry.get("base_failure", "")),
+                    str(entry.get("plus_failure", "")) if plus_suite else "",
                 )
             except (KeyError, TypeError, ValueError):
                 continue

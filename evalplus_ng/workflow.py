@@ -112,6 +112,8 @@ class EvaluateRequest:
     resume: bool = False
     config: EvalConfig = field(default_factory=EvalConfig)
     limits: Limits = field(default_factory=Limits)
+    #: Where the results go; None: beside the samples (:func:`results_path`).
+    results: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -190,7 +192,8 @@ def run_evaluate(
                 f" of {request.artifacts} (base and plus tests)" if suite == "plus" else
                 f" only: {request.artifacts} holds no plus suite (`evalplus-ng augment "
                 f"--dataset {request.dataset.name} --out {request.artifacts}` makes one)"))
-        out = results_path(request.samples)
+        out = request.results or results_path(request.samples)
+        out.parent.mkdir(parents=True, exist_ok=True)
         # A suite file is identified by its bytes (a digest of them costs milliseconds;
         # re-encoding every input of a full suite costs over half a second).
         digest = (hashlib.sha256(judged.read_bytes()).hexdigest() if judged is not None

@@ -45,6 +45,29 @@ def test_evaluate_writes_results_and_pass_at_k(tmp_path: Path) -> None:
     assert failed["base_fail_tests"] and failed["plus_status"] == "fail"
 
 
+def test_results_say_what_the_first_failing_test_did(tmp_path: Path) -> None:
+    # Wrong value, exception, time-out, dead process, code that does not load: each named.
+    bodies = ["    return x - y\n", "    raise ValueError(x)\n", "    while True:\n        pass\n",
+              "    import os\n    os._exit(3)\n", "    return (\n", CORRECT]
+    samples = _samples(tmp_path / "s.jsonl", [{"task_id": "HumanEval/53", "completion": body}
+                                              for body in bodies])
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "2", "--suite", "base",
+                        "--min-time-limit", "0.5")
+    assert code == 0, out
+    entries = json.loads((tmp_path / "s_eval_results.json").read_text())["eval"]["HumanEval/53"]
+    assert [(e["base_status"], e.get("base_failure")) for e in entries] == [
+        ("fail", "wrong output"), ("fail", "exception"), ("timeout", "timeout"),
+        ("fail", "crash"), ("fail", "exception"), ("pass", None)]
+    # The base suite's plus column repeats base, as EvalPlus's files do.
+    assert [e.get("plus_failure") for e in entries] == [e.get("base_failure") for e in entries]
+    # A resumed run reads the kinds back.
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "2", "--suite", "base",
+                        "--min-time-limit", "0.5", "--resume")
+    assert code == 0 and "(6 reused)" in out, out
+    again = json.loads((tmp_path / "s_eval_results.json").read_text())["eval"]["HumanEval/53"]
+    assert again == entries
+
+
 def test_evaluate_takes_evalplus_flag_names(tmp_path: Path) -> None:
     # Switching from evalplus: its flag names judge the same way as ours.
     rows = [{"task_id": "HumanEval/53", "completion": CORRECT},

@@ -28,14 +28,19 @@ LOADED = Outcome(Status.OK)
 
 def test_verdict_pass_fail_timeout() -> None:
     inputs = [[1], [2]]
-    assert verdict(JobResult(LOADED, (OK, OK), (True, True)), inputs) == (Verdict.PASS, ())
-    assert verdict(JobResult(LOADED, (OK, OK), (True, False)), inputs) == (Verdict.FAIL, ([2],))
+    assert verdict(JobResult(LOADED, (OK, OK), (True, True)), inputs) == (Verdict.PASS, (), "")
+    assert verdict(JobResult(LOADED, (OK, OK), (True, False)), inputs) == (
+        Verdict.FAIL, ([2],), "wrong output")
     timeout = Outcome(Status.TIMEOUT)
-    assert verdict(JobResult(LOADED, (timeout,), (False,)), inputs) == (Verdict.TIMEOUT, ([1],))
-    # Fewer outcomes than inputs never passes.
-    assert verdict(JobResult(LOADED, (OK,), (True,)), inputs)[0] is Verdict.FAIL
+    assert verdict(JobResult(LOADED, (timeout,), (False,)), inputs) == (
+        Verdict.TIMEOUT, ([1],), "timeout")
+    raised = Outcome(Status.ERROR, error="ValueError")
+    assert verdict(JobResult(LOADED, (OK, raised), (True, False)), inputs) == (
+        Verdict.FAIL, ([2],), "exception")
+    # Fewer outcomes than inputs never passes: the run was cut short.
+    assert verdict(JobResult(LOADED, (OK,), (True,)), inputs) == (Verdict.FAIL, (), "crash")
     broken = JobResult(Outcome(Status.ERROR, error="SyntaxError"), (), ())
-    assert verdict(broken, inputs) == (Verdict.FAIL, ())
+    assert verdict(broken, inputs) == (Verdict.FAIL, (), "exception")
     assert verdict(JobResult(Outcome(Status.TIMEOUT), (), ()), inputs)[0] is Verdict.TIMEOUT
 
 
@@ -352,8 +357,9 @@ def test_one_job_for_base_and_plus_gives_the_verdicts_of_separate_jobs(
         expected = [verdict(separate.run(replace(part.job, code=sample.code)), part.inputs)
                     for part in (base, plus)]
         got = results[position]
-        assert ((got.base_status, got.base_fail_tests), (got.plus_status, got.plus_fail_tests)
-                ) == tuple(expected), sample.code
+        assert ((got.base_status, got.base_fail_tests, got.base_failure),
+                (got.plus_status, got.plus_fail_tests, got.plus_failure)) == tuple(expected), \
+            sample.code
 
 
 def test_inputs_plus_shares_with_base_run_once_per_sample() -> None:
