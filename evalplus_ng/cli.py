@@ -9,6 +9,7 @@ import functools
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -478,6 +479,29 @@ def _audit(dataset: Dataset, out: Path, suite: Path | None, samples: Path | None
     click.echo(f"{len(summary.defective)} defective reference solution(s), "
                f"{waiting} finding(s) awaiting review; wrote {summary.json_path} "
                f"and {summary.markdown_path}")
+
+
+
+@main.command()
+@click.argument("results", nargs=-1, required=True,
+                type=click.Path(path_type=Path, exists=True))
+@click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
+              default=DEFAULT_OUT, show_default=True,
+              help="Folder where `augment` wrote the suite (for its stats and audit).")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False),
+              default=Path("evalplus-ng-report"), show_default=True,
+              help="Folder for report.md and report.html.")
+@_errors_to_exit_codes
+def report(results: tuple[Path, ...], artifacts: Path, out: Path) -> None:
+    """Compare models: a leaderboard, per-task pass rates and what plus finds, from
+    results files (or folders of them), as Markdown and one self-contained HTML page."""
+    from evalplus_ng.workflow import run_report
+
+    began = time.perf_counter()
+    summary = run_report(list(results), out, artifacts)
+    click.echo(summary.markdown_path.read_text(encoding="utf-8"))
+    click.echo(f"wrote {summary.markdown_path} and {summary.html_path} "
+               f"({summary.report.files} results files, {time.perf_counter() - began:.1f} s)")
 
 
 if __name__ == "__main__":  # pragma: no cover
