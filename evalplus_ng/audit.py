@@ -793,6 +793,31 @@ def finding_record(finding: Finding, entry_point: str) -> dict[str, Any]:
     }
 
 
+def _wire(value: Any) -> Wire:
+    try:
+        return encode(value)
+    except Unserializable:
+        return encode(repr(value))
+
+
+def finding_wire(finding: Finding) -> dict[str, Any]:
+    """A finding before review, losslessly (tuples stay tuples), for the per-task store
+    that lets an audit of some tasks keep the others' findings."""
+    return {"task_id": finding.task_id, "category": finding.category,
+            "signal": finding.signal, "witness": _wire(list(finding.witness)),
+            "expected": _wire(finding.expected), "actual": _wire(finding.actual),
+            "explanation": finding.explanation, "settled": finding.settled}
+
+
+def finding_from_wire(document: Mapping[str, Any]) -> Finding:
+    """The inverse of :func:`finding_wire` (KeyError, TypeError or ValueError when the
+    document is not one)."""
+    return Finding(str(document["task_id"]), str(document["category"]),
+                   str(document["signal"]), list(decode(document["witness"])),
+                   decode(document["expected"]), decode(document["actual"]),
+                   str(document["explanation"]), bool(document["settled"]))
+
+
 def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
              fixed: Mapping[TaskId, FixedSolution]) -> str:
     """``audit.md``: defective references, findings awaiting review, dismissed ones."""

@@ -15,20 +15,20 @@ import json
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.contract import load_contract
-from evalplus_ng.dataset import efficiency_tasks, plain_solutions
+from evalplus_ng.dataset import efficiency_tasks, load_plus_file, plain_solutions
 from evalplus_ng.errors import UnknownTaskError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
 from evalplus_ng.pools import unordered
-from evalplus_ng.records import TYPED, Task
+from evalplus_ng.records import TYPED, Calibration, Task
 from evalplus_ng.registry import Dataset, file_stem, resolve
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.seed import gather
@@ -109,6 +109,8 @@ class AugmentSummary:
     tasks: tuple[Task, ...] = field(default=(), repr=False)
     stress_artifact: Path | None = None
     stress_tasks: tuple[Task, ...] = field(default=(), repr=False)
+    #: Tasks of the suite already in the folder that this run did not select, kept.
+    kept: int = 0
 
 
 def _digest(*parts: str) -> str:
@@ -255,14 +257,62 @@ def _worker(item: tuple[Task, AugmentConfig, PlainReference, str, str, Dataset],
     return task.task_id, True
 
 
+def held_task_ids(out: Path, dataset: Dataset) -> list[str]:
+    """The tasks of the suite already in ``out`` (from its ``stats.json``, else from the
+    plus suite's records), in file order; none when there is no suite."""
+    try:
+        stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
+        return [str(report["task_id"]) for report in stats["tasks"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    suite = out / dataset.suite_file("plus")
+    if not suite.is_file():
+        return []
+    return [task.task_id for task in load_plus_file(suite)]
+
+
+def _calibrations(path: Path, inputs: Mapping[str, Sequence[Any]]) -> dict[str, Task]:
+    """Tasks of the suite file ``path`` whose plus inputs equal ``inputs[task_id]`` and
+    that carry a calibration (kept as they are when their task is kept)."""
+    if not path.is_file() or not inputs:
+        return {}
+    return {task.task_id: task for task in load_plus_file(path)
+            if task.calibration is not None and task.task_id in inputs
+            and encode(list(task.plus_inputs)) == encode(list(inputs[task.task_id]))}
+
+
 def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers: int,
                 progress: Callable[[int, int], None] | None = None,
-                dataset: Dataset | None = None) -> AugmentSummary:
+                dataset: Dataset | None = None, keep_calibration: bool = False,
+                ) -> AugmentSummary:
     """Augment every task (resuming from checkpoints); write the plus tier
     (``out/HumanEvalPlus.jsonl.gz`` for HumanEval) and the stress tier
     (``out/HumanEvalPlus-Stress.jsonl.gz``). ``dataset`` defaults to ``config.dataset``
-    by name."""
+    by name.
+
+    A suite already in ``out`` keeps its other tasks: ``tasks`` are added to it or
+    replace their earlier selves (in the dataset's order), provided each kept task's
+    checkpoint was made with the same settings and ground truth (else an error, before
+    any work). With ``keep_calibration``, a kept task keeps its calibrated time limits.
+    """
     dataset = dataset or resolve(config.dataset)
+    selected = {task.task_id for task in tasks}
+    held = [t for t in held_task_ids(out, dataset) if t not in selected]
+    if held:
+        known = {task.task_id: task for task in dataset.load()}
+        kept_tasks = [known[t] for t in held if t in known]
+        plain_kept = references(kept_tasks, dataset)
+        stale = [t.task_id for t in kept_tasks if _load_checkpoint(
+            _checkpoint_path(out, t), fingerprint(config, t, plain_kept[t.task_id], dataset)
+        ) is None] + [t for t in held if t not in known]
+        if stale:
+            names = ", ".join(stale[:5]) + (", ..." if len(stale) > 5 else "")
+            raise UnknownTaskError(
+                f"{out} holds {len(stale)} task(s) augmented with other settings or another "
+                f"ground truth ({names}): augment them too (add them to --tasks, or omit "
+                "--tasks) or write to another --out")
+        order = {task_id: n for n, task_id in enumerate(known)}
+        tasks = sorted([*tasks, *kept_tasks], key=lambda task: order[task.task_id])
     out.mkdir(parents=True, exist_ok=True)
     plain = references(tasks, dataset)
     keys = {task.task_id: fingerprint(config, task, plain[task.task_id], dataset)
@@ -272,12 +322,12 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
         loaded = _load_checkpoint(_checkpoint_path(out, task), keys[task.task_id])
         if loaded is not None:
             done[task.task_id] = loaded
-    resumed = len(done)
+    resumed = len(done) - len(held)
     todo = [task for task in tasks if task.task_id not in done]
     items = [(task, config, plain[task.task_id], str(_checkpoint_path(out, task)),
               keys[task.task_id], dataset) for task in todo]
     if progress is not None:
-        progress(len(done), len(tasks))
+        progress(len(done) - len(held), len(tasks) - len(held))
     if items:
         for task_id, _ok in unordered(max(1, min(workers, len(items))), _worker, items):
             task = next(t for t in todo if t.task_id == task_id)
@@ -285,22 +335,35 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
             assert loaded is not None, f"{task_id}: checkpoint vanished"
             done[task_id] = loaded
             if progress is not None:
-                progress(len(done), len(tasks))
-    augmented = tuple(
-        replace(task, plus_inputs=tuple(done[task.task_id][0]),
-                contract=_text(dataset.contract_path(task.task_id)) or task.contract)
-        for task in tasks
-    )
-    stressed = tuple(replace(task, plus_inputs=tuple(done[task.task_id][1]))
-                     for task in augmented)
+                progress(len(done) - len(held), len(tasks) - len(held))
     artifact = out / dataset.suite_file("plus")
     stress_artifact = out / dataset.suite_file("stress")
+    calibrated: tuple[dict[str, Task], dict[str, Task]] = ({}, {})
+    if keep_calibration and held:
+        calibrated = (_calibrations(artifact, {t: done[t][0] for t in held}),
+                      _calibrations(stress_artifact, {t: done[t][1] for t in held}))
+    augmented = tuple(
+        replace(task, plus_inputs=tuple(done[task.task_id][0]),
+                contract=_text(dataset.contract_path(task.task_id)) or task.contract,
+                calibration=_kept_calibration(calibrated[0], task))
+        for task in tasks
+    )
+    stressed = tuple(replace(task, plus_inputs=tuple(done[task.task_id][1]),
+                             calibration=_kept_calibration(calibrated[1], task))
+                     for task in augmented)
     write_plus_file(augmented, artifact)
     write_plus_file(stressed, stress_artifact)
     reports = tuple(done[task.task_id][2] for task in tasks)
     (out / "stats.json").write_text(json.dumps(stats_document(reports, config), indent=1) + "\n",
                                     encoding="utf-8")
-    return AugmentSummary(artifact, reports, resumed, augmented, stress_artifact, stressed)
+    return AugmentSummary(artifact, reports, resumed, augmented, stress_artifact, stressed,
+                          len(held))
+
+
+def _kept_calibration(calibrated: Mapping[str, Task], task: Task) -> Calibration | None:
+    """The calibration of a kept task, when its inputs are unchanged (else None)."""
+    kept = calibrated.get(task.task_id)
+    return kept.calibration if kept is not None else None
 
 
 def table(counts: Sequence[int]) -> dict[str, float]:

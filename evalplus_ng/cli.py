@@ -241,17 +241,31 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     config = AugmentConfig(dataset=dataset.name, per_task=per_task, seed=seed,
                            use_corpus=not no_llm_seeds, budget_seconds=budget)
     with _Progress("augmenting") as progress:
-        summary = run_augment(chosen, config, out, jobs, progress.update, dataset)
-    click.echo(f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints); "
-               f"wrote {summary.artifact}, {summary.stress_artifact} and {out / 'stats.json'}")
+        summary = run_augment(chosen, config, out, jobs, progress.update, dataset,
+                              keep_calibration=not no_calibrate)
+    count = f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints)"
+    if summary.kept:
+        count = (f"{len(summary.reports) - summary.kept} tasks augmented ({summary.resumed} "
+                 f"from checkpoints), {summary.kept} kept from the suite already in {out}, "
+                 f"{len(summary.reports)} in all")
+    click.echo(f"{count}; wrote {summary.artifact}, {summary.stress_artifact} and "
+               f"{out / 'stats.json'}")
     _print_table(summary, per_task)
     if not no_audit:  # the suite just written: its oracle answered each input
         _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs,
                answered_lines=config.max_lines)
     if not no_calibrate:  # before reduce: each MINI inherits its tests' calibration
         _calibrate(dataset, out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs,
-                   ("stress",) if not no_reduce else ("mini", "stress", "stress-mini"))
-    if not no_reduce:
+                   ("stress",) if not no_reduce else ("mini", "stress", "stress-mini"),
+                   missing_only=bool(summary.kept))
+    if no_reduce:
+        from evalplus_ng.workflow import stale_minis
+
+        for path in stale_minis(out, dataset):
+            path.unlink()
+            click.echo(f"removed {path}: reduced from another suite "
+                       "(`evalplus-ng reduce` makes this one's)", err=True)
+    else:
         _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs)
         _reduce(dataset, out, "stress", None, jobs, suite="stress")
 
@@ -384,11 +398,17 @@ def calibrate(dataset_name: str, dataset_file: Path | None, data: Path | None, o
 
 
 def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: int,
-               kinds: Sequence[str] = ("mini", "stress", "stress-mini")) -> None:
+               kinds: Sequence[str] = ("mini", "stress", "stress-mini"),
+               missing_only: bool = False) -> None:
     from evalplus_ng.workflow import run_calibrate
 
     with _Progress("calibrating") as progress:
-        summary = run_calibrate(out, dataset, floor, factor, jobs, progress.update, kinds)
+        summary = run_calibrate(out, dataset, floor, factor, jobs, progress.update, kinds,
+                                missing_only)
+    if not summary.tasks:
+        click.echo(f"every task of {', '.join(str(p) for p in summary.paths)} keeps its "
+                   "calibration")
+        return
     click.echo(f"calibrated {summary.tests} tests of {summary.tasks} tasks in "
                f"{', '.join(str(p) for p in summary.paths)}")
     click.echo(f"reference workload: {summary.reference_seconds:.4f} s on this machine; "

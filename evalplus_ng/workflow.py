@@ -39,7 +39,7 @@ from evalplus_ng.files import write_atomically
 from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Sample, Status, Task, Verdict
-from evalplus_ng.registry import SUITE_SUFFIXES, Dataset, resolve
+from evalplus_ng.registry import SUITE_SUFFIXES, Dataset, file_stem, resolve
 from evalplus_ng.render import SuiteFacts
 from evalplus_ng.report import (
     DuplicateResultsError,
@@ -363,11 +363,36 @@ def _audit_inputs(task: Task, plus: Sequence[Args], contract: Contract, limit: i
     return tuple(chosen[:limit])
 
 
+#: Each audited task's findings before review, losslessly (``out_dir/AUDIT_STORE/``): an
+#: audit of some tasks rewrites theirs and reports every task audited in the folder.
+AUDIT_STORE = Path("checkpoints") / "audit"
+
+
+def _stored_audits(store: Path, tasks: Sequence[Task], fresh: Sequence[TaskId],
+                   ) -> dict[TaskId, list[Finding]]:
+    """Findings of every task of ``tasks`` audited in ``store``; a stored file that does
+    not read back is left out (with the ones just written, ``fresh``, it cannot be)."""
+    found: dict[TaskId, list[Finding]] = {}
+    for task in tasks:
+        path = store / f"{file_stem(task.task_id)}.json"
+        if task.task_id not in fresh and not path.is_file():
+            continue
+        try:
+            found[task.task_id] = [audit.finding_from_wire(d)
+                                   for d in json.loads(path.read_text(encoding="utf-8"))]
+        except (OSError, ValueError, KeyError, TypeError):
+            if task.task_id in fresh:
+                raise
+    return found
+
+
 def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path | None = None,
               workers: int = 2, progress: Progress | None = None, suite: Path | None = None,
               config: AuditConfig | None = None, task_ids: Sequence[str] | None = None,
               answered_lines: int | None = None) -> AuditSummary:
-    """Audit a dataset's reference solutions; write ``out_dir/audit.json`` and ``audit.md``.
+    """Audit a dataset's reference solutions; write ``out_dir/audit.json`` and ``audit.md``
+    (``task_ids``: only those tasks are audited; the report keeps the findings of every
+    other task audited in ``out_dir`` before, see :data:`AUDIT_STORE`).
 
     Candidate inputs are each task's base inputs, docstring examples and the plus
     inputs of ``suite`` (default the plus suite in ``out_dir`` when present), after
@@ -381,7 +406,7 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
     """
     config = config or AuditConfig()
     dataset = dataset if dataset is not None else resolve("humaneval")
-    tasks = dataset.load()
+    tasks = everything = dataset.load()
     known = {task.task_id for task in tasks}
     if task_ids is not None:
         wanted = set(task_ids)
@@ -423,16 +448,48 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
                 findings += found
                 if progress is not None:
                     progress(done, len(tasks))
-    reviewed = audit.review(findings, fixed, dismissals)
+    store = out_dir / AUDIT_STORE
+    store.mkdir(parents=True, exist_ok=True)
+    for task in tasks:
+        _write_json_atomically(store / f"{file_stem(task.task_id)}.json",
+                               [audit.finding_wire(f) for f in findings
+                                if f.task_id == task.task_id])
+    audited = _stored_audits(store, everything, [task.task_id for task in tasks])
+    findings = [f for task in everything if task.task_id in audited
+                for f in audited[task.task_id]]
+    tasks = [task for task in everything if task.task_id in audited]
+    repaired = fixed_solutions(dataset, [task.task_id for task in tasks])
+    reviewed = audit.review(findings, repaired, dismissals)
     json_path, markdown_path = out_dir / "audit.json", out_dir / "audit.md"
     entry_points = {task.task_id: task.entry_point for task in tasks}
     _write_json_atomically(json_path, [audit.finding_record(f, entry_points[f.task_id])
                                        for f in reviewed])
     markdown_path.write_text(audit.markdown(reviewed, entry_points,
-                                            {k: v for k, v in fixed.items()
+                                            {k: v for k, v in repaired.items()
                                              if k in entry_points}), encoding="utf-8")
     return AuditSummary(tuple(reviewed), tuple(audit.defective_tasks(reviewed)),
                         json_path, markdown_path)
+
+
+def stale_minis(out_dir: Path, dataset: Dataset) -> list[Path]:
+    """The MINIs in ``out_dir`` that were not reduced from the suite beside them now (a
+    task more or fewer, or an input the suite no longer has): left by an earlier run."""
+    stale = []
+    for mini_kind, kind in (("mini", "plus"), ("stress-mini", "stress")):
+        mini, parent = (out_dir / dataset.suite_file(k) for k in (mini_kind, kind))
+        if not mini.is_file():
+            continue
+        if not parent.is_file():
+            stale.append(mini)
+            continue
+        held = {t.task_id: {canonical(list(a)) for a in t.plus_inputs}
+                for t in load_plus_file(parent)}
+        reduced = load_plus_file(mini)
+        if ({t.task_id for t in reduced} != set(held)
+                or any(canonical(list(a)) not in held[t.task_id]
+                       for t in reduced for a in t.plus_inputs)):
+            stale.append(mini)
+    return stale
 
 
 # ---------------------------------------------------------------- calibrate
@@ -451,7 +508,7 @@ class CalibrateSummary:
 def run_calibrate(
     out_dir: Path, dataset: Dataset | None = None, floor: float = DEFAULT_FLOOR_SECONDS,
     factor: float = DEFAULT_FACTOR, workers: int = 2, progress: Progress | None = None,
-    kinds: Sequence[str] = ("mini", "stress", "stress-mini"),
+    kinds: Sequence[str] = ("mini", "stress", "stress-mini"), missing_only: bool = False,
 ) -> CalibrateSummary:
     """Calibrate the plus suite in ``out_dir`` (and the suites of ``kinds`` present: by
     default the mini, stress and stress-mini suites), in place.
@@ -460,6 +517,8 @@ def run_calibrate(
     calibration per task; only the calibration differs between runs. A MINI written
     from a calibrated suite inherits its tests' units (``augment`` calibrates the plus
     and stress suites before it reduces them: the MINIs' inputs are timed once).
+    ``missing_only`` times only the tasks without a calibration (``augment --tasks``
+    adding to a calibrated suite); the summary counts the tasks and tests timed.
     """
     dataset = dataset if dataset is not None else resolve("humaneval")
     plus = out_dir / dataset.suite_file("plus")
@@ -471,7 +530,8 @@ def run_calibrate(
                                   for kind in kinds) if p.is_file()]
     equality = dataset.equality()  # of suites that do not record it: kept as they are judged
     suites = [load_plus_file(path, equality) for path in paths]
-    total = sum(len(tasks) for tasks in suites)
+    total = sum(sum(not missing_only or t.calibration is None for t in tasks)
+                for tasks in suites)
     finished = 0
 
     def step(done: int, _count: int) -> None:
@@ -482,13 +542,17 @@ def run_calibrate(
     references: list[float] = []
     with Sandbox(workers) as sandbox:
         for path, tasks in zip(paths, suites, strict=True):
-            calibrated = calibrate_tasks(tasks, sandbox, floor, factor, on_done=step)
+            todo = [t for t in tasks if not missing_only or t.calibration is None]
+            fresh = {t.task_id: t for t in calibrate_tasks(todo, sandbox, floor, factor,
+                                                           on_done=step)}
+            calibrated = [fresh.get(t.task_id, t) for t in tasks]
             write_plus_file(calibrated, path)
-            finished += len(tasks)
-            tests += sum(len(t.base_inputs) + len(t.plus_inputs) for t in tasks)
+            finished += len(todo)
+            tests += sum(len(t.base_inputs) + len(t.plus_inputs) for t in todo)
             references += [t.calibration.reference_seconds or 0.0
-                           for t in calibrated if t.calibration is not None]
-    return CalibrateSummary(tuple(paths), total, tests, statistics.median(references))
+                           for t in fresh.values() if t.calibration is not None]
+    return CalibrateSummary(tuple(paths), finished, tests,
+                            statistics.median(references) if references else 0.0)
 
 
 # ---------------------------------------------------------------- report

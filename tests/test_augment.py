@@ -97,6 +97,54 @@ def test_rerun_resumes_from_checkpoints(first_run: Path, tmp_path: Path) -> None
     assert _uncalibrated(first_run / "HumanEvalPlus.jsonl.gz", tmp_path) == before
 
 
+def test_augment_of_more_tasks_adds_them_and_keeps_the_rest_in_step(
+        first_run: Path, tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "out"
+    shutil.copytree(first_run, folder)
+    before = {t.task_id: t for t in load_plus_file(folder / "HumanEvalPlus.jsonl.gz")}
+    audited = [r for r in json.loads((folder / "audit.json").read_text())]
+    result = CliRunner().invoke(main, ["augment", "--out", str(folder), "--tasks", "2",
+                                       "--per-task", "40", "-j", "2"])
+    assert result.exit_code == 0, result.output
+    assert (f"1 tasks augmented (0 from checkpoints), 3 kept from the suite already in "
+            f"{folder}, 4 in all") in result.stdout
+    after = {t.task_id: t for t in load_plus_file(folder / "HumanEvalPlus.jsonl.gz")}
+    ids = ["HumanEval/0", "HumanEval/2", "HumanEval/53", "HumanEval/127"]
+    assert list(after) == ids  # the dataset's order
+    for task_id, task in before.items():  # kept as they were, calibration included
+        assert after[task_id] == task
+    assert after["HumanEval/2"].calibration is not None
+    stress = load_plus_file(folder / "HumanEvalPlus-Stress.jsonl.gz")
+    assert [t.task_id for t in stress] == ids and all(t.calibration for t in stress)
+    stats = json.loads((folder / "stats.json").read_text())
+    assert [r["task_id"] for r in stats["tasks"]] == ids
+    # The later stages cover every task: the MINIs, and the audit keeps the others' findings.
+    for name in ("HumanEvalPlus-Mini.jsonl.gz", "HumanEvalPlus-Stress-Mini.jsonl.gz"):
+        assert [t.task_id for t in load_plus_file(folder / name)] == ids
+    now = json.loads((folder / "audit.json").read_text())
+    assert [r for r in now if r["task_id"] != "HumanEval/2"] == audited
+    # Other settings: the kept tasks would not match; an error names them, nothing changes.
+    suite = (folder / "HumanEvalPlus.jsonl.gz").read_bytes()
+    result = CliRunner().invoke(main, ["augment", "--out", str(folder), "--tasks", "3",
+                                       "--per-task", "41", "-j", "2"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: {folder} holds 4 task(s) augmented with other settings or another ground "
+        "truth (HumanEval/0, HumanEval/2, HumanEval/53, HumanEval/127): augment them too "
+        "(add them to --tasks, or omit --tasks) or write to another --out"]
+    assert (folder / "HumanEvalPlus.jsonl.gz").read_bytes() == suite
+    # Without reduce, a MINI of the suite before is not left beside the new suite.
+    result = CliRunner().invoke(main, ["augment", "--out", str(folder), "--tasks", "4",
+                                       "--per-task", "40", "-j", "2", "--no-reduce",
+                                       "--no-audit"])
+    assert result.exit_code == 0, result.output
+    assert not (folder / "HumanEvalPlus-Mini.jsonl.gz").exists()
+    assert not (folder / "HumanEvalPlus-Stress-Mini.jsonl.gz").exists()
+    assert "HumanEvalPlus-Mini.jsonl.gz: reduced from another suite" in result.stderr
+
+
 def test_the_artifact_judges_samples(first_run: Path, tmp_path: Path) -> None:
     samples = tmp_path / "s.jsonl"
     samples.write_text(json.dumps({"task_id": "HumanEval/53", "completion": "    return x + y\n"})
