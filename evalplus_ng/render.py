@@ -174,18 +174,20 @@ def leaderboard_plot(report: Report) -> str:
     rows = list(report.rows)
     columns = [c for c, present in (("base", True), ("plus", report.has_plus),
                                     ("mini", report.has_mini)) if present]
-    figure = _figure(8, 1 + 0.26 * len(rows) * max(1, len(columns)) / 1.5)
+    figure = _figure(9, 0.8 + 0.09 * len(rows) * (1 + len(columns)))
     axes = figure.subplots()
     height = 0.8 / len(columns)
+    top = 0.0
     for offset, column in enumerate(columns):
         values = [getattr(r, column) or 0.0 for r in rows]
+        top = max(top, *values)
         axes.barh([i + offset * height for i in range(len(rows))], values, height=height,
                   color=COLORS[column], label="MINI" if column == "mini" else column)
     axes.set_yticks([i + height * (len(columns) - 1) / 2 for i in range(len(rows))],
                     [r.label for r in rows], fontsize=7)
-    axes.invert_yaxis()
+    axes.set_ylim(len(rows) - 0.1, -0.3)  # best first, no margin above the first bar
     axes.set_xlabel("pass@1 (%)")
-    axes.set_xlim(0, 100)
+    axes.set_xlim(0, min(100.0, 10 * (int(top) // 10 + 1)))
     axes.legend(loc="lower right", fontsize=8)
     axes.grid(axis="x", alpha=0.3)
     return _svg(figure)
@@ -214,7 +216,7 @@ def task_plot(report: Report) -> str:
 def kills_plot(report: Report) -> str:
     """Stacked bars: each model's kills by failure kind."""
     rows = [r for r in report.rows if r.plus is not None and any(r.kills.values())]
-    figure = _figure(8, 1 + 0.2 * max(1, len(rows)))
+    figure = _figure(9, 0.8 + 0.16 * max(1, len(rows)))
     axes = figure.subplots()
     left: list[int] = [0] * len(rows)
     for kind in KILL_KINDS:
@@ -223,7 +225,7 @@ def kills_plot(report: Report) -> str:
             axes.barh(range(len(rows)), values, left=left, color=COLORS[kind], label=kind)
             left = [a + b for a, b in zip(left, values, strict=True)]
     axes.set_yticks(range(len(rows)), [r.label for r in rows], fontsize=7)
-    axes.invert_yaxis()
+    axes.set_ylim(len(rows) - 0.4, -0.6)
     from matplotlib.ticker import MaxNLocator
 
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -236,17 +238,21 @@ def kills_plot(report: Report) -> str:
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
-th { background: #f0f0f0; } td:nth-child(2), th:nth-child(2) { text-align: left; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
+th { background: #f0f0f0; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .warning { color: #a00; font-weight: bold; }
 figure { margin: 1em 0; } svg { max-width: 100%; height: auto; }
 """
 
 
+def _html_cell(text: str) -> str:
+    number = text.replace(".", "", 1).isdigit()
+    return f"<td class=\"n\">{text}</td>" if number else f"<td>{html.escape(text.strip('*'))}</td>"
+
+
 def _html_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c.strip('*'))}</td>" for c in row)
-                   + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(_html_cell(c) for c in row) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
