@@ -104,8 +104,7 @@ def judge_half(profile: Profile, reqs: Mapping[TaskId, TaskRequirements],
                failed_base: Mapping[Answer, bool]) -> tuple[dict[TaskId, list[int]],
                                                             ReducedVerdicts]:
     """The MINI chosen when ``chooser_out``'s samples chose no test, and ``judged`` on it."""
-    uses_samples = "samples" in profile.requirements
-    suites = {t: r.reduce(profile, held_out=chooser_out if uses_samples else None)
+    suites = {t: r.reduce(profile, held_out=chooser_out if profile.uses_samples else None)
               for t, r in reqs.items()}
     return suites, judge_reduced(reqs, judged, suites, lookup, failed_base)
 

@@ -146,6 +146,9 @@ def _terminated(signum: int, _frame: object) -> None:
 @click.option("--results", "results", type=click.Path(path_type=Path, dir_okay=False),
               default=None, show_default="beside the samples, S_eval_results.json",
               help="Where to write the results (e.g. one folder per suite, for `report`).")
+@click.option("--no-sanitize", "raw", is_flag=True,
+              help="Judge answers as written, as evalplus.evaluate does: a completion is "
+                   "appended to the prompt, with no markdown or prose stripped.")
 @click.option("--resume", is_flag=True, help="Reuse verdicts already in the results file.")
 @click.option("--details", "--test-details", "--test_details", "details", is_flag=True,
               help="Run every test instead of stopping at a sample's first failure "
@@ -164,8 +167,8 @@ def _terminated(signum: int, _frame: object) -> None:
 @_errors_to_exit_codes
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
              suite: str, base_only: bool, mini: bool, artifacts: Path, jobs: int,
-             results: Path | None, resume: bool, details: bool, min_time_limit: float | None,
-             time_factor: float | None, memory_mb: int) -> None:
+             results: Path | None, raw: bool, resume: bool, details: bool,
+             min_time_limit: float | None, time_factor: float | None, memory_mb: int) -> None:
     """Judge LLM samples against a suite and print pass@k."""
     if base_only and mini:
         raise click.UsageError("--base-only and --mini name two suites: choose one")
@@ -180,7 +183,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         suite=suite, artifacts=artifacts, workers=jobs,
         resume=resume,
         config=EvalConfig(floor_seconds=min_time_limit, factor=time_factor, details=details),
-        limits=Limits(memory_bytes=memory_mb << 20), results=results,
+        limits=Limits(memory_bytes=memory_mb << 20), results=results, raw=raw,
     )
     with _Progress("judging") as progress:
         summary = run_evaluate(request, progress.update,

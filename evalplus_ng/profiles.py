@@ -12,7 +12,11 @@ from evalplus_ng.resources import data_dir
 from evalplus_ng.setcover import cover_masks, fill_masks
 
 #: The requirement kinds a profile may name.
-REQUIREMENTS = ("coverage", "mutants", "samples", "cost", "slips", "classes")
+REQUIREMENTS = ("coverage", "mutants", "samples", "cost", "slips", "classes", "faults")
+#: The kinds made from LLM samples (``--samples``): the samples' kills (base-passing
+#: samples the suite fails), and their faults (every distinct wrong sample, base-passing
+#: or not, killed by some plus test).
+SAMPLE_KINDS = frozenset({"samples", "faults"})
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,11 @@ class Profile:
     #: The full suite the profile is made for: ``plus`` (listed in its report) or
     #: ``stress`` (the efficiency tier's own MINI).
     suite: str = "plus"
+
+    @property
+    def uses_samples(self) -> bool:
+        """Whether the profile needs LLM samples (and leaves a judged model's own out)."""
+        return bool(SAMPLE_KINDS & set(self.requirements))
 
     @property
     def steps(self) -> tuple[tuple[str, ...], ...]:

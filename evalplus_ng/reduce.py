@@ -33,6 +33,7 @@ from evalplus_ng.oracle import JUDGE
 from evalplus_ng.pools import unordered
 from evalplus_ng.profiles import (
     REQUIREMENTS,
+    SAMPLE_KINDS,
     KindMasks,
     Profile,
     load_profile,
@@ -109,6 +110,9 @@ class TaskRequirements:
             "cost": cost_goals(self.lines, self.base, COST_FACTOR),
             "slips": dict(invert(self.slips)),
             "classes": {t: set(c) for t, c in self.classes.items()},
+            "faults": {t: goals for t, goals in
+                       kill_matrix(self.samples, self.authors, held_out).items()
+                       if t not in self._base_set},
         }
 
     @cached_property
@@ -121,7 +125,13 @@ class TaskRequirements:
             "cost": masks_of(cost_goals(self.lines, self.base, COST_FACTOR)),
             "slips": (_row_masks(self.slips), len(self.slips)),
             "classes": masks_of(self.classes),
+            "faults": ({t: m for t, m in _row_masks(self.samples).items()
+                        if t not in self._base_set}, len(self.samples)),
         }
+
+    @cached_property
+    def _base_set(self) -> frozenset[int]:
+        return frozenset(self.base)
 
     def _written_only_within(self, models: frozenset[str]) -> int:
         """The sample bits that no model outside ``models`` wrote."""
@@ -140,7 +150,7 @@ class TaskRequirements:
         excluded = {}
         if held_out is not None:
             group = frozenset({held_out} if isinstance(held_out, str) else held_out)
-            excluded["samples"] = self._written_only_within(group)
+            excluded["samples"] = excluded["faults"] = self._written_only_within(group)
         return select_masks(profile, self._masks, self.order, self.base, excluded)
 
 
@@ -424,7 +434,7 @@ def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: 
             seconds[kind] += document["seconds"]
         rows: tuple[KillRow, ...] = ()
         found: Sequence[Candidate] = ()
-        if sample_table is not None and "samples" in kinds:
+        if sample_table is not None and kinds & SAMPLE_KINDS:
             found = sample_table.get(task.task_id, ())
             samples = sample_requirement(task, truth, tests, found, folder, executor)
             seconds["samples"] += samples["seconds"]
@@ -488,7 +498,7 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
         }
         kills = kept = 0
         for model, mine in grouped.items():
-            if "samples" in profile.requirements:
+            if profile.uses_samples:
                 suites = {t: r.reduce(profile, held_out=model) for t, r in reqs.items()}
             else:
                 suites = published
@@ -546,7 +556,7 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
         raise InputError(str(suite_path), None,
                          f"no {suite} suite here: run `evalplus-ng augment --dataset "
                          f"{dataset.name}` first")
-    if "samples" in chosen.requirements and samples_dir is None:
+    if chosen.uses_samples and samples_dir is None:
         raise InputError(str(samples_dir or "--samples"), None,
                          f"profile {profile!r} needs LLM samples: pass --samples DIR")
     tasks = load_plus_file(suite_path, dataset.equality())
@@ -565,7 +575,7 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
     names = sorted(profile_names(), key=lambda n: (PAPER_ORDER.index(n)
                                                    if n in PAPER_ORDER else len(PAPER_ORDER), n))
     profiles = [p for p in map(load_profile, names) if p.suite == "plus"
-                and (samples_dir is not None or "samples" not in p.requirements)]
+                and (samples_dir is not None or not p.uses_samples)]
     if suite != "plus":
         profiles = [chosen]
     kinds = {kind for p in profiles for kind in p.requirements}

@@ -61,13 +61,15 @@ def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]
 
 
 def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
-                    others: Callable[[], Collection[TaskId]] = lambda: ()
-                    ) -> tuple[list[Sample], Counter[TaskId]]:
+                    others: Callable[[], Collection[TaskId]] = lambda: (),
+                    raw: bool = False) -> tuple[list[Sample], Counter[TaskId]]:
     """:func:`read_samples`, but records of the tasks ``others()`` names (tasks the
     dataset has and the suite lacks) are checked and left out, counted per task, as
     EvalPlus warns and skips them; only a task unknown to both is an error. ``others`` is
     called once, at the first record of a task outside ``tasks`` (it may load a dataset).
-    The samples may then be none (all skipped): the caller decides whether that is an error."""
+    The samples may then be none (all skipped): the caller decides whether that is an error.
+    ``raw``: nothing is sanitized, as ``evalplus.evaluate`` runs samples (a ``solution``
+    as written, else the prompt followed by the ``completion``)."""
     path = Path(path)
     samples: list[Sample] = []
     skipped: Counter[TaskId] = Counter()
@@ -89,7 +91,9 @@ def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
         if task is None:
             skipped[task_id] += 1
             continue
-        if solution is not None and _defines(solution, task.entry_point):
+        if raw:
+            code = solution if solution is not None else task.prompt + answer
+        elif solution is not None and _defines(solution, task.entry_point):
             code = solution  # complete code, run as given (as EvalPlus does)
         else:
             code = sanitize(answer, task.prompt, task.entry_point)

@@ -124,6 +124,8 @@ class EvaluateRequest:
     limits: Limits = field(default_factory=Limits)
     #: Where the results go; None: beside the samples (:func:`results_path`).
     results: Path | None = None
+    #: Judge the samples as written, as ``evalplus.evaluate`` does (no sanitizing).
+    raw: bool = False
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,7 @@ def run_evaluate(
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
                                                            request.artifacts)}
         samples, skipped = read_samples_of(request.samples, tasks,
-                                           lambda: _dataset_tasks(request))
+                                           lambda: _dataset_tasks(request), request.raw)
         if not samples:
             place = "here" if request.samples.is_dir() else "in file"
             raise InputError(str(request.samples), None,

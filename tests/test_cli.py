@@ -68,6 +68,23 @@ def test_results_say_what_the_first_failing_test_did(tmp_path: Path) -> None:
     assert again == entries
 
 
+def test_no_sanitize_judges_answers_as_evalplus_does(tmp_path: Path) -> None:
+    # A correct answer in markdown with prose: sanitized, it passes; as written (the prompt
+    # followed by the completion, as evalplus.evaluate runs it), it does not parse.
+    wrapped = "```python\ndef add(x: int, y: int):\n    return x + y\n```\nThis adds them."
+    samples = _samples(tmp_path / "s.jsonl", [
+        {"task_id": "HumanEval/53", "completion": wrapped},
+        {"task_id": "HumanEval/53", "completion": CORRECT}])
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1")
+    assert code == 0 and _statuses(samples) == ["pass", "pass"], out
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1", "--no-sanitize")
+    assert code == 0 and _statuses(samples) == ["fail", "pass"], out
+    entries = json.loads((tmp_path / "s_eval_results.json").read_text())["eval"]["HumanEval/53"]
+    assert entries[0]["base_failure"] == "exception"
+    solution = entries[0]["solution"]
+    assert solution.endswith(wrapped) and solution.startswith("\n\ndef add")
+
+
 def test_evaluate_takes_evalplus_flag_names(tmp_path: Path) -> None:
     # Switching from evalplus: its flag names judge the same way as ours.
     rows = [{"task_id": "HumanEval/53", "completion": CORRECT},

@@ -230,6 +230,32 @@ def test_reduced_task_keeps_chosen_inputs_and_their_calibration() -> None:
     assert req.base == [0, 1]
 
 
+def test_the_faults_requirement_wants_a_plus_test_for_every_wrong_sample() -> None:
+    from evalplus_ng.groundtruth import Expected, GroundTruth
+    from evalplus_ng.kills import KillRow
+    from evalplus_ng.profiles import Profile
+    from evalplus_ng.reduce import TaskRequirements
+
+    task = replace(next(t for t in load_humaneval() if t.task_id == GCD),
+                   base_inputs=([1, 2], [3, 4]), plus_inputs=([5, 6], [7, 8], [9, 10]))
+    empty = Expected((), (), ())
+    rows = (KillRow(frozenset({0, 3})),   # fails base (test 0) and plus test 3
+            KillRow(frozenset({1, 4})),   # fails base too; only model "m" wrote it
+            KillRow(frozenset({2})))      # passes base: a kill, of plus test 2
+    req = TaskRequirements(task, GroundTruth(GCD, empty, empty), (0, 1, 2, 3, 4), {}, (), (),
+                           samples=rows, authors=(frozenset({"a"}), frozenset({"m"}),
+                                                  frozenset({"a"})))
+    samples = Profile("samples", ("samples",), keep_base=True)
+    faults = Profile("faults", ("faults",), keep_base=True)
+    # The kills alone are met by the base tests and test 2; the faults want a plus test
+    # failing each wrong sample, base-failing ones too.
+    assert req.reduce(samples) == [0, 1, 2]
+    assert req.reduce(faults) == [0, 1, 2, 3, 4]
+    # A judged model's own samples choose no test.
+    assert req.reduce(faults, held_out="m") == [0, 1, 2, 3]
+    assert faults.uses_samples and not Profile("x", ("mutants",), keep_base=True).uses_samples
+
+
 def test_coverage_and_lines_warmed_in_worker_processes_are_those_computed_in_place(
         tmp_path: Path) -> None:
     from evalplus_ng.kills import suite_tests

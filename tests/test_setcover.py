@@ -127,8 +127,8 @@ def test_shipped_profiles() -> None:
     full, offline = load_profile("full"), load_profile("offline")
     assert sorted(full.requirements) == sorted(REQUIREMENTS)
     assert "samples" not in offline.requirements
-    # full adds the sample kills on top of everything offline keeps.
-    assert full.steps == (offline.requirements, ("samples",))
+    # full adds the sample kills and faults on top of everything offline keeps.
+    assert full.steps == (offline.requirements, ("samples", "faults"))
     assert load_profile("mutants").requirements == ("mutants",)
     assert all(load_profile(name).keep_base for name in profile_names())
 
