@@ -140,6 +140,9 @@ def _terminated(signum: int, _frame: object) -> None:
               help="EvalPlus's flag: the same as --suite base.")
 @click.option("--mini", "mini", is_flag=True,
               help="EvalPlus's flag: the same as --suite mini.")
+@click.option("--noextreme", "--no-extreme", "noextreme", is_flag=True,
+              help="EvalPlus's flag, accepted: our plus suite already keeps extreme "
+                   "(efficiency) inputs apart, in the stress suite.")
 @click.option("-j", "--jobs", "--parallel", "jobs", type=click.IntRange(min=1),
               default=_default_jobs, show_default="number of cores",
               help="Parallel sandbox workers (--parallel: EvalPlus's name).")
@@ -166,7 +169,8 @@ def _terminated(signum: int, _frame: object) -> None:
               help="Address-space cap of each sample process, MiB.")
 @_errors_to_exit_codes
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
-             suite: str, base_only: bool, mini: bool, artifacts: Path, jobs: int,
+             suite: str, base_only: bool, mini: bool, noextreme: bool, artifacts: Path,
+             jobs: int,
              results: Path | None, raw: bool, resume: bool, details: bool,
              min_time_limit: float | None, time_factor: float | None, memory_mb: int) -> None:
     """Judge LLM samples against a suite and print pass@k."""
@@ -178,6 +182,9 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
             raise click.UsageError(f"--{'base-only' if base_only else 'mini'} and --suite "
                                    f"{suite} name two suites: choose one")
         suite = chosen
+    if noextreme and suite in ("stress", "stress-mini"):
+        raise click.UsageError(f"--noextreme and --suite {suite} ask for opposite things: "
+                               "the stress suite is the extreme inputs")
     request = EvaluateRequest(
         samples=samples, dataset=_dataset(dataset_name, dataset_file, data, artifacts),
         suite=suite, artifacts=artifacts, workers=jobs,

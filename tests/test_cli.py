@@ -96,7 +96,7 @@ def test_evaluate_takes_evalplus_flag_names(tmp_path: Path) -> None:
     assert code == 0, out
     code, out2, _ = _run("evaluate", "--samples", str(theirs), "--parallel", "1", "--base-only",
                          "--test-details", "--min_time_limit", "1.5",
-                         "--gt-time-limit-factor", "5")
+                         "--gt-time-limit-factor", "5", "--noextreme")
     assert code == 0, out2
     assert out.replace("ours", "theirs") == out2
     assert _statuses(ours) == _statuses(theirs) == ["pass", "fail"]
@@ -106,6 +106,8 @@ def test_evaluate_takes_evalplus_flag_names(tmp_path: Path) -> None:
     assert code == 2 and "Mini" in err
     code, _, err = _run("evaluate", "--samples", str(ours), "--mini", "--suite", "plus")
     assert code == 2 and "choose one" in err
+    code, _, err = _run("evaluate", "--samples", str(ours), "--noextreme", "--suite", "stress")
+    assert code == 2 and "the stress suite is the extreme inputs" in err
 
 
 @pytest.mark.parametrize(
