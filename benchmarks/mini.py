@@ -47,6 +47,7 @@ from evalplus_ng.reduce import (
     gather,
     judge_reduced,
     pass_at_1,
+    reduce_all,
     reduced_task,
 )
 from evalplus_ng.sample_kills import Answer, candidates, per_model
@@ -104,8 +105,7 @@ def judge_half(profile: Profile, reqs: Mapping[TaskId, TaskRequirements],
                failed_base: Mapping[Answer, bool]) -> tuple[dict[TaskId, list[int]],
                                                             ReducedVerdicts]:
     """The MINI chosen when ``chooser_out``'s samples chose no test, and ``judged`` on it."""
-    suites = {t: r.reduce(profile, held_out=chooser_out if profile.uses_samples else None)
-              for t, r in reqs.items()}
+    suites = reduce_all(reqs, profile, chooser_out if profile.uses_samples else None)
     return suites, judge_reduced(reqs, judged, suites, lookup, failed_base)
 
 
@@ -197,8 +197,8 @@ def write_halves(folder: Path, reqs: Mapping[TaskId, TaskRequirements],
     for profile in profiles:
         for chooser, judged in (("A", "B"), ("B", "A")):
             held_out = frozenset(report["halves"][judged])
-            mini = [reduced_task(r, r.reduce(profile, held_out=held_out))
-                    for r in reqs.values()]
+            kept = reduce_all(reqs, profile, held_out)
+            mini = [reduced_task(r, kept[t]) for t, r in reqs.items()]
             write_plus_file(mini, folder / f"{profile.name}-chosen-by-{chooser}.jsonl.gz")
 
 

@@ -36,6 +36,11 @@ class Profile:
     #: The full suite the profile is made for: ``plus`` (listed in its report) or
     #: ``stress`` (the efficiency tier's own MINI).
     suite: str = "plus"
+    #: After the covers, tests are added across tasks up to ``mean`` tests per task on
+    #: average, each meeting a second time the most goals of the ``fill`` kinds
+    #: (:func:`evalplus_ng.setcover.fill_across`); () keeps the covers.
+    fill: tuple[str, ...] = ()
+    mean: float | None = None
 
     @property
     def uses_samples(self) -> bool:
@@ -82,8 +87,25 @@ def load_profile_file(path: Path) -> Profile:
     suite = document.get("suite", "plus")
     if suite not in ("plus", "stress"):
         raise InputError(str(path), None, "'suite' must be plus or stress")
+    fill, mean = _fill(path, document.get("fill"), requirements)
     return Profile(path.stem, tuple(dict.fromkeys(requirements)), keep_base, str(description),
-                   budget, stages, suite)
+                   budget, stages, suite, fill, mean)
+
+
+def _fill(path: Path, fill: object, requirements: Sequence[str],
+          ) -> tuple[tuple[str, ...], float | None]:
+    """A profile's ``fill``: ``{"kinds": [...], "mean": N}``, kinds among its requirements."""
+    if fill is None:
+        return (), None
+    problem = ("'fill' must be {\"kinds\": [requirement kinds of the profile], "
+               "\"mean\": tests per task on average}")
+    if not isinstance(fill, dict) or set(fill) != {"kinds", "mean"}:
+        raise InputError(str(path), None, problem)
+    kinds, mean = fill["kinds"], fill["mean"]
+    if (not isinstance(kinds, list) or not kinds or any(k not in requirements for k in kinds)
+            or isinstance(mean, bool) or not isinstance(mean, int | float) or mean <= 0):
+        raise InputError(str(path), None, problem)
+    return tuple(dict.fromkeys(kinds)), float(mean)
 
 
 def profile_names(folder: Path | None = None) -> list[str]:
@@ -154,6 +176,22 @@ def select_masks(
     if profile.budget is not None:
         chosen = fill_masks(combined, order, chosen, profile.budget)
     return sorted(chosen)
+
+
+def fill_goals(profile: Profile, kinds: Mapping[str, KindMasks],
+               excluded: Mapping[str, int] | None = None) -> dict[int, int]:
+    """Test -> the goals of the profile's ``fill`` kinds it meets, as bits (kinds in
+    disjoint bit ranges; ``excluded`` goal bits of a kind left out, as in
+    :func:`select_masks`)."""
+    combined: dict[int, int] = {}
+    offset = 0
+    for kind in profile.fill:
+        masks, width = kinds[kind]
+        allowed = ~(excluded or {}).get(kind, 0)
+        for test, mask in masks.items():
+            combined[test] = combined.get(test, 0) | (mask & allowed) << offset
+        offset += width
+    return combined
 
 
 def select(

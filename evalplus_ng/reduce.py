@@ -36,6 +36,7 @@ from evalplus_ng.profiles import (
     SAMPLE_KINDS,
     KindMasks,
     Profile,
+    fill_goals,
     load_profile,
     masks_of,
     profile_names,
@@ -47,6 +48,7 @@ from evalplus_ng.sample_kills import Answer, Candidate, candidates, invert, kill
 from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import decode, dumps, encode
+from evalplus_ng.setcover import fill_across
 from evalplus_ng.slips import slip_sources
 from evalplus_ng.types import Executor, TaskId
 from evalplus_ng.workflow import answer_keys_near
@@ -141,17 +143,40 @@ class TaskRequirements:
                 mask |= 1 << bit
         return mask
 
+    def _excluded(self, held_out: str | Set[str] | None) -> dict[str, int]:
+        if held_out is None:
+            return {}
+        group = frozenset({held_out} if isinstance(held_out, str) else held_out)
+        mask = self._written_only_within(group)
+        return {kind: mask for kind in SAMPLE_KINDS}
+
     def reduce(self, profile: Profile, held_out: str | Set[str] | None = None) -> list[int]:
-        """The tests ``profile`` keeps of this task (the same as :func:`select` on ``matrices``).
+        """The tests ``profile``'s covers keep of this task (the same as :func:`select` on
+        ``matrices``); :func:`reduce_all` adds the profile's fill across tasks.
 
         ``held_out`` names a model (or a set of models) whose samples do not choose
         tests: a sample kill is a goal only when some other model wrote that code.
         """
-        excluded = {}
-        if held_out is not None:
-            group = frozenset({held_out} if isinstance(held_out, str) else held_out)
-            excluded["samples"] = excluded["faults"] = self._written_only_within(group)
-        return select_masks(profile, self._masks, self.order, self.base, excluded)
+        return select_masks(profile, self._masks, self.order, self.base,
+                            self._excluded(held_out))
+
+    def fill_goals(self, profile: Profile, held_out: str | Set[str] | None = None,
+                   ) -> dict[int, int]:
+        """Test -> the goals of the profile's fill kinds it meets (as bits)."""
+        return fill_goals(profile, self._masks, self._excluded(held_out))
+
+
+def reduce_all(reqs: Mapping[TaskId, TaskRequirements], profile: Profile,
+               held_out: str | Set[str] | None = None) -> dict[TaskId, list[int]]:
+    """The tests ``profile`` keeps of every task: each task's covers, then (with a fill)
+    tests added across tasks up to the profile's mean tests per task."""
+    chosen = {t: r.reduce(profile, held_out) for t, r in reqs.items()}
+    if profile.mean is None:
+        return chosen
+    ids = list(reqs)
+    filled = fill_across([(reqs[t].fill_goals(profile, held_out), reqs[t].order, chosen[t])
+                          for t in ids], int(profile.mean * len(ids)))
+    return {t: sorted(tests) for t, tests in zip(ids, filled, strict=True)}
 
 
 def _row_masks(rows: Sequence[KillRow]) -> dict[int, int]:
@@ -490,7 +515,7 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
     grouped = per_model(answers)
     failed_base = base_failures(reqs, answers, judge) if judge is not None else {}
     for profile in profiles:
-        published = {t: r.reduce(profile) for t, r in reqs.items()}
+        published = reduce_all(reqs, profile)
         row: dict[str, Any] = {
             "profile": profile.name,
             "tests_per_task": statistics.mean(len(c) for c in published.values()),
@@ -499,7 +524,7 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
         kills = kept = 0
         for model, mine in grouped.items():
             if profile.uses_samples:
-                suites = {t: r.reduce(profile, held_out=model) for t, r in reqs.items()}
+                suites = reduce_all(reqs, profile, held_out=model)
             else:
                 suites = published
             assert judge is not None
@@ -590,7 +615,8 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
         say("set cover and report")
         judge = KillLookup(sandbox, reqs) if samples_dir is not None else None
         rows = _profile_rows(profiles, reqs, answers, judge)
-    mini = [reduced_task(reqs[t.task_id], reqs[t.task_id].reduce(chosen)) for t in tasks]
+    kept = reduce_all(reqs, chosen)
+    mini = [reduced_task(reqs[t.task_id], kept[t.task_id]) for t in tasks]
     mini_path = out_dir / files["mini"]
     write_plus_file(mini, mini_path)
     mutant_counts = [len(r.mutants) for r in reqs.values()]

@@ -6,6 +6,7 @@ first in the caller's preference order (cheaper, smaller inputs first).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Hashable, Iterable, Mapping, Sequence, Set
 from typing import TypeVar
 
@@ -140,3 +141,71 @@ def _levels(counts: Sequence[int]) -> list[int]:
         by_count[count] = by_count.get(count, 0) | 1 << bit
     return [by_count[count] for count in sorted(by_count)]
 
+
+
+def fill_across(tasks: Sequence[tuple[Mapping[T, int], Sequence[T], Sequence[T]]],
+                total: int) -> list[list[T]]:
+    """Each task's ``chosen`` tests plus tests added across tasks until ``total`` tests in
+    all (or no test meets a goal again): ``tasks`` holds, per task, its goal masks, its
+    tests in preferred order and its chosen tests.
+
+    Each step adds, over every task, the test meeting the most goals met once so far
+    (then the most met twice), so the extra tests go where a second look at a goal is
+    most wanted, not evenly: a task whose goals are all met twice gets none. Ties go to
+    the earlier task, then to the earlier test in its order. Deterministic.
+    """
+    results = [list(dict.fromkeys(chosen)) for _masks, _order, chosen in tasks]
+    counts: list[dict[int, int]] = []
+    for (masks, _order, _chosen), result in zip(tasks, results, strict=True):
+        met: dict[int, int] = {}
+        for test in result:
+            _count(met, masks.get(test, 0))
+        counts.append(met)
+
+    def best(index: int) -> tuple[tuple[int, int, int, int], T] | None:
+        masks, order, _chosen = tasks[index]
+        taken, met = set(results[index]), counts[index]
+        found: tuple[tuple[int, int, int, int], T] | None = None
+        for position, test in enumerate(order):
+            mask = masks.get(test, 0)
+            if not mask or test in taken:
+                continue
+            once = twice = 0
+            while mask:
+                low = mask & -mask
+                seen = met.get(low.bit_length() - 1, 0)
+                once += seen == 1
+                twice += seen == 2
+                mask ^= low
+            key = (-once, -twice, index, position)
+            if (once or twice) and (found is None or key < found[0]):
+                found = (key, test)
+        return found
+
+    heap: list[tuple[tuple[int, int, int, int], int]] = []
+    picks: dict[int, T] = {}
+    for index in range(len(tasks)):
+        found = best(index)
+        if found is not None:
+            picks[index] = found[1]
+            heapq.heappush(heap, (found[0], index))
+    used = sum(len(result) for result in results)
+    while used < total and heap:
+        _key, index = heapq.heappop(heap)
+        test = picks.pop(index)
+        results[index].append(test)
+        _count(counts[index], tasks[index][0].get(test, 0))
+        used += 1
+        found = best(index)  # only this task's goals changed
+        if found is not None:
+            picks[index] = found[1]
+            heapq.heappush(heap, (found[0], index))
+    return results
+
+
+def _count(met: dict[int, int], mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        bit = low.bit_length() - 1
+        met[bit] = met.get(bit, 0) + 1
+        mask ^= low

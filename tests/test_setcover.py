@@ -18,7 +18,7 @@ from evalplus_ng.profiles import (
     profile_names,
     select,
 )
-from evalplus_ng.setcover import fill_masks, greedy_cover, satisfied
+from evalplus_ng.setcover import fill_across, fill_masks, greedy_cover, satisfied
 
 
 def test_picks_the_test_meeting_most_goals_first() -> None:
@@ -168,6 +168,44 @@ def test_bad_profiles_are_one_line_errors(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"requirements": ["mutants", "cost"], "stages": [["mutants"]]}))
     with pytest.raises(InputError, match="'stages' must be non-empty lists"):
         load_profile_file(bad)
+    for fill in ({"kinds": ["classes"], "mean": 16}, {"kinds": ["mutants"], "mean": 0},
+                 {"kinds": ["mutants"]}, {"kinds": [], "mean": 16}, [16]):
+        bad.write_text(json.dumps({"requirements": ["mutants"], "fill": fill}))
+        with pytest.raises(InputError, match="'fill' must be"):
+            load_profile_file(bad)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"requirements": ["mutants"], "fill": {"kinds": ["mutants"],
+                                                                      "mean": 2.5}}))
+    assert (load_profile_file(good).fill, load_profile_file(good).mean) == (("mutants",), 2.5)
+
+
+def test_fill_across_tasks_spends_the_budget_where_goals_are_met_once() -> None:
+    # Task a: goal 1 met once by its chosen test 0; tests 1 and 2 meet it again.
+    # Task b: its goals are met twice already; task c: tests 5 and 6 meet goals 1 and 2
+    # (once each so far) and test 7 meets nothing.
+    a = ({0: 0b1, 1: 0b1, 2: 0b11}, [0, 1, 2], [0])
+    b = ({3: 0b1, 4: 0b1, 9: 0b1}, [3, 4, 9], [3, 4])
+    c = ({4: 0b11, 5: 0b11, 6: 0b01, 7: 0}, [4, 5, 6, 7], [4])
+    # Budget for two more tests: c's test 5 (two goals met once), then a's test 1 (one met
+    # once; test 2's other goal, met by no chosen test, does not count: the earlier wins).
+    assert fill_across([a, b, c], 6) == [[0, 1], [3, 4], [4, 5]]
+    # Enough budget: every test meeting a goal met once or twice, none meeting nothing.
+    assert fill_across([a, b, c], 99) == [[0, 1, 2], [3, 4, 9], [4, 5, 6]]
+    # No budget left: the covers as they were.
+    assert fill_across([a, b, c], 4) == [[0], [3, 4], [4]]
+
+
+@given(st.lists(st.dictionaries(st.integers(0, 9), st.integers(0, 63), max_size=10),
+                min_size=1, max_size=4), st.integers(0, 30))
+@settings(max_examples=60, deadline=None)
+def test_fill_across_keeps_the_covers_and_the_budget(tasks: list[dict[int, int]],
+                                                     total: int) -> None:
+    given_tasks = [(masks, sorted(masks), sorted(masks)[:1]) for masks in tasks]
+    filled = fill_across(given_tasks, total)
+    for (masks, _order, chosen), result in zip(given_tasks, filled, strict=True):
+        assert result[:len(chosen)] == chosen and len(set(result)) == len(result)
+        assert all(masks[t] for t in result[len(chosen):])  # only tests meeting goals
+    assert sum(map(len, filled)) <= max(total, sum(len(c) for _m, _o, c in given_tasks))
 
 
 def test_select_merges_kinds_without_collisions() -> None:
