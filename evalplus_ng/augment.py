@@ -247,14 +247,16 @@ def _save_checkpoint(path: Path, key: str, inputs: list[Any], stress: list[Any],
     write_atomically(path, json.dumps(document) + "\n")
 
 
-def _worker(item: tuple[Task, AugmentConfig, PlainReference, str, str, Dataset],
-            ) -> tuple[str, bool]:
-    """Pool entry point: one task, checkpointed; returns (task id, ok)."""
-    task, config, reference, path, key, dataset = item
+Unit = tuple[Task, AugmentConfig, PlainReference, Dataset]
+
+
+def _worker(item: Unit) -> tuple[str, list[Any], list[Any], TaskReport, float]:
+    """Pool (or Ray) entry point: one task; returns its id, tiers, report and seconds (the
+    caller, alone, writes the checkpoint)."""
+    task, config, reference, dataset = item
     began = time.perf_counter()
     inputs, stress, report = augment_task(task, config, reference, dataset)
-    _save_checkpoint(Path(path), key, inputs, stress, report, time.perf_counter() - began)
-    return task.task_id, True
+    return task.task_id, inputs, stress, report, time.perf_counter() - began
 
 
 def held_task_ids(out: Path, dataset: Dataset) -> list[str]:
@@ -284,7 +286,7 @@ def _calibrations(path: Path, inputs: Mapping[str, Sequence[Any]]) -> dict[str, 
 def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers: int,
                 progress: Callable[[int, int], None] | None = None,
                 dataset: Dataset | None = None, keep_calibration: bool = False,
-                ) -> AugmentSummary:
+                address: str | None = None) -> AugmentSummary:
     """Augment every task (resuming from checkpoints); write the plus tier
     (``out/HumanEvalPlus.jsonl.gz`` for HumanEval) and the stress tier
     (``out/HumanEvalPlus-Stress.jsonl.gz``). ``dataset`` defaults to ``config.dataset``
@@ -294,6 +296,9 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     replace their earlier selves (in the dataset's order), provided each kept task's
     checkpoint was made with the same settings and ground truth (else an error, before
     any work). With ``keep_calibration``, a kept task keeps its calibrated time limits.
+    ``address`` sends the tasks to a Ray cluster (``""``: the one running here, else a
+    new local instance) instead of a local pool of ``workers``; the same seed gives the
+    same suite either way (each task's stream depends on its id only).
     """
     dataset = dataset or resolve(config.dataset)
     selected = {task.task_id for task in tasks}
@@ -323,16 +328,23 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
         if loaded is not None:
             done[task.task_id] = loaded
     resumed = len(done) - len(held)
-    todo = [task for task in tasks if task.task_id not in done]
-    items = [(task, config, plain[task.task_id], str(_checkpoint_path(out, task)),
-              keys[task.task_id], dataset) for task in todo]
+    todo = {task.task_id: task for task in tasks if task.task_id not in done}
+    items: list[Unit] = [(task, config, plain[task_id], dataset) for task_id, task in todo.items()]
     if progress is not None:
         progress(len(done) - len(held), len(tasks) - len(held))
     if items:
-        for task_id, _ok in unordered(max(1, min(workers, len(items))), _worker, items):
-            task = next(t for t in todo if t.task_id == task_id)
-            loaded = _load_checkpoint(_checkpoint_path(out, task), keys[task_id])
-            assert loaded is not None, f"{task_id}: checkpoint vanished"
+        if address is None:
+            results = unordered(max(1, min(workers, len(items))), _worker, items)
+        else:
+            from evalplus_ng import cluster
+
+            results = cluster.unordered(address or None, _worker, items)
+        for task_id, inputs, stress, report, seconds in results:
+            path = _checkpoint_path(out, todo[task_id])
+            _save_checkpoint(path, keys[task_id], inputs, stress, report, seconds)
+            # Read back, so that a run and its resumption build the suite from the same data.
+            loaded = _load_checkpoint(path, keys[task_id])
+            assert loaded is not None, f"{task_id}: checkpoint unreadable"
             done[task_id] = loaded
             if progress is not None:
                 progress(len(done) - len(held), len(tasks) - len(held))

@@ -101,6 +101,30 @@ def _dataset_options(command: F) -> F:
     return command
 
 
+def _backend_options(command: F) -> F:
+    """``--backend local|ray`` and ``--address``: where the work runs."""
+    for option in reversed([
+        click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+                     show_default=True,
+                     help="Where the work runs: this machine's pool (-j), or a Ray cluster "
+                          "(pip install 'evalplus-ng[ray]'; see the README)."),
+        click.option("--address", default=None, metavar="HOST:PORT",
+                     help="The Ray cluster to join [default: $RAY_ADDRESS, the one started "
+                          "on this machine, else a new local instance]; --backend ray only."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _ray_address(backend: str, address: str | None) -> str | None:
+    """The address to give the stages: None for the local pool, "" for Ray's own default."""
+    if backend == "local":
+        if address is not None:
+            raise click.UsageError("--address names a Ray cluster: add --backend ray")
+        return None
+    return address or ""
+
+
 def _dataset(name: str, dataset_file: Path | None, data: Path | None, out: Path) -> Dataset:
     """The dataset the options name; the user's data folder defaults to ``out/data``."""
     return resolve(name, data if data is not None else out / "data", dataset_file)
@@ -167,12 +191,14 @@ def _terminated(signum: int, _frame: object) -> None:
                    "(--gt-time-limit-factor: EvalPlus's name).")
 @click.option("--memory-mb", type=click.IntRange(min=64), default=4096, show_default=True,
               help="Address-space cap of each sample process, MiB.")
+@_backend_options
 @_errors_to_exit_codes
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
              suite: str, base_only: bool, mini: bool, noextreme: bool, artifacts: Path,
              jobs: int,
              results: Path | None, raw: bool, resume: bool, details: bool,
-             min_time_limit: float | None, time_factor: float | None, memory_mb: int) -> None:
+             min_time_limit: float | None, time_factor: float | None, memory_mb: int,
+             backend: str, address: str | None) -> None:
     """Judge LLM samples against a suite and print pass@k."""
     if base_only and mini:
         raise click.UsageError("--base-only and --mini name two suites: choose one")
@@ -191,6 +217,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         resume=resume,
         config=EvalConfig(floor_seconds=min_time_limit, factor=time_factor, details=details),
         limits=Limits(memory_bytes=memory_mb << 20), results=results, raw=raw,
+        backend=backend, address=_ray_address(backend, address) or None,
     )
     with _Progress("judging") as progress:
         summary = run_evaluate(request, progress.update,
@@ -200,6 +227,9 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
                if summary.skipped else "")
     click.echo(f"{len(summary.results)} samples judged ({summary.reused} reused{skipped}); "
                f"results in {summary.results_path}")
+    if summary.nodes:
+        click.echo("sandbox jobs per Ray node: " + ", ".join(
+            f"{node[:8]} {count}" for node, count in sorted(summary.nodes.items())))
     click.echo(f"base: {base_pass} pass")
     click.echo(f"over {summary.coverage()}")
     for column, row in summary.pass_at_k.items():
@@ -238,11 +268,12 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
 @click.option("--no-calibrate", is_flag=True,
               help="Do not time the ground truth: no calibrated per-test time limits "
                    "(timings are the only part of the suites that differs between runs).")
+@_backend_options
 @_errors_to_exit_codes
 def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
             tasks: str | None, per_task: int, seed: int, jobs: int, no_llm_seeds: bool,
             budget: float, samples_dir: Path | None, no_audit: bool, no_reduce: bool,
-            no_calibrate: bool) -> None:
+            no_calibrate: bool, backend: str, address: str | None) -> None:
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
     from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
 
@@ -252,7 +283,8 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
                            use_corpus=not no_llm_seeds, budget_seconds=budget)
     with _Progress("augmenting") as progress:
         summary = run_augment(chosen, config, out, jobs, progress.update, dataset,
-                              keep_calibration=not no_calibrate)
+                              keep_calibration=not no_calibrate,
+                              address=_ray_address(backend, address))
     count = f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints)"
     if summary.kept:
         count = (f"{len(summary.reports) - summary.kept} tasks augmented ({summary.resumed} "

@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalplus_ng import audit, render
 from evalplus_ng.artifact import write_plus_file
@@ -54,6 +55,9 @@ from evalplus_ng.samples import model_of, read_samples_of
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
+
+if TYPE_CHECKING:
+    from evalplus_ng.cluster import RayExecutor
 
 #: Where ``augment`` writes, and so where ``--suite plus|mini`` look by default.
 DEFAULT_OUT = Path("evalplus-ng-out")
@@ -126,6 +130,10 @@ class EvaluateRequest:
     results: Path | None = None
     #: Judge the samples as written, as ``evalplus.evaluate`` does (no sanitizing).
     raw: bool = False
+    #: ``local`` (this machine's sandbox pool, ``workers`` wide) or ``ray`` (the Ray
+    #: cluster at ``address``; None: the one running here, else a new local instance).
+    backend: str = "local"
+    address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +150,8 @@ class EvaluateSummary:
     suite_tasks: int = 0
     #: The suite judged with (``auto`` resolved).
     suite: str = "base"
+    #: With the Ray backend: sandbox jobs run per node (by Ray node id).
+    nodes: Mapping[str, int] = field(default_factory=dict)
 
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
@@ -184,7 +194,7 @@ def run_evaluate(
     chosen, request = suite != request.suite, replace(request, suite=suite)
     judged = suite_path(request.dataset, request.suite, request.artifacts)
     hidden = answer_keys_near(request.artifacts, request.dataset, *([judged] if judged else []))
-    with Sandbox(request.workers, request.limits, judge=JUDGE, hidden=hidden) as sandbox:
+    with _executor(request, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
                                                            request.artifacts)}
@@ -260,7 +270,16 @@ def run_evaluate(
             _write_json_atomically(out, results_document(_ordered(results), identity))
     ordered = _ordered(results)
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
-                           len(tasks), suite)
+                           len(tasks), suite, dict(getattr(sandbox, "nodes", {})))
+
+
+def _executor(request: EvaluateRequest, hidden: Sequence[Path]) -> Sandbox | RayExecutor:
+    """The local sandbox pool, or the Ray cluster's workers (``backend="ray"``)."""
+    if request.backend == "ray":
+        from evalplus_ng.cluster import RayExecutor
+
+        return RayExecutor(request.address, request.limits, map(str, hidden))
+    return Sandbox(request.workers, request.limits, judge=JUDGE, hidden=hidden)
 
 
 def _dataset_tasks(request: EvaluateRequest) -> set[TaskId]:

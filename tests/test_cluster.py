@@ -1,0 +1,196 @@
+"""The Ray backend against a real local Ray cluster the tests start: a head and one more
+node on this machine, each with its own temporary folder and one CPU. Same verdicts and
+same bytes as the local backend; a node killed mid-run does not stop the run."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from evalplus_ng.cli import main
+
+pytest.importorskip("ray", reason="the Ray backend is an optional extra: pip install '.[ray]'")
+
+#: Node deaths noticed within seconds (Ray's defaults wait half a minute).
+FAST_DEATH = {"RAY_health_check_period_ms": "300", "RAY_health_check_timeout_ms": "1000",
+              "RAY_health_check_failure_threshold": "3", "RAY_health_check_initial_delay_ms": "0"}
+
+
+@dataclass
+class Cluster:
+    address: str
+    folders: tuple[Path, Path]
+
+    def processes(self, folder: Path) -> list[int]:
+        """The Ray daemons (raylet, GCS, monitors) of the node using ``folder``."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if str(folder) in command:
+                found.append(int(entry.name))
+        return found
+
+    def kill_node(self, folder: Path) -> None:
+        for pid in self.processes(folder):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _ray_cli() -> str:
+    return str(Path(sys.executable).with_name("ray"))
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def cluster() -> Iterator[Cluster]:
+    # Short folders: Ray's unix sockets live below them (a path may not exceed 107 bytes).
+    head, node = (Path(tempfile.mkdtemp(prefix=f"ng-ray-{name}-", dir="/tmp"))
+                  for name in ("head", "node"))
+    port = _free_port()
+    env = {**os.environ, **FAST_DEATH, "RAY_USAGE_STATS_ENABLED": "0"}
+    common = ["--num-cpus", "1", "--disable-usage-stats"]
+    made = Cluster(f"127.0.0.1:{port}", (head, node))
+    try:
+        subprocess.run([_ray_cli(), "start", "--head", "--port", str(port), "--temp-dir",
+                        str(head), "--include-dashboard", "false", *common], env=env,
+                       check=True, capture_output=True, timeout=120)
+        subprocess.run([_ray_cli(), "start", "--address", made.address, "--temp-dir",
+                        str(node), *common], env=env, check=True, capture_output=True,
+                       timeout=120)
+        yield made
+    finally:
+        for folder in (node, head):
+            made.kill_node(folder)
+        time.sleep(0.5)
+        for folder in (head, node):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _samples(path: Path, bodies: list[str]) -> Path:
+    path.write_text("".join(json.dumps({"task_id": task, "completion": body}) + "\n"
+                            for task, body in bodies), encoding="utf-8")
+    return path
+
+
+def _suite(folder: Path) -> Path:
+    from dataclasses import replace
+
+    from evalplus_ng.artifact import write_plus_file
+    from evalplus_ng.dataset import load_humaneval
+
+    tasks = {t.task_id: t for t in load_humaneval()}
+    folder.mkdir()
+    write_plus_file([replace(tasks["HumanEval/53"], plus_inputs=([-3, 4], [10**20, 1])),
+                     replace(tasks["HumanEval/13"], plus_inputs=([7, 21], [10**9, 6]))],
+                    folder / "HumanEvalPlus.jsonl.gz")
+    return folder
+
+
+SAMPLES = [("HumanEval/53", "    return x + y\n"), ("HumanEval/53", "    return abs(x) + y\n"),
+           ("HumanEval/53", "    while True:\n        pass\n"),
+           ("HumanEval/53", "    raise ValueError(x)\n"),
+           ("HumanEval/13", "    while b:\n        a, b = b, a % b\n    return a\n"),
+           ("HumanEval/13", "    return min(a, b)\n"),
+           ("HumanEval/13", "    import os\n    os._exit(1)\n")]
+
+
+def _evaluate(samples: Path, artifacts: Path, results: Path, *extra: str) -> str:
+    result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--artifacts",
+                                       str(artifacts), "--results", str(results),
+                                       "--min-time-limit", "0.5", *extra])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
+                                                            tmp_path: Path) -> None:
+    artifacts = _suite(tmp_path / "artifacts")
+    samples = _samples(tmp_path / "s.jsonl", SAMPLES)
+    local = _evaluate(samples, artifacts, tmp_path / "local.json", "-j", "2")
+    remote = _evaluate(samples, artifacts, tmp_path / "ray.json", "--backend", "ray",
+                       "--address", cluster.address)
+    ours, theirs = (json.loads((tmp_path / name).read_text()) for name in ("local.json",
+                                                                            "ray.json"))
+    assert ours == theirs  # verdicts, failing inputs, failure kinds and identity
+    assert remote.replace("ray.json", "local.json").splitlines()[2:] == local.splitlines()[1:]
+    # Both nodes judged: the summary counts each node's sandbox jobs.
+    per_node = next(line for line in remote.splitlines() if line.startswith("sandbox jobs"))
+    assert per_node.count(",") == 1, per_node
+    # augment: the same seed gives the same bytes wherever the tasks run.
+    for name, extra in (("local", ["-j", "2"]),
+                        ("ray", ["--backend", "ray", "--address", cluster.address])):
+        result = CliRunner().invoke(main, ["augment", "--tasks", "0,53", "--per-task", "20",
+                                           "--out", str(tmp_path / name), "--no-audit",
+                                           "--no-reduce", "--no-calibrate", *extra])
+        assert result.exit_code == 0, result.output
+    for file in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Stress.jsonl.gz", "stats.json"):
+        assert (tmp_path / "local" / file).read_bytes() == (tmp_path / "ray" / file).read_bytes()
+
+
+def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path: Path) -> None:
+    from evalplus_ng.evaluate import EvalConfig
+    from evalplus_ng.registry import resolve
+    from evalplus_ng.workflow import EvaluateRequest, run_evaluate
+
+    artifacts = _suite(tmp_path / "artifacts")
+    # Distinct slow samples (each times out on a base input): the run lasts seconds.
+    slow = [("HumanEval/53", f"    if x == {x}:\n        while True:\n            pass\n"
+                             f"    return x + y + {n % 2}\n") for n, x in enumerate(range(12))]
+    samples = _samples(tmp_path / "s.jsonl", SAMPLES + slow)
+    killed: list[int] = []
+
+    def progress(done: int, _total: int) -> None:
+        if done >= 3 and not killed:
+            killed.append(done)
+            cluster.kill_node(cluster.folders[1])
+
+    def request(backend: str, results: str) -> EvaluateRequest:
+        return EvaluateRequest(samples=samples, dataset=resolve("humaneval"), suite="plus",
+                               artifacts=artifacts, workers=2, backend=backend,
+                               address=cluster.address if backend == "ray" else None,
+                               config=EvalConfig(floor_seconds=0.5),
+                               results=tmp_path / results)
+
+    summary = run_evaluate(request("ray", "ray.json"), progress)
+    assert killed and not cluster.processes(cluster.folders[1])
+    run_evaluate(request("local", "local.json"))
+    ours, theirs = (json.loads((tmp_path / name).read_text()) for name in ("local.json",
+                                                                            "ray.json"))
+    assert ours == theirs and len(summary.results) == len(SAMPLES) + 12
+
+
+def test_a_cluster_that_cannot_be_reached_is_a_one_line_error(tmp_path: Path) -> None:
+    samples = _samples(tmp_path / "s.jsonl", SAMPLES[:1])
+    result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite", "base",
+                                       "--backend", "ray", "--address",
+                                       f"127.0.0.1:{_free_port()}"])
+    assert result.exit_code != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot reach the Ray cluster at")
+    result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--address", "x:1"])
+    assert result.exit_code == 2 and "--address names a Ray cluster" in result.stderr
