@@ -305,11 +305,16 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     held = [t for t in held_task_ids(out, dataset) if t not in selected]
     if held:
         known = {task.task_id: task for task in dataset.load()}
-        kept_tasks = [known[t] for t in held if t in known]
+        foreign = [t for t in held if t not in known]
+        if foreign:
+            raise UnknownTaskError(
+                f"{out} holds a suite of tasks {dataset.name} does not have ({foreign[0]}, "
+                "...): write to another --out")
+        kept_tasks = [known[t] for t in held]
         plain_kept = references(kept_tasks, dataset)
         stale = [t.task_id for t in kept_tasks if _load_checkpoint(
             _checkpoint_path(out, t), fingerprint(config, t, plain_kept[t.task_id], dataset)
-        ) is None] + [t for t in held if t not in known]
+        ) is None]
         if stale:
             names = ", ".join(stale[:5]) + (", ..." if len(stale) > 5 else "")
             raise UnknownTaskError(

@@ -145,6 +145,16 @@ def test_augment_of_more_tasks_adds_them_and_keeps_the_rest_in_step(
     assert "HumanEvalPlus-Mini.jsonl.gz: reduced from another suite" in result.stderr
 
 
+def test_augment_into_a_folder_of_another_datasets_suite_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "stats.json").write_text(json.dumps({"tasks": [{"task_id": "Mbpp/2"}]}))
+    result = CliRunner().invoke(main, ["augment", "--out", str(tmp_path), "--tasks", "0",
+                                       "--per-task", "5", "--no-audit", "--no-reduce"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (f"error: {tmp_path} holds a suite of tasks humaneval "
+                                     "does not have (Mbpp/2, ...): write to another --out")
+    assert not (tmp_path / "HumanEvalPlus.jsonl.gz").exists()
+
+
 def test_the_artifact_judges_samples(first_run: Path, tmp_path: Path) -> None:
     samples = tmp_path / "s.jsonl"
     samples.write_text(json.dumps({"task_id": "HumanEval/53", "completion": "    return x + y\n"})
