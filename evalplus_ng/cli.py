@@ -299,7 +299,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     if not no_calibrate:  # before reduce: each MINI inherits its tests' calibration
         _calibrate(dataset, out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs,
                    ("stress",) if not no_reduce else ("mini", "stress", "stress-mini"),
-                   missing_only=bool(summary.kept))
+                   missing_only=bool(summary.kept), address=_ray_address(backend, address))
     if no_reduce:
         from evalplus_ng.workflow import stale_minis
 
@@ -432,21 +432,24 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
               show_default=True, help="Time limit as a multiple of the ground truth's time.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Parallel sandbox workers.")
+@_backend_options
 @_errors_to_exit_codes
 def calibrate(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
-              floor: float, factor: float, jobs: int) -> None:
+              floor: float, factor: float, jobs: int, backend: str, address: str | None,
+              ) -> None:
     """Time the ground truth on every test and store per-test time limits in the suites."""
-    _calibrate(_dataset(dataset_name, dataset_file, data, out), out, floor, factor, jobs)
+    _calibrate(_dataset(dataset_name, dataset_file, data, out), out, floor, factor, jobs,
+               address=_ray_address(backend, address))
 
 
 def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: int,
                kinds: Sequence[str] = ("mini", "stress", "stress-mini"),
-               missing_only: bool = False) -> None:
+               missing_only: bool = False, address: str | None = None) -> None:
     from evalplus_ng.workflow import run_calibrate
 
     with _Progress("calibrating") as progress:
         summary = run_calibrate(out, dataset, floor, factor, jobs, progress.update, kinds,
-                                missing_only)
+                                missing_only, address)
     if not summary.tasks:
         click.echo(f"every task of {', '.join(str(p) for p in summary.paths)} keeps its "
                    "calibration")

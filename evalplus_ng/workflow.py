@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import statistics
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from evalplus_ng import audit, render
 from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.audit import AuditConfig, Finding, SampleCode
+from evalplus_ng.calibrate import CHUNK as CALIBRATION_CHUNK
 from evalplus_ng.calibrate import (
     DEFAULT_FACTOR,
     DEFAULT_FLOOR_SECONDS,
@@ -526,10 +528,32 @@ class CalibrateSummary:
     reference_seconds: float
 
 
+def _calibrate_unit(item: tuple[list[Task], float, float]) -> list[Task]:
+    """A Ray unit: some tasks calibrated on this node (its own reference workload)."""
+    tasks, floor, factor = item
+    with Sandbox(1) as sandbox:
+        return calibrate_tasks(tasks, sandbox, floor, factor)
+
+
+def _calibrate_on_cluster(address: str | None, tasks: Sequence[Task], floor: float,
+                          factor: float, step: Progress) -> list[Task]:
+    """:func:`calibrate_tasks` on a Ray cluster, :data:`calibrate.CHUNK` tasks a unit."""
+    from evalplus_ng import cluster
+
+    units = [(list(tasks[i:i + CALIBRATION_CHUNK]), floor, factor)
+             for i in range(0, len(tasks), CALIBRATION_CHUNK)]
+    timed: list[Task] = []
+    for done in cluster.unordered(address, _calibrate_unit, units):
+        timed += done
+        step(len(timed), len(tasks))
+    return timed
+
+
 def run_calibrate(
     out_dir: Path, dataset: Dataset | None = None, floor: float = DEFAULT_FLOOR_SECONDS,
     factor: float = DEFAULT_FACTOR, workers: int = 2, progress: Progress | None = None,
     kinds: Sequence[str] = ("mini", "stress", "stress-mini"), missing_only: bool = False,
+    address: str | None = None,
 ) -> CalibrateSummary:
     """Calibrate the plus suite in ``out_dir`` (and the suites of ``kinds`` present: by
     default the mini, stress and stress-mini suites), in place.
@@ -540,6 +564,8 @@ def run_calibrate(
     and stress suites before it reduces them: the MINIs' inputs are timed once).
     ``missing_only`` times only the tasks without a calibration (``augment --tasks``
     adding to a calibrated suite); the summary counts the tasks and tests timed.
+    ``address`` times them on a Ray cluster (``""``: Ray's default), a chunk of tasks per
+    unit, each unit measuring its node's reference workload itself.
     """
     dataset = dataset if dataset is not None else resolve("humaneval")
     plus = out_dir / dataset.suite_file("plus")
@@ -561,11 +587,15 @@ def run_calibrate(
 
     tests = 0
     references: list[float] = []
-    with Sandbox(workers) as sandbox:
+    with contextlib.ExitStack() as stack:
+        sandbox = stack.enter_context(Sandbox(workers)) if address is None else None
         for path, tasks in zip(paths, suites, strict=True):
             todo = [t for t in tasks if not missing_only or t.calibration is None]
-            fresh = {t.task_id: t for t in calibrate_tasks(todo, sandbox, floor, factor,
-                                                           on_done=step)}
+            if sandbox is not None:
+                timed = calibrate_tasks(todo, sandbox, floor, factor, on_done=step)
+            else:
+                timed = _calibrate_on_cluster(address or None, todo, floor, factor, step)
+            fresh = {t.task_id: t for t in timed}
             calibrated = [fresh.get(t.task_id, t) for t in tasks]
             write_plus_file(calibrated, path)
             finished += len(todo)

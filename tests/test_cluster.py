@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -98,8 +98,6 @@ def _samples(path: Path, bodies: list[str]) -> Path:
 
 
 def _suite(folder: Path) -> Path:
-    from dataclasses import replace
-
     from evalplus_ng.artifact import write_plus_file
     from evalplus_ng.dataset import load_humaneval
 
@@ -150,6 +148,20 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
         assert result.exit_code == 0, result.output
     for file in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Stress.jsonl.gz", "stats.json"):
         assert (tmp_path / "local" / file).read_bytes() == (tmp_path / "ray" / file).read_bytes()
+    # calibrate: every task timed on the cluster (a unit measures its node's reference).
+    result = CliRunner().invoke(main, ["calibrate", "--out", str(tmp_path / "ray"),
+                                       "--backend", "ray", "--address", cluster.address])
+    assert result.exit_code == 0, result.output
+    assert "calibrated" in result.stdout and "of 4 tasks" in result.stdout
+    from evalplus_ng.dataset import load_plus_file
+
+    for file in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Stress.jsonl.gz"):
+        timed = load_plus_file(tmp_path / "ray" / file)
+        assert all(t.calibration is not None and t.calibration.reference_seconds
+                   and len(t.calibration.units) == len(t.base_inputs) + len(t.plus_inputs)
+                   for t in timed)
+        assert [replace(t, calibration=None) for t in timed] == load_plus_file(
+            tmp_path / "local" / file)
 
 
 def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path: Path) -> None:
