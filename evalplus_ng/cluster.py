@@ -62,8 +62,20 @@ def _worker_sandbox(limits: Limits, hidden: tuple[str, ...]) -> Sandbox:
         if not _WORKER:
             atexit.register(_close_worker_sandboxes)
         _close_worker_sandboxes()  # a worker runs one sandbox at a time
-        _WORKER[key] = Sandbox(1, limits, judge=JUDGE, hidden=hidden)
+        _WORKER[key] = Sandbox(1, limits, judge=JUDGE, hidden=(*hidden, *_ray_folders()))
     return _WORKER[key]
+
+
+def _ray_folders() -> tuple[str, ...]:
+    """This node's Ray folder (sessions, logs, objects spilled from the object store, which
+    hold jobs and their expected outputs): an answer key, covered like the suite (a
+    private hook; none when absent)."""
+    worker = getattr(getattr(_ray(), "_private", None), "worker", None)
+    node = getattr(getattr(worker, "global_worker", None), "node", None)
+    try:
+        return (str(node.get_temp_dir_path()),) if node is not None else ()
+    except (AttributeError, TypeError):
+        return ()
 
 
 def _node() -> str:

@@ -58,6 +58,15 @@ def _ray_cli() -> str:
     return str(Path(sys.executable).with_name("ray"))
 
 
+def _ray_env(folder: Path, **extra: str) -> dict[str, str]:
+    """The environment of the test's Ray daemons: a home of their own (a token that an
+    earlier local ``ray.init`` left in ~/.ray would turn token authentication on for the
+    head only, and the second node could not join)."""
+    home = folder / "home"
+    home.mkdir(exist_ok=True)
+    return {**os.environ, "HOME": str(home), "RAY_USAGE_STATS_ENABLED": "0", **extra}
+
+
 def _free_port() -> int:
     import socket
 
@@ -72,7 +81,7 @@ def cluster() -> Iterator[Cluster]:
     head, node = (Path(tempfile.mkdtemp(prefix=f"ng-ray-{name}-", dir="/tmp"))
                   for name in ("head", "node"))
     port = _free_port()
-    env = {**os.environ, **FAST_DEATH, "RAY_USAGE_STATS_ENABLED": "0"}
+    env = _ray_env(head, **FAST_DEATH)
     common = ["--num-cpus", "1", "--disable-usage-stats"]
     made = Cluster(f"127.0.0.1:{port}", (head, node))
     try:
@@ -206,3 +215,37 @@ def test_a_cluster_that_cannot_be_reached_is_a_one_line_error(tmp_path: Path) ->
     assert len(lines) == 1 and lines[0].startswith("error: cannot reach the Ray cluster at")
     result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--address", "x:1"])
     assert result.exit_code == 2 and "--address names a Ray cluster" in result.stderr
+
+
+def test_a_sample_on_a_ray_worker_cannot_see_rays_folder(tmp_path: Path) -> None:
+    # Ray's folder holds logs and objects spilled from the object store (jobs with their
+    # expected outputs). The namespaces jail shows the machine's /tmp: the worker's
+    # sandbox covers Ray's folder there (bubblewrap shows no /tmp at all).
+    folder = Path(tempfile.mkdtemp(prefix="ng-ray-", dir="/tmp"))
+    port = _free_port()
+    env = _ray_env(folder, EVALPLUS_NG_JAIL="namespaces")
+    made = Cluster(f"127.0.0.1:{port}", (folder, folder))
+    try:
+        subprocess.run([_ray_cli(), "start", "--head", "--port", str(port), "--temp-dir",
+                        str(folder), "--include-dashboard", "false", "--num-cpus", "1",
+                        "--disable-usage-stats"], env=env, check=True, capture_output=True,
+                       timeout=120)
+        from evalplus_ng.cluster import RayExecutor
+        from evalplus_ng.records import Job
+
+        code = ("import os\n"
+                "def f(x):\n"
+                f"    seen = os.listdir({str(folder)!r}) if os.path.isdir({str(folder)!r}) "
+                "else []\n"
+                "    visible = os.listdir('/tmp') if os.path.isdir('/tmp') else []\n"
+                "    return [seen, len(visible)]\n")
+        with RayExecutor(made.address) as executor:
+            (result,) = list(executor.map([Job(code=code, entry_point="f", inputs=[[1]],
+                                               time_limits=[10.0])]))
+        assert result.outcomes and result.outcomes[0].value is not None, result
+        seen, visible = result.outcomes[0].value
+        assert seen == [] and visible > 0  # /tmp is there, Ray's folder below it is not
+    finally:
+        made.kill_node(folder)
+        time.sleep(0.5)
+        shutil.rmtree(folder, ignore_errors=True)
