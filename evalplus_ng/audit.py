@@ -769,12 +769,14 @@ def review(findings: Sequence[Finding], fixed: Mapping[TaskId, FixedSolution],
 def defective_tasks(findings: Sequence[Finding]) -> list[TaskId]:
     """Tasks with at least one confirmed finding, in task order."""
     ids = {f.task_id for f in findings if f.status == CONFIRMED}
-    return sorted(ids, key=_task_number)
+    return sorted(ids, key=task_order)
 
 
-def _task_number(task_id: str) -> tuple[str, int]:
+def task_order(task_id: str) -> tuple[str, int, str]:
+    """A sort key putting ``X/2`` before ``X/10``; ids without a number after their last
+    ``/`` sort by their text."""
     prefix, _, number = task_id.rpartition("/")
-    return prefix, int(number) if number.isdigit() else 0
+    return (prefix, int(number), "") if number.isdigit() else (task_id, 0, task_id)
 
 
 def finding_record(finding: Finding, entry_point: str) -> dict[str, Any]:
@@ -851,7 +853,7 @@ def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
                 lines.append(f"- {f.task_id} ({f.signal}, {f.category}): "
                              f"{_cell(f.explanation)}.{_cell(note)}")
             lines.append("")
-    unconfirmed = sorted(set(fixed) - set(defective), key=_task_number)
+    unconfirmed = sorted(set(fixed) - set(defective), key=task_order)
     if unconfirmed:
         lines += ["## Fixed ground truths no signal confirmed", "",
                   *(f"- {task_id}" for task_id in unconfirmed), ""]

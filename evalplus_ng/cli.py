@@ -277,14 +277,14 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
     from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
 
+    cluster = _ray_address(backend, address)
     dataset = _dataset(dataset_name, dataset_file, data, out)
     chosen = select_tasks(dataset.load(), tasks)
     config = AugmentConfig(dataset=dataset.name, per_task=per_task, seed=seed,
                            use_corpus=not no_llm_seeds, budget_seconds=budget)
     with _Progress("augmenting") as progress:
         summary = run_augment(chosen, config, out, jobs, progress.update, dataset,
-                              keep_calibration=not no_calibrate,
-                              address=_ray_address(backend, address))
+                              keep_calibration=not no_calibrate, address=cluster)
     count = f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints)"
     if summary.kept:
         count = (f"{len(summary.reports) - summary.kept} tasks augmented ({summary.resumed} "
@@ -299,7 +299,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     if not no_calibrate:  # before reduce: each MINI inherits its tests' calibration
         _calibrate(dataset, out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs,
                    ("stress",) if not no_reduce else ("mini", "stress", "stress-mini"),
-                   missing_only=bool(summary.kept), address=_ray_address(backend, address))
+                   missing_only=bool(summary.kept), address=cluster)
     if no_reduce:
         from evalplus_ng.workflow import stale_minis
 

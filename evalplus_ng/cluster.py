@@ -56,11 +56,12 @@ def _close_worker_sandboxes() -> None:
     _WORKER.clear()
 
 
+atexit.register(_close_worker_sandboxes)
+
+
 def _worker_sandbox(limits: Limits, hidden: tuple[str, ...]) -> Sandbox:
     key = (limits, hidden)
     if key not in _WORKER:
-        if not _WORKER:
-            atexit.register(_close_worker_sandboxes)
         _close_worker_sandboxes()  # a worker runs one sandbox at a time
         _WORKER[key] = Sandbox(1, limits, judge=JUDGE, hidden=(*hidden, *_ray_folders()))
     return _WORKER[key]

@@ -501,9 +501,11 @@ def reduced_task(req: TaskRequirements, chosen: Sequence[int]) -> Task:
 
 
 def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequirements],
-                  answers: Sequence[Answer], judge: KillLookup | None) -> list[dict[str, Any]]:
+                  answers: Sequence[Answer], judge: KillLookup | None,
+                  ) -> tuple[list[dict[str, Any]], dict[Profile, dict[TaskId, list[int]]]]:
     """Per profile: tests per task, the full suite's kills the reduced suite keeps, and per
-    model pass@1 full vs reduced (leave one model out).
+    model pass@1 full vs reduced (leave one model out); and each profile's published
+    reduction (every model's samples choosing).
 
     A kill is a sample that passes the base tests and fails the full suite; a sample
     that fails the base tests is never one (every profile keeps the base tests, so
@@ -514,8 +516,9 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
     rows.append({"profile": "(full suite)", "tests_per_task": full_tests, "models": {}})
     grouped = per_model(answers)
     failed_base = base_failures(reqs, answers, judge) if judge is not None else {}
+    reductions: dict[Profile, dict[TaskId, list[int]]] = {}
     for profile in profiles:
-        published = reduce_all(reqs, profile)
+        published = reductions[profile] = reduce_all(reqs, profile)
         row: dict[str, Any] = {
             "profile": profile.name,
             "tests_per_task": statistics.mean(len(c) for c in published.values()),
@@ -542,7 +545,7 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
         row["kills_kept"] = kept
         row["kept"] = kept / kills if kills else None
         rows.append(row)
-    return rows
+    return rows, reductions
 
 
 def _reduction_files(dataset: Dataset, suite: str) -> dict[str, str]:
@@ -614,8 +617,8 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
         reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress, kinds)
         say("set cover and report")
         judge = KillLookup(sandbox, reqs) if samples_dir is not None else None
-        rows = _profile_rows(profiles, reqs, answers, judge)
-    kept = reduce_all(reqs, chosen)
+        rows, reductions = _profile_rows(profiles, reqs, answers, judge)
+    kept = reductions[chosen] if chosen in reductions else reduce_all(reqs, chosen)
     mini = [reduced_task(reqs[t.task_id], kept[t.task_id]) for t in tasks]
     mini_path = out_dir / files["mini"]
     write_plus_file(mini, mini_path)

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from evalplus_ng.audit import task_order
 from evalplus_ng.evaluate import FAILURES
 from evalplus_ng.types import TaskId
 
@@ -173,7 +174,11 @@ class Report:
 
 
 class DuplicateResultsError(ValueError):
-    """Two results files for the same label and suite kind."""
+    """Two results files for the same label and suite kind; ``path`` is the later one."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 def _group(files: Iterable[JudgedFile]) -> dict[str, dict[str, JudgedFile]]:
@@ -185,7 +190,7 @@ def _group(files: Iterable[JudgedFile]) -> dict[str, dict[str, JudgedFile]]:
         if kind in mine:
             raise DuplicateResultsError(
                 f"two results files for {judged.label} on the {kind} suite: "
-                f"{mine[kind].path} and {judged.path}")
+                f"{mine[kind].path} and {judged.path}", judged.path)
         mine[kind] = judged
     return grouped
 
@@ -199,11 +204,6 @@ def _row(label: str, kinds: Mapping[str, JudgedFile]) -> ModelRow:
                     mini.pass_at_1("plus") if mini else None,
                     stress.pass_at_1("plus") if stress else None,
                     dict(plus.kills) if plus else {})
-
-
-def task_order(task_id: str) -> tuple[str, int, str]:
-    prefix, _, number = task_id.rpartition("/")
-    return (prefix, int(number), "") if number.isdigit() else (task_id, 0, task_id)
 
 
 def build(files: Sequence[JudgedFile]) -> Report:

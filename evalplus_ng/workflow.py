@@ -51,7 +51,6 @@ from evalplus_ng.report import (
     ResultsFormatError,
     build,
     judged_file,
-    task_order,
 )
 from evalplus_ng.samples import model_of, read_samples_of
 from evalplus_ng.sandbox import Limits, Sandbox
@@ -391,21 +390,19 @@ def _audit_inputs(task: Task, plus: Sequence[Args], contract: Contract, limit: i
 AUDIT_STORE = Path("checkpoints") / "audit"
 
 
-def _stored_audits(store: Path, tasks: Sequence[Task], fresh: Sequence[TaskId],
-                   ) -> dict[TaskId, list[Finding]]:
-    """Findings of every task of ``tasks`` audited in ``store``; a stored file that does
-    not read back is left out (with the ones just written, ``fresh``, it cannot be)."""
+def _stored_audits(store: Path, tasks: Sequence[Task]) -> dict[TaskId, list[Finding]]:
+    """Findings of the tasks of ``tasks`` audited in ``store`` before; a stored file that
+    does not read back is left out."""
     found: dict[TaskId, list[Finding]] = {}
     for task in tasks:
         path = store / f"{file_stem(task.task_id)}.json"
-        if task.task_id not in fresh and not path.is_file():
+        if not path.is_file():
             continue
         try:
             found[task.task_id] = [audit.finding_from_wire(d)
                                    for d in json.loads(path.read_text(encoding="utf-8"))]
         except (OSError, ValueError, KeyError, TypeError):
-            if task.task_id in fresh:
-                raise
+            continue
     return found
 
 
@@ -473,11 +470,12 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
                     progress(done, len(tasks))
     store = out_dir / AUDIT_STORE
     store.mkdir(parents=True, exist_ok=True)
-    for task in tasks:
-        _write_json_atomically(store / f"{file_stem(task.task_id)}.json",
-                               [audit.finding_wire(f) for f in findings
-                                if f.task_id == task.task_id])
-    audited = _stored_audits(store, everything, [task.task_id for task in tasks])
+    fresh = {task.task_id: [f for f in findings if f.task_id == task.task_id] for task in tasks}
+    for task_id, mine in fresh.items():
+        _write_json_atomically(store / f"{file_stem(task_id)}.json",
+                               [audit.finding_wire(f) for f in mine])
+    audited = {**_stored_audits(store, [t for t in everything if t.task_id not in fresh]),
+               **fresh}
     findings = [f for task in everything if task.task_id in audited
                 for f in audited[task.task_id]]
     tasks = [task for task in everything if task.task_id in audited]
@@ -679,7 +677,7 @@ def suite_facts(artifacts: Path, datasets: Collection[str] = ()) -> SuiteFacts:
         records = [f for f in findings if isinstance(f, dict)]
         audit_counts = dict(Counter(str(f.get("status")) for f in records))
         defective = tuple(sorted({str(f.get("task_id")) for f in records
-                                  if f.get("status") == audit.CONFIRMED}, key=task_order))
+                                  if f.get("status") == audit.CONFIRMED}, key=audit.task_order))
     return SuiteFacts(str(artifacts), plus, stress, profile, tests, audit_counts,
                       defective or (), tuple(notes))
 
@@ -704,7 +702,7 @@ def run_report(paths: Sequence[Path], out: Path, artifacts: Path = DEFAULT_OUT,
     try:
         report = build(judged)
     except DuplicateResultsError as exc:
-        raise InputError(str(out), None, str(exc)) from None
+        raise InputError(exc.path, None, str(exc)) from None
     facts = suite_facts(artifacts, report.datasets)
     out.mkdir(parents=True, exist_ok=True)
     markdown_path, html_path = out / "report.md", out / "report.html"
