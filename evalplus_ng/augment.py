@@ -15,6 +15,7 @@ import json
 import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -111,6 +112,8 @@ class AugmentSummary:
     stress_tasks: tuple[Task, ...] = field(default=(), repr=False)
     #: Tasks of the suite already in the folder that this run did not select, kept.
     kept: int = 0
+    #: With a Ray cluster: the tasks each node augmented (by Ray node id).
+    nodes: Mapping[str, int] = field(default_factory=dict)
 
 
 def _digest(*parts: str) -> str:
@@ -337,13 +340,14 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     items: list[Unit] = [(task, config, plain[task_id], dataset) for task_id, task in todo.items()]
     if progress is not None:
         progress(len(done) - len(held), len(tasks) - len(held))
+    nodes: Counter[str] = Counter()
     if items:
         if address is None:
             results = unordered(max(1, min(workers, len(items))), _worker, items)
         else:
             from evalplus_ng import cluster
 
-            results = cluster.unordered(address or None, _worker, items)
+            results = cluster.unordered(address or None, _worker, items, nodes)
         for task_id, inputs, stress, report, seconds in results:
             path = _checkpoint_path(out, todo[task_id])
             _save_checkpoint(path, keys[task_id], inputs, stress, report, seconds)
@@ -374,7 +378,7 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     (out / "stats.json").write_text(json.dumps(stats_document(reports, config), indent=1) + "\n",
                                     encoding="utf-8")
     return AugmentSummary(artifact, reports, resumed, augmented, stress_artifact, stressed,
-                          len(held))
+                          len(held), dict(nodes))
 
 
 def _kept_calibration(calibrated: Mapping[str, Task], task: Task) -> Calibration | None:

@@ -10,12 +10,13 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from evalplus_ng.calibrate import CHUNK as CALIBRATION_CHUNK
 from evalplus_ng.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluate import EvalConfig
@@ -125,6 +126,13 @@ def _ray_address(backend: str, address: str | None) -> str | None:
     return address or ""
 
 
+def _print_nodes(what: str, nodes: Mapping[str, int]) -> None:
+    """The work each Ray node did (nothing with the local pool)."""
+    if nodes:
+        click.echo(f"{what} per Ray node: " + ", ".join(
+            f"{node[:8]} {count}" for node, count in sorted(nodes.items())))
+
+
 def _dataset(name: str, dataset_file: Path | None, data: Path | None, out: Path) -> Dataset:
     """The dataset the options name; the user's data folder defaults to ``out/data``."""
     return resolve(name, data if data is not None else out / "data", dataset_file)
@@ -227,9 +235,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
                if summary.skipped else "")
     click.echo(f"{len(summary.results)} samples judged ({summary.reused} reused{skipped}); "
                f"results in {summary.results_path}")
-    if summary.nodes:
-        click.echo("sandbox jobs per Ray node: " + ", ".join(
-            f"{node[:8]} {count}" for node, count in sorted(summary.nodes.items())))
+    _print_nodes("sandbox jobs", summary.nodes)
     click.echo(f"base: {base_pass} pass")
     click.echo(f"over {summary.coverage()}")
     for column, row in summary.pass_at_k.items():
@@ -292,6 +298,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
                  f"{len(summary.reports)} in all")
     click.echo(f"{count}; wrote {summary.artifact}, {summary.stress_artifact} and "
                f"{out / 'stats.json'}")
+    _print_nodes("tasks augmented", summary.nodes)
     _print_table(summary, per_task)
     if not no_audit:  # the suite just written: its oracle answered each input
         _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs,
@@ -308,8 +315,9 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
             click.echo(f"removed {path}: reduced from another suite "
                        "(`evalplus-ng reduce` makes this one's)", err=True)
     else:
-        _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs)
-        _reduce(dataset, out, "stress", None, jobs, suite="stress")
+        _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs,
+                address=cluster)
+        _reduce(dataset, out, "stress", None, jobs, suite="stress", address=cluster)
 
 
 def _print_table(summary: AugmentSummary, per_task: int) -> None:
@@ -456,8 +464,10 @@ def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: i
         return
     click.echo(f"calibrated {summary.tests} tests of {summary.tasks} tasks in "
                f"{', '.join(str(p) for p in summary.paths)}")
-    click.echo(f"reference workload: {summary.reference_seconds:.4f} s on this machine; "
+    where = "median over the Ray nodes' units" if summary.nodes else "on this machine"
+    click.echo(f"reference workload: {summary.reference_seconds:.4f} s {where}; "
                f"limits: max({floor} s, {factor} x ground truth)")
+    _print_nodes(f"calibration units (up to {CALIBRATION_CHUNK} tasks)", summary.nodes)
 
 
 @main.command()
@@ -477,25 +487,28 @@ def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: i
               help="Folder of LLM samples files (*.jsonl) for sample kills and pass@1.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Parallel sandbox workers.")
+@_backend_options
 @_errors_to_exit_codes
 def reduce(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
-           profile: str | None, suite: str, samples_dir: Path | None, jobs: int) -> None:
+           profile: str | None, suite: str, samples_dir: Path | None, jobs: int, backend: str,
+           address: str | None) -> None:
     """Reduce a full suite to its MINI by set cover over test requirements."""
     # The strongest profile the inputs allow, as augment chooses it.
     chosen = profile or ("stress" if suite == "stress" else "full" if samples_dir else "offline")
     _reduce(_dataset(dataset_name, dataset_file, data, out), out, chosen, samples_dir, jobs,
-            suite)
+            suite, _ray_address(backend, address))
 
 
 def _reduce(dataset: Dataset, out: Path, profile: str, samples_dir: Path | None, jobs: int,
-            suite: str = "plus") -> None:
+            suite: str = "plus", address: str | None = None) -> None:
     from evalplus_ng.reduce import run_reduce
 
     with _Progress("reducing" if suite == "plus" else f"reducing {suite}") as progress:
         summary = run_reduce(out, dataset, profile, samples_dir, jobs, progress.update,
                              status=lambda message: click.echo(message, err=True),
-                             suite=suite)
+                             suite=suite, address=address)
     click.echo(f"wrote {summary.mini_path} and {summary.report_path}")
+    _print_nodes("tasks reduced", summary.nodes)
     spent = summary.seconds
     if spent:
         click.echo(f"seconds (cumulative over cached runs): coverage {spent['coverage']}, "

@@ -59,7 +59,9 @@ def _close_worker_sandboxes() -> None:
 atexit.register(_close_worker_sandboxes)
 
 
-def _worker_sandbox(limits: Limits, hidden: tuple[str, ...]) -> Sandbox:
+def worker_sandbox(limits: Limits, hidden: tuple[str, ...]) -> Sandbox:
+    """This Ray worker's sandbox (one worker at a time), set up at its first use and kept
+    for the worker's later units; it also covers the node's Ray folder."""
     key = (limits, hidden)
     if key not in _WORKER:
         _close_worker_sandboxes()  # a worker runs one sandbox at a time
@@ -86,7 +88,7 @@ def _node() -> str:
 def run_chunk(limits: Limits, hidden: tuple[str, ...], jobs: Sequence[Job],
               ) -> tuple[str, list[JobResult]]:
     """A Ray task: ``jobs`` in this worker's sandbox; the node's id and the results."""
-    sandbox = _worker_sandbox(limits, hidden)
+    sandbox = worker_sandbox(limits, hidden)
     return _node(), [sandbox.run(job) for job in jobs]
 
 
@@ -197,17 +199,26 @@ class RayExecutor:
                 self._ray.cancel(ref, force=True)
 
 
+def _placed(function: Callable[[Any], Any], item: Any) -> tuple[str, Any]:
+    """A Ray task: ``function(item)`` and the id of the node that ran it."""
+    return _node(), function(item)
+
+
 def unordered(address: str | None, function: Callable[[Any], Any], items: Iterable[Any],
-              ) -> Iterator[Any]:
+              nodes: Counter[str] | None = None) -> Iterator[Any]:
     """``function`` over ``items`` on the cluster, one Ray task each (retried when its
-    node dies), results as they come; leftover tasks are cancelled if the consumer stops."""
+    node dies), results as they come; leftover tasks are cancelled if the consumer stops.
+    ``nodes`` counts the units each node ran."""
     ray, connected = connect(address)
-    remote = ray.remote(num_cpus=1, max_retries=RETRIES)(function)
-    pending = [remote.remote(item) for item in items]
+    remote = ray.remote(num_cpus=1, max_retries=RETRIES)(_placed)
+    pending = [remote.remote(function, item) for item in items]
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+            node, result = ray.get(done[0])
+            if nodes is not None:
+                nodes[node] += 1
+            yield result
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)

@@ -8,10 +8,12 @@ costs only the set cover.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -29,7 +31,6 @@ from evalplus_ng.files import write_atomically
 from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
 from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
 from evalplus_ng.mutants import mutant_sources
-from evalplus_ng.oracle import JUDGE
 from evalplus_ng.pools import unordered
 from evalplus_ng.profiles import (
     REQUIREMENTS,
@@ -46,12 +47,12 @@ from evalplus_ng.records import Task
 from evalplus_ng.registry import MINI_OF, Dataset, file_stem, resolve
 from evalplus_ng.sample_kills import Answer, Candidate, candidates, invert, kill_matrix, per_model
 from evalplus_ng.samples import read_sample_folder
-from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.sandbox import Limits
 from evalplus_ng.serialize import decode, dumps, encode
 from evalplus_ng.setcover import fill_across
 from evalplus_ng.slips import slip_sources
 from evalplus_ng.types import Executor, TaskId
-from evalplus_ng.workflow import answer_keys_near
+from evalplus_ng.workflow import answer_keys_near, executor
 
 REPORT_FILE = "reduction.md"
 SUMMARY_FILE = "reduction.json"
@@ -202,6 +203,8 @@ class ReduceSummary:
     #: Seconds spent on coverage, mutant and sample kills (cumulative over cached runs)
     #: and on this run; printed, not written (the report files are reproducible).
     seconds: Mapping[str, float] = field(default_factory=dict)
+    #: With a Ray cluster: the tasks whose requirements each node computed (by node id).
+    nodes: Mapping[str, int] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- caching
@@ -215,24 +218,38 @@ def _key(*parts: Any) -> str:
     return digest.hexdigest()
 
 
+def _timed(compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``compute()``'s document with the seconds it took."""
+    began = time.perf_counter()
+    document = compute()
+    document["seconds"] = round(time.perf_counter() - began, 3)
+    return document
+
+
+def _read_cached(folder: Path, task: Task, key: str) -> dict[str, Any] | None:
+    """The cached document for ``task`` when its key matches, else None."""
+    path = folder / f"{file_stem(task.task_id)}.json"
+    if not path.is_file():
+        return None
+    try:
+        document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        return None  # a torn write: compute again
+    return document if document.get("key") == key else None
+
+
+def _store(folder: Path, task: Task, key: str, document: dict[str, Any]) -> dict[str, Any]:
+    document["key"] = key
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomically(folder / f"{file_stem(task.task_id)}.json", json.dumps(document) + "\n")
+    return document
+
+
 def _cached(folder: Path, task: Task, key: str,
             compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """The cached document for ``task`` when its key matches, else a fresh one (then stored)."""
-    path = folder / f"{file_stem(task.task_id)}.json"
-    if path.is_file():
-        try:
-            document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-            if document.get("key") == key:
-                return document
-        except ValueError:
-            pass  # a torn write: compute again
-    began = time.perf_counter()
-    document = compute()
-    document["key"] = key
-    document["seconds"] = round(time.perf_counter() - began, 3)
-    folder.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, json.dumps(document) + "\n")
-    return document
+    found = _read_cached(folder, task, key)
+    return found if found is not None else _store(folder, task, key, _timed(compute))
 
 
 def _rows_to_wire(rows: Sequence[KillRow]) -> list[dict[str, list[int]]]:
@@ -270,68 +287,83 @@ def class_requirement(task: Task, truth: GroundTruth,
     return found
 
 
+#: The requirement kinds cached per task (``classes`` is cheap: computed each time).
+CACHED_KINDS = ("coverage", "cost", "mutants", "slips", "samples")
+
+
+def requirement_key(kind: str, task: Task, tests: Sequence[int],
+                    codes: Sequence[str] = ()) -> str:
+    """The cache key of ``task``'s requirement of ``kind``: everything it depends on."""
+    suite = _suite_key(task, tests)
+    if kind in ("coverage", "cost"):
+        return _key(kind, suite)
+    if kind == "mutants":
+        return _key(kind, suite, MUTANT_KILLS.__dict__)
+    if kind == "slips":
+        # The slips' own code is in the key: a change to how they are made redoes them.
+        return _key(kind, suite, MUTANT_KILLS.__dict__,
+                    [m.code for m in slip_sources(task.solution)])
+    return _key(kind, suite, SAMPLE_KILLS.__dict__, list(codes))
+
+
+def compute_requirement(kind: str, task: Task, truth: GroundTruth | None,
+                        tests: Sequence[int], codes: Sequence[str] = (),
+                        executor: Executor | None = None) -> dict[str, Any]:
+    """``task``'s requirement of ``kind`` (uncached): branch arcs or executed lines per
+    test (in-process: trusted code), or kill rows of mutants, slips or the samples
+    ``codes`` (in ``executor``'s sandbox; these need the ground truth's ``truth``)."""
+    everything = (*task.base_inputs, *task.plus_inputs)
+    chosen = [everything[t] for t in tests]
+    if kind == "coverage":
+        arcs = branch_arcs(task.solution, task.entry_point, chosen)
+        return {"arcs": {str(t): sorted(a) for t, a in zip(tests, arcs, strict=True)}}
+    if kind == "cost":
+        lines = executed_lines(task.solution, task.entry_point, chosen)
+        return {"lines": {str(t): n for t, n in zip(tests, lines, strict=True)}}
+    if truth is None or executor is None:
+        raise ValueError(f"the {kind} requirement runs code: it needs the truth and a sandbox")
+    if kind == "samples":
+        return {"rows": _rows_to_wire(kill_rows(task, truth, codes, executor, SAMPLE_KILLS))}
+    mutants = mutant_sources(task.solution) if kind == "mutants" else slip_sources(task.solution)
+    rows = kill_rows(task, truth, [m.code for m in mutants], executor, MUTANT_KILLS)
+    return {"lines": [m.line for m in mutants], "rows": _rows_to_wire(rows)}
+
+
+def _requirement(kind: str, task: Task, truth: GroundTruth | None, tests: Sequence[int],
+                 folder: Path, executor: Executor | None = None,
+                 codes: Sequence[str] = ()) -> dict[str, Any]:
+    return _cached(folder / kind, task, requirement_key(kind, task, tests, codes),
+                   lambda: compute_requirement(kind, task, truth, tests, codes, executor))
+
+
 def coverage_requirement(task: Task, tests: Sequence[int], folder: Path) -> dict[str, Any]:
     """Branch arcs per test (cached)."""
-    everything = (*task.base_inputs, *task.plus_inputs)
-
-    def compute() -> dict[str, Any]:
-        arcs = branch_arcs(task.solution, task.entry_point, [everything[t] for t in tests])
-        return {"arcs": {str(t): sorted(a) for t, a in zip(tests, arcs, strict=True)}}
-
-    return _cached(folder / "coverage", task, _key("coverage", _suite_key(task, tests)), compute)
+    return _requirement("coverage", task, None, tests, folder)
 
 
 def cost_requirement(task: Task, tests: Sequence[int], folder: Path) -> dict[str, Any]:
     """Lines the ground truth executes per test (cached)."""
-    everything = (*task.base_inputs, *task.plus_inputs)
-
-    def compute() -> dict[str, Any]:
-        lines = executed_lines(task.solution, task.entry_point, [everything[t] for t in tests])
-        return {"lines": {str(t): n for t, n in zip(tests, lines, strict=True)}}
-
-    return _cached(folder / "cost", task, _key("cost", _suite_key(task, tests)), compute)
+    return _requirement("cost", task, None, tests, folder)
 
 
 def mutant_requirement(task: Task, truth: GroundTruth, tests: Sequence[int], folder: Path,
                        executor: Executor) -> dict[str, Any]:
     """Mutants of the ground truth and the tests that kill each (cached)."""
-
-    def compute() -> dict[str, Any]:
-        mutants = mutant_sources(task.solution)
-        rows = kill_rows(task, truth, [m.code for m in mutants], executor, MUTANT_KILLS)
-        return {"lines": [m.line for m in mutants], "rows": _rows_to_wire(rows)}
-
-    key = _key("mutants", _suite_key(task, tests), MUTANT_KILLS.__dict__)
-    return _cached(folder / "mutants", task, key, compute)
+    return _requirement("mutants", task, truth, tests, folder, executor)
 
 
 def slip_requirement(task: Task, truth: GroundTruth, tests: Sequence[int], folder: Path,
                      executor: Executor) -> dict[str, Any]:
     """The ground truth's slips (LLM-style mutants) and the tests that kill each (cached)."""
-
-    slips = slip_sources(task.solution)
-
-    def compute() -> dict[str, Any]:
-        rows = kill_rows(task, truth, [m.code for m in slips], executor, MUTANT_KILLS)
-        return {"lines": [m.line for m in slips], "rows": _rows_to_wire(rows)}
-
-    # The slips' own code is in the key: a change to how they are made redoes them.
-    key = _key("slips", _suite_key(task, tests), MUTANT_KILLS.__dict__,
-               [m.code for m in slips])
-    return _cached(folder / "slips", task, key, compute)
+    return _requirement("slips", task, truth, tests, folder, executor)
 
 
 def sample_requirement(task: Task, truth: GroundTruth, tests: Sequence[int],
                        found: Sequence[Candidate], folder: Path,
                        executor: Executor) -> dict[str, Any]:
     """The tests that kill each distinct sample of the task (cached)."""
-    codes = [candidate.code for candidate in found]
-
-    def compute() -> dict[str, Any]:
-        return {"rows": _rows_to_wire(kill_rows(task, truth, codes, executor, SAMPLE_KILLS))}
-
-    key = _key("samples", _suite_key(task, tests), SAMPLE_KILLS.__dict__, codes)
-    return _cached(folder / "samples", task, key, compute)
+    return _requirement("samples", task, truth, tests, folder, executor,
+                        [candidate.code for candidate in found])
 
 
 # --------------------------------------------------------------------------- judging
@@ -431,6 +463,58 @@ def warm(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Pa
     items = [(task, suite_tests(task, truths[task.task_id]), folder, local) for task in tasks]
     for _done in unordered(min(workers, len(items)), _warm_one, items):
         pass
+
+
+RequirementUnit = tuple[Task, GroundTruth, list[int], list[str], list[str], tuple[str, ...]]
+
+
+def _requirement_unit(item: RequirementUnit) -> tuple[TaskId, dict[str, dict[str, Any]]]:
+    """A Ray unit: some requirement kinds of one task, computed on the worker (its sandbox
+    runs the mutants, slips and samples); the driver stores them."""
+    from evalplus_ng.cluster import worker_sandbox
+
+    task, truth, tests, kinds, codes, hidden = item
+    sandbox = worker_sandbox(Limits(), hidden)
+    return task.task_id, {
+        kind: _timed(functools.partial(compute_requirement, kind, task, truth, tests, codes,
+                                       sandbox))
+        for kind in kinds}
+
+
+def warm_on_cluster(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Path,
+                    address: str | None, kinds: Set[str],
+                    sample_table: Mapping[TaskId, Sequence[Candidate]] | None,
+                    hidden: Sequence[str] = (), progress: Progress | None = None,
+                    nodes: Counter[str] | None = None) -> None:
+    """Fill the requirement caches on a Ray cluster, one task a unit (the kinds its cache
+    lacks), each stored by this process as it comes; :func:`gather` then reads them."""
+    from evalplus_ng import cluster
+
+    units: list[RequirementUnit] = []
+    for task in tasks:
+        truth = truths[task.task_id]
+        tests = suite_tests(task, truth)
+        codes = [c.code for c in (sample_table or {}).get(task.task_id, ())]
+        wanted = [kind for kind in CACHED_KINDS if kind in kinds and kind != "samples"]
+        if sample_table is not None and kinds & SAMPLE_KINDS:
+            wanted.append("samples")
+        missing = [kind for kind in wanted if _read_cached(
+            folder / kind, task, requirement_key(kind, task, tests, codes)) is None]
+        if missing:
+            units.append((task, truth, tests, missing, codes, tuple(hidden)))
+    by_id = {task.task_id: task for task in tasks}
+    done = len(tasks) - len(units)
+    if progress is not None:
+        progress(done, len(tasks))
+    for task_id, documents in cluster.unordered(address, _requirement_unit, units, nodes):
+        task = by_id[task_id]
+        tests = suite_tests(task, truths[task_id])
+        codes = [c.code for c in (sample_table or {}).get(task_id, ())]
+        for kind, document in documents.items():
+            _store(folder / kind, task, requirement_key(kind, task, tests, codes), document)
+        done += 1
+        if progress is not None:
+            progress(done, len(tasks))
 
 
 def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Path,
@@ -562,7 +646,7 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
                samples_dir: Path | None = None, workers: int = 2,
                progress: Progress | None = None,
                status: Callable[[str], None] | None = None,
-               suite: str = "plus") -> ReduceSummary:
+               suite: str = "plus", address: str | None = None) -> ReduceSummary:
     """Reduce ``out_dir``'s full suite with ``profile``; write the MINI suite and the report.
 
     ``dataset`` is the benchmark whose suites ``out_dir`` holds (default HumanEval).
@@ -570,6 +654,9 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
     report has no pass@1 columns. ``suite`` is ``plus`` (the MINI, reported for every
     shipped profile) or ``stress`` (the stress tier's own MINI, for ``profile`` alone:
     its inputs are the costly ones, so no other profile's requirements are gathered).
+    ``address`` computes the requirements on a Ray cluster (``""``: the one running here,
+    else a new local instance), a task a unit, instead of in ``workers`` local processes;
+    the caches, the MINI and the report are the same.
     """
     if suite not in MINI_OF:
         raise InputError(suite, None, f"no reduction for suite {suite!r}; known: "
@@ -608,12 +695,18 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
         profiles = [chosen]
     kinds = {kind for p in profiles for kind in p.requirements}
     folder = out_dir / files["cache"]
-    with Sandbox(workers, Limits(), judge=JUDGE,
-                 hidden=answer_keys_near(out_dir, dataset)) as sandbox:
+    hidden = answer_keys_near(out_dir, dataset)
+    nodes: Counter[str] = Counter()
+    with executor(address, workers, Limits(), hidden) as sandbox:
         say(f"running the ground truth of {len(tasks)} task(s)")
         truths = run_ground_truth(tasks, sandbox, tasks_per_job=8)
-        say("branch coverage and executed lines")
-        warm(tasks, truths, folder, workers, kinds)
+        if address is None:
+            say("branch coverage and executed lines")
+            warm(tasks, truths, folder, workers, kinds)
+        else:
+            say("requirements on the Ray cluster")
+            warm_on_cluster(tasks, truths, folder, address or None, kinds, sample_table,
+                            tuple(map(str, hidden)), progress, nodes)
         reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress, kinds)
         say("set cover and report")
         judge = KillLookup(sandbox, reqs) if samples_dir is not None else None
@@ -651,7 +744,9 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
         document,
         {**{k: round(v, 1) for k, v in seconds.items()},
          "this_run": round(time.perf_counter() - began, 1)},
+        dict(nodes),
     )
+
 
 
 def report(document: Mapping[str, Any]) -> str:

@@ -195,7 +195,8 @@ def run_evaluate(
     chosen, request = suite != request.suite, replace(request, suite=suite)
     judged = suite_path(request.dataset, request.suite, request.artifacts)
     hidden = answer_keys_near(request.artifacts, request.dataset, *([judged] if judged else []))
-    with _executor(request, hidden) as sandbox:
+    with executor(None if request.backend == "local" else request.address or "",
+                  request.workers, request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
                                                            request.artifacts)}
@@ -274,13 +275,15 @@ def run_evaluate(
                            len(tasks), suite, dict(getattr(sandbox, "nodes", {})))
 
 
-def _executor(request: EvaluateRequest, hidden: Sequence[Path]) -> Sandbox | RayExecutor:
-    """The local sandbox pool, or the Ray cluster's workers (``backend="ray"``)."""
-    if request.backend == "ray":
-        from evalplus_ng.cluster import RayExecutor
+def executor(address: str | None, workers: int, limits: Limits, hidden: Sequence[Path],
+             ) -> Sandbox | RayExecutor:
+    """The local sandbox pool of ``workers`` (``address`` None), or the workers of the Ray
+    cluster at ``address`` (``""``: the one running here, else a new local instance)."""
+    if address is None:
+        return Sandbox(workers, limits, judge=JUDGE, hidden=hidden)
+    from evalplus_ng.cluster import RayExecutor
 
-        return RayExecutor(request.address, request.limits, map(str, hidden))
-    return Sandbox(request.workers, request.limits, judge=JUDGE, hidden=hidden)
+    return RayExecutor(address or None, limits, map(str, hidden))
 
 
 def _dataset_tasks(request: EvaluateRequest) -> set[TaskId]:
@@ -524,24 +527,28 @@ class CalibrateSummary:
     tasks: int
     tests: int
     reference_seconds: float
+    #: With a Ray cluster: the units (of up to :data:`CALIBRATION_CHUNK` tasks) each node
+    #: timed (by node id).
+    nodes: Mapping[str, int] = field(default_factory=dict)
 
 
 def _calibrate_unit(item: tuple[list[Task], float, float]) -> list[Task]:
     """A Ray unit: some tasks calibrated on this node (its own reference workload)."""
+    from evalplus_ng.cluster import worker_sandbox
+
     tasks, floor, factor = item
-    with Sandbox(1) as sandbox:
-        return calibrate_tasks(tasks, sandbox, floor, factor)
+    return calibrate_tasks(tasks, worker_sandbox(Limits(), ()), floor, factor)
 
 
 def _calibrate_on_cluster(address: str | None, tasks: Sequence[Task], floor: float,
-                          factor: float, step: Progress) -> list[Task]:
+                          factor: float, step: Progress, nodes: Counter[str]) -> list[Task]:
     """:func:`calibrate_tasks` on a Ray cluster, :data:`calibrate.CHUNK` tasks a unit."""
     from evalplus_ng import cluster
 
     units = [(list(tasks[i:i + CALIBRATION_CHUNK]), floor, factor)
              for i in range(0, len(tasks), CALIBRATION_CHUNK)]
     timed: list[Task] = []
-    for done in cluster.unordered(address, _calibrate_unit, units):
+    for done in cluster.unordered(address, _calibrate_unit, units, nodes):
         timed += done
         step(len(timed), len(tasks))
     return timed
@@ -585,6 +592,7 @@ def run_calibrate(
 
     tests = 0
     references: list[float] = []
+    nodes: Counter[str] = Counter()
     with contextlib.ExitStack() as stack:
         sandbox = stack.enter_context(Sandbox(workers)) if address is None else None
         for path, tasks in zip(paths, suites, strict=True):
@@ -592,7 +600,8 @@ def run_calibrate(
             if sandbox is not None:
                 timed = calibrate_tasks(todo, sandbox, floor, factor, on_done=step)
             else:
-                timed = _calibrate_on_cluster(address or None, todo, floor, factor, step)
+                timed = _calibrate_on_cluster(address or None, todo, floor, factor, step,
+                                              nodes)
             fresh = {t.task_id: t for t in timed}
             calibrated = [fresh.get(t.task_id, t) for t in tasks]
             write_plus_file(calibrated, path)
@@ -601,7 +610,7 @@ def run_calibrate(
             references += [t.calibration.reference_seconds or 0.0
                            for t in fresh.values() if t.calibration is not None]
     return CalibrateSummary(tuple(paths), finished, tests,
-                            statistics.median(references) if references else 0.0)
+                            statistics.median(references) if references else 0.0, dict(nodes))
 
 
 # ---------------------------------------------------------------- report

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
+import test_sandbox as corpus  # the hostile corpus (tests/ is on the path, as pytest runs)
 from click.testing import CliRunner
 
 from evalplus_ng.cli import main
@@ -155,8 +156,27 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
                                            "--out", str(tmp_path / name), "--no-audit",
                                            "--no-reduce", "--no-calibrate", *extra])
         assert result.exit_code == 0, result.output
+        assert ("tasks augmented per Ray node" in result.stdout) == (name == "ray")
     for file in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Stress.jsonl.gz", "stats.json"):
         assert (tmp_path / "local" / file).read_bytes() == (tmp_path / "ray" / file).read_bytes()
+    # reduce: requirements computed a task a unit on the cluster, stored by the driver.
+    shutil.copytree(tmp_path / "ray", tmp_path / "reduced")
+    for folder, extra in ((tmp_path / "local", ["-j", "2"]),
+                          (tmp_path / "reduced", ["--backend", "ray", "--address",
+                                                  cluster.address])):
+        result = CliRunner().invoke(main, ["reduce", "--out", str(folder), *extra])
+        assert result.exit_code == 0, result.output
+        assert ("tasks reduced per Ray node" in result.stdout) == (folder.name == "reduced")
+    for file in ("HumanEvalPlus-Mini.jsonl.gz", "reduction.json", "reduction.md"):
+        assert (tmp_path / "local" / file).read_bytes() == (
+            tmp_path / "reduced" / file).read_bytes()
+    caches = [sorted((folder / "reduction").rglob("*.json")) for folder in
+              (tmp_path / "local", tmp_path / "reduced")]
+    assert [p.relative_to(tmp_path / "local") for p in caches[0]] == [
+        p.relative_to(tmp_path / "reduced") for p in caches[1]] and caches[0]
+    for ours, theirs in zip(*caches, strict=True):
+        assert ({**json.loads(ours.read_text()), "seconds": 0}
+                == {**json.loads(theirs.read_text()), "seconds": 0})
     # calibrate: every task timed on the cluster (a unit measures its node's reference).
     result = CliRunner().invoke(main, ["calibrate", "--out", str(tmp_path / "ray"),
                                        "--backend", "ray", "--address", cluster.address])
@@ -205,6 +225,27 @@ def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path
     assert ours == theirs and len(summary.results) == len(SAMPLES) + 12
 
 
+def test_a_node_killed_mid_run_does_not_stop_augment(cluster: Cluster, tmp_path: Path) -> None:
+    from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
+    from evalplus_ng.dataset import load_humaneval
+
+    tasks = select_tasks(load_humaneval(), "0-5")
+    config = AugmentConfig(per_task=60, seed=7)
+    killed: list[int] = []
+
+    def progress(done: int, _total: int) -> None:
+        if done >= 1 and not killed:
+            killed.append(done)
+            cluster.kill_node(cluster.folders[1])
+
+    remote = run_augment(tasks, config, tmp_path / "ray", 2, progress, address=cluster.address)
+    assert killed and not cluster.processes(cluster.folders[1])
+    assert len(remote.reports) == 6 and sum(remote.nodes.values()) == 6
+    run_augment(tasks, config, tmp_path / "local", 2)
+    for file in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Stress.jsonl.gz", "stats.json"):
+        assert (tmp_path / "local" / file).read_bytes() == (tmp_path / "ray" / file).read_bytes()
+
+
 def test_a_cluster_that_cannot_be_reached_is_a_one_line_error(tmp_path: Path) -> None:
     samples = _samples(tmp_path / "s.jsonl", SAMPLES[:1])
     result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite", "base",
@@ -217,22 +258,34 @@ def test_a_cluster_that_cannot_be_reached_is_a_one_line_error(tmp_path: Path) ->
     assert result.exit_code == 2 and "--address names a Ray cluster" in result.stderr
 
 
-def test_a_sample_on_a_ray_worker_cannot_see_rays_folder(tmp_path: Path) -> None:
-    # Ray's folder holds logs and objects spilled from the object store (jobs with their
-    # expected outputs). The namespaces jail shows the machine's /tmp: the worker's
-    # sandbox covers Ray's folder there (bubblewrap shows no /tmp at all).
+@contextlib.contextmanager
+def _one_node(cpus: int = 1, **env: str) -> Iterator[Cluster]:
+    """A cluster of one node (its own folder, ``env`` added to its daemons' environment,
+    which its workers and their sandboxes inherit); every process of it killed after."""
     folder = Path(tempfile.mkdtemp(prefix="ng-ray-", dir="/tmp"))
     port = _free_port()
-    env = _ray_env(folder, EVALPLUS_NG_JAIL="namespaces")
     made = Cluster(f"127.0.0.1:{port}", (folder, folder))
     try:
         subprocess.run([_ray_cli(), "start", "--head", "--port", str(port), "--temp-dir",
-                        str(folder), "--include-dashboard", "false", "--num-cpus", "1",
-                        "--disable-usage-stats"], env=env, check=True, capture_output=True,
-                       timeout=120)
-        from evalplus_ng.cluster import RayExecutor
-        from evalplus_ng.records import Job
+                        str(folder), "--include-dashboard", "false", "--num-cpus", str(cpus),
+                        "--disable-usage-stats"], env=_ray_env(folder, **env), check=True,
+                       capture_output=True, timeout=120)
+        yield made
+    finally:
+        made.kill_node(folder)
+        time.sleep(0.5)
+        shutil.rmtree(folder, ignore_errors=True)
 
+
+def test_a_sample_on_a_ray_worker_cannot_see_rays_folder() -> None:
+    # Ray's folder holds logs and objects spilled from the object store (jobs with their
+    # expected outputs). The namespaces jail shows the machine's /tmp: the worker's
+    # sandbox covers Ray's folder there (bubblewrap shows no /tmp at all).
+    from evalplus_ng.cluster import RayExecutor
+    from evalplus_ng.records import Job
+
+    with _one_node(EVALPLUS_NG_JAIL="namespaces") as made:
+        folder = made.folders[0]
         code = ("import os\n"
                 "def f(x):\n"
                 f"    seen = os.listdir({str(folder)!r}) if os.path.isdir({str(folder)!r}) "
@@ -242,10 +295,41 @@ def test_a_sample_on_a_ray_worker_cannot_see_rays_folder(tmp_path: Path) -> None
         with RayExecutor(made.address) as executor:
             (result,) = list(executor.map([Job(code=code, entry_point="f", inputs=[[1]],
                                                time_limits=[10.0])]))
-        assert result.outcomes and result.outcomes[0].value is not None, result
-        seen, visible = result.outcomes[0].value
-        assert seen == [] and visible > 0  # /tmp is there, Ray's folder below it is not
-    finally:
-        made.kill_node(folder)
-        time.sleep(0.5)
-        shutil.rmtree(folder, ignore_errors=True)
+    assert result.outcomes and result.outcomes[0].value is not None, result
+    seen, visible = result.outcomes[0].value
+    assert seen == [] and visible > 0  # /tmp is there, Ray's folder below it is not
+
+
+# The hostile corpus and its surroundings (tests/test_sandbox.py), here run by Ray workers.
+surroundings = corpus.surroundings
+marker = corpus.marker
+
+
+@corpus.requires_root
+def test_the_hostile_corpus_on_ray_workers_is_contained_and_leaves_nothing(
+        surroundings: corpus.Surroundings, marker: str) -> None:
+    from evalplus_ng.cluster import RayExecutor
+
+    # Processes whose environment cannot be read count as marked: those already here.
+    before = {p.pid for p in corpus._processes(marker) if p.marked}
+    jobs = [corpus._job(corpus.GOOD)]
+    for name in corpus.CONTAINED:
+        jobs += [corpus._job(surroundings.code(name)), corpus._job(corpus.GOOD)]
+    # The marker reaches the Ray daemons, their workers, and the workers' sandboxes.
+    with _one_node(2, **{corpus.MARK: marker}) as made:
+        with RayExecutor(made.address, corpus.FAST) as executor:
+            results = list(executor.map(jobs))
+        assert all(result.all_passed for result in results[::2])
+        for name, result in zip(corpus.CONTAINED, results[1::2], strict=True):
+            corpus._assert_verdict(name, result)
+        # While the workers live (their sandboxes kept for the next chunks): no sample's
+        # process outlived its job.
+        assert corpus._wait_for_no_leftovers(marker) == []
+    surroundings.assert_untouched()
+    # The node gone: its workers' sandboxes went with it.
+    deadline = time.monotonic() + 10
+    while (alive := [p for p in corpus._processes(marker)
+                     if p.marked and not p.zombie and p.pid not in before]
+           ) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert alive == []
