@@ -17,13 +17,14 @@ missing is computed and cached there). ``--lost`` lists, per profile, the tasks 
 kills the MINI loses most, with one lost sample each.
 
     python benchmarks/mini.py OUT ../shared/samples/humaneval [-j 2] [--json F]
-        [--profiles full,offline] [--lost 15]
+        [--profiles full,offline] [--lost 15] [--split-seed N]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 from collections import Counter
@@ -82,10 +83,13 @@ def family_of(model: str) -> str:
     return model
 
 
-def halves(answers: Sequence[Answer]) -> tuple[frozenset[str], frozenset[str]]:
+def halves(answers: Sequence[Answer], seed: int | None = None,
+           ) -> tuple[frozenset[str], frozenset[str]]:
     """Two sets of models, whole families each, with about as many samples each.
 
-    Families go, largest first, to the half with fewer samples so far (ties: by name).
+    Families go, largest first, to the half with fewer samples so far (ties: by name);
+    with ``seed``, in an order shuffled by it instead (another split, as balanced as
+    that order allows): a profile tuned on one split is then judged on others.
     """
     sizes = Counter(family_of(a.model) for a in answers)
     members: dict[str, set[str]] = {}
@@ -93,7 +97,10 @@ def halves(answers: Sequence[Answer]) -> tuple[frozenset[str], frozenset[str]]:
         members.setdefault(family_of(answer.model), set()).add(answer.model)
     sides: list[set[str]] = [set(), set()]
     counts = [0, 0]
-    for family in sorted(sizes, key=lambda f: (-sizes[f], f)):
+    order = sorted(sizes, key=lambda f: (-sizes[f], f))
+    if seed is not None:
+        random.Random(seed).shuffle(order)
+    for family in order:
         side = 0 if counts[0] <= counts[1] else 1
         sides[side] |= members[family]
         counts[side] += sizes[family]
@@ -111,12 +118,13 @@ def judge_half(profile: Profile, reqs: Mapping[TaskId, TaskRequirements],
 
 def measure(reqs: Mapping[TaskId, TaskRequirements], answers: Sequence[Answer],
             lookup: KillLookup, profiles: Sequence[Profile], min_samples: int,
-            lost: int) -> dict[str, Any]:
+            lost: int, split_seed: int | None = None) -> dict[str, Any]:
     """The whole report (plain data)."""
-    side_a, side_b = halves(answers)
+    side_a, side_b = halves(answers, split_seed)
     failed_base = base_failures(reqs, answers, lookup)
     grouped = per_model(answers)
     report: dict[str, Any] = {
+        "split_seed": split_seed,
         "halves": {"A": sorted(side_a), "B": sorted(side_b)},
         "samples": {"A": sum(a.model in side_a for a in answers),
                     "B": sum(a.model in side_b for a in answers)},
@@ -222,6 +230,9 @@ def main() -> None:
     parser.add_argument("--variant", action="append", default=[],
                         help="an ad-hoc profile NAME=KIND+KIND[/KIND][:BUDGET] (base kept), "
                              "e.g. offline16=coverage+mutants+cost:16; repeatable")
+    parser.add_argument("--split-seed", type=int, default=None,
+                        help="another family split: families in an order shuffled by this "
+                             "seed [default: largest first, the balanced split]")
     parser.add_argument("--min-samples", type=int, default=100)
     parser.add_argument("--lost", type=int, default=10)
     parser.add_argument("--json", type=Path)
@@ -247,7 +258,8 @@ def main() -> None:
         reqs, _seconds = gather(tasks, truths, args.out / CACHE_FOLDER, sandbox, table, progress)
         print(file=sys.stderr)
         lookup = KillLookup(sandbox, reqs)
-        report = measure(reqs, answers, lookup, profiles, args.min_samples, args.lost)
+        report = measure(reqs, answers, lookup, profiles, args.min_samples, args.lost,
+                         args.split_seed)
     print_report(report)
     if args.write is not None:
         write_halves(args.write, reqs, profiles, report)

@@ -28,7 +28,9 @@ from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluate import estimate_pass_at_k
 from evalplus_ng.files import write_atomically
-from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
+from evalplus_ng.groundtruth import GroundTruth, ground_truth_job, run_ground_truth
+from evalplus_ng.habits import HABITS, rewrites
+from evalplus_ng.habits import goals as habit_goals
 from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
 from evalplus_ng.mutants import mutant_sources
 from evalplus_ng.pools import unordered
@@ -43,7 +45,7 @@ from evalplus_ng.profiles import (
     profile_names,
     select_masks,
 )
-from evalplus_ng.records import Task
+from evalplus_ng.records import Status, Task
 from evalplus_ng.registry import MINI_OF, Dataset, file_stem, resolve
 from evalplus_ng.sample_kills import Answer, Candidate, candidates, invert, kill_matrix, per_model
 from evalplus_ng.samples import read_sample_folder
@@ -52,7 +54,7 @@ from evalplus_ng.serialize import decode, dumps, encode
 from evalplus_ng.setcover import fill_across
 from evalplus_ng.slips import slip_sources
 from evalplus_ng.types import Executor, TaskId
-from evalplus_ng.workflow import answer_keys_near, executor
+from evalplus_ng.workflow import answer_keys_near, open_executor
 
 REPORT_FILE = "reduction.md"
 SUMMARY_FILE = "reduction.json"
@@ -71,6 +73,9 @@ SAMPLE_KILLS = KillConfig(max_failures=64)
 #: The costliest test is a goal when it costs the ground truth at least this many times
 #: the lines of the costliest base test.
 COST_FACTOR = 4.0
+#: Habits: the ground truth's limit per rewritten input, and rewrites per sandbox job.
+HABIT_SECONDS = 2.0
+HABIT_CHUNK = 512
 #: Bumped whenever a cached requirement's meaning changes.
 CACHE_VERSION = 1
 
@@ -96,6 +101,8 @@ class TaskRequirements:
     codes: tuple[str, ...] = ()
     #: Lines the ground truth executes on each test (the cost requirement).
     lines: Mapping[int, int] = field(default_factory=dict)
+    #: The normalising habits each test tells apart (:mod:`evalplus_ng.habits`).
+    habits: Mapping[int, frozenset[str]] = field(default_factory=dict)
 
     @property
     def base(self) -> list[int]:
@@ -113,6 +120,7 @@ class TaskRequirements:
             "cost": cost_goals(self.lines, self.base, COST_FACTOR),
             "slips": dict(invert(self.slips)),
             "classes": {t: set(c) for t, c in self.classes.items()},
+            "habits": {t: set(h) for t, h in self.habits.items() if h},
             "faults": {t: goals for t, goals in
                        kill_matrix(self.samples, self.authors, held_out).items()
                        if t not in self._base_set},
@@ -128,6 +136,7 @@ class TaskRequirements:
             "cost": masks_of(cost_goals(self.lines, self.base, COST_FACTOR)),
             "slips": (_row_masks(self.slips), len(self.slips)),
             "classes": masks_of(self.classes),
+            "habits": masks_of(self.habits),
             "faults": ({t: m for t, m in _row_masks(self.samples).items()
                         if t not in self._base_set}, len(self.samples)),
         }
@@ -288,7 +297,7 @@ def class_requirement(task: Task, truth: GroundTruth,
 
 
 #: The requirement kinds cached per task (``classes`` is cheap: computed each time).
-CACHED_KINDS = ("coverage", "cost", "mutants", "slips", "samples")
+CACHED_KINDS = ("coverage", "cost", "mutants", "slips", "habits", "samples")
 
 
 def requirement_key(kind: str, task: Task, tests: Sequence[int],
@@ -297,6 +306,8 @@ def requirement_key(kind: str, task: Task, tests: Sequence[int],
     suite = _suite_key(task, tests)
     if kind in ("coverage", "cost"):
         return _key(kind, suite)
+    if kind == "habits":
+        return _key(kind, suite, sorted(HABITS), HABIT_SECONDS)
     if kind == "mutants":
         return _key(kind, suite, MUTANT_KILLS.__dict__)
     if kind == "slips":
@@ -322,11 +333,43 @@ def compute_requirement(kind: str, task: Task, truth: GroundTruth | None,
         return {"lines": {str(t): n for t, n in zip(tests, lines, strict=True)}}
     if truth is None or executor is None:
         raise ValueError(f"the {kind} requirement runs code: it needs the truth and a sandbox")
+    if kind == "habits":
+        return {"goals": _habit_goals(task, truth, tests, executor)}
     if kind == "samples":
         return {"rows": _rows_to_wire(kill_rows(task, truth, codes, executor, SAMPLE_KILLS))}
     mutants = mutant_sources(task.solution) if kind == "mutants" else slip_sources(task.solution)
     rows = kill_rows(task, truth, [m.code for m in mutants], executor, MUTANT_KILLS)
     return {"lines": [m.line for m in mutants], "rows": _rows_to_wire(rows)}
+
+
+def _habit_goals(task: Task, truth: GroundTruth, tests: Sequence[int],
+                 executor: Executor) -> dict[str, list[str]]:
+    """Per test (as text), the goals of :mod:`evalplus_ng.habits`: the ground truth run on
+    each habit's rewrite of the test's input (trusted code; a rewrite it does not answer
+    within :data:`HABIT_SECONDS` is no goal)."""
+    everything = (*task.base_inputs, *task.plus_inputs)
+    own = (*truth.base.outputs, *truth.plus.outputs)
+    answered = (*truth.base.failures, *truth.plus.failures)
+    probes = [(test, stem, args) for test in tests if not answered[test]
+              for stem, args in rewrites(everything[test])]
+    jobs = [replace(ground_truth_job(task, [args for _t, _s, args in probes[i:i + HABIT_CHUNK]],
+                                     HABIT_SECONDS), max_timeouts=1)
+            for i in range(0, len(probes), HABIT_CHUNK)]
+    answers: list[Any] = []
+    for chunk, result in zip(range(0, len(probes), HABIT_CHUNK), executor.map(jobs),
+                             strict=True):
+        for index in range(min(HABIT_CHUNK, len(probes) - chunk)):
+            outcome = result.outcomes[index] if index < len(result.outcomes) else None
+            ok = (result.load.status is Status.OK and outcome is not None
+                  and outcome.status is Status.OK)
+            answers.append(dumps(outcome.value) if ok and outcome is not None else None)
+    stems: dict[int, list[str]] = {}
+    same: dict[int, list[bool | None]] = {}
+    for (test, stem, _args), answer in zip(probes, answers, strict=True):
+        stems.setdefault(test, []).append(stem)
+        same.setdefault(test, []).append(None if answer is None
+                                         else answer == dumps(own[test]))
+    return {str(test): sorted(habit_goals(stems[test], same[test])) for test in stems}
 
 
 def _requirement(kind: str, task: Task, truth: GroundTruth | None, tests: Sequence[int],
@@ -538,8 +581,11 @@ def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: 
                                 else {"lines": {}, "seconds": 0.0})
         slips = (slip_requirement(task, truth, tests, folder, executor) if "slips" in kinds
                  else nothing)
+        habits: dict[str, Any] = (
+            _requirement("habits", task, truth, tests, folder, executor) if "habits" in kinds
+            else {"goals": {}, "seconds": 0.0})
         for kind, document in (("coverage", cover), ("mutants", mutants), ("cost", cost),
-                               ("slips", slips)):
+                               ("slips", slips), ("habits", habits)):
             seconds[kind] += document["seconds"]
         rows: tuple[KillRow, ...] = ()
         found: Sequence[Candidate] = ()
@@ -562,6 +608,7 @@ def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: 
             lines={int(t): n for t, n in cost["lines"].items()},
             slips=_rows_from_wire(slips["rows"]),
             classes=class_requirement(task, truth, tests) if "classes" in kinds else {},
+            habits={int(t): frozenset(g) for t, g in habits["goals"].items()},
         )
         if progress is not None:
             progress(done, len(tasks))
@@ -697,7 +744,7 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
     folder = out_dir / files["cache"]
     hidden = answer_keys_near(out_dir, dataset)
     nodes: Counter[str] = Counter()
-    with executor(address, workers, Limits(), hidden) as sandbox:
+    with open_executor(address, workers, Limits(), hidden) as sandbox:
         say(f"running the ground truth of {len(tasks)} task(s)")
         truths = run_ground_truth(tasks, sandbox, tasks_per_job=8)
         if address is None:

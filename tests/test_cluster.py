@@ -36,34 +36,49 @@ class Cluster:
     folders: tuple[Path, Path]
 
     def processes(self, folder: Path) -> list[int]:
-        """The Ray daemons (raylet, GCS, monitors) of the node using ``folder``."""
+        """The processes of the node using ``folder``: its daemons (raylet, GCS, monitors,
+        agents) and its workers. Some rename themselves over their command line and
+        environment: those are found by the log files they hold open in the folder."""
         found = []
         for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if str(folder) in command:
+            if entry.name.isdigit() and _uses(entry, folder):
                 found.append(int(entry.name))
         return found
 
     def kill_node(self, folder: Path) -> None:
-        for pid in self.processes(folder):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        """SIGKILL every process of the node, again until none is left (a daemon may be
+        starting a worker as it dies)."""
+        deadline = time.monotonic() + 10
+        while (pids := self.processes(folder)) and time.monotonic() < deadline:
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.05)
+
+
+def _uses(process: Path, folder: Path) -> bool:
+    """Does the process ``/proc/PID`` name ``folder`` in its command line or environment,
+    or hold a file below it open?"""
+    try:
+        if str(folder).encode() in (process / "cmdline").read_bytes() + (
+                process / "environ").read_bytes():
+            return True
+        return any(os.readlink(link).startswith(f"{folder}/")
+                   for link in (process / "fd").iterdir())
+    except OSError:
+        return False  # gone, or not ours to read
 
 
 def _ray_cli() -> str:
     return str(Path(sys.executable).with_name("ray"))
 
 
-def _ray_env(folder: Path, **extra: str) -> dict[str, str]:
-    """The environment of the test's Ray daemons: a home of their own (a token that an
-    earlier local ``ray.init`` left in ~/.ray would turn token authentication on for the
-    head only, and the second node could not join)."""
-    home = folder / "home"
+def _ray_env(node: Path, **extra: str) -> dict[str, str]:
+    """The environment of a test node's Ray daemons: a home of their own, in the node's
+    folder (a token that an earlier local ``ray.init`` left in ~/.ray would turn token
+    authentication on for the head only, and the second node could not join; and the
+    node's processes are found by it)."""
+    home = node / "home"
     home.mkdir(exist_ok=True)
     return {**os.environ, "HOME": str(home), "RAY_USAGE_STATS_ENABLED": "0", **extra}
 
@@ -82,16 +97,16 @@ def cluster() -> Iterator[Cluster]:
     head, node = (Path(tempfile.mkdtemp(prefix=f"ng-ray-{name}-", dir="/tmp"))
                   for name in ("head", "node"))
     port = _free_port()
-    env = _ray_env(head, **FAST_DEATH)
     common = ["--num-cpus", "1", "--disable-usage-stats"]
     made = Cluster(f"127.0.0.1:{port}", (head, node))
     try:
         subprocess.run([_ray_cli(), "start", "--head", "--port", str(port), "--temp-dir",
-                        str(head), "--include-dashboard", "false", *common], env=env,
-                       check=True, capture_output=True, timeout=120)
-        subprocess.run([_ray_cli(), "start", "--address", made.address, "--temp-dir",
-                        str(node), *common], env=env, check=True, capture_output=True,
+                        str(head), "--include-dashboard", "false", *common],
+                       env=_ray_env(head, **FAST_DEATH), check=True, capture_output=True,
                        timeout=120)
+        subprocess.run([_ray_cli(), "start", "--address", made.address, "--temp-dir",
+                        str(node), *common], env=_ray_env(node, **FAST_DEATH),
+                       check=True, capture_output=True, timeout=120)
         yield made
     finally:
         for folder in (node, head):
@@ -223,6 +238,41 @@ def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path
     ours, theirs = (json.loads((tmp_path / name).read_text()) for name in ("local.json",
                                                                             "ray.json"))
     assert ours == theirs and len(summary.results) == len(SAMPLES) + 12
+
+
+def test_a_ray_run_cut_short_resumes_where_it_stopped(cluster: Cluster, tmp_path: Path) -> None:
+    # The driver alone writes the results file: what it judged before it stopped is kept
+    # and a run with --resume judges only the rest.
+    from evalplus_ng.evaluate import EvalConfig
+    from evalplus_ng.registry import resolve
+    from evalplus_ng.workflow import EvaluateRequest, run_evaluate
+
+    artifacts = _suite(tmp_path / "artifacts")
+    samples = _samples(tmp_path / "s.jsonl", SAMPLES)
+
+    class Stopped(Exception):
+        pass
+
+    def stop(done: int, _total: int) -> None:
+        if done == 3:
+            raise Stopped
+
+    def request(backend: str, results: str, resume: bool = False) -> EvaluateRequest:
+        return EvaluateRequest(samples=samples, dataset=resolve("humaneval"), suite="plus",
+                               artifacts=artifacts, workers=2, backend=backend,
+                               address=cluster.address if backend == "ray" else None,
+                               config=EvalConfig(floor_seconds=0.5), resume=resume,
+                               results=tmp_path / results)
+
+    with pytest.raises(Stopped):
+        run_evaluate(request("ray", "ray.json"), stop)
+    assert len(json.loads((tmp_path / "ray.json").read_text())["eval"]) >= 1
+    resumed = run_evaluate(request("ray", "ray.json", resume=True))
+    assert resumed.reused == 3 and len(resumed.results) == len(SAMPLES)
+    run_evaluate(request("local", "local.json"))
+    ours, theirs = (json.loads((tmp_path / name).read_text()) for name in ("local.json",
+                                                                            "ray.json"))
+    assert ours == theirs
 
 
 def test_a_node_killed_mid_run_does_not_stop_augment(cluster: Cluster, tmp_path: Path) -> None:

@@ -23,7 +23,8 @@ import pytest
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job
 from evalplus_ng.sandbox import Limits, Sandbox, cgroup
-from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode, answer_keys, mode
+from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode, answer_keys
+from evalplus_ng.sandbox.pool import sweep_folders
 from evalplus_ng.serialize import encode
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -92,9 +93,10 @@ def _marked(marker: str) -> list[int]:
 
 @requires_root
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
-def test_nothing_outlives_evaluate_stopped_mid_run(how: signal.Signals, tmp_path: Path) -> None:
+def test_nothing_outlives_evaluate_stopped_mid_run(how: signal.Signals, jail: str,
+                                                   tmp_path: Path) -> None:
     """A sample that clears its death signal and spins dies with the tool; no working
-    folder stays behind."""
+    folder stays behind (after SIGKILL, the next sandbox removes the tool's)."""
     marker = uuid.uuid4().hex
     spinner = (HOSTILE / "clear_death_signal.py").read_text()
     samples = tmp_path / "samples.jsonl"
@@ -119,15 +121,31 @@ def test_nothing_outlives_evaluate_stopped_mid_run(how: signal.Signals, tmp_path
     while _marked(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _marked(marker) == []
-    if how is not signal.SIGKILL or mode() is Mode.BUBBLEWRAP:
-        after = {p.name for p in Path("/tmp").glob("evalplus-ng-sandbox-*")}
-        assert after <= before
+    left = {p.name for p in Path("/tmp").glob("evalplus-ng-sandbox-*")} - before
+    if how is signal.SIGKILL:  # no time to clean up: the next sandbox removes what is left
+        assert all(name.startswith(f"evalplus-ng-sandbox-{tool.pid}-") for name in left)
+        with Sandbox(1, LIMITS):
+            pass
+    else:
+        assert not left
+    assert {p.name for p in Path("/tmp").glob("evalplus-ng-sandbox-*")} <= before
     hierarchy = cgroup.here()
     if hierarchy is not None:
-        if how is signal.SIGKILL:  # no time to clean up: the next sandbox removes them
-            with Sandbox(1, LIMITS):
-                pass
         assert not list(Path(hierarchy.folder).glob(f"evalplus-ng-{tool.pid}-*"))
+
+
+def test_only_the_folders_of_gone_sandboxes_are_swept(tmp_path: Path) -> None:
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead = tmp_path / f"evalplus-ng-sandbox-{int(gone.stdout)}-ab12"
+    (dead / "work" / "deep").mkdir(parents=True)
+    (dead / "work" / "deep" / "file").write_text("x")
+    alive = tmp_path / f"evalplus-ng-sandbox-{os.getpid()}-cd34"
+    alive.mkdir()
+    other = tmp_path / "evalplus-ng-sandbox-tmpxyz"  # not a name the sandbox makes
+    other.mkdir()
+    assert sweep_folders(str(tmp_path)) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([alive.name, other.name])
 
 
 READER = """def f(x):

@@ -10,6 +10,7 @@ from evalplus_ng.classes import classes_of_test, value_classes
 from evalplus_ng.cost import LINE_BUDGET, cost_goals, executed_lines
 from evalplus_ng.dataset import load_humaneval
 from evalplus_ng.groundtruth import Expected, GroundTruth
+from evalplus_ng.habits import goals, rewrites
 from evalplus_ng.profiles import Profile, select
 from evalplus_ng.reduce import class_requirement
 from evalplus_ng.serialize import encode
@@ -122,3 +123,53 @@ def test_the_classes_requirement_keeps_the_input_between_zero_and_one() -> None:
                     {"classes": {t: set(c) for t, c in classes.items()}}, tests,
                     base=list(range(n_base)))
     assert half in chosen
+
+
+def test_habit_rewrites_change_one_argument_each() -> None:
+    assert rewrites(["Ab c!"]) == [
+        ("a0:lower", ["ab c!"]), ("a0:nospace", ["Abc!"]), ("a0:alnum", ["Abc"]),
+        ("a0:ascii_alnum", ["Abc"])]
+    assert rewrites([[3, -1, 3], 2]) == [("a0:sorted", [[-1, 3, 3], 2]),
+                                         ("a0:unique", [[3, -1], 2]),
+                                         ("a0:abs", [[3, 1, 3], 2])]
+    assert rewrites([-2.5, "x"]) == [("a0:abs", [2.5, "x"])]
+    # Nothing where a rewrite changes nothing or does not apply.
+    assert rewrites(["abc", [1, 2], True, 3, [[1], [0]]]) == [("a4:sorted", ["abc", [1, 2], True,
+                                                                         3, [[0], [1]]])]
+    assert goals(["a0:lower", "a0:strip", "a1:abs"], [True, False, None]) == {
+        "a0:lower:keeps", "a0:strip:changes"}
+
+
+def test_the_habits_requirement_keeps_an_input_that_dropping_letters_changes() -> None:
+    # is_palindrome: a sample that first drops every character outside [A-Za-z0-9] (a
+    # common habit) passes every base test and the ASCII plus inputs, and fails on 'cñ'
+    # ('c' is a palindrome, 'cñ' is not); only the habits requirement asks for such a test.
+    from evalplus_ng.groundtruth import run_ground_truth
+    from evalplus_ng.oracle import JUDGE
+    from evalplus_ng.reduce import compute_requirement
+    from evalplus_ng.sandbox import Limits, Sandbox
+
+    task = replace(TASKS["HumanEval/48"],
+                   plus_inputs=(("abba",), ("ab a",), ("a b a",), ("cñ",), ("Xy",), ("ñaña",)))
+    everything = (*task.base_inputs, *task.plus_inputs)
+    tests = list(range(len(everything)))
+    with Sandbox(1, Limits(), judge=JUDGE) as sandbox:
+        truth = run_ground_truth([task], sandbox)[task.task_id]
+        document = compute_requirement("habits", task, truth, tests, (), sandbox)
+    habits = {int(t): set(g) for t, g in document["goals"].items()}
+    changed = {t for t, g in habits.items() if "a0:ascii_alnum:changes" in g}
+    assert {everything[t][0] for t in changed} == {"ab a", "cñ", "ñaña"}
+    assert "a0:nospace:changes" in habits[everything.index(("ab a",))]
+    assert "a0:nospace:keeps" in habits[everything.index(("a b a",))]
+    habit = ("import re\n"
+             "def is_palindrome(text):\n"
+             "    text = re.sub('[^a-zA-Z0-9]', '', text)\n"
+             "    return text == text[::-1]\n")
+    n_base = len(task.base_inputs)
+    chosen = select(Profile("habits", ("habits",), keep_base=True), {"habits": habits}, tests,
+                    base=list(range(n_base)))
+    reference = task.solution
+    assert any(_run(habit, "is_palindrome", *everything[t])
+               != _run(reference, "is_palindrome", *everything[t]) for t in chosen)
+    assert all(_run(habit, "is_palindrome", *everything[t])
+               == _run(reference, "is_palindrome", *everything[t]) for t in range(n_base))

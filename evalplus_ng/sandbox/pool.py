@@ -14,6 +14,7 @@ import json
 import os
 import pickle
 import queue
+import re
 import signal
 import struct
 import subprocess
@@ -250,7 +251,7 @@ class _Worker:
         else:
             # The parent owns the supervisor's folder: a supervisor killed with SIGKILL
             # cannot clean up after itself.
-            root = self.root = tempfile.mkdtemp(prefix="evalplus-ng-sandbox-")
+            root = self.root = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
             os.chmod(root, 0o711)
             hidden = tuple(sorted({*answer_keys(), *self.hidden}))
         settings = json.dumps({"limits": asdict(self.limits), "parent": os.getpid(),
@@ -366,6 +367,34 @@ class _Worker:
             self.root = None
 
 
+#: The working folder of a supervisor outside bubblewrap: ``<prefix><owner pid>-<random>``
+#: in the temporary folder, made and removed by the process that owns the sandbox.
+FOLDER_PREFIX = "evalplus-ng-sandbox-"
+_FOLDER = re.compile(re.escape(FOLDER_PREFIX) + r"(\d+)-\w+")
+
+
+def sweep_folders(parent: str | None = None) -> int:
+    """Remove the supervisors' folders whose owner is gone (killed before it could remove
+    them: a tool or a Ray worker killed with SIGKILL) from ``parent`` (default: the
+    temporary folder); return how many were removed."""
+    removed = 0
+    with contextlib.suppress(OSError), os.scandir(parent or tempfile.gettempdir()) as entries:
+        for entry in entries:
+            match = _FOLDER.fullmatch(entry.name)
+            if match is None or not entry.is_dir(follow_symlinks=False):
+                continue
+            try:
+                os.kill(int(match.group(1)), 0)
+                continue  # its owner still runs
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                continue  # another user's
+            remove_tree(entry.path)
+            removed += not os.path.exists(entry.path)
+    return removed
+
+
 class Sandbox:
     """A pool of ``workers`` supervisors; thread-safe. Use as a context manager.
 
@@ -393,8 +422,9 @@ class Sandbox:
             self.mode = mode()
         except ValueError as exc:
             raise SandboxError(str(exc)) from None
-        # Memory cgroups left by a sandbox that was killed before it could remove them.
+        # Memory cgroups and folders left by a sandbox killed before it could remove them.
         cgroup.sweep()
+        sweep_folders()
         self._all = [_Worker(self.limits, self._closed, self.mode, number, self.hidden)
                      for number in range(self.workers)]
         for worker in self._all:
