@@ -1,4 +1,5 @@
-"""Files the engine writes and removes: atomic writes, and folder trees of any depth.
+"""Files the engine writes and removes: atomic writes, folder trees of any depth, and
+folders left by processes that are gone.
 
 Writes go to a fresh temporary name beside the file.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -97,3 +99,22 @@ def remove_tree(path: str | Path) -> None:
         os.close(root)
     with contextlib.suppress(OSError):
         os.rmdir(path)
+
+
+def orphans(folder: str, pattern: re.Pattern[str]) -> list[str]:
+    """The subfolders of ``folder`` whose name matches ``pattern`` and whose owner, the
+    process numbered by the pattern's first group, is gone (another user's, or one whose
+    number is taken again, counts as there)."""
+    found: list[str] = []
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            match = pattern.fullmatch(entry.name)
+            if match is None or not entry.is_dir(follow_symlinks=False):
+                continue
+            try:
+                os.kill(int(match.group(1)), 0)
+            except ProcessLookupError:
+                found.append(entry.path)
+            except PermissionError:
+                pass
+    return found

@@ -195,8 +195,8 @@ def run_evaluate(
     chosen, request = suite != request.suite, replace(request, suite=suite)
     judged = suite_path(request.dataset, request.suite, request.artifacts)
     hidden = answer_keys_near(request.artifacts, request.dataset, *([judged] if judged else []))
-    with open_executor(None if request.backend == "local" else request.address or "",
-                  request.workers, request.limits, hidden) as sandbox:
+    address = None if request.backend == "local" else request.address or ""
+    with open_executor(address, request.workers, request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
                                                            request.artifacts)}
@@ -275,8 +275,8 @@ def run_evaluate(
                            len(tasks), suite, dict(getattr(sandbox, "nodes", {})))
 
 
-def open_executor(address: str | None, workers: int, limits: Limits, hidden: Sequence[Path],
-             ) -> Sandbox | RayExecutor:
+def open_executor(address: str | None, workers: int, limits: Limits,
+                  hidden: Sequence[Path]) -> Sandbox | RayExecutor:
     """The local sandbox pool of ``workers`` (``address`` None), or the workers of the Ray
     cluster at ``address`` (``""``: the one running here, else a new local instance)."""
     if address is None:

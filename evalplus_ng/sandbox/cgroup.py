@@ -28,6 +28,8 @@ import signal
 import time
 from dataclasses import dataclass
 
+from evalplus_ng.files import orphans
+
 #: Folder names: ``evalplus-ng-<parent pid>-<worker number>``.
 _NAME = re.compile(r"evalplus-ng-(\d+)-(\d+)")
 #: How long :meth:`Group.remove` waits for killed processes to leave the cgroup.
@@ -211,18 +213,7 @@ def sweep() -> int:
     if hierarchy is None:
         return 0
     removed = 0
-    with contextlib.suppress(OSError), os.scandir(hierarchy.folder) as entries:
-        for entry in entries:
-            match = _NAME.fullmatch(entry.name)
-            if match is None or not entry.is_dir(follow_symlinks=False):
-                continue
-            try:
-                os.kill(int(match.group(1)), 0)
-                continue  # its sandbox still runs
-            except ProcessLookupError:
-                pass
-            except PermissionError:
-                continue
-            Group(hierarchy, entry.path).remove()
-            removed += not os.path.exists(entry.path)
+    for path in orphans(hierarchy.folder, _NAME):
+        Group(hierarchy, path).remove()
+        removed += not os.path.exists(path)
     return removed

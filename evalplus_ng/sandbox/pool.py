@@ -29,7 +29,7 @@ from dataclasses import asdict
 from typing import Any, TypeVar, cast
 
 from evalplus_ng.errors import SandboxError
-from evalplus_ng.files import remove_tree
+from evalplus_ng.files import orphans, remove_tree
 from evalplus_ng.records import Job, JobResult, Outcome, Status, too_costly
 from evalplus_ng.sandbox import cgroup
 from evalplus_ng.sandbox.jail import (
@@ -378,20 +378,9 @@ def sweep_folders(parent: str | None = None) -> int:
     them: a tool or a Ray worker killed with SIGKILL) from ``parent`` (default: the
     temporary folder); return how many were removed."""
     removed = 0
-    with contextlib.suppress(OSError), os.scandir(parent or tempfile.gettempdir()) as entries:
-        for entry in entries:
-            match = _FOLDER.fullmatch(entry.name)
-            if match is None or not entry.is_dir(follow_symlinks=False):
-                continue
-            try:
-                os.kill(int(match.group(1)), 0)
-                continue  # its owner still runs
-            except ProcessLookupError:
-                pass
-            except PermissionError:
-                continue  # another user's
-            remove_tree(entry.path)
-            removed += not os.path.exists(entry.path)
+    for path in orphans(parent or tempfile.gettempdir(), _FOLDER):
+        remove_tree(path)
+        removed += not os.path.exists(path)
     return removed
 
 
