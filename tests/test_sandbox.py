@@ -1072,3 +1072,18 @@ def test_code_runs_under_the_default_recursion_limit(sandbox: Sandbox) -> None:
     assert result.outcomes[0].value == 501
     error = result.outcomes[1].error
     assert error is not None and error.startswith("RecursionError")
+
+
+def test_set_order_is_the_same_in_every_sandbox() -> None:
+    # A sample that returns the order of a set of strings (hash-randomised per process)
+    # gets the same answer, so the same verdict, from every supervisor and every run.
+    code = ("def f(x):\n"
+            "    return list({'alpha%d' % i for i in range(40)})\n")
+    answers = []
+    for _run in range(2):
+        with Sandbox(1, FAST) as box:
+            result = box.run(_job(code, (1,), judged=False))
+        assert result.outcomes and result.outcomes[0].status is Status.OK, result
+        answers.append(result.outcomes[0].value)
+    assert answers[0] == answers[1]
+    assert answers[0] != sorted(answers[0])  # the set's order, not a sorted one

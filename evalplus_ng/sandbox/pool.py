@@ -241,6 +241,10 @@ class _Worker:
             p for p in [home, env.get("PYTHONPATH", "")] if p
         )
         env.setdefault("OPENBLAS_NUM_THREADS", "1")
+        # One hash seed for every supervisor (its children inherit it): code whose answer
+        # depends on the order of a set of strings gets the same answer, and the same
+        # verdict, in every run and on every worker or node.
+        env["PYTHONHASHSEED"] = HASH_SEED
         command = [sys.executable, "-c",
                    "from evalplus_ng.sandbox.supervisor import main; main()"]
         hidden: tuple[str, ...] = ()
@@ -367,6 +371,8 @@ class _Worker:
             self.root = None
 
 
+#: The supervisors' hash seed (``PYTHONHASHSEED``).
+HASH_SEED = "0"
 #: The working folder of a supervisor outside bubblewrap: ``<prefix><owner pid>-<random>``
 #: in the temporary folder, made and removed by the process that owns the sandbox.
 FOLDER_PREFIX = "evalplus-ng-sandbox-"
