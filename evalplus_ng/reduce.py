@@ -533,28 +533,27 @@ def warm_on_cluster(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth],
     lacks), each stored by this process as it comes; :func:`gather` then reads them."""
     from evalplus_ng import cluster
 
+    wanted = [kind for kind in CACHED_KINDS if kind in kinds and kind != "samples"]
+    if sample_table is not None and kinds & SAMPLE_KINDS:
+        wanted.append("samples")
     units: list[RequirementUnit] = []
+    keys: dict[TaskId, dict[str, str]] = {}
+    by_id = {task.task_id: task for task in tasks}
     for task in tasks:
         truth = truths[task.task_id]
         tests = suite_tests(task, truth)
         codes = [c.code for c in (sample_table or {}).get(task.task_id, ())]
-        wanted = [kind for kind in CACHED_KINDS if kind in kinds and kind != "samples"]
-        if sample_table is not None and kinds & SAMPLE_KINDS:
-            wanted.append("samples")
-        missing = [kind for kind in wanted if _read_cached(
-            folder / kind, task, requirement_key(kind, task, tests, codes)) is None]
+        keys[task.task_id] = {kind: requirement_key(kind, task, tests, codes) for kind in wanted}
+        missing = [kind for kind, key in keys[task.task_id].items()
+                   if _read_cached(folder / kind, task, key) is None]
         if missing:
             units.append((task, truth, tests, missing, codes, tuple(hidden)))
-    by_id = {task.task_id: task for task in tasks}
     done = len(tasks) - len(units)
     if progress is not None:
         progress(done, len(tasks))
     for task_id, documents in cluster.unordered(address, _requirement_unit, units, nodes):
-        task = by_id[task_id]
-        tests = suite_tests(task, truths[task_id])
-        codes = [c.code for c in (sample_table or {}).get(task_id, ())]
         for kind, document in documents.items():
-            _store(folder / kind, task, requirement_key(kind, task, tests, codes), document)
+            _store(folder / kind, by_id[task_id], keys[task_id][kind], document)
         done += 1
         if progress is not None:
             progress(done, len(tasks))
