@@ -19,14 +19,17 @@ paths for a tasks file of your own).
 from __future__ import annotations
 
 import atexit
+import contextlib
+import functools
 import itertools
 import socket
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from evalplus_ng.errors import EvalplusError
 from evalplus_ng.oracle import JUDGE
+from evalplus_ng.pools import in_order
 from evalplus_ng.records import Job, JobResult
 from evalplus_ng.sandbox import Limits, Sandbox
 
@@ -176,27 +179,20 @@ class RayExecutor:
             on_result: Callable[[int, JobResult], None] | None = None) -> Iterator[JobResult]:
         """Run jobs in chunks on the cluster; yield results in job order."""
         iterator = iter(jobs)
-        window: deque[Any] = deque()
+        chunks = iter(lambda: list(itertools.islice(iterator, CHUNK)), [])
+        replies = in_order(chunks, functools.partial(self._remote.remote, self.limits,
+                                                     self.hidden),
+                           self._ray.get, functools.partial(self._ray.cancel, force=True),
+                           WINDOW * self.workers)
         index = 0
-        try:
-            while True:
-                while len(window) < WINDOW * self.workers:
-                    chunk = list(itertools.islice(iterator, CHUNK))
-                    if not chunk:
-                        break
-                    window.append(self._remote.remote(self.limits, self.hidden, chunk))
-                if not window:
-                    return
-                node, results = self._ray.get(window.popleft())
+        with contextlib.closing(replies):
+            for node, results in replies:
                 self.nodes[node] += len(results)
                 for result in results:
                     if on_result is not None:
                         on_result(index, result)
                     index += 1
                     yield result
-        finally:
-            for ref in window:
-                self._ray.cancel(ref, force=True)
 
 
 def _placed(function: Callable[[Any], Any], item: Any) -> tuple[str, Any]:

@@ -1,10 +1,16 @@
-"""Worker process pools (``multiprocess``, forked) for the stages that fan tasks out."""
+"""Worker process pools (``multiprocess``, forked) for the stages that fan tasks out, and
+the bounded, in-order window that the sandbox pool and the Ray executor share."""
 
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import Any, TypeVar
+
+Item = TypeVar("Item")
+Handle = TypeVar("Handle")
+Result = TypeVar("Result")
 
 
 def default_sigterm() -> None:
@@ -37,3 +43,25 @@ def unordered(workers: int, function: Callable[[Any], Any], items: Iterable[Any]
     # Every item is done: the workers leave on their own (no SIGTERM needed).
     pool.close()
     pool.join()
+
+
+def in_order(items: Iterable[Item], submit: Callable[[Item], Handle],
+             wait: Callable[[Handle], Result], cancel: Callable[[Handle], object],
+             width: int) -> Generator[Result, None, None]:
+    """``wait(submit(item))`` for each item, in item order, with at most ``width`` items
+    submitted ahead of the consumer (a long iterable is never materialised at once); the
+    items still in flight are cancelled if the consumer stops or raises."""
+    window: deque[Handle] = deque()
+    iterator = iter(items)
+    try:
+        while True:
+            for item in iterator:
+                window.append(submit(item))
+                if len(window) >= width:
+                    break
+            if not window:
+                return
+            yield wait(window.popleft())
+    finally:
+        for handle in window:
+            cancel(handle)

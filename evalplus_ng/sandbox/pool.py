@@ -22,7 +22,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict
@@ -30,6 +30,7 @@ from typing import Any, TypeVar, cast
 
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.files import orphans, remove_tree
+from evalplus_ng.pools import in_order
 from evalplus_ng.records import Job, JobResult, Outcome, Status, too_costly
 from evalplus_ng.sandbox import cgroup
 from evalplus_ng.sandbox.jail import (
@@ -506,23 +507,10 @@ class Sandbox:
         that runs to its time limit holds up the consumer while the other workers
         keep going on the jobs after it.
         """
-        window: deque[Future[JobResult]] = deque()
-        iterator = iter(jobs)
-        index = 0
-        try:
-            while True:
-                while len(window) < MAP_WINDOW * self.workers:
-                    job = next(iterator, None)
-                    if job is None:
-                        break
-                    window.append(self._pool.submit(self.run, job))
-                if not window:
-                    return
-                result = window.popleft().result()
+        results = in_order(jobs, lambda job: self._pool.submit(self.run, job),
+                           Future.result, Future.cancel, MAP_WINDOW * self.workers)
+        with contextlib.closing(results):
+            for index, result in enumerate(results):
                 if on_result is not None:
                     on_result(index, result)
-                index += 1
                 yield result
-        finally:
-            for future in window:
-                future.cancel()
