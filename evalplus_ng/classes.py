@@ -57,7 +57,7 @@ def _text(prefix: str, value: str) -> set[str]:
     if any(not (c.isalnum() or c.isspace()) for c in value):
         found.add(f"{prefix}symbol")
     if len(value) >= 2 and value == value[::-1]:
-        found.add(f"{prefix}palindrome")
+        found.add(f"{prefix}palindrome.{'even' if len(value) % 2 == 0 else 'odd'}")
     return found
 
 

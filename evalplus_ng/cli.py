@@ -513,7 +513,7 @@ def _reduce(dataset: Dataset, out: Path, profile: str, samples_dir: Path | None,
     if spent:
         click.echo(f"seconds (cumulative over cached runs): coverage {spent['coverage']}, "
                    f"mutant kills {spent['mutants']}, slip kills {spent['slips']}, "
-                   f"cost {spent['cost']}, habits {spent['habits']}, "
+                   f"cost {spent['cost']}, values {spent['values']}, habits {spent['habits']}, "
                    f"sample kills {spent['samples']}; "
                    f"this run {spent['this_run']}")
     for name, tests in summary.tests_per_task.items():

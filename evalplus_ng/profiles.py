@@ -13,7 +13,7 @@ from evalplus_ng.setcover import cover_masks, fill_masks
 
 #: The requirement kinds a profile may name.
 REQUIREMENTS = ("coverage", "mutants", "samples", "cost", "slips", "classes", "faults",
-                "habits")
+                "habits", "values")
 #: The kinds made from LLM samples (``--samples``): the samples' kills (base-passing
 #: samples the suite fails), and their faults (every distinct wrong sample, base-passing
 #: or not, killed by some plus test).

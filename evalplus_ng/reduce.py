@@ -54,6 +54,7 @@ from evalplus_ng.serialize import decode, dumps, encode
 from evalplus_ng.setcover import fill_across
 from evalplus_ng.slips import slip_sources
 from evalplus_ng.types import Executor, TaskId
+from evalplus_ng.values import RECORD_BUDGET, VALUES_VERSION, value_goals
 from evalplus_ng.workflow import answer_keys_near, open_executor
 
 REPORT_FILE = "reduction.md"
@@ -103,6 +104,9 @@ class TaskRequirements:
     lines: Mapping[int, int] = field(default_factory=dict)
     #: The normalising habits each test tells apart (:mod:`evalplus_ng.habits`).
     habits: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    #: The classes of the ground truth's intermediate values on each test
+    #: (:mod:`evalplus_ng.values`).
+    values: Mapping[int, frozenset[str]] = field(default_factory=dict)
 
     @property
     def base(self) -> list[int]:
@@ -121,6 +125,7 @@ class TaskRequirements:
             "slips": dict(invert(self.slips)),
             "classes": {t: set(c) for t, c in self.classes.items()},
             "habits": {t: set(h) for t, h in self.habits.items() if h},
+            "values": {t: set(v) for t, v in self.values.items() if v},
             "faults": {t: goals for t, goals in
                        kill_matrix(self.samples, self.authors, held_out).items()
                        if t not in self._base_set},
@@ -137,6 +142,7 @@ class TaskRequirements:
             "slips": (_row_masks(self.slips), len(self.slips)),
             "classes": masks_of(self.classes),
             "habits": masks_of(self.habits),
+            "values": masks_of(self.values),
             "faults": ({t: m for t, m in _row_masks(self.samples).items()
                         if t not in self._base_set}, len(self.samples)),
         }
@@ -297,7 +303,7 @@ def class_requirement(task: Task, truth: GroundTruth,
 
 
 #: The requirement kinds cached per task (``classes`` is cheap: computed each time).
-CACHED_KINDS = ("coverage", "cost", "mutants", "slips", "habits", "samples")
+CACHED_KINDS = ("coverage", "cost", "values", "mutants", "slips", "habits", "samples")
 
 
 def requirement_key(kind: str, task: Task, tests: Sequence[int],
@@ -306,6 +312,8 @@ def requirement_key(kind: str, task: Task, tests: Sequence[int],
     suite = _suite_key(task, tests)
     if kind in ("coverage", "cost"):
         return _key(kind, suite)
+    if kind == "values":
+        return _key(kind, suite, VALUES_VERSION, RECORD_BUDGET)
     if kind == "habits":
         return _key(kind, suite, sorted(HABITS), HABIT_SECONDS)
     if kind == "mutants":
@@ -320,9 +328,10 @@ def requirement_key(kind: str, task: Task, tests: Sequence[int],
 def compute_requirement(kind: str, task: Task, truth: GroundTruth | None,
                         tests: Sequence[int], codes: Sequence[str] = (),
                         executor: Executor | None = None) -> dict[str, Any]:
-    """``task``'s requirement of ``kind`` (uncached): branch arcs or executed lines per
-    test (in-process: trusted code), or kill rows of mutants, slips or the samples
-    ``codes`` (in ``executor``'s sandbox; these need the ground truth's ``truth``)."""
+    """``task``'s requirement of ``kind`` (uncached): branch arcs, executed lines or
+    intermediate values' classes per test (in-process: trusted code), or kill rows of
+    mutants, slips or the samples ``codes`` (in ``executor``'s sandbox; these need the
+    ground truth's ``truth``)."""
     everything = (*task.base_inputs, *task.plus_inputs)
     chosen = [everything[t] for t in tests]
     if kind == "coverage":
@@ -331,6 +340,9 @@ def compute_requirement(kind: str, task: Task, truth: GroundTruth | None,
     if kind == "cost":
         lines = executed_lines(task.solution, task.entry_point, chosen)
         return {"lines": {str(t): n for t, n in zip(tests, lines, strict=True)}}
+    if kind == "values":
+        found = value_goals(task.solution, task.entry_point, chosen)
+        return {"goals": {str(t): sorted(g) for t, g in zip(tests, found, strict=True) if g}}
     if truth is None or executor is None:
         raise ValueError(f"the {kind} requirement runs code: it needs the truth and a sandbox")
     if kind == "habits":
@@ -492,15 +504,18 @@ def _warm_one(item: tuple[Task, list[int], Path, frozenset[str]]) -> str:
         coverage_requirement(task, tests, folder)
     if "cost" in kinds:
         cost_requirement(task, tests, folder)
+    if "values" in kinds:
+        _requirement("values", task, None, tests, folder)
     return task.task_id
 
 
 def warm(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Path,
          workers: int, kinds: Set[str]) -> None:
     """Fill the caches of the requirements computed in-process (branch coverage, executed
-    lines: trusted code, pure functions of the inputs) with ``workers`` processes; the
-    sandboxed kinds (mutants, slips, samples) run in the sandbox's own workers."""
-    local = frozenset(kinds) & {"coverage", "cost"}
+    lines, intermediate values: trusted code, pure functions of the inputs) with
+    ``workers`` processes; the sandboxed kinds (mutants, slips, habits, samples) run in
+    the sandbox's own workers."""
+    local = frozenset(kinds) & {"coverage", "cost", "values"}
     if workers < 2 or not local or len(tasks) < 2:
         return
     items = [(task, suite_tests(task, truths[task.task_id]), folder, local) for task in tasks]
@@ -583,8 +598,11 @@ def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: 
         habits: dict[str, Any] = (
             _requirement("habits", task, truth, tests, folder, executor) if "habits" in kinds
             else {"goals": {}, "seconds": 0.0})
+        values: dict[str, Any] = (
+            _requirement("values", task, None, tests, folder) if "values" in kinds
+            else {"goals": {}, "seconds": 0.0})
         for kind, document in (("coverage", cover), ("mutants", mutants), ("cost", cost),
-                               ("slips", slips), ("habits", habits)):
+                               ("slips", slips), ("habits", habits), ("values", values)):
             seconds[kind] += document["seconds"]
         rows: tuple[KillRow, ...] = ()
         found: Sequence[Candidate] = ()
@@ -608,6 +626,7 @@ def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: 
             slips=_rows_from_wire(slips["rows"]),
             classes=class_requirement(task, truth, tests) if "classes" in kinds else {},
             habits={int(t): frozenset(g) for t, g in habits["goals"].items()},
+            values={int(t): frozenset(g) for t, g in values["goals"].items()},
         )
         if progress is not None:
             progress(done, len(tasks))

@@ -49,10 +49,16 @@ def greedy_cover(
 def cover_masks(masks: Mapping[T, int], order: Sequence[T], keep: Sequence[T] = ()) -> list[T]:
     """Greedy set cover with each test's goals as the bits of an int (fast on big suites).
 
-    Each step picks the test meeting the most goals still unmet, the earliest in
-    ``order`` on a tie; a final pass drops any picked test whose every goal the
-    other chosen tests also meet (a later pick can make an earlier one
-    redundant), earliest first.
+    Each step picks the test meeting the most goals still unmet; on a tie, the test
+    meeting the most goals in all (met already or not), then the earliest in
+    ``order``. A final pass drops any picked test whose every goal the other chosen
+    tests also meet (a later pick can make an earlier one redundant), earliest first.
+
+    The second key matters: the smallest input meeting a goal is often a degenerate
+    one (``[0]`` is the smallest list whose first and last items sum to zero); a test
+    that shows more at once (``[0, 31, 0]``: unordered, repeated items, the zero sum)
+    is the likelier to catch a bug no goal names. Measured: with the value goals,
+    cross-half kills kept by ``full`` 797 -> 802 of 810 over five family splits.
     """
     rank = {test: position for position, test in enumerate(order)}
     if len(rank) != len(order):
@@ -65,12 +71,13 @@ def cover_masks(masks: Mapping[T, int], order: Sequence[T], keep: Sequence[T] = 
     for test in chosen:
         unmet &= ~masks.get(test, 0)
     candidates = [t for t in order if t not in taken and masks.get(t, 0) & unmet]
+    sizes = {test: masks[test].bit_count() for test in candidates}
     picked: list[T] = []
     while unmet:
         best = candidates[0]  # non-empty: every unmet goal is some candidate's
-        best_gain = 0
+        best_gain = (0, 0)
         for test in candidates:
-            gain = (masks[test] & unmet).bit_count()
+            gain = ((masks[test] & unmet).bit_count(), sizes[test])
             if gain > best_gain:  # strict: the earlier test wins ties
                 best, best_gain = test, gain
         picked.append(best)

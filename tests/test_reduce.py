@@ -144,7 +144,8 @@ def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
     # Requirements are cached per task; a second run recomputes nothing.
     cached = sorted(p.relative_to(out).as_posix() for p in (out / CACHE_FOLDER).rglob("*.json"))
     assert cached == [f"{CACHE_FOLDER}/{kind}/HumanEval_{n}.json"
-                      for kind in ("cost", "coverage", "habits", "mutants", "samples", "slips")
+                      for kind in ("cost", "coverage", "habits", "mutants", "samples", "slips",
+                                   "values")
                       for n in (0, 13)]
     stamps = {p: p.stat().st_mtime_ns for p in (out / CACHE_FOLDER).rglob("*.json")}
     first = (out / "HumanEvalPlus-Mini.jsonl.gz").read_bytes()

@@ -94,7 +94,9 @@ def test_value_classes_name_the_boundaries() -> None:
     assert value_classes(-3) == {"neg"} and value_classes(0) == {"zero"}
     assert "big" in value_classes(2**53 + 1) and value_classes(True) == {"true"}
     assert value_classes("Ab") == {"len2", "mixedcase"}
-    assert {"nonascii", "palindrome", "short"} <= value_classes("ñañ")
+    assert {"nonascii", "palindrome.odd", "short"} <= value_classes("ñañ")
+    assert "palindrome.even" in value_classes("abba") and not any(
+        c.startswith("palindrome") for c in value_classes("ab") | value_classes("a"))
     assert {"short", "repeats", "unordered"} <= value_classes([3, 1, 3])
     assert "ascending" in value_classes([1, 2, 2]) and "descending" in value_classes([2, 1])
     assert {"len1", "item.neg"} <= value_classes([-1])
@@ -123,6 +125,41 @@ def test_the_classes_requirement_keeps_the_input_between_zero_and_one() -> None:
                     {"classes": {t: set(c) for t, c in classes.items()}}, tests,
                     base=list(range(n_base)))
     assert half in chosen
+
+
+def test_the_classes_requirement_keeps_an_even_length_palindrome() -> None:
+    # is_palindrome: a two-pointer sample that ends with `left == right` (true only when
+    # the pointers meet on a middle letter) passes every base test, whose palindromes
+    # all have odd length ('aba', 'aaaaa', 'xywyx'), and fails on 'abba'.
+    task = TASKS["HumanEval/48"]
+    plus = (("abcd",), ("abba",), ("ab",), ("abcba",))
+    task = replace(task, plus_inputs=plus)
+    everything = (*task.base_inputs, *plus)
+    outputs = tuple(encode(args[0] == args[0][::-1]) for args in everything)
+    n_base = len(task.base_inputs)
+    truth = GroundTruth(task.task_id,
+                        Expected(outputs[:n_base], (0.0,) * n_base, ("",) * n_base),
+                        Expected(outputs[n_base:], (0.0,) * 4, ("",) * 4))
+    tests = list(range(len(everything)))
+    classes = class_requirement(task, truth, tests)
+    chosen = select(Profile("classes", ("classes",), keep_base=True),
+                    {"classes": {t: set(c) for t, c in classes.items()}}, tests,
+                    base=list(range(n_base)))
+    sample = ("def is_palindrome(text):\n"
+              "    if not text:\n"
+              "        return True\n"
+              "    left, right = 0, len(text) - 1\n"
+              "    while left < right:\n"
+              "        if text[left] != text[right]:\n"
+              "            break\n"
+              "        left += 1\n"
+              "        right -= 1\n"
+              "    return left == right\n")
+    assert all(_run(sample, "is_palindrome", *everything[t]) == (everything[t][0]
+               == everything[t][0][::-1]) for t in range(n_base))
+    assert everything.index(("abba",)) in chosen
+    assert any(_run(sample, "is_palindrome", *everything[t]) != (everything[t][0]
+               == everything[t][0][::-1]) for t in chosen)
 
 
 def test_habit_rewrites_change_one_argument_each() -> None:
@@ -173,3 +210,100 @@ def test_the_habits_requirement_keeps_an_input_that_dropping_letters_changes() -
                != _run(reference, "is_palindrome", *everything[t]) for t in chosen)
     assert all(_run(habit, "is_palindrome", *everything[t])
                == _run(reference, "is_palindrome", *everything[t]) for t in range(n_base))
+
+
+def test_value_classes_of_intermediate_values() -> None:
+    from evalplus_ng.values import value_class
+
+    assert [value_class(v) for v in (True, False, -2, 0, 0.5, None, "", [1], (1, 2), {})] == [
+        "true", "false", "neg", "zero", "pos", "none", "empty", "one", "many", "empty"]
+    assert value_class(object()) is None
+
+
+def test_recording_values_leaves_the_ground_truth_s_answers_unchanged() -> None:
+    # Every HumanEval ground truth, instrumented, answers its base inputs as written.
+    from evalplus_ng.values import RECORD, instrument
+
+    for task in TASKS.values():
+        plain: dict[str, object] = {}
+        exec(task.solution, plain)
+        recorded: dict[str, object] = {RECORD: lambda _site, value: value}
+        exec(compile(instrument(task.solution), "<t>", "exec"), recorded)
+        for args in task.base_inputs:
+            want = _run_or_error(plain[task.entry_point], args)
+            assert _run_or_error(recorded[task.entry_point], args) == want, task.task_id
+
+
+def _run_or_error(function: object, args: tuple[object, ...]) -> object:
+    import copy
+
+    assert callable(function)
+    try:
+        return function(*copy.deepcopy(list(args)))
+    except Exception as exc:  # the same error either way
+        return type(exc).__name__
+
+
+def test_the_values_requirement_keeps_a_zero_sum_that_shows_the_bug() -> None:
+    # sort_array: descending when array[0] + array[-1] is even. A sample that returns
+    # the array untouched when that sum is zero passes every base test; branch coverage
+    # sees one arc (the whole answer is one expression). The values requirement asks
+    # for a test where the sum is zero; [0] and [0, 31, 0] both meet it, and the cover
+    # (values with the input classes, as offline's) keeps the one meeting the most
+    # goals in all: [0, 31, 0] (unordered, repeated items), not the smaller [0].
+    from evalplus_ng.reduce import compute_requirement
+
+    task = replace(TASKS["HumanEval/88"],
+                   plus_inputs=(([0],), ([0, 31, 0],), ([1, 1, 0, 2**60],), ([4, 1, 9],),
+                                ([7, 2],)))
+    everything = (*task.base_inputs, *task.plus_inputs)
+    tests = list(range(len(everything)))
+    document = compute_requirement("values", task, None, tests)
+    values = {int(t): set(g) for t, g in document["goals"].items()}
+    zero_sum = [everything[t] for t, g in values.items() if "17:62:zero" in g]
+    assert zero_sum == [([0],), ([0, 31, 0],)]  # (array[0] + array[-1]) at line 17, col 62
+    classes = {t: set(classes_of_test(everything[t], _run(task.solution, "sort_array",
+                                                            *everything[t])))
+               for t in tests}
+    sample = ("def sort_array(array):\n"
+              "    if not array:\n"
+              "        return []\n"
+              "    if array[0] + array[-1] == 0:\n"
+              "        return array\n"
+              "    return sorted(array, reverse=(array[0] + array[-1]) % 2 == 0)\n")
+    n_base = len(task.base_inputs)
+    assert all(_run(sample, "sort_array", *everything[t])
+               == _run(task.solution, "sort_array", *everything[t]) for t in range(n_base))
+    order = sorted(tests, key=lambda t: (len(repr(everything[t])), t))  # smaller first
+    # The classes alone ask for repeated items and an item past 2**53, and one test
+    # shows both: no zero sum.
+    by_classes = select(Profile("classes", ("classes",), keep_base=True),
+                        {"classes": classes}, order, base=list(range(n_base)))
+    assert [everything[t] for t in by_classes[n_base:]] == [([1, 1, 0, 2**60],)]
+    chosen = select(Profile("values", ("values", "classes"), keep_base=True),
+                    {"values": values, "classes": classes}, order, base=list(range(n_base)))
+    assert ([0, 31, 0],) in [everything[t] for t in chosen]
+    assert ([0],) not in [everything[t] for t in chosen]
+    assert any(_run(sample, "sort_array", *everything[t])
+               != _run(task.solution, "sort_array", *everything[t]) for t in chosen)
+
+
+def test_the_values_budget_stops_a_long_run_with_what_it_recorded() -> None:
+    from evalplus_ng import values
+
+    source = ("def f(n):\n"
+              "    total = 0\n"
+              "    for i in range(n):\n"
+              "        total = total + i\n"
+              "    return total > 10\n")
+    small, = values.value_goals(source, "f", [(6,)])
+    assert {g.split(":")[-1] for g in small} == {"true", "pos", "zero", "many"}
+    original = values.RECORD_BUDGET
+    values.RECORD_BUDGET = 100
+    try:
+        long_run, = values.value_goals(source, "f", [(10**9,)])
+    finally:
+        values.RECORD_BUDGET = original
+    # Stopped inside the loop: the sums were recorded, the final comparison never ran.
+    assert "4:16:pos" in long_run
+    assert not any(g.startswith("5:11:") for g in long_run)

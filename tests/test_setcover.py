@@ -32,6 +32,18 @@ def test_ties_go_to_the_earlier_test_in_order() -> None:
     assert greedy_cover(requirements, ["y", "x"]) == ["y"]
 
 
+def test_among_equal_gains_the_test_meeting_more_goals_in_all_wins() -> None:
+    # "small" and "rich" both meet the one goal left (3); "rich" also meets goals
+    # already met (1, 2): it shows more at once, and wins over the earlier "small".
+    requirements = {"base": {1, 2}, "small": {3}, "rich": {1, 2, 3}}
+    assert greedy_cover(requirements, ["base", "small", "rich"], keep=["base"]) == [
+        "base", "rich"]
+    # The gain on unmet goals still comes first.
+    requirements = {"base": {1, 2}, "rich": {1, 2, 3}, "wide": {3, 4}}
+    assert greedy_cover(requirements, ["base", "rich", "wide"], keep=["base"]) == [
+        "base", "wide"]
+
+
 def test_tests_without_goals_are_never_picked() -> None:
     assert greedy_cover({"a": set(), "b": {1}}, ["a", "b", "c"]) == ["b"]
     assert greedy_cover({}, ["a", "b"]) == []
