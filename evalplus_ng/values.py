@@ -30,10 +30,8 @@ from evalplus_ng.types import Args
 
 #: Name of the recording helper in the rewritten code's namespace.
 RECORD = "__evalplus_ng_value__"
-#: Collections longer than this are "many".
-_ONE = 1
 #: Bumped whenever which values are recorded, or their classes, change (cache keys).
-VALUES_VERSION = 1
+VALUES_VERSION = 2
 #: Values recorded per input at most (a tenth of a second of recording or so).
 RECORD_BUDGET = 200_000
 
@@ -48,12 +46,14 @@ def value_class(value: Any) -> str | None:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
+        if value != value:  # NaN has no sign
+            return "nan"
         return "neg" if value < 0 else "zero" if value == 0 else "pos"
     if value is None:
         return "none"
     if isinstance(value, (str, bytes, list, tuple, dict, set, frozenset, range)):
         size = len(value)
-        return "empty" if size == 0 else "one" if size == _ONE else "many"
+        return "empty" if size == 0 else "one" if size == 1 else "many"
     return None
 
 
@@ -99,7 +99,7 @@ def value_goals(source: str, entry_point: str, inputs: Sequence[Args]) -> list[f
         kind = type(value)  # the common kinds first: this runs for every value
         if kind is bool:
             seen.add((site, "true" if value else "false"))
-        elif kind is int:
+        elif kind is int:  # (floats go to value_class: NaN)
             seen.add((site, "neg" if value < 0 else "zero" if value == 0 else "pos"))
         else:
             found = value_class(value)

@@ -4,7 +4,9 @@ input classes, each on real HumanEval tasks."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from evalplus_ng.classes import classes_of_test, value_classes
 from evalplus_ng.cost import LINE_BUDGET, cost_goals, executed_lines
@@ -12,6 +14,7 @@ from evalplus_ng.dataset import load_humaneval
 from evalplus_ng.groundtruth import Expected, GroundTruth
 from evalplus_ng.habits import goals, rewrites
 from evalplus_ng.profiles import Profile, select
+from evalplus_ng.records import Task
 from evalplus_ng.reduce import class_requirement
 from evalplus_ng.serialize import encode
 from evalplus_ng.slips import KINDS, slip_sources
@@ -104,20 +107,28 @@ def test_value_classes_name_the_boundaries() -> None:
                                             "out:pos", "out:fraction", "out:unit"}
 
 
+def _classes(task: Task, plus: tuple[tuple[Any, ...], ...], answer: Callable[[Any], Any],
+             ) -> tuple[Task, tuple[tuple[Any, ...], ...], dict[int, frozenset[str]]]:
+    """``task`` with ``plus`` as its plus inputs, its tests, and the classes of each
+    (expected outputs from ``answer`` on the one argument)."""
+    task = replace(task, plus_inputs=plus)
+    everything = (*task.base_inputs, *plus)
+    outputs = tuple(encode(answer(args[0])) for args in everything)
+    n_base, n_plus = len(task.base_inputs), len(plus)
+    truth = GroundTruth(task.task_id,
+                        Expected(outputs[:n_base], (0.0,) * n_base, ("",) * n_base),
+                        Expected(outputs[n_base:], (0.0,) * n_plus, ("",) * n_plus))
+    return task, everything, class_requirement(task, truth, range(len(everything)))
+
+
 def test_the_classes_requirement_keeps_the_input_between_zero_and_one() -> None:
     # truncate_number: a sample that returns 0 for numbers below 1 passes every base test
     # (3.5, 1.33, 123.456) and fails on 0.5; only the classes requirement asks for it.
-    task = TASKS["HumanEval/2"]
-    plus = ((7.25,), (2.5,), (0.5,), (11.0,))
-    task = replace(task, plus_inputs=plus)
-    everything = (*task.base_inputs, *plus)
-    outputs = tuple(encode(args[0] % 1.0) for args in everything)
+    task, everything, classes = _classes(TASKS["HumanEval/2"],
+                                         ((7.25,), (2.5,), (0.5,), (11.0,)),
+                                         lambda x: x % 1.0)
     n_base = len(task.base_inputs)
-    truth = GroundTruth(task.task_id,
-                        Expected(outputs[:n_base], (0.0,) * n_base, ("",) * n_base),
-                        Expected(outputs[n_base:], (0.0,) * 4, ("",) * 4))
     tests = list(range(len(everything)))
-    classes = class_requirement(task, truth, tests)
     half = n_base + 2
     assert "a0:unit" in classes[half]
     assert not any("a0:unit" in classes[t] for t in tests if t != half)
@@ -131,17 +142,11 @@ def test_the_classes_requirement_keeps_an_even_length_palindrome() -> None:
     # is_palindrome: a two-pointer sample that ends with `left == right` (true only when
     # the pointers meet on a middle letter) passes every base test, whose palindromes
     # all have odd length ('aba', 'aaaaa', 'xywyx'), and fails on 'abba'.
-    task = TASKS["HumanEval/48"]
-    plus = (("abcd",), ("abba",), ("ab",), ("abcba",))
-    task = replace(task, plus_inputs=plus)
-    everything = (*task.base_inputs, *plus)
-    outputs = tuple(encode(args[0] == args[0][::-1]) for args in everything)
+    task, everything, classes = _classes(TASKS["HumanEval/48"],
+                                         (("abcd",), ("abba",), ("ab",), ("abcba",)),
+                                         lambda text: text == text[::-1])
     n_base = len(task.base_inputs)
-    truth = GroundTruth(task.task_id,
-                        Expected(outputs[:n_base], (0.0,) * n_base, ("",) * n_base),
-                        Expected(outputs[n_base:], (0.0,) * 4, ("",) * 4))
     tests = list(range(len(everything)))
-    classes = class_requirement(task, truth, tests)
     chosen = select(Profile("classes", ("classes",), keep_base=True),
                     {"classes": {t: set(c) for t, c in classes.items()}}, tests,
                     base=list(range(n_base)))
@@ -217,7 +222,8 @@ def test_value_classes_of_intermediate_values() -> None:
 
     assert [value_class(v) for v in (True, False, -2, 0, 0.5, None, "", [1], (1, 2), {})] == [
         "true", "false", "neg", "zero", "pos", "none", "empty", "one", "many", "empty"]
-    assert value_class(object()) is None
+    assert value_class(object()) is None and value_class(float("nan")) == "nan"
+    assert value_class(float("-inf")) == "neg" and value_class(range(0)) == "empty"
 
 
 def test_recording_values_leaves_the_ground_truth_s_answers_unchanged() -> None:
