@@ -96,15 +96,9 @@ def value_goals(source: str, entry_point: str, inputs: Sequence[Args]) -> list[f
         left[0] -= 1
         if left[0] < 0:
             raise _Spent
-        kind = type(value)  # the common kinds first: this runs for every value
-        if kind is bool:
-            seen.add((site, "true" if value else "false"))
-        elif kind is int:  # (floats go to value_class: NaN)
-            seen.add((site, "neg" if value < 0 else "zero" if value == 0 else "pos"))
-        else:
-            found = value_class(value)
-            if found is not None:
-                seen.add((site, found))
+        found = value_class(value)
+        if found is not None:
+            seen.add((site, found))
         return value
 
     namespace: dict[str, Any] = {"__name__": "__ground_truth__", RECORD: record}
