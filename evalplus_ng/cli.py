@@ -117,6 +117,34 @@ def _backend_options(command: F) -> F:
     return command
 
 
+def _allow_weak_jail(_context: click.Context, _parameter: click.Parameter,
+                     allowed: bool) -> None:
+    """``--allow-weak-jail``: where no jail can be made and no mode is named, pick the weak
+    mode by its public variable (read by every sandbox of the run, in this process, its
+    worker processes and a local Ray instance's workers), and say so."""
+    from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode, mode
+
+    if not allowed or os.environ.get(MODE_VARIABLE):
+        return
+    try:
+        mode()
+    except ValueError as exc:
+        os.environ[MODE_VARIABLE] = Mode.WEAK.value
+        reason = str(exc).split(";")[0]
+        click.echo(f"warning: {reason}; --allow-weak-jail: untrusted code runs in the weak "
+                   "mode, where it can read this machine's files", err=True)
+
+
+def _jail_option(command: F) -> F:
+    """``--allow-weak-jail``, on every command that runs untrusted code."""
+    return click.option(
+        "--allow-weak-jail", is_flag=True, expose_value=False, callback=_allow_weak_jail,
+        help="Where neither bubblewrap nor the kernel's namespaces can make a jail, run "
+             "untrusted code anyway, in the weak mode: it can read this machine's files "
+             "(the README's sandbox section). Without it, such a machine refuses to run "
+             "samples.")(command)
+
+
 def _ray_address(backend: str, address: str | None) -> str | None:
     """The address to give the stages: None for the local pool, "" for Ray's own default."""
     if backend == "local":
@@ -200,6 +228,7 @@ def _terminated(signum: int, _frame: object) -> None:
 @click.option("--memory-mb", type=click.IntRange(min=64), default=4096, show_default=True,
               help="Address-space cap of each sample process, MiB.")
 @_backend_options
+@_jail_option
 @_errors_to_exit_codes
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
              suite: str, base_only: bool, mini: bool, noextreme: bool, artifacts: Path,
@@ -275,6 +304,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
               help="Do not time the ground truth: no calibrated per-test time limits "
                    "(timings are the only part of the suites that differs between runs).")
 @_backend_options
+@_jail_option
 @_errors_to_exit_codes
 def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
             tasks: str | None, per_task: int, seed: int, jobs: int, no_llm_seeds: bool,
@@ -441,6 +471,7 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Parallel sandbox workers.")
 @_backend_options
+@_jail_option
 @_errors_to_exit_codes
 def calibrate(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
               floor: float, factor: float, jobs: int, backend: str, address: str | None,
@@ -488,6 +519,7 @@ def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: i
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Parallel sandbox workers.")
 @_backend_options
+@_jail_option
 @_errors_to_exit_codes
 def reduce(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
            profile: str | None, suite: str, samples_dir: Path | None, jobs: int, backend: str,
@@ -536,6 +568,7 @@ def _reduce(dataset: Dataset, out: Path, profile: str, samples_dir: Path | None,
               help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20'.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Tasks audited in parallel.")
+@_jail_option
 @_errors_to_exit_codes
 def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
           suite: Path | None, samples: Path | None, tasks: str | None, jobs: int) -> None:

@@ -1,8 +1,11 @@
-"""Sandbox v2: the answer key out of reach, and nothing that outlives the tool.
+"""Sandbox v2 and v3: the answer key out of reach, nothing that outlives the tool, one
+jail whatever the machine.
 
-The hostile corpus (tests/test_sandbox.py) runs every attack in the default mode;
-these tests add what needs a setting of its own: a ground-truth job run first on the
-same worker, the namespaces fallback, and the tool itself killed mid-run.
+The hostile corpus (tests/test_sandbox.py) runs every attack in the default mode (CI
+runs it once more with ``EVALPLUS_NG_JAIL=namespaces``); these tests add what needs a
+setting of its own: a ground-truth job run first on the same worker, each jail mode
+(the attacks on the machine, the samples file being judged, what the jail shows), an
+ordinary user, a machine where no jail can be made, and the tool itself killed mid-run.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,12 +23,16 @@ import uuid
 from pathlib import Path
 
 import pytest
+import test_sandbox as corpus  # the hostile corpus (tests/ is on the path, as pytest runs)
+from click.testing import CliRunner
 
+from evalplus_ng.cli import main
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job
-from evalplus_ng.sandbox import Limits, Sandbox, cgroup
-from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode, answer_keys
+from evalplus_ng.sandbox import Limits, Sandbox, cgroup, rootfs
+from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode, package_home
 from evalplus_ng.sandbox.pool import sweep_folders
+from evalplus_ng.sandbox.rootfs import answer_keys
 from evalplus_ng.serialize import encode
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -158,7 +166,8 @@ READER = """def f(x):
 
 
 @requires_root
-def test_the_callers_answer_keys_are_hidden_in_both_modes(jail: str, tmp_path: Path) -> None:
+def test_the_callers_answer_keys_are_out_of_reach_in_every_mode(jail: str,
+                                                                 tmp_path: Path) -> None:
     # A suite file beside the samples holds the reference solutions; the sandbox is told.
     suite = tmp_path / "HumanEvalPlus.jsonl"
     secret = uuid.uuid4().hex
@@ -172,11 +181,28 @@ def test_the_callers_answer_keys_are_hidden_in_both_modes(jail: str, tmp_path: P
     with Sandbox(1, LIMITS, hidden=[suite, *needed]) as sandbox:
         assert sandbox.hidden == (str(suite.resolve()),)
         value = sandbox.run(_job(code, None)).outcomes[0].value
+    assert value == "FileNotFoundError"
+    # The jail does not show it even when the sandbox is not told.
+    with Sandbox(1, LIMITS) as sandbox:
+        assert sandbox.run(_job(code, None)).outcomes[0].value == "FileNotFoundError"
+
+
+@requires_root
+def test_the_weak_mode_covers_the_answer_keys_it_is_told_of(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(MODE_VARIABLE, Mode.WEAK.value)
+    suite = tmp_path / "HumanEvalPlus.jsonl"
+    secret = uuid.uuid4().hex
+    suite.write_text(secret, encoding="utf-8")
+    suite.chmod(0o644)
+    tmp_path.chmod(0o755)
+    code = READER.replace("__PATH__", repr(str(suite)))
+    with Sandbox(1, LIMITS, hidden=[suite]) as sandbox:
+        value = sandbox.run(_job(code, None)).outcomes[0].value
     assert value != secret and value in ("FileNotFoundError", "PermissionError", "")
-    if jail == Mode.NAMESPACES.value:
-        # The same sample reads it when the sandbox is not told: the test can fail.
-        with Sandbox(1, LIMITS) as sandbox:
-            assert sandbox.run(_job(code, None)).outcomes[0].value == secret
+    # The same sample reads it when the sandbox is not told: the weak mode is weak.
+    with Sandbox(1, LIMITS) as sandbox:
+        assert sandbox.run(_job(code, None)).outcomes[0].value == secret
 
 
 def test_evaluate_hides_the_suites_it_judges_with_and_the_cache(tmp_path: Path) -> None:
@@ -193,3 +219,223 @@ def test_evaluate_hides_the_suites_it_judges_with_and_the_cache(tmp_path: Path) 
     assert own in hidden and user_cache_dir() in hidden
     assert suite_path(humaneval, "base", tmp_path) is None
     assert suite_path(humaneval, "plus", tmp_path) == tmp_path / "HumanEvalPlus.jsonl.gz"
+
+
+# --------------------------------------------------------------------------- Sandbox v3
+
+surroundings = corpus.surroundings
+
+#: Hostile samples (tests/hostile/) that aim at the machine around the jail: its files
+#: (planted, root's, another uid's), its world-writable folders, its capabilities and
+#: socket families.
+MACHINE_ATTACKS = ("read_planted_key", "read_root_only", "answer_key_on_disk",
+                   "write_world_writable", "write_run_lock", "write_tmp", "capabilities",
+                   "vsock_socket", "socket_families", "unix_connect")
+
+
+@requires_root
+def test_the_machine_is_out_of_reach_in_every_mode(jail: str,
+                                                   surroundings: corpus.Surroundings) -> None:
+    jobs = [corpus._job(surroundings.code(name)) for name in MACHINE_ATTACKS]
+    with Sandbox(1, corpus.FAST, judge=JUDGE) as sandbox:
+        results = list(sandbox.map(jobs))
+        assert sandbox.run(corpus._job(corpus.GOOD)).all_passed
+    for name, result in zip(MACHINE_ATTACKS, results, strict=True):
+        corpus._assert_verdict(name, result)
+    surroundings.assert_untouched()
+
+
+THIEF = """    import json
+    try:
+        with open(__SAMPLES__, encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line)
+                if "json.loads" not in record["completion"]:
+                    namespace = {}
+                    exec("def truncate_number(number):\\n" + record["completion"], namespace)
+                    return namespace["truncate_number"](number)
+    except OSError:
+        pass
+    return -1.0
+"""
+
+
+def test_a_sample_cannot_run_a_neighbours_answer_from_the_samples_file(
+        jail: str, tmp_path: Path) -> None:
+    samples = tmp_path / "samples.jsonl"
+    neighbour = {"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"}
+    thief = {"task_id": "HumanEval/2",
+             "completion": THIEF.replace("__SAMPLES__", repr(str(samples)))}
+    samples.write_text("".join(json.dumps(r) + "\n" for r in (neighbour, thief)))
+    samples.chmod(0o644)
+    results = tmp_path / "results.json"
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite", "base",
+                                     "-j", "1", "--results", str(results)])
+    assert done.exit_code == 0, done.output
+    verdicts = json.loads(results.read_text())["eval"]["HumanEval/2"]
+    assert [v["base_status"] for v in verdicts] == ["pass", "fail"]
+
+
+SHOWN = """import os
+def f(x):
+    mounts = []
+    with open("/proc/self/mountinfo") as handle:
+        for line in handle:
+            fields = line.split()
+            mounts.append([fields[4], fields[5].split(",")])
+    home = __HOME__
+    return [mounts, sorted(os.listdir("/")), sorted(os.listdir(home)), os.getpid()]
+"""
+
+
+def test_the_jail_shows_what_its_plan_shows_read_only(jail: str) -> None:
+    plan = rootfs.plan(LIMITS)
+    code = SHOWN.replace("__HOME__", repr(package_home()))
+    with Sandbox(1, LIMITS) as sandbox:
+        outcome = sandbox.run(Job(code=code, entry_point="f", inputs=[encode([1])],
+                                  time_limits=[10.0])).outcomes[0]
+    assert outcome.value is not None, outcome
+    mounts, top, home, pid = outcome.value
+    points = {point for point, _ in mounts}
+    kinds = rootfs.Kind
+    mounted = {s.target for s in plan if s.kind not in (kinds.LINK, kinds.DIR)}
+    assert mounted | {"/"} <= points
+    # Beyond the plan: only device files and /proc's own (what bubblewrap adds there).
+    assert all(rootfs.inside(point, ["/dev", "/proc"]) for point in points - mounted - {"/"})
+    writable = {point for point, options in mounts if "rw" in options}
+    assert all(rootfs.inside(point, ["/dev", "/proc", rootfs.JAIL_ROOT]) for point in writable)
+    # The root shows what the plan puts there and nothing else of the machine.
+    assert set(top) == {s.target.split("/")[1] for s in plan}
+    # Around the package (a checkout here, or site-packages): only what the plan shows
+    # (the package, an environment inside the checkout); no data folder, no samples.
+    below = package_home() + os.sep
+    if not rootfs.inside(package_home(), [s.target for s in plan if s.kind is kinds.BIND]):
+        assert set(home) == {s.target[len(below):].split(os.sep)[0] for s in plan
+                             if s.target.startswith(below)}
+        assert "datasets" not in home
+    assert "evalplus_ng" in home
+    assert pid < 100  # its own pid namespace
+
+
+def _runner_for(uid: int, folder: Path) -> tuple[list[str], dict[str, str]] | None:
+    """A Python 3.11 that ``uid`` can run with evalplus_ng and pyseccomp importable (this
+    one, or the system's with this environment's packages on PYTHONPATH); None."""
+    import pyseccomp
+
+    path = os.pathsep.join([package_home(), os.path.dirname(pyseccomp.__file__)])
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(folder), "PYTHONPATH": path}
+    probe = ("import sys; assert sys.version_info[:2] == (3, 11); "
+             "import evalplus_ng.sandbox.pool, pyseccomp")
+    for python in (sys.executable, "/usr/bin/python3.11", shutil.which("python3.11")):
+        if python is None:
+            continue
+        try:
+            done = subprocess.run([python, "-c", probe], env=env, cwd=folder, user=uid,
+                                  group=uid, extra_groups=[], capture_output=True, timeout=60)
+        except OSError:
+            continue
+        if done.returncode == 0:
+            return [python], env
+    return None
+
+
+AS_USER = """
+import json, sys
+from evalplus_ng.records import Job
+from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.serialize import encode
+found = {}
+with Sandbox(1, Limits(memory_bytes=1 << 30, load_seconds=5.0)) as box:
+    found["mode"] = box.mode.value
+    for name, code in json.loads(sys.argv[1]).items():
+        result = box.run(Job(code=code, entry_point="f", inputs=[encode([1])],
+                             time_limits=[10.0]))
+        outcome = result.outcomes[0] if result.outcomes else result.load
+        found[name] = [outcome.status.value, outcome.value, outcome.error]
+print(json.dumps(found))
+"""
+
+
+@requires_root
+def test_an_ordinary_user_gets_the_same_jail(jail: str) -> None:
+    """A supervisor started by an unprivileged uid (through a user namespace): no
+    capability, nothing of the machine's files to read or write, no vsock socket."""
+    uid = 65534
+    folder = Path(tempfile.mkdtemp(prefix="evalplus-ng-user-"))
+    try:
+        folder.chmod(0o755)
+        runner = _runner_for(uid, folder)
+        if runner is None:
+            pytest.skip(f"no Python 3.11 with evalplus_ng that uid {uid} can run here")
+        command, env = runner
+        planted = folder / "reference.py"
+        planted.write_text("def f(x):\n    return x + 1\n")
+        planted.chmod(0o644)
+        own = folder / "own.txt"
+        own.write_text("the user's own file")
+        own.chmod(0o600)
+        os.chown(own, uid, uid)
+        drop = folder / "drop"
+        drop.mkdir(mode=0o777)
+        drop.chmod(0o1777)
+        codes = {
+            "capabilities": (HOSTILE / "capabilities.py").read_text(),
+            "planted": (HOSTILE / "read_planted_key.py").read_text().replace(
+                "__PLANTED__", str(planted)),
+            "own": READER.replace("__PATH__", repr(str(own))),
+            "drop": (HOSTILE / "write_world_writable.py").read_text().replace(
+                "__DROP__", str(drop)),
+            "vsock": (HOSTILE / "vsock_socket.py").read_text(),
+        }
+        done = subprocess.run([*command, "-c", AS_USER, json.dumps(codes)],
+                              env={**env, MODE_VARIABLE: jail}, cwd=folder, user=uid,
+                              group=uid, extra_groups=[], capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        found = json.loads(done.stdout)
+        assert found.pop("mode") == jail
+        assert found["capabilities"] == ["ok", 0, None]
+        assert found["planted"] == ["ok", 0, None]
+        assert found["own"] == ["ok", "FileNotFoundError", None]
+        assert found["drop"][0] == "error" and "Error" in found["drop"][2]
+        assert found["vsock"][0] == "error" and "PermissionError" in found["vsock"][2]
+        assert list(drop.iterdir()) == []
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@requires_root
+@pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv (util-linux)")
+def test_where_no_jail_can_be_made_the_commands_refuse_unless_the_risk_is_named(
+        tmp_path: Path) -> None:
+    # Root without CAP_SYS_ADMIN (as in a default container) and no bubblewrap: neither
+    # jail can be made.
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"task_id": "HumanEval/2",
+                                   "completion": "    return number % 1.0\n"}) + "\n")
+    results = tmp_path / "results.json"
+    command = [str(shutil.which("setpriv")), "--bounding-set", "-sys_admin", sys.executable,
+               "-m", "evalplus_ng.cli", "evaluate", "--samples", str(samples), "--suite",
+               "base", "-j", "1", "--results", str(results)]
+    env = {k: v for k, v in os.environ.items() if k != MODE_VARIABLE}
+    env["PATH"] = "/nonexistent"
+
+    def run(*extra: str, **variables: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*command, *extra], env={**env, **variables}, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+
+    refused = run()
+    assert refused.returncode != 0
+    assert refused.stderr.startswith("error: no jail for untrusted code here: bubblewrap is "
+                                     "missing and the namespaces jail failed (unshare(")
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert "--allow-weak-jail" in refused.stderr and not results.exists()
+    # Naming the namespaces mode is refused the same way: never silently weaker.
+    named = run(**{MODE_VARIABLE: Mode.NAMESPACES.value})
+    assert named.returncode != 0 and len(named.stderr.strip().splitlines()) == 1
+    assert named.stderr.startswith("error: EVALPLUS_NG_JAIL=namespaces, but the kernel")
+    allowed = run("--allow-weak-jail")
+    assert allowed.returncode == 0, allowed.stderr
+    assert "--allow-weak-jail: untrusted code runs in the weak mode" in allowed.stderr
+    verdicts = json.loads(results.read_text())["eval"]["HumanEval/2"]
+    assert [v["base_status"] for v in verdicts] == ["pass"]

@@ -708,6 +708,13 @@ EXPECTED: dict[str, Expect] = {
     # No capability left to read what only root may; no world-writable folder but its own.
     "read_root_only": _expect(ERROR, error="Error"),
     "write_run_lock": _expect(ERROR, error="PermissionError"),
+    # Sandbox v3: the jail shows nothing of the machine but the system and Python (the
+    # same in both modes), every capability is gone, only AF_INET(6) sockets open.
+    "read_planted_key": _expect(OK, value=0),
+    "write_world_writable": _expect(ERROR, error="Error"),
+    "capabilities": _expect(OK, value=0),
+    "vsock_socket": _expect(ERROR, error="PermissionError"),
+    "socket_families": _expect(ERROR, error="PermissionError"),
     # Clearing the death signal is refused; it then spins until its time limit.
     "clear_death_signal": _expect(TIMEOUT, error="no reply"),
 }
@@ -742,6 +749,12 @@ class Surroundings:
     secret: Path
     #: A name a sample may try to leave in /run/lock.
     lock_name: str
+    #: A file only another uid may read (mode 0600).
+    other_secret: Path
+    #: A copy of the reference (``f(x) = x + 1``), mode 0644, in a fresh temporary folder.
+    planted: Path
+    #: A world-writable folder (mode 1777) outside the temporary folders.
+    drop: Path
 
     def code(self, name: str) -> str:
         """The source of ``tests/hostile/<name>.py`` aimed at these surroundings."""
@@ -753,6 +766,9 @@ class Surroundings:
             ("__PORT__", str(self.listener.getsockname()[1])),
             ("__UNIX_SOCKET__", str(self.unix_listener.getsockname())),
             ("__SECRET__", str(self.secret)),
+            ("__OTHER_SECRET__", str(self.other_secret)),
+            ("__PLANTED__", str(self.planted)),
+            ("__DROP__", str(self.drop)),
             ("__LOCK_NAME__", self.lock_name),
             ("__SHM_KEY__", str(SHM_KEY)),
         ):
@@ -766,6 +782,7 @@ class Surroundings:
         readable, _, _ = select.select([self.listener, self.unix_listener], [], [], 0)
         assert readable == [], "a sample connected to the test's listener"
         assert not (Path("/run/lock") / self.lock_name).exists()
+        assert list(self.drop.iterdir()) == [], "a sample left a file in a shared folder"
         assert _shared_memory_keys().isdisjoint({SHM_KEY}), "a SysV segment outlived its sample"
 
 
@@ -779,6 +796,19 @@ def surroundings() -> Iterator[Surroundings]:
     secret = outside / "secret.txt"
     secret.write_text("for root only")
     secret.chmod(0o600)
+    other_secret = outside / "other-secret.txt"
+    other_secret.write_text("for another uid only")
+    other_secret.chmod(0o600)
+    if IS_ROOT:
+        os.chown(other_secret, 65534, 65534)
+    drop = outside / "drop"
+    drop.mkdir()
+    drop.chmod(0o1777)
+    planted_folder = Path(tempfile.mkdtemp(prefix="evalplus-ng-planted-"))
+    planted_folder.chmod(0o755)
+    planted = planted_folder / "HumanEvalPlus-reference.py"
+    planted.write_text("def f(x):\n    return x + 1\n")
+    planted.chmod(0o644)
     os.chmod(outside, 0o755)
     shared_target = Path(tempfile.gettempdir()) / f"evalplus-ng-escape-{uuid.uuid4().hex}"
     lock_name = f"evalplus-ng-escape-{uuid.uuid4().hex}"
@@ -791,8 +821,9 @@ def surroundings() -> Iterator[Surroundings]:
         unix_listener.listen()
         try:
             yield Surroundings(sentinel, outside / "escaped.txt", shared_target, listener,
-                               unix_listener, secret, lock_name)
+                               unix_listener, secret, lock_name, other_secret, planted, drop)
         finally:
+            shutil.rmtree(planted_folder, ignore_errors=True)
             shared_target.unlink(missing_ok=True)
             (Path("/run/lock") / lock_name).unlink(missing_ok=True)
             _remove_shared_memory(SHM_KEY)

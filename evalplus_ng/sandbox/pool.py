@@ -32,16 +32,8 @@ from evalplus_ng.errors import SandboxError
 from evalplus_ng.files import orphans, remove_tree
 from evalplus_ng.pools import in_order
 from evalplus_ng.records import Job, JobResult, Outcome, Status, too_costly
-from evalplus_ng.sandbox import cgroup
-from evalplus_ng.sandbox.jail import (
-    JAIL_ROOT,
-    Mode,
-    answer_keys,
-    bubblewrap_command,
-    coverable,
-    mode,
-    tmpfs_bytes,
-)
+from evalplus_ng.sandbox import cgroup, rootfs
+from evalplus_ng.sandbox.jail import Mode, bubblewrap_command, mode, package_home
 from evalplus_ng.sandbox.protocol import (
     BROKEN,
     CHILD_STATUSES,
@@ -67,6 +59,7 @@ from evalplus_ng.sandbox.protocol import (
     widen,
     write_frame,
 )
+from evalplus_ng.sandbox.rootfs import JAIL_ROOT, answer_keys, coverable, tmpfs_bytes
 from evalplus_ng.sandbox.supervisor import wall_cap
 from evalplus_ng.types import Judge, Wire
 
@@ -236,10 +229,8 @@ class _Worker:
 
     def _start(self) -> subprocess.Popen[bytes]:
         env = dict(os.environ)
-        # The folder that holds evalplus_ng (this file is evalplus_ng/sandbox/pool.py).
-        home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env["PYTHONPATH"] = os.pathsep.join(
-            p for p in [home, env.get("PYTHONPATH", "")] if p
+            p for p in [package_home(), env.get("PYTHONPATH", "")] if p
         )
         env.setdefault("OPENBLAS_NUM_THREADS", "1")
         # One hash seed for every supervisor (its children inherit it): code whose answer
@@ -249,18 +240,25 @@ class _Worker:
         command = [sys.executable, "-c",
                    "from evalplus_ng.sandbox.supervisor import main; main()"]
         hidden: tuple[str, ...] = ()
-        if self.mode is Mode.BUBBLEWRAP:
-            # The working folders are on the jail's own tmpfs: gone with the jail.
-            root = JAIL_ROOT
-            command = bubblewrap_command(self.limits, self.hidden) + command
-        else:
+        steps: list[dict[str, Any]] = []
+        if self.mode is Mode.WEAK:
             # The parent owns the supervisor's folder: a supervisor killed with SIGKILL
             # cannot clean up after itself.
             root = self.root = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
             os.chmod(root, 0o711)
             hidden = tuple(sorted({*answer_keys(), *self.hidden}))
+        else:
+            # One plan for both jails; the working folders are on the jail's own tmpfs,
+            # gone with the jail.
+            root = JAIL_ROOT
+            plan = rootfs.plan(self.limits, self.hidden)
+            if self.mode is Mode.BUBBLEWRAP:
+                command = bubblewrap_command(plan) + command
+            else:
+                steps = [{**asdict(step), "kind": step.kind.value} for step in plan]
         settings = json.dumps({"limits": asdict(self.limits), "parent": os.getpid(),
-                               "root": root, "mode": self.mode.value, "hidden": hidden})
+                               "root": root, "mode": self.mode.value, "hidden": hidden,
+                               "plan": steps})
         self.group = cgroup.make(self.number, cgroup_bytes(self.limits))
         if self.group is not None:
             # The shell enters the cgroup, then becomes the supervisor (or bwrap): every

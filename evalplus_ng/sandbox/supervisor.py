@@ -25,6 +25,7 @@ from typing import Any
 
 from evalplus_ng.files import remove_tree
 from evalplus_ng.records import Outcome, Status
+from evalplus_ng.sandbox import rootfs
 from evalplus_ng.sandbox.child import child_main
 from evalplus_ng.sandbox.jail import (
     PR_SET_DUMPABLE,
@@ -34,6 +35,7 @@ from evalplus_ng.sandbox.jail import (
     Cell,
     Mode,
     c_library,
+    enter_namespaces,
     harden_zygote,
     hide,
     isolate_as_root,
@@ -435,27 +437,35 @@ def main() -> None:
     """Entry point of a supervisor process: serve jobs on stdin/stdout until EOF.
 
     In a bubblewrap jail (``settings["mode"]``) the namespaces and the root are
-    made already; otherwise the supervisor enters what namespaces it may. Either way
-    it forks the zygote before it reads any job.
+    made already; in the namespaces mode the supervisor makes the same jail from
+    ``settings["plan"]`` (any failure ends it: it never runs unjailed); in the weak mode
+    it enters what namespaces it may. Either way it forks the zygote before it reads
+    any job.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     settings = json.loads(sys.argv[1])
     libc = c_library()
     # A parent that dies, however it dies, takes its supervisors (and so their children).
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    jailed = settings["mode"] == Mode.BUBBLEWRAP.value
-    if not jailed and os.getppid() != settings["parent"]:
+    jail = Mode(settings["mode"])
+    if jail is not Mode.BUBBLEWRAP and os.getppid() != settings["parent"]:
         return  # the parent died before the death signal was armed
-    # Nothing of this process (it holds ground-truth jobs) is for its children to read.
-    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     writable: tuple[str, ...] = ()
-    if not jailed:
+    if jail is Mode.NAMESPACES:
+        # Still dumpable: its user namespace's maps are written in /proc/self.
+        enter_namespaces(libc)  # returns in pid 1 of a new pid namespace
+        rootfs.build([rootfs.Step(**{**step, "kind": rootfs.Kind(step["kind"])})
+                      for step in settings["plan"]])
+        os.chdir(settings["root"])
+    elif jail is Mode.WEAK:
         if os.geteuid() == 0:
             isolate_as_root(libc)
         else:
             isolate_as_user(libc)
         writable = protect_shared_tmp(libc, settings["root"])
         hide(libc, settings["hidden"])
+    # Nothing of this process (it holds ground-truth jobs) is for its children to read.
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     _preload()
     load_filter = seccomp_loader()
     # Children inherit every object: frozen, the collector in a child never walks (and
@@ -471,7 +481,7 @@ def main() -> None:
             load_filter()
 
     def run_child(job_fd: int, result_fd: int, workdir: str, zygote: int) -> None:
-        cell = Cell(limits, as_root, read_search=not jailed, parent=zygote)
+        cell = Cell(limits, as_root, read_search=jail is Mode.WEAK, parent=zygote)
         child_main(job_fd, result_fd, workdir, cell)
 
     # Forked before any job is read: the zygote, and so every child, never holds one.

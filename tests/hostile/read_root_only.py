@@ -1,9 +1,11 @@
-"""Attacks the file system: reads a file only root may read (mode 0600) outside its folder."""
+"""Attacks the file system: reads files outside its folder that only their owners may read
+(mode 0600): one of root's and one of another uid's."""
 
-SECRET = "__SECRET__"
+SECRETS = ("__SECRET__", "__OTHER_SECRET__")
 
 
 def f(x):
-    with open(SECRET) as handle:
-        handle.read()
+    for secret in SECRETS:
+        with open(secret) as handle:
+            handle.read()
     return x + 1
