@@ -329,12 +329,12 @@ def _one_node(cpus: int = 1, **env: str) -> Iterator[Cluster]:
 
 def test_a_sample_on_a_ray_worker_cannot_see_rays_folder() -> None:
     # Ray's folder holds logs and objects spilled from the object store (jobs with their
-    # expected outputs). The namespaces jail shows the machine's /tmp: the worker's
-    # sandbox covers Ray's folder there (bubblewrap shows no /tmp at all).
+    # expected outputs). The weak mode shows the machine's /tmp: the worker's sandbox
+    # covers Ray's folder there (the jail, in either mode, shows no /tmp at all).
     from evalplus_ng.cluster import RayExecutor
     from evalplus_ng.records import Job
 
-    with _one_node(EVALPLUS_NG_JAIL="namespaces") as made:
+    with _one_node(EVALPLUS_NG_JAIL="weak") as made:
         folder = made.folders[0]
         code = ("import os\n"
                 "def f(x):\n"

@@ -2,8 +2,9 @@
 
 Layout. The trusted parent (:mod:`.pool`: :class:`Sandbox`) keeps a pool of
 long-lived *supervisor* processes (:mod:`.supervisor`; one per worker, started
-once and recycled across jobs), each in a jail (:mod:`.jail`: bubblewrap, or the
-namespaces it makes itself) and a memory cgroup (:mod:`.cgroup`, where one can be
+once and recycled across jobs), each in a jail (:mod:`.jail`: bubblewrap's, or the
+same one it makes itself with namespaces; :mod:`.rootfs` decides what either shows)
+and a memory cgroup (:mod:`.cgroup`, where one can be
 made). Before it reads any job, a supervisor forks a *zygote* (:mod:`.zygote`) that
 loads a seccomp filter; for each job (one piece of code and its inputs) the zygote
 forks a fresh *child* (:mod:`.child`) that loads the code and calls it on each
@@ -16,11 +17,11 @@ The child:
   left it untouched) and loses stdin, stdout and stderr;
 * has a memory cap (``RLIMIT_AS``), a file-size cap and may not create a single
   process or thread (``RLIMIT_NPROC``);
-* when the supervisor runs as root, switches to a uid of its own
-  (``UID_BASE + pid``) with no capability left, so that it cannot write, delete
-  or signal anything it does not own;
+* keeps no capability, and when the supervisor runs as root, switches to a uid of
+  its own (``UID_BASE + pid``), so that it cannot write, delete or signal anything
+  it does not own;
 * inherits the zygote's seccomp filter (no ptrace, mounts, memfd, SysV IPC,
-  signals, unix sockets; its death signal cannot be cleared);
+  signals, sockets but AF_INET and AF_INET6; its death signal cannot be cleared);
 * sees only what its jail shows (the README's sandbox section has the modes).
 
 The supervisor enforces every time limit with ``SIGKILL`` (a sample that
@@ -41,7 +42,7 @@ double, then the output's JSON text (or the error text). The supervisor only
 splits the child's stream at frame boundaries (to apply time and size limits)
 and relays whole runs of frames unparsed; the parent parses and judges them.
 
-Imports run one way: ``protocol`` <- ``jail`` <- ``child`` <- ``supervisor`` <-
+Imports run one way: ``protocol`` <- ``rootfs`` <- ``jail`` <- ``child`` <- ``supervisor`` <-
 ``pool``; ``zygote`` and ``cgroup`` stand alone. Jobs and their results are
 records (:mod:`evalplus_ng.records`).
 """
