@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -316,7 +317,10 @@ def package_home() -> str:
 @functools.cache
 def namespaces_problem() -> str | None:
     """Why the namespaces jail cannot be made here (None: it can), found by making one in
-    a throwaway process (:func:`probe`)."""
+    a throwaway process: forked from this one when it runs a single thread (a fork is
+    cheap), else a fresh interpreter (:func:`probe`)."""
+    if threading.active_count() == 1:
+        return _forked_probe(rootfs.plan(Limits()))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in [package_home(), env.get("PYTHONPATH", "")]
                                         if p)
@@ -332,17 +336,39 @@ def namespaces_problem() -> str | None:
     return lines[-1] if lines else f"exit code {done.returncode}"
 
 
+def _forked_probe(steps: Sequence[rootfs.Step]) -> str | None:
+    """:func:`probe` in a forked process; the reason comes back on a pipe."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the throwaway process
+        os.close(read_end)
+        os.dup2(write_end, 2)
+        _jail_or_exit(steps)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as handle:
+        text = handle.read().decode("utf-8", "replace").strip()
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    if code == 0:
+        return None
+    return text.splitlines()[-1] if text else f"exit code {code}"
+
+
 def probe() -> None:
-    """Entry point of the throwaway process of :func:`namespaces_problem`: exit code 0
-    once inside a jail, else 1 with the reason on stderr."""
+    """Entry point of the throwaway interpreter of :func:`namespaces_problem`."""
+    _jail_or_exit(rootfs.plan(Limits()))
+
+
+def _jail_or_exit(steps: Sequence[rootfs.Step]) -> None:
+    """Make the jail ``steps`` describe and exit: code 0 once inside, else 1 with the
+    reason on stderr."""
     libc = c_library()
     try:
         enter_namespaces(libc)
-        rootfs.build(rootfs.plan(Limits()))
+        rootfs.build(steps)
         if os.listdir(rootfs.JAIL_ROOT) != []:
             raise OSError("the jail's working folder is not empty")
     except (OSError, rootfs.JailError) as exc:
-        print(exc, file=sys.stderr)
+        os.write(2, f"{exc}\n".encode("utf-8", "replace"))
         os._exit(1)
     os._exit(0)
 
