@@ -165,16 +165,22 @@ READER = """def f(x):
 """
 
 
+def _suite_reader(folder: Path) -> tuple[Path, str, str]:
+    """A suite file anyone may read in ``folder`` (its text a fresh secret), the secret,
+    and a sample that returns the file's text (or the name of the error it got)."""
+    suite = folder / "HumanEvalPlus.jsonl"
+    secret = uuid.uuid4().hex
+    suite.write_text(secret, encoding="utf-8")
+    suite.chmod(0o644)
+    folder.chmod(0o755)
+    return suite, secret, READER.replace("__PATH__", repr(str(suite)))
+
+
 @requires_root
 def test_the_callers_answer_keys_are_out_of_reach_in_every_mode(jail: str,
                                                                  tmp_path: Path) -> None:
     # A suite file beside the samples holds the reference solutions; the sandbox is told.
-    suite = tmp_path / "HumanEvalPlus.jsonl"
-    secret = uuid.uuid4().hex
-    suite.write_text(secret, encoding="utf-8")
-    suite.chmod(0o644)
-    tmp_path.chmod(0o755)
-    code = READER.replace("__PATH__", repr(str(suite)))
+    suite, _secret, code = _suite_reader(tmp_path)
     # What the supervisor itself needs is never covered, even when a caller names it
     # (a cache folder set to /tmp, say): the sandbox still works.
     needed = [tempfile.gettempdir(), sys.prefix, "/"]
@@ -191,12 +197,7 @@ def test_the_callers_answer_keys_are_out_of_reach_in_every_mode(jail: str,
 def test_the_weak_mode_covers_the_answer_keys_it_is_told_of(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv(MODE_VARIABLE, Mode.WEAK.value)
-    suite = tmp_path / "HumanEvalPlus.jsonl"
-    secret = uuid.uuid4().hex
-    suite.write_text(secret, encoding="utf-8")
-    suite.chmod(0o644)
-    tmp_path.chmod(0o755)
-    code = READER.replace("__PATH__", repr(str(suite)))
+    suite, secret, code = _suite_reader(tmp_path)
     with Sandbox(1, LIMITS, hidden=[suite]) as sandbox:
         value = sandbox.run(_job(code, None)).outcomes[0].value
     assert value != secret and value in ("FileNotFoundError", "PermissionError", "")

