@@ -21,8 +21,8 @@ from evalplus_ng.types import TaskId
 #: the largest of 10,988 answers in 67 HumanEval samples files is 5.8 KB.
 MAX_SOURCE_BYTES = 256 << 10
 #: What sanitizing one answer may use, in a worker process (see :func:`prepare_all`).
-#: The slowest of those 10,988 answers takes 33 ms of CPU; an allowance of 1 s (the
-#: kernel counts whole seconds: 1 to 2 s) leaves room for slower machines.
+#: The slowest of those 10,988 answers takes 33 ms of CPU: 1 s leaves room for slower
+#: machines.
 PREPARE_LIMITS = CallLimits(cpu_seconds=1.0, memory_bytes=1 << 30)
 #: The text kept as the code of a sample too large to read (its first characters).
 _HEAD_CHARS = 1000
@@ -53,7 +53,10 @@ def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]
 
     A ``completion`` is sanitized against the task's prompt (it may be a body, a
     whole function, markdown...); a ``solution`` that parses and defines the
-    entry point runs as given, any other is sanitized too.
+    entry point runs as given, any other is sanitized too. That work runs in a bounded
+    worker (:func:`prepare_all`): an answer past its limits, or over
+    :data:`MAX_SOURCE_BYTES` (checked first, before any parse), gives a refused sample
+    (:attr:`~evalplus_ng.records.Sample.refused`).
     Raises :class:`InputError` naming the line of the first malformed record.
     """
     return read_samples_of(path, tasks)[0]
@@ -167,10 +170,12 @@ def _natural(path: Path) -> tuple[Any, ...]:
 
 
 def read_sample_folder(folder: Path, tasks: Mapping[TaskId, Task]) -> list[tuple[str, Sample]]:
-    """Every sample of every ``*.jsonl`` file in ``folder`` (sorted by name) with its file name."""
+    """Every sample of every ``*.jsonl`` file in ``folder`` (sorted by name) with its file
+    name; refused samples (:attr:`Sample.refused`) are left out: they have no code to run."""
     found: list[tuple[str, Sample]] = []
     for path in sorted(Path(folder).glob("*.jsonl")):
-        found.extend((path.name, sample) for sample in read_samples(path, tasks))
+        found.extend((path.name, sample) for sample in read_samples(path, tasks)
+                     if not sample.refused)
     if not found:
         raise InputError(str(folder), None, "no *.jsonl samples files here")
     return found

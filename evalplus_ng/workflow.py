@@ -358,7 +358,7 @@ def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: San
         model = model_of(path.name)
         pending += [(sample, model)
                     for sample in read_samples_of(path, by_id, lambda: known)[0]
-                    if sample.task_id in truths
+                    if sample.task_id in truths and not sample.refused
                     and all(o.status is Status.OK for o in truths[sample.task_id])]
     jobs = (Job(code=sample.code, entry_point=by_id[sample.task_id].entry_point,
                 inputs=[encode(list(args)) for args in by_id[sample.task_id].base_inputs],

@@ -33,7 +33,7 @@ from evalplus_ng.records import (
     Verdict,
 )
 from evalplus_ng.samples import MAX_SOURCE_BYTES, prepare_all, read_samples_of
-from evalplus_ng.sandbox.bounded import CallLimits, Exceeded
+from evalplus_ng.sandbox.bounded import CallLimits, Exceeded, bounded_map
 from evalplus_ng.sanitize import sanitize
 from evalplus_ng.serialize import MAX_SHARED_HASH, Unjudgeable, decode, encode
 
@@ -83,7 +83,7 @@ def test_a_hostile_parent_sample_fails_and_the_run_finishes(
         assert len(entries[1]["solution"]) == 1000
 
 
-def test_sanitizing_past_its_limit_costs_one_worker_and_the_batch_goes_on() -> None:
+def test_sanitizing_past_its_limit_is_cut_and_the_batch_goes_on() -> None:
     blowup = _record("sanitize_blowup")["completion"]
     body = "```python\ndef add(x, y):\n    return x+y\n```\nThat is all."
     answers = [(CORRECT, PROMPT, "add", False), (blowup, PROMPT, "add", False),
@@ -91,6 +91,29 @@ def test_sanitizing_past_its_limit_costs_one_worker_and_the_batch_goes_on() -> N
     results = prepare_all(answers, CallLimits(cpu_seconds=1))
     assert results == [sanitize(CORRECT, PROMPT, "add"), Exceeded("time"),
                        sanitize(body, PROMPT, "add")]
+
+
+def test_a_call_out_of_memory_or_stuck_in_c_costs_its_worker_and_the_batch_goes_on() -> None:
+    # 10 GB asked of a worker capped at 1 GiB; then a loop inside C that never checks
+    # for signals, where the CPU timer's handler cannot run (RLIMIT_CPU kills it).
+    calls: list[tuple[Any, ...]] = [("x", 10**10), ("ab", 2)]
+    assert bounded_map("operator:mul", calls) == [Exceeded("memory"), "abab"]
+    calls = [(range(10**12),), (["a", "b"],)]
+    assert bounded_map("builtins:max", calls, CallLimits(cpu_seconds=0.5)) == [
+        Exceeded("time"), "b"]
+
+
+def test_a_call_past_its_cpu_time_is_abandoned_and_its_worker_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A regular expression that backtracks for ages (the engine lets the timer's handler
+    # run): the worker abandons the call and answers the next one itself.
+    started: list[object] = []
+    real = subprocess.Popen
+    monkeypatch.setattr("evalplus_ng.sandbox.bounded.subprocess.Popen",
+                        lambda *a, **k: started.append(a) or real(*a, **k))
+    calls = [(r"(a+)+$", "", "a" * 64 + "b"), ("a", "b", "a")]
+    assert bounded_map("re:sub", calls, CallLimits(cpu_seconds=0.5)) == [Exceeded("time"), "b"]
+    assert len(started) == 1
 
 
 def test_a_huge_answer_is_refused_before_anything_parses_it(

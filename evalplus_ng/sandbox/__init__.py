@@ -45,8 +45,8 @@ The parent's own work on untrusted text (sanitizing samples) runs apart, in
 :mod:`.bounded`: trusted code in a worker process with CPU-time and memory limits.
 
 Imports run one way: ``protocol`` <- ``jail`` <- ``child`` <- ``supervisor`` <-
-``pool``; ``protocol`` <- ``bounded``; ``zygote`` and ``cgroup`` stand alone. Jobs and their results are
-records (:mod:`evalplus_ng.records`).
+``pool``; ``protocol`` <- ``bounded``; ``zygote`` and ``cgroup`` stand alone. Jobs
+and their results are records (:mod:`evalplus_ng.records`).
 """
 
 from __future__ import annotations

@@ -3,10 +3,13 @@
 :func:`bounded_map` calls one function (named ``module:function``, importable in a fresh
 interpreter, returning a ``str``) on a batch of argument tuples, in order, in one worker
 process: the common case costs one process start per batch, not one per call. Each call
-gets ``cpu_seconds`` of CPU time (``RLIMIT_CPU``, raised before each call) under an
-address-space cap for the whole worker (``RLIMIT_AS``); the parent also gives up on a
-call after a wall-clock allowance. A call past a limit costs its worker: the call
-becomes an :class:`Exceeded` and a fresh worker takes the rest of the batch.
+gets ``cpu_seconds`` of CPU time (a profiling timer, ``ITIMER_PROF``, abandons it; the
+worker goes on with the next) under an address-space cap for the whole worker
+(``RLIMIT_AS``). A call stuck where the timer's handler cannot run (in C code) meets
+``RLIMIT_CPU`` a second later, and the parent gives up on a call after a generous
+wall-clock allowance; a call out of memory, or either of those, costs the worker, and a
+fresh one takes the rest of the batch. Whatever happens, the call becomes an
+:class:`Exceeded`.
 
 The worker runs no untrusted code, so it is not jailed; only its cost is bounded. The
 parent sends it a pickle (trusted data flows that way only) and reads back text frames
@@ -32,22 +35,22 @@ from evalplus_ng.errors import SandboxError
 from evalplus_ng.records import Status
 from evalplus_ng.sandbox.protocol import FrameError, read_frame, write_frame
 
-#: Reply kinds, worker -> parent: a result (UTF-8 text follows), or out of memory.
-_RESULT, _MEMORY = b"r", b"m"
+#: Reply kinds, worker -> parent: a result (UTF-8 text follows), out of time or memory.
+_RESULT, _TIME, _MEMORY = b"r", b"t", b"m"
 
 
 @dataclass(frozen=True)
 class CallLimits:
     """What one call in a bounded worker may use."""
 
-    cpu_seconds: float = 2.0
+    cpu_seconds: float = 1.0
     memory_bytes: int = 1 << 30
 
     @property
     def wall_seconds(self) -> float:
         """The parent's own allowance per call: CPU time is the real limit (a busy machine
         slows a call down without making it use more), this only catches a stuck worker."""
-        return 10 * self.cpu_seconds + 10
+        return 100 * self.cpu_seconds + 30
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,8 @@ def bounded_map(function: str, items: Sequence[tuple[Any, ...]],
 def _one_worker(function: str, items: Sequence[tuple[Any, ...]],
                 limits: CallLimits) -> list[str | Exceeded]:
     """Results of a prefix of ``items`` from one worker: up to and including the first
-    call that exceeds a limit (which ends the worker), else all of them."""
+    call that ends the worker (out of memory, or stuck past ``RLIMIT_CPU`` or the wall
+    allowance), else all of them."""
     home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in [home, os.environ.get("PYTHONPATH", "")] if p)}
@@ -93,6 +97,9 @@ def _one_worker(function: str, items: Sequence[tuple[Any, ...]],
                 late = exc.status is not Status.CRASH
                 results.append(Exceeded("time" if late else _limit_of(process, results)))
                 break
+            if frame[:1] == _TIME:
+                results.append(Exceeded("time"))
+                continue
             if frame[:1] == _MEMORY:
                 results.append(Exceeded("memory"))
                 break
@@ -125,8 +132,21 @@ def _limit_of(process: subprocess.Popen[bytes], replies: Sequence[object]) -> st
                        "replies")
 
 
+class _OverTime(BaseException):
+    """Raised in the worker when a call's CPU time is up (a BaseException: the called
+    code's own ``except Exception`` cannot swallow it)."""
+
+
+def _over_time(_signum: int, _frame: object) -> None:
+    raise _OverTime
+
+
 def serve() -> None:
-    """The worker: read one batch, reply to each call in order (see :func:`bounded_map`)."""
+    """The worker: read one batch, reply to each call in order (see :func:`bounded_map`).
+
+    A call's CPU time is up when ``ITIMER_PROF`` fires: the call is abandoned and the
+    worker goes on. ``RLIMIT_CPU``, a second later, kills a worker stuck in C code
+    (where the timer's handler cannot run)."""
     fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGXCPU would dump core
     name, cpu_seconds, memory_bytes, items = pickle.loads(read_frame(fd_in, None, 1 << 31))
@@ -134,14 +154,21 @@ def serve() -> None:
     function: Callable[..., str] = getattr(importlib.import_module(module), attribute)
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    signal.signal(signal.SIGPROF, _over_time)
     for item in items:
         used = resource.getrusage(resource.RUSAGE_SELF)
-        soft = math.ceil(used.ru_utime + used.ru_stime + cpu_seconds)
+        soft = math.ceil(used.ru_utime + used.ru_stime + cpu_seconds + 1)
         if hard != resource.RLIM_INFINITY:
             soft = min(soft, hard)
         resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
         try:
-            reply = _RESULT + function(*item).encode("utf-8", "surrogatepass")
+            try:
+                signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
+                reply = _RESULT + function(*item).encode("utf-8", "surrogatepass")
+            finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
+        except _OverTime:
+            reply = _TIME
         except MemoryError:
             reply = _MEMORY
         write_frame(fd_out, reply)
