@@ -5,7 +5,8 @@ answers, and of the same file with one sample of ``tests/hostile_parent/`` added
 completion that makes sanitizing blow up, a 4 MB solution, an output set whose members
 all hash alike), for each attack: the difference in seconds and the ratio. Bounded, each
 attack costs at most its bound (about a second of CPU for sanitizing; nothing for the
-other two) on top of the run without it; unbounded they cost minutes to hours.
+other two) on top of the run without it; unbounded they cost minutes to hours. CPU
+seconds are reported beside wall seconds: on a busy machine they say more.
 
 How: the baseline samples are the reference solutions of the first ``--tasks`` HumanEval
 tasks as ``solution``, plus each one's body as a ``completion`` and a wrong answer
@@ -24,6 +25,7 @@ import argparse
 import importlib.util
 import json
 import os
+import resource
 import runpy
 import subprocess
 import sys
@@ -62,20 +64,29 @@ def hostile_row(attack: str) -> dict[str, Any]:
     return {"task_id": HOSTILE_TASK, **record}
 
 
-def timed_run(rows: list[dict[str, Any]], folder: Path, timeout: float) -> float | None:
-    """Seconds of one ``evaluate`` run in a subprocess; None when killed at ``timeout``."""
+def timed_run(rows: list[dict[str, Any]], folder: Path,
+              timeout: float) -> tuple[float, float] | None:
+    """Wall and CPU seconds of one ``evaluate`` run in a subprocess (CPU: of every process
+    it waited for: supervisors, children, the sanitizing worker); None when killed at
+    ``timeout``."""
     samples = folder / "samples.jsonl"
     samples.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p)}
     command = [sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--samples", str(samples),
                "--suite", "base", "-j", "2"]
+    before = _children_cpu()
     start = time.monotonic()
     try:
         subprocess.run(command, check=True, capture_output=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return None
-    return time.monotonic() - start
+    return time.monotonic() - start, _children_cpu() - before
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -86,26 +97,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--attacks", nargs="*", default=list(ATTACKS), choices=ATTACKS)
     args = parser.parse_args(argv)
     base = baseline_rows(args.tasks)
-    best: dict[str, float | None] = {}
+    best: dict[str, tuple[float, float] | None] = {}
     with tempfile.TemporaryDirectory(prefix="evalplus-ng-hostile-parent-") as scratch:
         folder = Path(scratch)
         for _round in range(args.repeat):
             for name in ["baseline", *args.attacks]:
                 rows = base if name == "baseline" else [*base, hostile_row(name)]
-                seconds = timed_run(rows, folder, args.timeout)
-                known = best.get(name, float("inf"))
-                best[name] = None if seconds is None or known is None else min(known, seconds)
+                run = timed_run(rows, folder, args.timeout)
+                known = best.get(name, (float("inf"), float("inf")))
+                best[name] = None if run is None or known is None else (
+                    min(known[0], run[0]), min(known[1], run[1]))
     plain = best["baseline"]
     print(f"{len(base)} ordinary samples of {args.tasks} tasks, -j 2, fastest of "
-          f"{args.repeat} run(s)")
-    print(f"{'run':<22}{'seconds':>9}{'+ seconds':>11}{'ratio':>8}")
-    for name, seconds in best.items():
-        if seconds is None:
-            print(f"{name:<22}{'killed':>9}  (over {args.timeout:.0f} s)")
+          f"{args.repeat} run(s) (wall and CPU each)")
+    print(f"{'run':<18}{'wall s':>8}{'+ wall s':>10}{'ratio':>7}{'CPU s':>8}{'+ CPU s':>9}")
+    for name, run in best.items():
+        if run is None:
+            print(f"{name:<18}{'killed':>8}  (over {args.timeout:.0f} s)")
         elif plain is None or name == "baseline":
-            print(f"{name:<22}{seconds:>9.2f}")
+            print(f"{name:<18}{run[0]:>8.2f}{'':>17}{run[1]:>8.2f}")
         else:
-            print(f"{name:<22}{seconds:>9.2f}{seconds - plain:>+11.2f}{seconds / plain:>8.2f}")
+            print(f"{name:<18}{run[0]:>8.2f}{run[0] - plain[0]:>+10.2f}"
+                  f"{run[0] / plain[0]:>7.2f}{run[1]:>8.2f}{run[1] - plain[1]:>+9.2f}")
     return 0
 
 
