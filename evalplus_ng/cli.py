@@ -264,6 +264,10 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
                if summary.skipped else "")
     click.echo(f"{len(summary.results)} samples judged ({summary.reused} reused{skipped}); "
                f"results in {summary.results_path}")
+    refused = summary.refused()
+    if refused:
+        click.echo(f"{sum(refused.values())} sample(s) failed without running: " + ", ".join(
+            f"{count} {why}" for why, count in sorted(refused.items())))
     _print_nodes("sandbox jobs", summary.nodes)
     click.echo(f"base: {base_pass} pass")
     click.echo(f"over {summary.coverage()}")

@@ -16,6 +16,7 @@ from typing import Any
 from evalplus_ng.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.groundtruth import Expected, GroundTruth, run_ground_truth
 from evalplus_ng.records import (
+    REFUSALS,
     TYPED,
     Calibration,
     Job,
@@ -261,7 +262,7 @@ def evaluate_samples(
     order: list[int] = []
     for position, sample in enumerate(samples):
         key = (sample.task_id, sample.code)
-        if position in done or key in first:
+        if position in done or sample.refused or key in first:
             continue
         first[key] = position
         if sample.task_id not in plans:
@@ -277,6 +278,11 @@ def evaluate_samples(
         key = (sample.task_id, sample.code)
         if position in done:
             yield position, done[position]
+            continue
+        if sample.refused:  # failed unrun, in both columns
+            yield position, SampleResult(
+                sample.task_id, sample.code, Verdict.FAIL, Verdict.FAIL if vacuous else None,
+                base_failure=sample.refused, plus_failure=sample.refused if vacuous else "")
             continue
         if key not in judged:
             plan = plans[sample.task_id]
@@ -369,7 +375,8 @@ def evaluate_staged(
     first. ``on_truth`` sees each stage's ground truth. Yields samples as they are judged.
     """
     done = done or {}
-    wanted = sorted({s.task_id for i, s in enumerate(samples) if i not in done},
+    wanted = sorted({s.task_id for i, s in enumerate(samples)
+                     if i not in done and not s.refused},
                     key=lambda t: tasks[t].number)
     head = 0 if config.details else max(0, config.plus_head)
     staged = {t: _split(tasks[t], head) for t in wanted
@@ -555,6 +562,8 @@ def results_from_document(
     done: dict[int, SampleResult] = {}
     for position, sample in enumerate(samples):
         found = saved.get((sample.task_id, sample.code))
-        if found is not None:
+        # A refusal is decided again as the samples are read (it runs nothing), and
+        # only ever stands for a refused sample.
+        if found is not None and not sample.refused and found.base_failure not in REFUSALS:
             done[position] = found
     return done

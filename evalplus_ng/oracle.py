@@ -13,7 +13,9 @@ Values compared here are always decoded from the wire (see
   the benchmark's ``assert f(x) == y`` defines right (``1 == 1.0 == True``; ``[1]`` is
   still not ``(1,)``), and floats within a tolerance as EvalPlus compares them.
 
-In both, NaN equals NaN.
+In both, NaN equals NaN. A list the ``set`` oracle hashes must have its hashes spread
+out (:func:`~evalplus_ng.serialize.spread`), as decoded sets and dicts do: an output
+made to collide raises :class:`~evalplus_ng.serialize.Unjudgeable`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from evalplus_ng.records import EQUALITIES, NOT_NONE, TYPED, VALUE
+from evalplus_ng.serialize import spread
 from evalplus_ng.types import Args
 
 #: Used when a task's atol is 0 but its expected output holds floats.
@@ -215,7 +218,7 @@ def _same_set(args: Args, expected: Any, actual: Any, atol: float) -> bool:
     if type(actual) not in (list, tuple, set, frozenset):
         return False
     try:
-        return _same_members(set(expected), set(actual))
+        return _same_members(set(expected), set(spread(list(actual))))
     except TypeError:  # an unhashable member
         return False
 
@@ -265,7 +268,7 @@ def _value_check(oracle: str, args: Args, expected: Any, actual: Any, atol: floa
     tolerance = value_atol(expected, atol)
     if oracle == "set":  # the members, equal as == says; any iterable output
         try:
-            passed = set(expected) == set(actual)
+            passed = set(expected) == set(spread(list(actual)))
         except TypeError:  # not iterable, or an unhashable member: EvalPlus fails it
             return False
     elif oracle:

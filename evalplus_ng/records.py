@@ -210,6 +210,13 @@ class Task:
         return int(tail) if tail.isdigit() else 0
 
 
+#: Why a sample fails without running (:attr:`Sample.refused`), as results files name it:
+#: its answer is over :data:`evalplus_ng.samples.MAX_SOURCE_BYTES`, or sanitizing it
+#: exceeded :data:`evalplus_ng.samples.PREPARE_LIMITS`.
+TOO_LARGE, SANITIZE_LIMIT = "source too large", "sanitize limit"
+REFUSALS = (TOO_LARGE, SANITIZE_LIMIT)
+
+
 @dataclass(frozen=True)
 class Sample:
     """One candidate solution read from a samples file (line numbers are 1-based)."""
@@ -217,3 +224,6 @@ class Sample:
     task_id: TaskId
     code: str
     line: int
+    #: Why the sample fails without running, when it does (:data:`REFUSALS`); ``code``
+    #: is then the answer as written (its first characters, when too large).
+    refused: str = ""

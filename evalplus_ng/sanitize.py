@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["sanitize"]
+__all__ = ["prepare", "sanitize"]
 
 _FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
 # Tokens that end a model's turn: anything after them is never part of the answer.
@@ -101,6 +101,26 @@ def sanitize(completion: str, prompt: str, entry_point: str) -> str:
     except RecursionError:
         # Pathologically nested code: leave the verdict to the evaluator, as for unparseable code.
         return prompt + completion
+
+
+def prepare(answer: str, prompt: str, entry_point: str, solution: bool) -> str:
+    """The code to run for one sample: a ``solution`` that parses and defines the entry
+    point as given (as EvalPlus runs it), any other answer sanitized.
+
+    This parses the answer, so its cost follows the answer's text: the evaluator calls it
+    in a bounded worker (:func:`evalplus_ng.sandbox.bounded.bounded_map`).
+    """
+    if solution and _defines(answer, entry_point):
+        return answer
+    return sanitize(answer, prompt, entry_point)
+
+
+def _defines(code: str, name: str) -> bool:
+    """True when ``code`` parses and defines function ``name`` at top level."""
+    tree = _parse(code)
+    # Absurd nesting (``1+1+...`` ten thousand times) overflows the parser's stack:
+    # such code is sanitized like any other, and then fails in the sandbox.
+    return tree is not None and _find_def(tree, name) is not None
 
 
 def _sanitize(completion: str, prompt: str, entry_point: str) -> str:

@@ -30,6 +30,30 @@ class Unserializable(TypeError):
     """The value holds an object that is not plain data."""
 
 
+class Unjudgeable(ValueError):
+    """A wire value whose hashed members collide too much to build (or compare) cheaply."""
+
+
+#: At most this many members of one set, frozenset or dict (keys) may share a hash value.
+#: Building a hashed container costs about n x (members sharing a hash) comparisons:
+#: members that all hash alike (ints that differ by multiples of 2**61 - 1, tuples made
+#: to match) would make it quadratic. Distinct builtin values rarely share a hash at all;
+#: strings hash with SipHash under the parent's own seed.
+MAX_SHARED_HASH = 16
+
+
+def spread(items: list[Any]) -> list[Any]:
+    """``items`` when no hash value is shared by more than :data:`MAX_SHARED_HASH` of them
+    (a set or dict of them is then built in linear time), else :class:`Unjudgeable`;
+    ``TypeError`` for an unhashable one. Counting the hashes is linear: distinct hash
+    values are distinct ints, which their own hashes spread."""
+    if len(items) > MAX_SHARED_HASH:
+        crowd = max(Counter(map(hash, items)).values())
+        if crowd > MAX_SHARED_HASH:
+            raise Unjudgeable(f"{crowd} of {len(items)} members share one hash value")
+    return items
+
+
 # Stdlib dict subclasses whose equality is the dict's: accepted as dicts.
 _DICT_LIKE = (OrderedDict, defaultdict, Counter)
 
@@ -93,7 +117,8 @@ def _flat(items: list[Any]) -> bool:
 
 
 def decode(wire: Wire) -> Any:
-    """Inverse of :func:`encode`; raises ``ValueError`` on a malformed tree."""
+    """Inverse of :func:`encode`; raises ``ValueError`` on a malformed tree
+    (:class:`Unjudgeable` on a set or dict whose members collide, see :func:`spread`)."""
     if wire is None or isinstance(wire, (bool, int, float, str)):
         return wire
     if isinstance(wire, list):
@@ -104,12 +129,16 @@ def decode(wire: Wire) -> Any:
         ((tag, body),) = wire.items()
         if tag == _TUPLE:
             return tuple(decode(v) for v in body)
+        # Members are decoded into a list first: a hashed container is built only when
+        # their hashes are spread out (:func:`spread`).
         if tag == _SET:
-            return {decode(v) for v in body}
+            return set(spread([decode(v) for v in body]))
         if tag == _FROZENSET:
-            return frozenset(decode(v) for v in body)
+            return frozenset(spread([decode(v) for v in body]))
         if tag == _DICT:
-            return {decode(k): decode(v) for k, v in body}
+            pairs = [(decode(k), decode(v)) for k, v in body]
+            spread([k for k, _ in pairs])
+            return dict(pairs)
         if tag == _BYTES:
             return bytes.fromhex(body)
         if tag == _COMPLEX:

@@ -41,7 +41,7 @@ from evalplus_ng.evaluate import (
 from evalplus_ng.files import write_atomically
 from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.oracle import JUDGE
-from evalplus_ng.records import Job, Sample, Status, Task, Verdict
+from evalplus_ng.records import REFUSALS, Job, Sample, Status, Task, Verdict
 from evalplus_ng.registry import SUITE_SUFFIXES, Dataset, file_stem, resolve
 from evalplus_ng.render import SuiteFacts
 from evalplus_ng.report import (
@@ -162,6 +162,10 @@ class EvaluateSummary:
         return (f"{len(per_task)} of {self.suite_tasks} tasks, {len(self.results)} samples "
                 f"({each} per task)")
 
+    def refused(self) -> Counter[str]:
+        """Samples failed without running them, by why (:data:`REFUSALS`)."""
+        return Counter(r.base_failure for r in self.results if r.base_failure in REFUSALS)
+
     def count(self, column: str, status: Verdict) -> int:
         """How many samples have ``status`` in ``column`` ("base" or "plus")."""
         if column == "base":
@@ -238,7 +242,8 @@ def run_evaluate(
             else:
                 done = results_from_document(document, samples, tasks)
                 say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
-        needed = {s.task_id for position, s in enumerate(samples) if position not in done}
+        needed = {s.task_id for position, s in enumerate(samples)
+                  if position not in done and not s.refused}
         warned: set[TaskId] = set()
 
         def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
@@ -353,7 +358,7 @@ def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: San
         model = model_of(path.name)
         pending += [(sample, model)
                     for sample in read_samples_of(path, by_id, lambda: known)[0]
-                    if sample.task_id in truths
+                    if sample.task_id in truths and not sample.refused
                     and all(o.status is Status.OK for o in truths[sample.task_id])]
     jobs = (Job(code=sample.code, entry_point=by_id[sample.task_id].entry_point,
                 inputs=[encode(list(args)) for args in by_id[sample.task_id].base_inputs],

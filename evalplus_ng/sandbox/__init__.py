@@ -42,9 +42,12 @@ double, then the output's JSON text (or the error text). The supervisor only
 splits the child's stream at frame boundaries (to apply time and size limits)
 and relays whole runs of frames unparsed; the parent parses and judges them.
 
+The parent's own work on untrusted text (sanitizing samples) runs apart, in
+:mod:`.bounded`: trusted code in a worker process with CPU-time and memory limits.
+
 Imports run one way: ``protocol`` <- ``rootfs`` <- ``jail`` <- ``child`` <- ``supervisor`` <-
-``pool``; ``zygote`` and ``cgroup`` stand alone. Jobs and their results are
-records (:mod:`evalplus_ng.records`).
+``pool``; ``protocol`` <- ``bounded``; ``zygote`` and ``cgroup`` stand alone. Jobs and
+their results are records (:mod:`evalplus_ng.records`).
 """
 
 from __future__ import annotations

@@ -129,17 +129,22 @@ class _JobJudge:
         """The output's text is the expected output's text (so it passes)."""
         return self.by_text and payload == self.texts.get(index) and b"NaN" not in payload
 
-    def check(self, index: int, value: Wire) -> bool:
-        """The full comparison with :meth:`evalplus_ng.types.Judge.check`."""
-        from evalplus_ng.serialize import decode
+    def check(self, index: int, value: Wire, seconds: float) -> tuple[Outcome, bool]:
+        """The outcome of a plain output and whether it passes, by the full comparison
+        (:meth:`evalplus_ng.types.Judge.check`). An output whose members collide in hash
+        (:class:`~evalplus_ng.serialize.Unjudgeable`) is refused unbuilt, as bad output."""
+        from evalplus_ng.serialize import Unjudgeable, decode
 
         job = self.job
         try:
-            return self.judge.check(job.oracle, decode(job.inputs[index]),
-                                    decode(self.expected[index]), decode(value), job.atol,
-                                    job.equality)
+            passed = self.judge.check(job.oracle, decode(job.inputs[index]),
+                                      decode(self.expected[index]), decode(value), job.atol,
+                                      job.equality)
+        except Unjudgeable as exc:
+            return Outcome(Status.BAD_OUTPUT, None, f"unjudgeable output: {exc}", seconds), False
         except Exception:
-            return False
+            passed = False
+        return Outcome(Status.OK, value, None, seconds), passed
 
 
 class _Texts:
@@ -168,7 +173,15 @@ def _outcome(body: bytes, index: int, judge: _JobJudge | None,
         value = parse(payload.decode("ascii"))
     except (ValueError, RecursionError) as exc:
         return Outcome(Status.BAD_OUTPUT, None, f"malformed reply: {exc}", seconds), False
-    return Outcome(Status.OK, value, None, seconds), judge is not None and judge.check(index, value)
+    return _judged(judge, index, value, seconds)
+
+
+def _judged(judge: _JobJudge | None, index: int, value: Wire,
+            seconds: float) -> tuple[Outcome, bool]:
+    """A plain output's outcome, and whether it passes (never, without a judge)."""
+    if judge is None:
+        return Outcome(Status.OK, value, None, seconds), False
+    return judge.check(index, value, seconds)
 
 
 def _parse_run(frame: bytes, position: int, first: int,
@@ -200,8 +213,9 @@ def _parse_run(frame: bytes, position: int, first: int,
                 stop = -1
             if stop == position:
                 seconds = unpack_seconds(frame, start + 1)[0]
-                outcomes.append(Outcome(Status.OK, value, None, seconds))
-                passed.append(judge is not None and judge.check(index, value))
+                outcome, ok = _judged(judge, index, value, seconds)
+                outcomes.append(outcome)
+                passed.append(ok)
                 index += 1
                 continue
         outcome, ok = _outcome(frame[start:position], index, judge, CHILD_STATUSES)
