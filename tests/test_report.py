@@ -201,3 +201,46 @@ def test_report_errors_name_the_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["report", str(empty), "--out", str(tmp_path / "r")])
     assert result.exit_code == 2 and "no *eval_results.json files in this folder" in result.stderr
     assert not (tmp_path / "r").exists()
+
+
+def test_evaluate_and_report_split_kills_into_like_base_and_edge(tmp_path: Path) -> None:
+    from evalplus_ng.artifact import write_plus_file
+    from evalplus_ng.dataset import load_humaneval
+
+    # HumanEval/53's base inputs are non-negative and small and its prompt says nothing
+    # of signs or sizes: -3 (negative) and 10**20 (past 2**53) are edge inputs, 7 + 8 is not.
+    add = next(t for t in load_humaneval() if t.task_id == "HumanEval/53")
+    artifacts = tmp_path / "artifacts"
+    artifacts.mkdir()
+    write_plus_file([replace(add, plus_inputs=([-3, 4], [10**20, 1], [7, 8]))],
+                    artifacts / "HumanEvalPlus.jsonl.gz")
+    bodies = ["    return x + y\n",
+              "    return abs(x) + y\n",  # fails -3 only: edge (negative)
+              "    return x + y if x < 10**9 else 0\n",  # fails 10**20 only: edge (big)
+              "    return abs(x) + y if y != 8 else 0\n",  # fails -3 first, then 7 + 8
+              "    return x + y if y != 8 else 0\n",  # fails 7 + 8: like base at once
+              "    return x - y\n"]  # fails base: never a kill
+    samples = tmp_path / "m.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": "HumanEval/53", "completion": body})
+                               + "\n" for body in bodies), encoding="utf-8")
+    results = tmp_path / "plus" / "m_eval_results.json"
+    result = CliRunner().invoke(main, [
+        "evaluate", "--samples", str(samples), "--artifacts", str(artifacts), "--suite", "plus",
+        "--results", str(results), "-j", "2", "--min-time-limit", "0.5"])
+    assert result.exit_code == 0, result.output
+    assert ("kills (pass base, fail plus): 4: 2 on inputs like the base tests, 2 on edge "
+            "classes the prompt does not mention (negative 1, big 1)") in result.stdout
+    entries = json.loads(results.read_text(encoding="utf-8"))["eval"]["HumanEval/53"]
+    assert [(e.get("kill"), e.get("plus_fail_edges"), e.get("kill_test")) for e in entries] == [
+        (None, None, None), ("edge", ["negative"], None), ("edge", ["big"], None),
+        ("like base", ["negative"], [7, 8]), ("like base", [], None), (None, None, None)]
+    out = tmp_path / "report"
+    result = CliRunner().invoke(main, ["report", str(tmp_path / "plus"), "--artifacts",
+                                       str(artifacts), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "| model | kills | like base | edge | not recorded | edge classes (kills) |" in text
+    assert "| m | 4 | 2 | 2 | 0 | negative 1, big 1 |" in text
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert ("<td>m</td><td class=\"n\">4</td><td class=\"n\">2</td><td class=\"n\">2</td>"
+            "<td class=\"n\">0</td><td>negative 1, big 1</td>") in page
