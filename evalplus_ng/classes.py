@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -117,3 +118,50 @@ def classes_of_test(args: Sequence[Any], output: Any) -> set[str]:
         found |= value_classes(argument, f"a{index}:")
     found |= value_classes(output, "out:")
     return found
+
+
+#: The classes of a test input a kill may rest on (:func:`input_kinds`), in report order:
+#: an argument (or an item of one) of length zero; an argument of length one (a
+#: one-element collection, a one-character string); the number zero; a negative number;
+#: an integer past 2**53 (floats lose it); an integer past the float range; an infinite
+#: or NaN float; a character outside ASCII; a collection with a repeated element (ties);
+#: None.
+KINDS = ("empty", "single", "zero", "negative", "big", "huge", "nonfinite", "nonascii",
+         "duplicates", "none")
+#: Classes of :func:`value_classes` that name a kind at any depth (an item's too) ...
+_ANY_DEPTH = {"len0": "empty", "zero": "zero", "neg": "negative", "big": "big",
+              "nonfinite": "nonfinite", "nonascii": "nonascii", "none": "none"}
+#: ... and those that name one only for a whole argument.
+_TOP_LEVEL = {"len1": "single", "repeats": "duplicates"}
+
+
+def _past_float(value: Any, depth: int = 0) -> bool:
+    """An integer too large for a float, itself or (one level down) among its items."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value) > _FLOAT_MAX
+    if depth == 0 and isinstance(value, (list, tuple, set, frozenset)):
+        return any(_past_float(item, 1) for item in value)
+    if depth == 0 and isinstance(value, dict):
+        return any(_past_float(item, 1) for pair in value.items() for item in pair)
+    return False
+
+
+_FLOAT_MAX = int(sys.float_info.max)
+
+
+def input_kinds(args: Sequence[Any]) -> tuple[str, ...]:
+    """The kinds (:data:`KINDS`, in that order) of one test input's arguments: what of
+    its classes (:func:`value_classes`) a kill may rest on. Arguments are pooled: a
+    prompt speaks of "an empty list", rarely of which argument is empty."""
+    found: set[str] = set()
+    for argument in args:
+        for name in value_classes(argument):
+            if name in _TOP_LEVEL:
+                found.add(_TOP_LEVEL[name])
+            while name.startswith(("item.", "key.")):
+                name = name.split(".", 1)[1]
+            if name in _ANY_DEPTH:
+                found.add(_ANY_DEPTH[name])
+        if _past_float(argument):
+            found.add("huge")
+    return tuple(kind for kind in KINDS if kind in found)

@@ -19,11 +19,19 @@ import click
 from evalplus_ng.calibrate import CHUNK as CALIBRATION_CHUNK
 from evalplus_ng.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
-from evalplus_ng.evaluate import EvalConfig
+from evalplus_ng.evaluate import EDGE, LIKE_BASE, EvalConfig
 from evalplus_ng.records import Verdict
 from evalplus_ng.registry import Dataset, known, resolve
+from evalplus_ng.render import edge_counts
+from evalplus_ng.report import UNRECORDED
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.workflow import AUTO, DEFAULT_OUT, EvaluateRequest, run_evaluate
+from evalplus_ng.workflow import (
+    AUTO,
+    DEFAULT_OUT,
+    EvaluateRequest,
+    EvaluateSummary,
+    run_evaluate,
+)
 
 EXIT_INPUT = 2  # bad flag, bad file: the same code click uses for usage errors
 EXIT_INTERNAL = 3
@@ -282,6 +290,19 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
                           for k in base_row if k in plus_row)
         click.echo(f"drop from base to {'stress' if 'stress' in summary.suite else 'plus'}: "
                    f"{drops} points")
+    if summary.suite != "base" and plus_row:
+        _print_kills(summary)
+
+
+def _print_kills(summary: EvaluateSummary) -> None:
+    judged = summary.judged()
+    bases, column = judged.bases, "stress" if "stress" in summary.suite else "plus"
+    line = (f"kills (pass base, fail {column}): {sum(bases.values())}: "
+            f"{bases[LIKE_BASE]} on inputs like the base tests, {bases[EDGE]} on edge "
+            "classes the prompt does not mention")
+    edges = edge_counts(judged.edges)
+    click.echo(line + (f" ({edges})" if edges else "")
+               + (f", {bases[UNRECORDED]} not known" if bases[UNRECORDED] else ""))
 
 
 @main.command()

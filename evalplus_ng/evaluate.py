@@ -62,6 +62,26 @@ UNCALIBRATED_FACTOR = 4.0
 
 
 @dataclass(frozen=True)
+class KillBasis:
+    """What a kill (base passed, plus failed) rests on (:mod:`evalplus_ng.edges`).
+
+    ``classes``: the input classes of the first failing plus test; ``edges``: those of
+    them the task's base inputs never show and its prompt never mentions. ``like_base``:
+    the sample fails some plus test whose input has no edge class (the first failing
+    one, or ``witness``, found by judging the sample further).
+    """
+
+    classes: tuple[str, ...]
+    edges: tuple[str, ...]
+    like_base: bool
+    witness: Args | None = None
+
+
+#: How results files name a kill's basis.
+LIKE_BASE, EDGE = "like base", "edge"
+
+
+@dataclass(frozen=True)
 class SampleResult:
     """One sample's verdicts; ``plus_status`` is None when the suite has no plus inputs."""
 
@@ -74,6 +94,14 @@ class SampleResult:
     #: What the first failing test did (:data:`FAILURES`); "" when the column passed.
     base_failure: str = ""
     plus_failure: str = ""
+    #: For a kill, what it rests on; None for other samples (or not yet known).
+    kill: KillBasis | None = None
+
+    @property
+    def killed(self) -> bool:
+        """Passes base and fails plus: a kill of the plus tests."""
+        return (self.base_status is Verdict.PASS and self.plus_status is not None
+                and self.plus_status is not Verdict.PASS)
 
     @property
     def passed_plus(self) -> bool:
@@ -518,9 +546,30 @@ def results_document(results: Sequence[SampleResult],
         plus_failure = result.plus_failure if result.plus_status else result.base_failure
         if plus_failure:
             entry["plus_failure"] = plus_failure
+        if result.kill is not None:  # what the kill rests on (not in EvalPlus's files)
+            entry.update(_kill_fields(result.kill))
     if identity is None:
         return {"eval": table}
     return {"hash": identity["hash"], "evalplus_ng": dict(identity), "eval": table}
+
+
+def _kill_fields(kill: KillBasis) -> dict[str, Any]:
+    fields: dict[str, Any] = {"plus_fail_classes": list(kill.classes),
+                              "plus_fail_edges": list(kill.edges),
+                              "kill": LIKE_BASE if kill.like_base else EDGE}
+    if kill.witness is not None:
+        fields["kill_test"] = plain_json(list(kill.witness))
+    return fields
+
+
+def _kill_of(entry: Mapping[str, Any]) -> KillBasis | None:
+    """A kill's basis as :func:`results_document` wrote it; None when it did not."""
+    if entry.get("kill") not in (LIKE_BASE, EDGE):
+        return None
+    witness = entry.get("kill_test")
+    return KillBasis(tuple(map(str, entry.get("plus_fail_classes", ()))),
+                     tuple(map(str, entry.get("plus_fail_edges", ()))),
+                     entry["kill"] == LIKE_BASE, witness if isinstance(witness, list) else None)
 
 
 def identity_changes(document: Any, identity: Mapping[str, Any]) -> list[str]:
@@ -556,6 +605,7 @@ def results_from_document(
                     tuple(entry.get("plus_fail_tests", ())),
                     str(entry.get("base_failure", "")),
                     str(entry.get("plus_failure", "")) if plus_suite else "",
+                    _kill_of(entry) if plus_suite else None,
                 )
             except (KeyError, TypeError, ValueError):
                 continue

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import html
 import io
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalplus_ng.report import KILL_KINDS, Report
+from evalplus_ng.classes import KINDS
+from evalplus_ng.report import KILL_BASES, KILL_KINDS, Report
 
 #: Tasks listed in the Markdown table of the largest drops from base to plus.
 TOP_TASKS = 20
@@ -79,6 +81,37 @@ def _kill_rows(report: Report) -> list[list[str]]:
     return rows
 
 
+#: What the table of kills' bases says of them, in Markdown and HTML.
+BASES_TEXT = ("What the kills rest on: a kill is *like base* when the sample fails some "
+              "plus test whose input has none of the task's edge classes (classes such as "
+              "empty, zero, negative, past 2^53, non-ASCII, duplicates, that no base input "
+              "of the task has and its prompt does not mention), else it rests on *edge* "
+              "classes, those of its first failing plus test counted.")
+
+
+def edge_counts(edges: Mapping[str, int]) -> str:
+    """``empty 3, big 1``: kills per edge class, in :data:`~evalplus_ng.classes.KINDS`
+    order."""
+    order = [*KINDS, *sorted(set(edges) - set(KINDS))]
+    return ", ".join(f"{kind} {edges[kind]}" for kind in order if edges.get(kind))
+
+
+def _basis_rows(report: Report) -> list[list[str]]:
+    rows = []
+    for row in report.rows:
+        if row.plus is None:
+            continue
+        rows.append([row.label, str(sum(row.bases.values())),
+                     *(str(row.bases.get(b, 0)) for b in KILL_BASES), edge_counts(row.edges)])
+    bases = report.bases
+    rows.append(["**all**", str(sum(bases.values())), *(str(bases.get(b, 0)) for b in KILL_BASES),
+                 edge_counts(report.edges)])
+    return rows
+
+
+BASES_COLUMNS = ["model", "kills", *KILL_BASES, "edge classes (kills)"]
+
+
 def _md_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
@@ -130,7 +163,9 @@ def markdown(report: Report, facts: SuiteFacts) -> str:
         lines += ["## What the plus tests find", "",
                   "Kills: samples that pass the base tests and fail the plus tests, by what "
                   "their first failing plus test did.", "",
-                  *_md_table(["model", "kills", *KILL_KINDS], _kill_rows(report)), ""]
+                  *_md_table(["model", "kills", *KILL_KINDS], _kill_rows(report)), "",
+                  BASES_TEXT, "",
+                  *_md_table(BASES_COLUMNS, _basis_rows(report)), ""]
         dropped = sorted((t for t in report.tasks if t.drop > 0),
                          key=lambda t: (-t.drop, _order(report, t.task_id)))
         lines += ["## Per-task pass rates (all models' samples pooled)", "",
@@ -275,6 +310,8 @@ def page(report: Report, facts: SuiteFacts) -> str:
         if sum(report.kills.values()):
             parts.append(f"<figure>{kills_plot(report)}</figure>")
         parts.append(_html_table(["model", "kills", *KILL_KINDS], _kill_rows(report)))
+        text = re.sub(r"\*([\w ]+)\*", r"<em>\1</em>", html.escape(BASES_TEXT))
+        parts += [f"<p>{text}</p>", _html_table(BASES_COLUMNS, _basis_rows(report))]
     parts += ["<h2>Per-task pass rates (all models' samples pooled)</h2>",
               f"<figure>{task_plot(report)}</figure>",
               "<details><summary>every task</summary>",

@@ -7,7 +7,9 @@ MINI, and the drop from base to plus), per-task pass rates pooled over models, a
 what kind of failure the plus tests find. :mod:`evalplus_ng.render` writes it out.
 
 A **kill** is a sample that passes the base tests and fails the plus tests; samples
-failing base count in the base pass rate and nowhere else.
+failing base count in the base pass rate and nowhere else. A kill is split by what it
+rests on (:mod:`evalplus_ng.edges`): an input like the base tests, or edge classes the
+prompt does not mention.
 """
 
 from __future__ import annotations
@@ -18,13 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalplus_ng.audit import task_order
-from evalplus_ng.evaluate import FAILURES
+from evalplus_ng.evaluate import EDGE, FAILURES, LIKE_BASE
 from evalplus_ng.types import TaskId
 
 #: The failure kind of a kill whose results file does not record one (EvalPlus's files,
 #: or evalplus-ng's before it did): only "timeout" can be told from the status.
 UNRECORDED = "not recorded"
 KILL_KINDS = (*FAILURES, UNRECORDED)
+#: What a kill rests on, as results files record it (:data:`UNRECORDED` for files
+#: without it).
+KILL_BASES = (LIKE_BASE, EDGE, UNRECORDED)
 #: Suite kinds a results file may name; a suite file given by path (``file``) and an
 #: EvalPlus results file are judged on base and plus tests, as ``plus`` is.
 PLUS_KINDS = ("plus", "file")
@@ -37,12 +42,16 @@ class ResultsFormatError(ValueError):
 @dataclass(frozen=True)
 class TaskCounts:
     """One task's samples in one results file: how many, how many pass base, how many
-    pass base and plus, and the kills (base pass, plus fail) by failure kind."""
+    pass base and plus, the kills (base pass, plus fail) by failure kind, by what they
+    rest on (:data:`KILL_BASES`), and the edge kills by edge class (a kill counts under
+    each edge class of its first failing plus test)."""
 
     samples: int
     base: int
     plus: int
     kills: Mapping[str, int] = field(default_factory=dict)
+    bases: Mapping[str, int] = field(default_factory=dict)
+    edges: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,26 @@ class JudgedFile:
             total.update(counts.kills)
         return total
 
+    @property
+    def bases(self) -> Counter[str]:
+        return sum((Counter(c.bases) for c in self.tasks.values()), Counter())
+
+    @property
+    def edges(self) -> Counter[str]:
+        return sum((Counter(c.edges) for c in self.tasks.values()), Counter())
+
+
+def kill_basis(entry: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """What a kill's results entry says it rests on (:data:`KILL_BASES`), and for an edge
+    kill the edge classes of its first failing plus test."""
+    basis = entry.get("kill")
+    if basis == LIKE_BASE:
+        return LIKE_BASE, ()
+    if basis != EDGE:
+        return UNRECORDED, ()
+    edges = entry.get("plus_fail_edges")
+    return EDGE, tuple(str(e) for e in edges) if isinstance(edges, list) else ()
+
 
 def _kind_of_kill(entry: Mapping[str, Any]) -> str:
     recorded = entry.get("plus_failure")
@@ -101,10 +130,13 @@ def judged_file(document: Any, label: str, path: str) -> JudgedFile:
             plus = [b and e["plus_status"] == "pass" for b, e in zip(base, entries, strict=True)]
         except KeyError as exc:
             raise ResultsFormatError(f"{task_id}: a verdict without {exc.args[0]}") from None
-        kills = Counter(_kind_of_kill(e) for b, p, e in zip(base, plus, entries, strict=True)
-                        if b and not p)
+        killed = [e for b, p, e in zip(base, plus, entries, strict=True) if b and not p]
+        bases = [kill_basis(e) for e in killed]
         if entries:
-            tasks[str(task_id)] = TaskCounts(len(entries), sum(base), sum(plus), dict(kills))
+            tasks[str(task_id)] = TaskCounts(
+                len(entries), sum(base), sum(plus), dict(Counter(map(_kind_of_kill, killed))),
+                dict(Counter(basis for basis, _ in bases)),
+                dict(Counter(edge for _, edges in bases for edge in edges)))
     kind = str(ours.get("suite", "plus"))  # EvalPlus's own files judge base and plus
     return JudgedFile(label, path, kind, str(document.get("hash", "")),
                       str(ours.get("dataset", "")), tasks)
@@ -122,6 +154,9 @@ class ModelRow:
     mini: float | None
     stress: float | None
     kills: Mapping[str, int]
+    #: The kills by what they rest on, and the edge kills by edge class.
+    bases: Mapping[str, int] = field(default_factory=dict)
+    edges: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def drop(self) -> float | None:
@@ -172,6 +207,14 @@ class Report:
             total.update(row.kills)
         return total
 
+    @property
+    def bases(self) -> Counter[str]:
+        return sum((Counter(row.bases) for row in self.rows), Counter())
+
+    @property
+    def edges(self) -> Counter[str]:
+        return sum((Counter(row.edges) for row in self.rows), Counter())
+
 
 class DuplicateResultsError(ValueError):
     """Two results files for the same label and suite kind; ``path`` is the later one."""
@@ -203,7 +246,8 @@ def _row(label: str, kinds: Mapping[str, JudgedFile]) -> ModelRow:
                     plus.pass_at_1("plus") if plus else None,
                     mini.pass_at_1("plus") if mini else None,
                     stress.pass_at_1("plus") if stress else None,
-                    dict(plus.kills) if plus else {})
+                    dict(plus.kills) if plus else {}, dict(plus.bases) if plus else {},
+                    dict(plus.edges) if plus else {})
 
 
 def build(files: Sequence[JudgedFile]) -> Report:

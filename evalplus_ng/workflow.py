@@ -26,6 +26,7 @@ from evalplus_ng.calibrate import (
 )
 from evalplus_ng.contract import Contract, load_contract
 from evalplus_ng.dataset import fixed_solutions, load_plus_file, user_cache_dir
+from evalplus_ng.edges import split_kills
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluate import (
     EvalConfig,
@@ -166,6 +167,10 @@ class EvaluateSummary:
         """Samples failed without running them, by why (:data:`REFUSALS`)."""
         return Counter(r.base_failure for r in self.results if r.base_failure in REFUSALS)
 
+    def judged(self) -> JudgedFile:
+        """The results as ``report`` counts them (kills by kind and by what they rest on)."""
+        return judged_file(results_document(self.results), "", str(self.results_path))
+
     def count(self, column: str, status: Verdict) -> int:
         """How many samples have ``status`` in ``column`` ("base" or "plus")."""
         if column == "base":
@@ -273,6 +278,7 @@ def run_evaluate(
                 if time.monotonic() - last > CHECKPOINT_SECONDS:
                     _write_json_atomically(out, results_document(_ordered(results), identity))
                     last = time.monotonic()
+            results = split_kills(tasks, results, sandbox, config)  # what each kill rests on
         finally:
             _write_json_atomically(out, results_document(_ordered(results), identity))
     ordered = _ordered(results)

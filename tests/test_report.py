@@ -122,7 +122,7 @@ def _screenshot(page: Path, png: Path, profile: Path) -> None:
                    check=True, timeout=120, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def _judge(tmp_path: Path, artifacts: Path, suite: str, model: str, bodies: list[str]) -> None:
+def _judge(tmp_path: Path, artifacts: Path, suite: str, model: str, bodies: list[str]) -> str:
     samples = tmp_path / f"{model}.jsonl"
     samples.write_text("".join(json.dumps({"task_id": "HumanEval/53", "completion": body})
                                + "\n" for body in bodies), encoding="utf-8")
@@ -131,9 +131,11 @@ def _judge(tmp_path: Path, artifacts: Path, suite: str, model: str, bodies: list
         "--results", str(tmp_path / suite / f"{model}_eval_results.json"), "-j", "2",
         "--min-time-limit", "0.5"])
     assert result.exit_code == 0, result.output
+    return result.stdout
 
 
-def test_report_of_real_results_as_markdown_and_a_page_chromium_renders(tmp_path: Path) -> None:
+def _add_suites(tmp_path: Path) -> Path:
+    """Artifacts of HumanEval/53 (add): plus inputs -3 + 4, 10**20 + 1, 7 + 8; the MINI -3 + 4."""
     from evalplus_ng.artifact import write_plus_file
     from evalplus_ng.dataset import load_humaneval
 
@@ -144,6 +146,11 @@ def test_report_of_real_results_as_markdown_and_a_page_chromium_renders(tmp_path
                     artifacts / "HumanEvalPlus.jsonl.gz")
     write_plus_file([replace(add, plus_inputs=([-3, 4],))],
                     artifacts / "HumanEvalPlus-Mini.jsonl.gz")
+    return artifacts
+
+
+def test_report_of_real_results_as_markdown_and_a_page_chromium_renders(tmp_path: Path) -> None:
+    artifacts = _add_suites(tmp_path)
     right, wrong = "    return x + y\n", "    return abs(x) + y\n"
     slow = "    if x > 10**6:\n        while True:\n            pass\n    return x + y\n"
     raises = "    if x < 0:\n        raise ValueError(x)\n    return x + y\n"
@@ -201,3 +208,33 @@ def test_report_errors_name_the_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["report", str(empty), "--out", str(tmp_path / "r")])
     assert result.exit_code == 2 and "no *eval_results.json files in this folder" in result.stderr
     assert not (tmp_path / "r").exists()
+
+
+def test_evaluate_and_report_split_kills_into_like_base_and_edge(tmp_path: Path) -> None:
+    # HumanEval/53's base inputs are non-negative and small and its prompt says nothing
+    # of signs or sizes: -3 (negative) and 10**20 (past 2**53) are edge inputs, 7 + 8 is not.
+    artifacts = _add_suites(tmp_path)
+    bodies = ["    return x + y\n",
+              "    return abs(x) + y\n",  # fails -3 only: edge (negative)
+              "    return x + y if x < 10**9 else 0\n",  # fails 10**20 only: edge (big)
+              "    return abs(x) + y if y != 8 else 0\n",  # fails -3 first, then 7 + 8
+              "    return x + y if y != 8 else 0\n",  # fails 7 + 8: like base at once
+              "    return x - y\n"]  # fails base: never a kill
+    printed = _judge(tmp_path, artifacts, "plus", "m", bodies)
+    assert ("kills (pass base, fail plus): 4: 2 on inputs like the base tests, 2 on edge "
+            "classes the prompt does not mention (negative 1, big 1)") in printed
+    results = tmp_path / "plus" / "m_eval_results.json"
+    entries = json.loads(results.read_text(encoding="utf-8"))["eval"]["HumanEval/53"]
+    assert [(e.get("kill"), e.get("plus_fail_edges"), e.get("kill_test")) for e in entries] == [
+        (None, None, None), ("edge", ["negative"], None), ("edge", ["big"], None),
+        ("like base", ["negative"], [7, 8]), ("like base", [], None), (None, None, None)]
+    out = tmp_path / "report"
+    result = CliRunner().invoke(main, ["report", str(tmp_path / "plus"), "--artifacts",
+                                       str(artifacts), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "| model | kills | like base | edge | not recorded | edge classes (kills) |" in text
+    assert "| m | 4 | 2 | 2 | 0 | negative 1, big 1 |" in text
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert ("<td>m</td><td class=\"n\">4</td><td class=\"n\">2</td><td class=\"n\">2</td>"
+            "<td class=\"n\">0</td><td>negative 1, big 1</td>") in page
