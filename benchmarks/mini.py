@@ -52,35 +52,9 @@ from evalplus_ng.reduce import (
     reduced_task,
 )
 from evalplus_ng.sample_kills import Answer, candidates, per_model
-from evalplus_ng.samples import read_sample_folder
+from evalplus_ng.samples import family_of, read_sample_folder
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.types import TaskId
-
-#: Model families: a model belongs to the first family one of whose words its name
-#: contains (case-insensitive). Wizard-Vicuna is WizardLM's recipe on Vicuna's data:
-#: with WizardLM. Manticore-Chat-Pyg-Guanaco is a Manticore fine-tune.
-FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("wizard", ("wizard",)),
-    ("manticore", ("manticore",)),
-    ("vicuna", ("vicuna", "vicunlocked")),
-    ("guanaco", ("guanaco",)),
-    ("falcon", ("falcon",)),
-    ("redpajama", ("redpajama",)),
-    ("starcoder", ("starcoder",)),
-    ("hermes", ("hermes",)),
-    ("openassistant", ("openassistant",)),
-    ("open-llama", ("open-llama",)),
-    ("gpt4-x-alpaca", ("gpt4-x-alpaca",)),
-)
-
-
-def family_of(model: str) -> str:
-    """The family of a model (:data:`FAMILIES`), else the model itself."""
-    name = model.lower()
-    for family, words in FAMILIES:
-        if any(word in name for word in words):
-            return family
-    return model
 
 
 def halves(answers: Sequence[Answer], seed: int | None = None,

@@ -9,8 +9,9 @@ performance finding without a fixed ground truth is not, see :func:`unsettled_pe
   plus priced C-level work) on a valid input on which the fixed ground truth needs at
   most ``fast_lines`` (not seconds, so the verdict is the same on every machine);
 * ``docstring``: the original disagrees with an example written in its own docstring;
-* ``samples``: independent LLM samples that pass the base tests agree with each other
-  and disagree with the original.
+* ``samples`` (the jury, :mod:`evalplus_ng.jury`): base-passing LLM samples of at least
+  two model families agree with each other and disagree with the ground truth on plus
+  inputs; those inputs are held out of the plus suite until a review settles them.
 
 A finding is ``confirmed`` when the task's fixed ground truth (``datasets/<name>/fixed``)
 settles it the same way, ``dismissed`` when a review entry explains why it is no
@@ -32,7 +33,7 @@ from evalplus_ng.contract import Contract
 from evalplus_ng.corpus import balanced_call
 from evalplus_ng.dataset import FixedSolution
 from evalplus_ng.records import COST_EXCEEDED, Job, JobResult, Outcome, Status, Task, too_costly
-from evalplus_ng.serialize import Unserializable, canonical, decode, dumps, encode, plain_json
+from evalplus_ng.serialize import Unserializable, canonical, decode, encode, plain_json
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
 DIFFERENTIAL, RAISES, PERFORMANCE, DOCSTRING, SAMPLES = (
@@ -58,11 +59,14 @@ class AuditConfig:
     #: would otherwise cost a full budget on every one of them.
     costly_inputs: int = 10
     thrift_lines: int = 10_000
-    #: Inputs each sample runs on for the samples signal.
-    sample_inputs: int = 300
+    #: Plus inputs each base-passing sample runs on for the jury (all of MBPP+'s).
+    sample_inputs: int = 2000
     sample_seconds: float = 0.5
-    #: Agreeing samples needed, from at least two models, and at least half of
-    #: the base-passing samples that answered.
+    #: A sample's jury run stops after this many inputs over its time limit (a looping
+    #: sample would otherwise cost a limit on every input).
+    sample_timeouts: int = 2
+    #: Agreeing samples needed, from at least two families, and at least half of
+    #: the base-passing samples that answered (see :func:`evalplus_ng.jury.majority`).
     consensus: int = 3
     shrink_checks: int = 600
     #: Lines the original (and the fixed ground truth) may run on each candidate while a
@@ -92,14 +96,23 @@ class Finding:
     settled: bool = False
     status: str = UNREVIEWED
     review: str = ""
+    #: A jury lead's majority: (family, agreeing samples) pairs, by family name.
+    families: tuple[tuple[str, int], ...] = ()
+    #: A jury lead's plus inputs (unshrunk) on which the majority contradicts the ground
+    #: truth: kept out of the plus suite while the lead awaits review.
+    held: tuple[Args, ...] = ()
+    #: A model's second opinion on the shrunk lead (:mod:`evalplus_ng.opinion`).
+    opinion: str = ""
 
 
 @dataclass(frozen=True)
 class SampleCode:
-    """A base-passing LLM sample and the model that wrote it (for independence)."""
+    """A base-passing LLM sample, the model that wrote it and the model's family (empty:
+    :func:`evalplus_ng.samples.family_of` the model), for independence."""
 
     code: str
     model: str
+    family: str = ""
 
 
 # ---------------------------------------------------------------- docstring examples
@@ -197,6 +210,36 @@ def not_examined(lines: int) -> Outcome:
                                            "inputs over the full budget)")
     return Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: {NOT_EXAMINED} (more than {lines} "
                                        "lines, after enough inputs over the full budget)")
+
+
+class Judged(Protocol):
+    """Runs untrusted ``code`` on every one of ``inputs`` (wire-encoded, the same list
+    object for every sample of a task) and judges each output against ``expected``:
+    one (outcome, passed) pair per input; the run stops after ``timeouts`` inputs over
+    ``seconds`` (the inputs left get an ERROR and False)."""
+
+    def __call__(self, code: str, inputs: Sequence[Wire], expected: Sequence[Wire],
+                 seconds: float, timeouts: int) -> list[tuple[Outcome, bool]]: ...
+
+
+def sandbox_judged(task: Task, executor: Executor) -> Judged:
+    """:class:`Judged` in the sandbox; the parent judges, so the child never sees
+    ``expected``."""
+
+    def run(code: str, inputs: Sequence[Wire], expected: Sequence[Wire], seconds: float,
+            timeouts: int) -> list[tuple[Outcome, bool]]:
+        if not inputs:
+            return []
+        result = executor.run(Job(
+            code=code, entry_point=task.entry_point, inputs=inputs,
+            time_limits=[seconds] * len(inputs), expected=expected, task_id=task.task_id,
+            atol=task.atol, fail_fast=False, max_timeouts=timeouts, oracle=task.oracle,
+            equality=task.equality))
+        pairs = list(zip(result.outcomes, result.passed, strict=False))
+        missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error or 'stopped'}")
+        return pairs + [(missing, False)] * (len(inputs) - len(pairs))
+
+    return run
 
 
 class Runner(Protocol):
@@ -339,6 +382,10 @@ class TaskAudit:
     #: ``config.perf_lines`` lines (the suite ``augment`` just made). Where the original
     #: is that ground truth (no fixed one), their outcomes are known: see :func:`originals`.
     answered_from: int | None = None
+    #: The plus suite's inputs, which the jury checks (:mod:`evalplus_ng.jury`).
+    plus: tuple[Args, ...] = ()
+    #: Runs samples for the jury; None: no jury.
+    judged: Judged | None = None
 
     @property
     def fixed_code(self) -> str | None:
@@ -609,108 +656,6 @@ def docstring(audit: TaskAudit) -> list[Finding]:
     return []
 
 
-def consensus(outputs: Sequence[tuple[str, Outcome]], minimum: int) -> Wire | None:
-    """The output most samples agree on, if enough of them do.
-
-    ``outputs`` pairs each sample's model with its outcome. The winning output
-    needs ``minimum`` samples from at least two models, at least half of those
-    that answered, and a strict lead over every other output.
-    """
-    groups: dict[str, list[str]] = {}
-    answered = 0
-    for model, outcome in outputs:
-        if outcome.status is Status.OK:
-            answered += 1
-            groups.setdefault(dumps(outcome.value), []).append(model)
-    ranked = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
-    if not ranked:
-        return None
-    best, models = ranked[0]
-    runner_up = len(ranked[1][1]) if len(ranked) > 1 else 0
-    if (len(models) >= minimum and len(set(models)) >= 2 and 2 * len(models) >= answered
-            and len(models) > runner_up):
-        return next(o.value for m, o in outputs
-                    if o.status is Status.OK and dumps(o.value) == best)
-    return None
-
-
-def _agrees(expected: Wire, outcome: Outcome, atol: float) -> bool:
-    return outcome.status is Status.OK and oracle.equal(
-        decode(expected), _value(outcome), oracle.effective_atol(decode(expected), atol))
-
-
-def samples_signal(audit: TaskAudit) -> list[Finding]:
-    """Signal (e): inputs where agreeing base-passing samples contradict the original.
-
-    Each sample runs against the original's outputs until its first disagreement
-    (so a slow or looping sample costs one time limit); the samples' answers are
-    then compared on those first-disagreement inputs only.
-    """
-    config = audit.config
-    if len(audit.samples) < config.consensus:
-        return []
-    candidates = list(audit.inputs[:config.sample_inputs])
-    answered = [(args, o) for args, o in zip(candidates, audit.original(candidates), strict=True)
-                if o.status is Status.OK]
-    expected = [o.value for _args, o in answered]
-    suspects: set[int] = set()
-    for sample in audit.samples:
-        outcomes = audit.run(sample.code, [args for args, _o in answered], None,
-                             config.sample_seconds, expected)
-        if outcomes and not _agrees(expected[len(outcomes) - 1], outcomes[-1], audit.task.atol):
-            suspects.add(len(outcomes) - 1)
-    if not suspects:
-        return []
-    order = sorted(suspects)
-    inputs = [answered[i][0] for i in order]
-    originals = [answered[i][1] for i in order]
-    answers = [audit.run(s.code, inputs, None, config.sample_seconds) for s in audit.samples]
-    for index, original in enumerate(originals):
-        agreed = consensus([(s.model, answers[k][index]) for k, s in enumerate(audit.samples)],
-                           config.consensus)
-        if agreed is None or oracle.equal(decode(agreed), _value(original),
-                                          oracle.effective_atol(decode(agreed), audit.task.atol)):
-            continue
-        group = tuple(s for k, s in enumerate(audit.samples)
-                      if answers[k][index].status is Status.OK
-                      and dumps(answers[k][index].value) == dumps(agreed))
-        witness = _shrink_against_samples(audit, inputs[index], group)
-        [o] = audit.original([witness])
-        voted = audit.run(group[0].code, [witness], None, config.sample_seconds)[0]
-        truth = audit.fixed_run([witness])
-        settled = bool(truth) and truth[0].status is Status.OK and voted.status is Status.OK \
-            and oracle.equal(_value(truth[0]), _value(voted),
-                             oracle.effective_atol(_value(truth[0]), audit.task.atol))
-        return [Finding(
-            audit.task.task_id, audit.fixed.category if audit.fixed else "bad-logic", SAMPLES,
-            witness, _plain(_value(voted)), _plain(_value(o)),
-            f"{len(group)} base-passing samples from {len({s.model for s in group})} models "
-            f"agree that {call_text(audit.task.entry_point, witness)} is {_value(voted)!r}; "
-            f"the original gives {_value(o)!r}", settled=settled)]
-    return []
-
-
-def _shrink_against_samples(audit: TaskAudit, args: Args, group: Sequence[SampleCode]) -> Args:
-    config = audit.config
-
-    def batch(candidates: Sequence[Args]) -> list[bool]:
-        originals = audit.original(candidates)
-        answers = [audit.run(s.code, candidates, None, config.sample_seconds) for s in group]
-        verdicts = []
-        for index, original in enumerate(originals):
-            outs = [a[index] for a in answers]
-            verdicts.append(
-                original.status is Status.OK and all(o.status is Status.OK for o in outs)
-                and len({dumps(o.value) for o in outs}) == 1
-                and not oracle.equal(_value(outs[0]), _value(original),
-                                     oracle.effective_atol(_value(outs[0]), audit.task.atol)))
-        return verdicts
-
-    if SAMPLES in audit.dismissed:
-        return args
-    return shrink.shrink(args, batch, audit.contract.valid, max_checks=config.shrink_checks)
-
-
 #: The outcome of a candidate :func:`originals` did not run again: the original, being the
 #: ground truth, answered it within the line budget when the suite was made. Its output
 #: is not needed: only a fixed ground truth (there is none) would be compared with it.
@@ -735,10 +680,11 @@ def originals(audit: TaskAudit) -> list[Outcome]:
 
 
 def audit_task(audit: TaskAudit) -> list[Finding]:
-    """Every signal's findings on one task, unreviewed."""
+    """Every signal's findings on one task but the jury's (:func:`evalplus_ng.jury.jury`),
+    unreviewed."""
     outcomes = originals(audit)
     return [*differential_and_raises(audit, outcomes), *performance(audit, outcomes),
-            *docstring(audit), *samples_signal(audit)]
+            *docstring(audit)]
 
 
 # ---------------------------------------------------------------- review
@@ -764,6 +710,14 @@ def review(findings: Sequence[Finding], fixed: Mapping[TaskId, FixedSolution],
         else:
             reviewed.append(finding)
     return reviewed
+
+
+def held_inputs(findings: Sequence[Finding]) -> dict[TaskId, tuple[Args, ...]]:
+    """The plus inputs each task's unreviewed jury lead holds out of the plus suite (a
+    review that dismisses the lead, or a fixed ground truth that settles it, lets them
+    back in)."""
+    return {f.task_id: f.held for f in findings
+            if f.signal == SAMPLES and f.status == UNREVIEWED and f.held}
 
 
 def defective_tasks(findings: Sequence[Finding]) -> list[TaskId]:
@@ -792,6 +746,9 @@ def finding_record(finding: Finding, entry_point: str) -> dict[str, Any]:
         "explanation": finding.explanation,
         "status": finding.status,
         "review": finding.review,
+        **({"families": dict(finding.families), "held_inputs": len(finding.held)}
+           if finding.signal == SAMPLES else {}),
+        **({"second_opinion": finding.opinion} if finding.opinion else {}),
     }
 
 
@@ -808,7 +765,9 @@ def finding_wire(finding: Finding) -> dict[str, Any]:
     return {"task_id": finding.task_id, "category": finding.category,
             "signal": finding.signal, "witness": _wire(list(finding.witness)),
             "expected": _wire(finding.expected), "actual": _wire(finding.actual),
-            "explanation": finding.explanation, "settled": finding.settled}
+            "explanation": finding.explanation, "settled": finding.settled,
+            "families": [list(pair) for pair in finding.families],
+            "held": [_wire(list(args)) for args in finding.held], "opinion": finding.opinion}
 
 
 def finding_from_wire(document: Mapping[str, Any]) -> Finding:
@@ -817,7 +776,10 @@ def finding_from_wire(document: Mapping[str, Any]) -> Finding:
     return Finding(str(document["task_id"]), str(document["category"]),
                    str(document["signal"]), list(decode(document["witness"])),
                    decode(document["expected"]), decode(document["actual"]),
-                   str(document["explanation"]), bool(document["settled"]))
+                   str(document["explanation"]), bool(document["settled"]),
+                   families=tuple((str(f), int(n)) for f, n in document.get("families", [])),
+                   held=tuple(list(decode(args)) for args in document.get("held", [])),
+                   opinion=str(document.get("opinion", "")))
 
 
 def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
@@ -843,6 +805,21 @@ def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
                 f"| {task_id} | {category} | `{_cell(witness)}` "
                 f"| `{_cell(repr(lead.expected))}` | `{_cell(repr(lead.actual))}` "
                 f"| {', '.join(f.signal for f in mine)} | {_cell(reason, limit=None)} |")
+        lines.append("")
+    leads = [f for f in findings if f.signal == SAMPLES and f.status != CONFIRMED]
+    if leads:
+        lines += ["## Jury leads", "",
+                  "Base-passing samples of two families or more agree against the ground "
+                  "truth; an unreviewed lead's inputs are held out of the plus suite.", "",
+                  "| task | witness | ground truth | majority | families (samples) | held "
+                  "| status | second opinion |", "|---|---|---|---|---|---|---|---|"]
+        for f in leads:
+            witness = call_text(entry_points[f.task_id], f.witness)
+            families = ", ".join(f"{name} ({count})" for name, count in f.families)
+            lines.append(
+                f"| {f.task_id} | `{_cell(witness)}` | `{_cell(repr(f.actual))}` "
+                f"| `{_cell(repr(f.expected))}` | {families} | {len(f.held)} | {f.status} "
+                f"| {_cell(f.opinion)} |")
         lines.append("")
     for status, title in ((UNREVIEWED, "Awaiting review"), (DISMISSED, "Dismissed after review")):
         chosen = [f for f in findings if f.status == status]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from evalplus_ng.audit import task_order
 from evalplus_ng.calibrate import CHUNK as CALIBRATION_CHUNK
 from evalplus_ng.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
@@ -24,12 +25,14 @@ from evalplus_ng.records import Verdict
 from evalplus_ng.registry import Dataset, known, resolve
 from evalplus_ng.render import edge_counts
 from evalplus_ng.report import UNRECORDED
+from evalplus_ng.samples import FAMILIES, Families, parse_families
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.workflow import (
     AUTO,
     DEFAULT_OUT,
     EvaluateRequest,
     EvaluateSummary,
+    OpinionSource,
     run_evaluate,
 )
 
@@ -108,6 +111,15 @@ def _dataset_options(command: F) -> F:
     ]):
         command = option(command)
     return command
+
+
+def _family_option(command: F) -> F:
+    """``--family WORD=FAMILY``: the user's model families, before the built-in ones."""
+    return click.option(
+        "--family", "family", multiple=True, metavar="WORD=FAMILY",
+        help="A model whose name contains WORD (case-insensitive) is of FAMILY (for the "
+             "jury, which needs two families; repeatable, tried before the built-in "
+             "families).")(command)
 
 
 def _backend_options(command: F) -> F:
@@ -321,8 +333,10 @@ def _print_kills(summary: EvaluateSummary) -> None:
 @click.option("--budget", type=click.FloatRange(min=1.0), default=120.0, show_default=True,
               help="Wall-clock safety net per task, seconds.")
 @click.option("--samples", "samples_dir", default=None,
-              type=click.Path(path_type=Path, file_okay=False, exists=True),
-              help="Folder of LLM samples files (*.jsonl): MINI then keeps their kills too.")
+              type=click.Path(path_type=Path, exists=True),
+              help="LLM samples: a *.jsonl file or a folder of them. The audit's jury "
+                   "checks the ground truth with them; MINI then keeps their kills too.")
+@_family_option
 @click.option("--no-audit", is_flag=True, help="Do not audit the reference solutions.")
 @click.option("--no-reduce", is_flag=True, help="Do not write the MINI suite.")
 @click.option("--no-calibrate", is_flag=True,
@@ -333,8 +347,8 @@ def _print_kills(summary: EvaluateSummary) -> None:
 @_errors_to_exit_codes
 def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
             tasks: str | None, per_task: int, seed: int, jobs: int, no_llm_seeds: bool,
-            budget: float, samples_dir: Path | None, no_audit: bool, no_reduce: bool,
-            no_calibrate: bool, backend: str, address: str | None) -> None:
+            budget: float, samples_dir: Path | None, family: tuple[str, ...], no_audit: bool,
+            no_reduce: bool, no_calibrate: bool, backend: str, address: str | None) -> None:
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
     from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
 
@@ -357,7 +371,8 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     _print_table(summary, per_task)
     if not no_audit:  # the suite just written: its oracle answered each input
         _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs,
-               answered_lines=config.max_lines)
+               answered_lines=config.max_lines, families=parse_families(family),
+               hold=True)
     if not no_calibrate:  # before reduce: each MINI inherits its tests' calibration
         _calibrate(dataset, out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs,
                    ("stress",) if not no_reduce else ("mini", "stress", "stress-mini"),
@@ -587,35 +602,89 @@ def _reduce(dataset: Dataset, out: Path, profile: str, samples_dir: Path | None,
 @click.option("--suite", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Suite file whose plus inputs to try "
                    "[default: the plus suite in OUT when present].")
-@click.option("--samples", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Folder of LLM samples files (*.jsonl) for the sample-consensus signal.")
+@click.option("--samples", type=click.Path(path_type=Path), default=None,
+              help="LLM samples (a *.jsonl file or a folder of them) for the jury: inputs "
+                   "where base-passing samples of two families agree against the ground "
+                   "truth.")
+@_family_option
 @click.option("--tasks", default=None, metavar="LIST",
               help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20'.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Tasks audited in parallel.")
 @_jail_option
+@click.option("--opinion-model", default=None, metavar="NAME",
+              help="Ask this model (an OpenAI-compatible endpoint) for a second opinion "
+                   "on each jury lead; answers are cached in DATA/opinions.json.")
+@click.option("--base-url", default=None, metavar="URL",
+              help="The endpoint for --opinion-model [default: OpenAI's, or "
+                   "$OPENAI_BASE_URL].")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, metavar="VAR",
+              help="Environment variable holding the API key (optional with --base-url).")
+@click.option("--date", default=None, hidden=True, help="Provenance date (tests).")
 @_errors_to_exit_codes
 def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
-          suite: Path | None, samples: Path | None, tasks: str | None, jobs: int) -> None:
+          suite: Path | None, samples: Path | None, family: tuple[str, ...],
+          tasks: str | None, jobs: int, opinion_model: str | None, base_url: str | None,
+          api_key_env: str, date: str | None) -> None:
     """Hunt for defects in the dataset's reference solutions."""
+    import datetime
+
     from evalplus_ng.augment import select_tasks
 
     dataset = _dataset(dataset_name, dataset_file, data, out)
     chosen = [task.task_id for task in select_tasks(dataset.load(), tasks)]
-    _audit(dataset, out, suite, samples, chosen, jobs)
+    opinions = None
+    if opinion_model is not None:
+        from evalplus_ng.errors import EndpointError
+        from evalplus_ng.llmseed import OpenAIEndpoint
+        from evalplus_ng.opinion import OpinionConfig, SecondOpinion
+
+        api_key = os.environ.get(api_key_env) or ""
+        if not api_key and base_url is None:
+            raise click.UsageError(f"no API key: set ${api_key_env} (or pass --base-url URL "
+                                   "for a local server)")
+        endpoint = OpenAIEndpoint(opinion_model, base_url, api_key or "no-key", timeout=120.0,
+                                  max_tokens=1024, temperature=0.0,
+                                  key_source=f"${api_key_env}")
+        opinions = SecondOpinion(endpoint, OpinionConfig(
+            opinion_model, date or datetime.date.today().isoformat()),
+            dataset.user_folder.definition / "opinions.json")
+        try:
+            _audit(dataset, out, suite, samples, chosen, jobs, families=parse_families(family),
+                   opinions=opinions)
+        except EndpointError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_INPUT)
+        click.echo(f"second opinions: {opinions.asked} asked, the rest from the cache")
+        return
+    _audit(dataset, out, suite, samples, chosen, jobs, families=parse_families(family))
 
 
 def _audit(dataset: Dataset, out: Path, suite: Path | None, samples: Path | None,
-           chosen: list[str], jobs: int, answered_lines: int | None = None) -> None:
+           chosen: list[str], jobs: int, answered_lines: int | None = None,
+           families: Families = FAMILIES, hold: bool = False,
+           opinions: OpinionSource | None = None) -> None:
     from evalplus_ng.workflow import run_audit
 
     with _Progress("auditing") as progress:
         summary = run_audit(out, dataset, samples, jobs, progress.update, suite,
-                            task_ids=chosen, answered_lines=answered_lines)
+                            task_ids=chosen, answered_lines=answered_lines, families=families,
+                            hold=hold, opinions=opinions)
     waiting = sum(f.status == "unreviewed" for f in summary.findings)
     click.echo(f"{len(summary.defective)} defective reference solution(s), "
                f"{waiting} finding(s) awaiting review; wrote {summary.json_path} "
                f"and {summary.markdown_path}")
+    if samples is not None:
+        cost, (reading, judging) = summary.jury, summary.jury_seconds
+        click.echo(f"jury: {cost.samples} base-passing sample runs, {cost.calls} calls, "
+                   f"{cost.checks} shrink checks; {reading} s reading and base-testing the "
+                   f"samples, {judging} s judging (summed over {jobs} worker(s))")
+    if summary.held:
+        where = ("held out of the plus suite" if hold else
+                 "disputed (augment holds them out of the plus suite)")
+        click.echo(f"{sum(summary.held.values())} plus input(s) of {len(summary.held)} "
+                   f"task(s) {where} until a review settles their jury leads: "
+                   + ", ".join(sorted(summary.held, key=task_order)))
 
 
 

@@ -48,6 +48,65 @@ def model_of(file_name: str) -> str:
     return stem
 
 
+#: Model families: a model belongs to the first family one of whose words its name
+#: contains (case-insensitive); a model no word names is a family of its own. Wizard-Vicuna
+#: is WizardLM's recipe on Vicuna's data: with WizardLM. Manticore-Chat-Pyg-Guanaco is a
+#: Manticore fine-tune. Qwen's code models (Qwen2.5-Coder, Qwen3-Coder, MBPP's
+#: ``mapcoder_QwenCoder*`` files) are a family apart from its general Qwen3 models: they
+#: are trained apart, on other data, so their agreement is evidence.
+FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("wizard", ("wizard",)),
+    ("manticore", ("manticore",)),
+    ("vicuna", ("vicuna", "vicunlocked")),
+    ("guanaco", ("guanaco",)),
+    ("falcon", ("falcon",)),
+    ("redpajama", ("redpajama",)),
+    ("starcoder", ("starcoder",)),
+    ("hermes", ("hermes",)),
+    ("openassistant", ("openassistant",)),
+    ("open-llama", ("open-llama",)),
+    ("gpt4-x-alpaca", ("gpt4-x-alpaca",)),
+    ("qwen-coder", ("qwencoder", "qwen-coder", "qwen2.5-coder", "qwen3-coder")),
+    ("qwen3", ("qwen3",)),
+)
+
+Families = Sequence[tuple[str, Sequence[str]]]
+
+
+def family_of(model: str, families: Families = FAMILIES) -> str:
+    """The family of a model (:data:`FAMILIES`, or the user's table first), else the model
+    itself."""
+    name = model.lower()
+    for family, words in families:
+        if any(word.lower() in name for word in words):
+            return family
+    return model
+
+
+def parse_families(entries: Sequence[str], where: str = "--family") -> Families:
+    """``WORD=FAMILY`` entries (a model whose name holds WORD is of FAMILY), tried before
+    :data:`FAMILIES`; InputError for an entry that is not one."""
+    table: list[tuple[str, Sequence[str]]] = []
+    for entry in entries:
+        word, _, family = entry.partition("=")
+        if not word.strip() or not family.strip():
+            raise InputError(where, None, f"expected WORD=FAMILY, got {entry!r}")
+        table.append((family.strip(), (word.strip(),)))
+    return (*table, *FAMILIES)
+
+
+def sample_files(path: Path) -> list[Path]:
+    """The samples files ``path`` names: itself (a file), or every ``*.jsonl`` in it (a
+    folder, by name); InputError when there are none."""
+    if path.is_file():
+        return [path]
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else []
+    if not files:
+        raise InputError(str(path), None, "no *.jsonl samples files in this folder"
+                         if path.is_dir() else "no such samples file or folder")
+    return files
+
+
 def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]:
     """Samples in file order, sanitized into runnable code; other fields are ignored.
 
@@ -170,12 +229,11 @@ def _natural(path: Path) -> tuple[Any, ...]:
 
 
 def read_sample_folder(folder: Path, tasks: Mapping[TaskId, Task]) -> list[tuple[str, Sample]]:
-    """Every sample of every ``*.jsonl`` file in ``folder`` (sorted by name) with its file
-    name; refused samples (:attr:`Sample.refused`) are left out: they have no code to run."""
+    """Every sample of every ``*.jsonl`` file in ``folder`` (sorted by name; or of the one
+    file ``folder`` names) with its file name; refused samples (:attr:`Sample.refused`) are
+    left out: they have no code to run."""
     found: list[tuple[str, Sample]] = []
-    for path in sorted(Path(folder).glob("*.jsonl")):
+    for path in sample_files(Path(folder)):
         found.extend((path.name, sample) for sample in read_samples(path, tasks)
                      if not sample.refused)
-    if not found:
-        raise InputError(str(folder), None, "no *.jsonl samples files here")
     return found

@@ -41,6 +41,7 @@ from evalplus_ng.evaluate import (
 )
 from evalplus_ng.files import write_atomically
 from evalplus_ng.groundtruth import GroundTruth
+from evalplus_ng.jury import JuryCost, jury
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import REFUSALS, Job, Sample, Status, Task, Verdict
 from evalplus_ng.registry import SUITE_SUFFIXES, Dataset, file_stem, resolve
@@ -53,13 +54,23 @@ from evalplus_ng.report import (
     build,
     judged_file,
 )
-from evalplus_ng.samples import model_of, read_samples_of
+from evalplus_ng.samples import (
+    FAMILIES,
+    Families,
+    family_of,
+    model_of,
+    read_samples_of,
+    sample_files,
+)
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
 
 if TYPE_CHECKING:
     from evalplus_ng.cluster import RayExecutor
+
+#: Asks a model for a second opinion on one jury lead (:mod:`evalplus_ng.opinion`).
+OpinionSource = Callable[[Task, Finding], Finding]
 
 #: Where ``augment`` writes, and so where ``--suite plus|mini`` look by default.
 DEFAULT_OUT = Path("evalplus-ng-out")
@@ -323,6 +334,14 @@ class AuditSummary:
     defective: tuple[str, ...]
     json_path: Path
     markdown_path: Path
+    #: What the jury ran (zero without samples) and the seconds it took: reading and
+    #: base-testing the samples (wall), then the tasks' jury work (summed over the
+    #: worker threads, each waiting on its own sandbox job).
+    jury: JuryCost = field(default_factory=JuryCost)
+    jury_seconds: tuple[float, float] = (0.0, 0.0)
+    #: Plus inputs held out of the plus suite by unreviewed jury leads, per task (with
+    #: ``hold``; see :func:`hold_out`).
+    held: Mapping[TaskId, int] = field(default_factory=dict)
 
 
 def _audit_dismissals(dataset: Dataset) -> dict[str, dict[str, str]]:
@@ -349,16 +368,16 @@ def _read_dismissals(path: Path) -> dict[str, dict[str, str]]:
 
 
 def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: Sandbox,
-                          config: AuditConfig, known: Collection[TaskId]
-                          ) -> dict[str, list[SampleCode]]:
-    """Samples (from every ``*.jsonl`` in the folder) that pass their task's base tests;
-    samples of the dataset's other tasks (``known``: ``--tasks`` audits some) are left out."""
+                          config: AuditConfig, known: Collection[TaskId],
+                          families: Families = FAMILIES) -> dict[str, list[SampleCode]]:
+    """Samples (of a samples file, or of every ``*.jsonl`` in a folder) that pass their
+    task's base tests (judged against the ground truth's outputs), each with its model's
+    family; samples of the dataset's other tasks (``known``: ``--tasks`` audits some) are
+    left out."""
     by_id = {task.task_id: task for task in tasks}
-    files = sorted(samples_dir.glob("*.jsonl"))
-    if not samples_dir.is_dir() or not files:
-        raise InputError(str(samples_dir), None, "no *.jsonl samples files in this folder")
+    files = sample_files(samples_dir)
     truths = {task.task_id: audit.sandbox_runner(task, sandbox)(
-        task.original, task.base_inputs, config.perf_lines, config.seconds) for task in tasks}
+        task.solution, task.base_inputs, config.perf_lines, config.seconds) for task in tasks}
     pending: list[tuple[Sample, str]] = []
     for path in files:
         model = model_of(path.name)
@@ -377,7 +396,8 @@ def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: San
     passing: dict[str, list[SampleCode]] = {}
     for (sample, model), result in zip(pending, sandbox.map(jobs), strict=True):
         if result.all_passed:
-            passing.setdefault(sample.task_id, []).append(SampleCode(sample.code, model))
+            passing.setdefault(sample.task_id, []).append(
+                SampleCode(sample.code, model, family_of(model, families)))
     return passing
 
 
@@ -420,10 +440,52 @@ def _stored_audits(store: Path, tasks: Sequence[Task]) -> dict[TaskId, list[Find
     return found
 
 
+def held_path(out_dir: Path, dataset: Dataset) -> Path:
+    """The suite file of the plus inputs jury leads hold out of the plus suite (in the
+    plus suite's schema; never judged with)."""
+    return out_dir / f"{dataset.stem}-Held.jsonl.gz"
+
+
+def hold_out(out_dir: Path, dataset: Dataset, held: Mapping[TaskId, Sequence[Args]]
+             ) -> dict[TaskId, int]:
+    """Rewrite the plus suite in ``out_dir`` without the ``held`` inputs (a task that
+    loses some loses its calibration: its units are per input), write them to
+    :func:`held_path` (removed when none) and count them in ``stats.json``; returns the
+    inputs held per task."""
+    path = out_dir / dataset.suite_file("plus")
+    tasks = load_plus_file(path, dataset.equality())
+    keys = {task_id: {canonical(list(args)) for args in inputs}
+            for task_id, inputs in held.items()}
+    kept: list[Task] = []
+    out: list[Task] = []
+    for task in tasks:
+        drop = keys.get(task.task_id, set())
+        mine = tuple(a for a in task.plus_inputs if canonical(list(a)) in drop)
+        if not mine:
+            kept.append(task)
+            continue
+        kept.append(replace(task, calibration=None, plus_inputs=tuple(
+            a for a in task.plus_inputs if canonical(list(a)) not in drop)))
+        out.append(replace(task, calibration=None, plus_inputs=mine))
+    counts = {task.task_id: len(task.plus_inputs) for task in out}
+    if out:
+        write_plus_file(kept, path)
+        write_plus_file(out, held_path(out_dir, dataset))
+    else:
+        held_path(out_dir, dataset).unlink(missing_ok=True)
+    stats_path = out_dir / "stats.json"
+    if stats_path.is_file():
+        stats = json.loads(stats_path.read_text(encoding="utf-8"))
+        stats["held_by_audit"] = {"inputs": sum(counts.values()), "tasks": counts}
+        _write_json_atomically(stats_path, stats)
+    return counts
+
+
 def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path | None = None,
               workers: int = 2, progress: Progress | None = None, suite: Path | None = None,
               config: AuditConfig | None = None, task_ids: Sequence[str] | None = None,
-              answered_lines: int | None = None) -> AuditSummary:
+              answered_lines: int | None = None, families: Families = FAMILIES,
+              hold: bool = False, opinions: OpinionSource | None = None) -> AuditSummary:
     """Audit a dataset's reference solutions; write ``out_dir/audit.json`` and ``audit.md``
     (``task_ids``: only those tasks are audited; the report keeps the findings of every
     other task audited in ``out_dir`` before, see :data:`AUDIT_STORE`).
@@ -437,6 +499,12 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
     suite ``augment`` just wrote (its oracle's ``max_lines``). Within ``perf_lines``,
     the original of a task without a fixed ground truth (the ground truth itself) then
     does not run on them again (:func:`evalplus_ng.audit.originals`).
+
+    With ``samples_dir``, the jury (:mod:`evalplus_ng.jury`) checks every plus input of
+    the suite (and those held beside it, :func:`held_path`, unless ``hold``); its
+    families come from ``families``. ``hold`` (``augment``, whose suite in ``out_dir``
+    is whole again) then holds the inputs of unreviewed jury leads out of the plus suite
+    (:func:`hold_out`). ``opinions`` asks a model for a second opinion on each lead.
     """
     config = config or AuditConfig()
     dataset = dataset if dataset is not None else resolve("humaneval")
@@ -449,18 +517,25 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
     dismissals = _audit_dismissals(dataset)
     suite = suite if suite is not None else out_dir / dataset.suite_file("plus")
     plus: dict[TaskId, tuple[Args, ...]] = {}
+    checked: dict[TaskId, tuple[Args, ...]] = {}  # the plus suite's, for the jury
     stress = suite.with_name(dataset.suite_file("stress"))
-    for path in (stress, suite):  # the few stress ones first
+    held = held_path(suite.parent, dataset)
+    for path in (stress, suite, *([held] if not hold else [])):  # the few stress ones first
         if path.is_file():
             for t in load_plus_file(path):
                 plus[t.task_id] = (*plus.get(t.task_id, ()), *t.plus_inputs)
+                if path != stress:
+                    checked[t.task_id] = (*checked.get(t.task_id, ()), *t.plus_inputs)
     out_dir.mkdir(parents=True, exist_ok=True)
-    with Sandbox(workers, judge=JUDGE, hidden=answer_keys_near(out_dir, dataset, suite)
+    jury_cost, jury_seconds = JuryCost(), [0.0, 0.0]
+    with Sandbox(workers, judge=JUDGE, hidden=answer_keys_near(out_dir, dataset, suite, held)
                  ) as sandbox:
-        samples = (_base_passing_samples(tasks, samples_dir, sandbox, config, known)
+        began = time.perf_counter()
+        samples = (_base_passing_samples(tasks, samples_dir, sandbox, config, known, families)
                    if samples_dir is not None else {})
+        jury_seconds[0] = time.perf_counter() - began if samples_dir is not None else 0.0
 
-        def one(task: Task) -> list[Finding]:
+        def one(task: Task) -> tuple[list[Finding], JuryCost, float]:
             contract = load_contract(task, dataset.contract_path(task.task_id))
             repair = fixed.get(task.task_id)
             witness = repair.witness if repair is not None else None
@@ -473,13 +548,22 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
                                                   witness))
             work = audit.TaskAudit(task, contract, inputs, audit.sandbox_runner(task, sandbox),
                                    config, repair, tuple(samples.get(task.task_id, ())),
-                                   frozenset(dismissals.get(task.task_id, {})), answered_from)
-            return audit.audit_task(work)
+                                   frozenset(dismissals.get(task.task_id, {})), answered_from,
+                                   tuple(a for a in checked.get(task.task_id, ())
+                                         if contract.valid(a)),
+                                   audit.sandbox_judged(task, sandbox) if samples else None)
+            found = audit.audit_task(work)
+            began = time.perf_counter()
+            leads, cost = jury(work)
+            if leads and opinions is not None:
+                leads = [opinions(task, lead) for lead in leads]
+            return [*found, *leads], cost, time.perf_counter() - began
 
         findings: list[Finding] = []
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            for done, found in enumerate(pool.map(one, tasks), start=1):
+            for done, (found, cost, seconds) in enumerate(pool.map(one, tasks), start=1):
                 findings += found
+                jury_cost, jury_seconds[1] = jury_cost + cost, jury_seconds[1] + seconds
                 if progress is not None:
                     progress(done, len(tasks))
     store = out_dir / AUDIT_STORE
@@ -502,8 +586,11 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
     markdown_path.write_text(audit.markdown(reviewed, entry_points,
                                             {k: v for k, v in repaired.items()
                                              if k in entry_points}), encoding="utf-8")
+    counts = (hold_out(out_dir, dataset, audit.held_inputs(reviewed)) if hold
+              else {k: len(v) for k, v in audit.held_inputs(reviewed).items()})
     return AuditSummary(tuple(reviewed), tuple(audit.defective_tasks(reviewed)),
-                        json_path, markdown_path)
+                        json_path, markdown_path, jury_cost,
+                        (round(jury_seconds[0], 1), round(jury_seconds[1], 1)), counts)
 
 
 def stale_minis(out_dir: Path, dataset: Dataset) -> list[Path]:

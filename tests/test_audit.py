@@ -303,34 +303,6 @@ def test_docstring_mismatch_is_found_and_settled_by_a_fix() -> None:
     assert audit.docstring(toy(SQUARE_DOC, "square", floats)) == []
 
 
-def test_consensus_needs_enough_agreeing_samples_from_two_models() -> None:
-    def ok(value: Any) -> Outcome:
-        return Outcome(Status.OK, encode(value))
-
-    assert audit.consensus([("m1", ok(1)), ("m2", ok(1)), ("m1", ok(1))], 3) == 1
-    assert audit.consensus([("m1", ok(1)), ("m1", ok(1)), ("m1", ok(1))], 3) is None
-    assert audit.consensus([("m1", ok(1)), ("m2", ok(1))], 3) is None
-    tied = [("m1", ok(1)), ("m2", ok(1)), ("m3", ok(1)), ("m4", ok(2)), ("m5", ok(2)),
-            ("m6", ok(2))]
-    assert audit.consensus(tied, 3) is None
-    failing = Outcome(Status.ERROR, error="boom")
-    assert audit.consensus([("m1", ok(1)), ("m2", ok(1)), ("m3", ok(1)), ("m4", failing)],
-                           3) == 1
-
-
-def test_samples_that_agree_against_the_original_are_a_finding() -> None:
-    good = SampleCode(FIXED_MULTIPLY, "model-a")
-    other = SampleCode("def multiply(a, b):\n    return int(str(abs(a))[-1]) * "
-                       "int(str(abs(b))[-1])\n", "model-b")
-    wrong = SampleCode(BUGGY_MULTIPLY, "model-c")
-    work = toy(MULTIPLY, "multiply", BUGGY_MULTIPLY, inputs=[[12, 3], [-1234, 5678]],
-               samples=[good, other, good, wrong])
-    [finding] = audit.samples_signal(work)
-    assert finding.signal == "samples" and finding.witness == [-1, 1]
-    assert (finding.expected, finding.actual) == (1, 9)
-    assert "3 base-passing samples from 2 models" in finding.explanation
-
-
 def test_review_confirms_dismisses_or_leaves_for_review() -> None:
     fixed = {"Toy/1": FixedSolution("Toy/1", "", "bad-logic", [1], "why", "f/Toy_1.py")}
     findings = [
