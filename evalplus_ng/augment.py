@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.artifact import write_plus_file
+from evalplus_ng.bounds import beyond, infer_bounds
 from evalplus_ng.contract import load_contract
 from evalplus_ng.dataset import efficiency_tasks, load_plus_file, plain_solutions
 from evalplus_ng.errors import UnknownTaskError
@@ -48,6 +49,12 @@ MAX_CANDIDATES = 8
 #: each costs a whole line budget, and where most candidates are beyond a plain
 #: solution (``get_max_triples(n)`` for n past 110) the plus tier cannot fill anyway.
 MAX_COSTLY_SHARE = 0.25
+#: Candidates unlike the base inputs (:mod:`evalplus_ng.bounds`) judged per task, as a
+#: share of ``per_task``; the rest are counted and dropped unjudged. Where most candidates
+#: stray from tiny base inputs (MBPP+: a third of them), judging them all would cost a
+#: third more ground-truth runs, and fill the stress tier with inputs that are cheap for
+#: most solutions, its calibration and MINI then costing as much as plus's.
+MAX_UNLIKE_SHARE = 0.1
 #: Candidates the ground truth may fail to answer in budget (too many lines, too slow)
 #: per task, as a share of ``per_task``: no round starts past it and a round is sized to
 #: stay within it at the task's rate so far. Each costs up to a line budget or a time limit,
@@ -57,7 +64,7 @@ MAX_UNANSWERED_SHARE = 0.5
 #: A timeout counts as this many candidates over the line budget: it costs a time limit
 #: (and a new sandbox process) where those cost a line budget's worth of calls.
 TIMEOUT_WEIGHT = 4
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 
 
 @dataclass(frozen=True)
@@ -176,6 +183,8 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
     dropped: dict[str, int] = {}
     tiers: dict[str, int] = {}
     costly_cap = int(config.per_task * MAX_COSTLY_SHARE)
+    bounds = None if reference.efficiency else infer_bounds(task.base_inputs, task.prompt)
+    unlike_cap, unlike_judged = int(config.per_task * MAX_UNLIKE_SHARE), 0
     judged = 0
     fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(budget_seconds=config.budget_seconds),
                     random.Random(task_seed))
@@ -185,13 +194,24 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
             fresh = found.inputs[judged:]
             grown = {i for i, source in enumerate(found.sources[judged:]) if source == GROWN}
             start, judged = judged, len(found.inputs)
-            verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
-                             max_output_bytes=config.max_output_bytes)
-            answered_at = set(verdict.kept)
+            # Inputs unlike the base inputs go to stress (tiers.split_tiers); past the
+            # stress tier's allowance for them, they are counted and not judged at all.
+            asked: list[int] = []
+            for i, args in enumerate(fresh):
+                stray = None if i in grown or bounds is None else beyond(bounds, args)
+                if stray is not None:
+                    if unlike_judged >= unlike_cap:
+                        tiers[stray.value] = tiers.get(stray.value, 0) + 1
+                        continue
+                    unlike_judged += 1
+                asked.append(i)
+            verdict = oracle(task, [fresh[i] for i in asked], sandbox, config.oracle_seconds,
+                             config.max_lines, max_output_bytes=config.max_output_bytes)
+            answered_at = {asked[k] for k in verdict.kept}
             fuzzer.retire(start + i for i in range(len(fresh)) if i not in answered_at)
-            answered = [fresh[i] for i in verdict.kept]
+            answered = [fresh[asked[k]] for k in verdict.kept]
             split = split_tiers(task, reference, answered, verdict.outputs,
-                                [p for p, i in enumerate(verdict.kept) if i in grown],
+                                [p for p, k in enumerate(verdict.kept) if asked[k] in grown],
                                 sandbox, max_costly=costly_cap - tiers.get(Why.COST.value, 0))
             kept.extend(answered[i] for i in split.plus)
             stress.extend(answered[i] for i in split.stress)

@@ -20,7 +20,7 @@ from evalplus_ng.audit import task_order
 from evalplus_ng.calibrate import CHUNK as CALIBRATION_CHUNK
 from evalplus_ng.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
-from evalplus_ng.evaluate import EDGE, LIKE_BASE, EvalConfig
+from evalplus_ng.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig
 from evalplus_ng.records import Verdict
 from evalplus_ng.registry import Dataset, known, resolve
 from evalplus_ng.render import edge_counts
@@ -297,6 +297,11 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
             column = "stress (efficiency)"
         click.echo(f"{column}: {cells}")
     base_row, plus_row = summary.pass_at_k.get("base", {}), summary.pass_at_k.get("plus", {})
+    if summary.suite != "base":
+        kills = summary.kills()
+        kinds = ", ".join(f"{kills[kind]} {kind}" for kind in FAILURES if kills[kind])
+        click.echo(f"kills (pass base, fail {'stress' if 'stress' in summary.suite else 'plus'})"
+                   f": {sum(kills.values())}" + (f" ({kinds})" if kinds else ""))
     if summary.suite != "base" and base_row and plus_row:
         drops = ", ".join(f"pass@{k} {100 * (base_row[k] - plus_row[k]):.1f}"
                           for k in base_row if k in plus_row)

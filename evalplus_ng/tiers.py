@@ -5,10 +5,13 @@ that a straightforward correct solution, the task's *plain reference*, answers
 cheaply: within :data:`PLAIN_MAX_LINES` executed Python lines (a machine-independent
 cost, about a quarter of the least time limit) and within
 :data:`PLAIN_RECURSION_LIMIT` frames (a natural recursive solution then stays under
-CPython's default 1,000). Scaled-up inputs and every input the plain reference
-cannot do go to the stress tier, judged apart as an efficiency verdict. A task
-whose docstring asks for efficiency keeps everything the ground truth answers in
-plus: there, slowness is a defect.
+CPython's default 1,000), and only while it looks like the task's base inputs: no
+argument far longer or its numbers far larger than the base inputs', no integer past
+2**53 or past the float range unless a base input has one (:mod:`evalplus_ng.bounds`;
+the plain reference measures cost, the bounds say what the prompt's examples promise).
+Scaled-up inputs and every other input go to the stress tier, judged apart as an
+efficiency verdict. A task whose docstring asks for efficiency keeps everything the
+ground truth answers in plus: there, slowness is a defect.
 
 The plain reference is ``datasets/<name>/plain/<Task_N>.py`` where one is written,
 else the fixed ground truth, else the dataset's own reference (it is then correct,
@@ -24,6 +27,7 @@ from dataclasses import dataclass, replace
 
 from evalplus_ng import oracle as judge
 from evalplus_ng import shrink
+from evalplus_ng.bounds import Beyond, beyond, infer_bounds
 from evalplus_ng.dataset import PlainSolution
 from evalplus_ng.groundtruth import ground_truth_job
 from evalplus_ng.records import Outcome, Status, Task, too_costly
@@ -52,6 +56,12 @@ class Why(enum.Enum):
     DEPTH = "plain-depth"  #: the plain reference ran out of frames
     DISAGREES = "plain-disagrees"  #: plain and ground truth differ (kept in plus)
     UNCHECKED = "plain-unchecked"  #: not run: the task's allowance of costly inputs ran out
+    #: Unlike the base inputs (:class:`evalplus_ng.bounds.Beyond`): an integer past the
+    #: float range, past 2**53, numbers or lengths far beyond the base inputs'.
+    FLOAT_RANGE = Beyond.FLOAT_RANGE.value
+    EXACT_FLOAT = Beyond.EXACT_FLOAT.value
+    MAGNITUDE = Beyond.MAGNITUDE.value
+    LENGTH = Beyond.LENGTH.value
 
 
 @dataclass(frozen=True)
@@ -120,7 +130,8 @@ def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
     """Sort ``inputs`` (which the ground truth answered with ``expected``) into tiers.
 
     ``scaled_up`` indexes inputs grown to stress size: they go to stress without a
-    run, as do inputs larger than :data:`PLAIN_MAX_SIZE`. The others run once through
+    run, as do inputs larger than :data:`PLAIN_MAX_SIZE` and inputs unlike the base
+    inputs (:func:`evalplus_ng.bounds.beyond`). The others run once through
     the plain reference, in one sandbox job. Each input the plain reference cannot do
     costs its whole line budget: with ``max_costly`` the job stops at that many such
     inputs (at least 1), and the inputs after that one are not checked, so they join
@@ -131,9 +142,14 @@ def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
     if reference.efficiency:
         return TierSplit(tuple(range(len(inputs))), (), reasons)
     verdicts: dict[int, Why | None] = dict.fromkeys(scaled_up, Why.SCALED_UP)
+    bounds = infer_bounds(task.base_inputs, task.prompt)
     for index, args in enumerate(inputs):
-        if index not in verdicts and size(args) > PLAIN_MAX_SIZE:
+        if index in verdicts:
+            continue
+        if size(args) > PLAIN_MAX_SIZE:
             verdicts[index] = Why.SIZE
+        elif (unlike := beyond(bounds, args)) is not None:
+            verdicts[index] = Why(unlike.value)
     tried = [i for i in range(len(inputs)) if i not in verdicts]
     if tried:
         # Lines count from the first call: a plain reference far over the budget (trial

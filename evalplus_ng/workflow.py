@@ -188,6 +188,13 @@ class EvaluateSummary:
             return sum(r.base_status is status for r in self.results)
         return sum(r.plus_status is status for r in self.results)
 
+    def kills(self) -> Counter[str]:
+        """Samples that pass base and fail the suite beyond it (plus, or stress), by what
+        their first failing test did (:data:`evalplus_ng.evaluate.FAILURES`): a timeout
+        is a kind of its own, apart from a wrong answer."""
+        return Counter(r.plus_failure or r.base_failure for r in self.results
+                       if r.base_status is Verdict.PASS and not r.passed_plus)
+
 
 def answer_keys_near(folder: Path, dataset: Dataset, *files: Path) -> list[Path]:
     """What a sample must not read, beyond the installed data: the suites in ``folder``

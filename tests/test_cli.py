@@ -68,6 +68,31 @@ def test_results_say_what_the_first_failing_test_did(tmp_path: Path) -> None:
     assert again == entries
 
 
+def test_plus_tier_timeouts_are_counted_apart_from_wrong_answers(tmp_path: Path) -> None:
+    # Two kills on a plus input of a million: one a wrong answer, one a timeout; the results
+    # keep the timeout a verdict of its own and the summary counts the kills by kind.
+    from dataclasses import replace
+
+    from evalplus_ng.artifact import write_plus_file
+    from evalplus_ng.registry import resolve
+
+    task = next(t for t in resolve("humaneval").load() if t.task_id == "HumanEval/53")
+    suite = tmp_path / "Plus.jsonl.gz"
+    write_plus_file([replace(task, plus_inputs=([10**6, 1],))], suite)
+    samples = _samples(tmp_path / "s.jsonl", [
+        {"task_id": "HumanEval/53", "completion": CORRECT},
+        {"task_id": "HumanEval/53", "completion": "    return x + y if x < 10**5 else 0\n"},
+        {"task_id": "HumanEval/53",
+         "completion": "    while x >= 10**5:\n        pass\n    return x + y\n"}])
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "2", "--suite", str(suite),
+                        "--min-time-limit", "0.5")
+    assert code == 0, out
+    entries = json.loads((tmp_path / "s_eval_results.json").read_text())["eval"]["HumanEval/53"]
+    assert [(e["base_status"], e["plus_status"], e.get("plus_failure")) for e in entries] == [
+        ("pass", "pass", None), ("pass", "fail", "wrong output"), ("pass", "timeout", "timeout")]
+    assert "kills (pass base, fail plus): 2 (1 wrong output, 1 timeout)" in out
+
+
 def test_no_sanitize_judges_answers_as_evalplus_does(tmp_path: Path) -> None:
     # A correct answer in markdown with prose: sanitized, it passes; as written (the prompt
     # followed by the completion, as evalplus.evaluate runs it), it does not parse.
