@@ -57,7 +57,7 @@ MAX_UNANSWERED_SHARE = 0.5
 #: A timeout counts as this many candidates over the line budget: it costs a time limit
 #: (and a new sandbox process) where those cost a line budget's worth of calls.
 TIMEOUT_WEIGHT = 4
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 
 
 @dataclass(frozen=True)

@@ -117,3 +117,17 @@ def classes_of_test(args: Sequence[Any], output: Any) -> set[str]:
         found |= value_classes(argument, f"a{index}:")
     found |= value_classes(output, "out:")
     return found
+
+
+def boundary_class(value: Any) -> str | None:
+    """The boundary class of one argument, if it is at a boundary: a number that is zero,
+    one or negative; a string or collection that is empty or holds one item."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        return "zero" if value == 0 else "one" if value == 1 else "neg" if value < 0 else None
+    if isinstance(value, (str, list, tuple, set, frozenset, dict)):
+        return "empty" if not value else "one" if len(value) == 1 else None
+    return None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng import typespec
+from evalplus_ng import admit, typespec
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Task
 from evalplus_ng.registry import file_stem
@@ -91,7 +91,8 @@ class Contract:
 def signature_specs(
     task: Task, contract_source: str = ""
 ) -> tuple[tuple[str, ...], tuple[Spec, ...]]:
-    """Parameter names and specs: the contract's annotations, the prompt's, then inference."""
+    """Parameter names and specs: the contract's annotations, the prompt's, then inference
+    from the base inputs, widened where the prompt admits more (:mod:`evalplus_ng.admit`)."""
     # MBPP's prompts hold no def: the reference's signature is then the one.
     prompt_function = (_function(ast.parse(task.prompt), task.entry_point)
                        or _function(ast.parse(task.solution), task.entry_point))
@@ -106,13 +107,15 @@ def signature_specs(
         if pre is not None:
             contract_annotations = {p.arg: p.annotation for p in _parameters(pre)}
     specs: list[Spec] = []
+    allowed = admit.allowances(task.prompt, task.base_inputs)
     for position, parameter in enumerate(parameters):
         annotation = contract_annotations.get(parameter.arg) or parameter.annotation
         if annotation is not None:
             specs.append(typespec.from_annotation(annotation))
-        else:
+        else:  # inferred from the base inputs, as wide as the prompt's words admit
             seen = [args[position] for args in task.base_inputs if len(args) > position]
-            specs.append(typespec.infer(seen))
+            specs.append(admit.widen(typespec.infer(seen), allowed[position]
+                                     if position < len(allowed) else admit.NONE))
     return names, tuple(specs)
 
 
