@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from evalplus_ng import typespec as ts
@@ -211,32 +211,70 @@ def signed_texts(text: str) -> list[str]:
     return list(dict.fromkeys(variants))
 
 
-def _shapes(value: Any, allowed: Allowance) -> list[Any]:
-    """Other shapes of one tuple or list argument: other lengths, a list element, an
-    element of another kind."""
-    found: list[Any] = []
+#: The allowances that widen a type (``signed`` only makes seeds).
+WIDENING = ("arity", "unhashable", "mixed")
+
+
+def _resized(value: Any) -> list[Any]:
+    """A list or tuple of tuples with every tuple one longer, then one shorter."""
     kind = type(value)
-    if kind is tuple and allowed.arity:
-        items = list(value)
-        found += [(), tuple(items[:1]), tuple(items[:-1]), tuple(items + items[-1:])]
+    return [kind([item + item[-1:] if type(item) is tuple else item for item in value]),
+            kind([item[:-1] if type(item) is tuple else item for item in value])]
+
+
+def _shapes(value: Any, allowed: Allowance) -> list[tuple[str, Any]]:
+    """Other shapes of one argument, each with the allowance that admits it: a tuple's
+    other lengths (or its inner tuples'), a list element, an element of another kind, a
+    signed number in a string."""
+    found: list[tuple[str, Any]] = []
+    kind = type(value)
+    if kind in (tuple, list) and allowed.arity:
+        if kind is tuple:
+            items = list(value)
+            found += [("arity", v) for v in ((), tuple(items[:1]), tuple(items[:-1]),
+                                             tuple(items + items[-1:]))]
+        if any(type(item) is tuple for item in value):
+            found += [("arity", v) for v in _resized(value)]
     if kind in (tuple, list) and value and allowed.unhashable:
-        found.append(kind([*value, list(value[:1])]))
-        found.append(kind([list(value[:2]), *value[1:]]))
+        found.append(("unhashable", kind([*value, list(value[:1])])))
+        found.append(("unhashable", kind([list(value[:2]), *value[1:]])))
     if kind in (tuple, list) and value and allowed.mixed:
-        found.append(kind([*value, 0 if isinstance(value[0], str) else "a"]))
+        found.append(("mixed", kind([*value, 0 if isinstance(value[0], str) else "a"])))
+    if kind is str and allowed.signed:
+        found += [("signed", text) for text in signed_texts(value)]
+    return found
+
+
+def tagged_variants(args: Sequence[Any], allowances: Sequence[Allowance],
+                    ) -> list[tuple[int, str, list[Any]]]:
+    """``(position, allowance, input)``: ``args`` with the argument at ``position`` in a
+    shape that ``allowance`` (a field name of :class:`Allowance`) admits."""
+    found: list[tuple[int, str, list[Any]]] = []
+    for position, (value, allowed) in enumerate(zip(args, allowances, strict=True)):
+        for name, other in _shapes(value, allowed):
+            changed = list(args)
+            changed[position] = other
+            found.append((position, name, changed))
     return found
 
 
 def variants(args: Sequence[Any], allowances: Sequence[Allowance]) -> list[list[Any]]:
-    """Inputs like ``args`` with one argument in another shape the prompt admits (its
-    tuple's other lengths, unhashable or mixed elements, a signed number in a string)."""
-    found: list[list[Any]] = []
-    for position, (value, allowed) in enumerate(zip(args, allowances, strict=True)):
-        others = _shapes(value, allowed)
-        if type(value) is str and allowed.signed:
-            others += signed_texts(value)
-        for other in others:
-            changed = list(args)
-            changed[position] = other
-            found.append(changed)
-    return found
+    """Inputs like ``args`` with one argument in another shape the prompt admits."""
+    return [changed for _, _, changed in tagged_variants(args, allowances)]
+
+
+def narrowed(allowances: Sequence[Allowance],
+             tried: Sequence[tuple[int, str, bool]]) -> tuple[Allowance, ...]:
+    """``allowances`` without each widening allowance (:data:`WIDENING`) of a position
+    whose variants were tried and none accepted (``(position, allowance, accepted)``):
+    where the contract or the ground truth takes no input of a shape, mutants of that
+    shape are work for nothing."""
+    accepted: dict[tuple[int, str], bool] = {}
+    for position, name, ok in tried:
+        accepted[(position, name)] = accepted.get((position, name), False) or ok
+    result = []
+    for position, allowed in enumerate(allowances):
+        drop = {name: False for name in WIDENING
+                if accepted.get((position, name)) is False}
+        result.append(replace(allowed, **drop) if drop else allowed)
+    return tuple(result)

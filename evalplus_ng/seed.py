@@ -169,11 +169,13 @@ def hypothesis_seeds(specs: Sequence[Spec], contract: Contract, count: int, seed
     return found
 
 
-def general_seeds(task: Task, inputs: Sequence[Args]) -> list[Args]:
+def general_seeds(task: Task, inputs: Sequence[Args],
+                  allowances: Sequence[admit.Allowance] | None = None) -> list[Args]:
     """``inputs`` with one argument in another shape the prompt admits
-    (:func:`evalplus_ng.admit.variants`; each argument's allowance read from the prompt
-    and its base values)."""
-    allowances = admit.allowances(task.prompt, task.base_inputs)
+    (:func:`evalplus_ng.admit.variants`; ``allowances`` default to the prompt's words'
+    and the base values', :func:`evalplus_ng.admit.allowances`)."""
+    if allowances is None:
+        allowances = admit.allowances(task.prompt, task.base_inputs)
     arity = len(allowances)
     if not any(allowed != admit.NONE for allowed in allowances):
         return []
@@ -182,19 +184,21 @@ def general_seeds(task: Task, inputs: Sequence[Args]) -> list[Args]:
 
 
 def gather(task: Task, contract: Contract, corpus: Path | None, seed: int,
-           hypothesis_count: int = 100) -> list[Seed]:
-    """All valid, distinct seeds of a task, base inputs first."""
+           hypothesis_count: int = 100,
+           allowances: Sequence[admit.Allowance] | None = None) -> list[Seed]:
+    """All valid, distinct seeds of a task, base inputs first (``allowances``: the shapes
+    beyond the base inputs' to seed, default the prompt's, :func:`general_seeds`)."""
     sources: list[tuple[str, list[Args]]] = [
         (BASE, list(task.base_inputs)),
         (DOCSTRING, docstring_examples(task.prompt, task.entry_point)),
         (CORPUS, corpus_seeds(corpus) if corpus is not None else []),
     ]
     sources.append((GENERAL, general_seeds(task, [args for _, inputs in sources
-                                                  for args in inputs])))
+                                                  for args in inputs], allowances)))
     alphabet = _alphabet([args for _, inputs in sources for args in inputs])
     if hypothesis_count:
-        sources.append((HYPOTHESIS, hypothesis_seeds(contract.specs, contract, hypothesis_count,
-                                                     seed, alphabet)))
+        sources.append((HYPOTHESIS, hypothesis_seeds(contract.shown or contract.specs, contract,
+                                                     hypothesis_count, seed, alphabet)))
     seen: set[str] = set()
     seeds: list[Seed] = []
 

@@ -62,7 +62,8 @@ def test_prompt_words_decide_the_allowance(sentence: str, values: list[Any],
 
 def test_the_asserts_of_a_prompt_are_not_its_words() -> None:
     # "tuple" only in the example call and the code: no allowance.
-    prompt = '"""\nWrite a function to swap two numbers.\nassert swap_tuple((1, 2)) == (2, 1)\n"""\n'
+    prompt = ('"""\nWrite a function to swap two numbers.\n'
+              'assert swap_tuple((1, 2)) == (2, 1)\n"""\n')
     assert admit.allowance(prompt, [(1, 2)]) == Allowance()
 
 
@@ -171,3 +172,41 @@ def test_modp_zero_one_is_a_seed_of_the_real_task() -> None:
     assert any(s.args == [0, 1] and s.source in (BOUNDARY, "hypothesis") for s in seeds)
     result = fuzz(task, contract, seeds, FuzzConfig(target=50), random.Random(0))
     assert [0, 1] in result.inputs
+
+
+def test_a_shape_nothing_accepts_is_taken_back() -> None:
+    allowed = (Allowance(arity=True, unhashable=True), Allowance(signed=True))
+    tried = [(0, "arity", False), (0, "arity", True), (0, "unhashable", False),
+             (0, "unhashable", False), (1, "signed", False)]
+    # Lists inside were never accepted; other lengths once; signing makes no type wider.
+    assert admit.narrowed(allowed, tried) == (Allowance(arity=True), Allowance(signed=True))
+    assert admit.narrowed(allowed, []) == allowed
+
+
+def test_tagged_variants_name_their_allowance() -> None:
+    tagged = admit.tagged_variants([[("a", 1), ("b", 2)], "12"],
+                                   [Allowance(arity=True), Allowance(signed=True)])
+    assert (0, "arity", [[("a", 1, 1), ("b", 2, 2)], "12"]) in tagged
+    assert (0, "arity", [[("a",), ("b",)], "12"]) in tagged
+    assert (1, "signed", [[("a", 1), ("b", 2)], "-12"]) in tagged
+    assert {name for _, name, _ in tagged} == {"arity", "signed"}
+
+
+def test_admitted_keeps_the_shapes_the_ground_truth_answers() -> None:
+    from evalplus_ng.augment import AugmentConfig, admitted
+    from evalplus_ng.sandbox import Limits, Sandbox
+
+    shared = _tuple_task("Write a function to find the shared elements from the given two "
+                         "lists.", "shared", "return tuple(set(a) & set(t))",
+                         ([(3, 4, 5), (5, 7, 4)],))
+    within = _tuple_task("Write a function to check whether an element exists within a "
+                         "tuple.", "within", "return t in a", ([("w", 3, "r"), "r"],))
+    with Sandbox(1, Limits()) as sandbox:
+        # A set of the elements raises on a list inside: lists are taken back.
+        contract, allowed = admitted(shared, None, AugmentConfig(), sandbox)
+        assert allowed == (Allowance(), Allowance())
+        assert str(contract.specs[0]) == "tuple[int, ...]"
+        # ``in`` answers them: the tuple may hold lists, and other lengths.
+        contract, allowed = admitted(within, None, AugmentConfig(), sandbox)
+        assert allowed[0] == Allowance(arity=True, unhashable=True)
+        assert contract.valid([("w", [3], "r", 4), "r"])
