@@ -13,7 +13,8 @@ tables below) and small pure functions:
 * **mixed**: elements may also be ints or strings where the prompt says their kinds vary
   ("mixed", "data type", "any type");
 * **signed**: a string that holds a number may carry a sign where the prompt speaks of
-  integers or numbers and not of digits, binary or positive ones.
+  integers or numbers and not of digits, binary or positive ones (nor of dates, times or
+  addresses, whose numbers have no sign).
 
 Only inferred specs are widened (an annotation, or a contract's, is the author's word),
 and every input made this way still passes the contract and must be answered by the
@@ -72,7 +73,7 @@ MIXED_WORDS = re.compile(r"\b(mixed (data ?)?types?|heterogeneous|data ?types?|a
 NUMBER_WORDS = re.compile(r"\b(integers?|numbers?|numeric|decimal)\b")
 #: Words that rule a sign out.
 UNSIGNED_WORDS = re.compile(r"\b(digits?|positive|non-?negative|natural|binary|unsigned|"
-                            r"octal|hex\w*)\b")
+                            r"octal|hex\w*|dates?|times?|ip|address|phone|versions?)\b")
 #: A string that is numbers and separators only: ``"-12"``, ``"1.5"``, ``"(7, 8, 9)"``.
 NUMERIC_TEXT = re.compile(r"^[\s()\[\],.+-]*\d[\d\s()\[\],.+-]*$")
 #: Lines of a prompt that are code or examples, not words.

@@ -210,3 +210,9 @@ def test_admitted_keeps_the_shapes_the_ground_truth_answers() -> None:
         contract, allowed = admitted(within, None, AugmentConfig(), sandbox)
         assert allowed[0] == Allowance(arity=True, unhashable=True)
         assert contract.valid([("w", [3], "r", 4), "r"])
+
+
+def test_a_date_has_no_sign() -> None:
+    prompt = _mbpp_style("Validate a date string; the number of days is at most 31.",
+                         "f('03-11-2000')")
+    assert admit.allowance(prompt, ["03-11-2000"]) == Allowance()
