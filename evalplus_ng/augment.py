@@ -21,9 +21,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from evalplus_ng import admit
 from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.bounds import beyond, infer_bounds
-from evalplus_ng.contract import load_contract
+from evalplus_ng.contract import Contract, load_contract
 from evalplus_ng.dataset import efficiency_tasks, load_plus_file, plain_solutions
 from evalplus_ng.errors import UnknownTaskError
 from evalplus_ng.files import write_atomically
@@ -36,6 +37,7 @@ from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.seed import gather
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.tiers import PlainReference, Why, plain_reference, split_tiers
+from evalplus_ng.types import Executor
 
 #: Candidates generated beyond the target, to make up for inputs the oracle drops.
 SLACK = 1.03
@@ -161,16 +163,42 @@ def fingerprint(config: AugmentConfig, task: Task, reference: PlainReference,
     )
 
 
+def admitted(task: Task, contract_path: Path | None, config: AugmentConfig,
+             executor: Executor) -> tuple[Contract, tuple[admit.Allowance, ...]]:
+    """The task's contract, its inferred types widened only as far as inputs of each new
+    shape are accepted: the base inputs in each shape the prompt admits
+    (:func:`evalplus_ng.admit.tagged_variants`) go to the contract and then to the ground
+    truth, and a shape none of which passes both (a set-based reference raises on lists
+    inside, the asserts want pairs) is taken back (:func:`evalplus_ng.admit.narrowed`)."""
+    allowed = admit.allowances(task.prompt, task.base_inputs)
+    contract = load_contract(task, contract_path, allowed)
+    tagged = [(position, name, args) for base in task.base_inputs if len(base) == len(allowed)
+              for position, name, args in admit.tagged_variants(base, allowed)
+              if name in admit.WIDENING]
+    if not tagged:
+        return contract, allowed
+    valid = [item for item in tagged if contract.valid(item[2])]
+    kept: set[int] = set()
+    if valid:
+        verdict = oracle(task, [args for _, _, args in valid], executor, config.oracle_seconds,
+                         config.max_lines, max_output_bytes=config.max_output_bytes)
+        kept = set(verdict.kept)
+    tried = [(position, name, index in kept)
+             for index, (position, name, _) in enumerate(valid)]
+    tried += [(position, name, False) for position, name, args in tagged
+              if not contract.valid(args)]
+    narrowed = admit.narrowed(allowed, tried)
+    if narrowed == allowed:
+        return contract, allowed
+    return load_contract(task, contract_path, narrowed), narrowed
+
+
 def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
                  dataset: Dataset | None = None) -> tuple[list[Any], list[Any], TaskReport]:
     """Generate, filter, check and sort one task's new inputs; returns the plus tier,
     the stress tier and a report."""
     dataset = dataset or resolve(config.dataset)
-    contract = load_contract(task, dataset.contract_path(task.task_id))
     task_seed = _task_seed(config, task.task_id)
-    seeds = gather(task, contract,
-                   dataset.corpus_path(task.task_id) if config.use_corpus else None,
-                   task_seed, config.hypothesis_examples)
     # The fuzz loop is a seeded stream: when the oracle drops too many inputs, it
     # continues with more, and only those are judged. Inputs the ground truth did not
     # answer (too many lines, too slow, an exception) leave the corpus before the next
@@ -186,9 +214,13 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
     bounds = None if reference.efficiency else infer_bounds(task.base_inputs, task.prompt)
     unlike_cap, unlike_judged = int(config.per_task * MAX_UNLIKE_SHARE), 0
     judged = 0
-    fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(budget_seconds=config.budget_seconds),
-                    random.Random(task_seed))
     with Sandbox(1, Limits()) as sandbox:
+        contract, allowed = admitted(task, dataset.contract_path(task.task_id), config, sandbox)
+        seeds = gather(task, contract,
+                       dataset.corpus_path(task.task_id) if config.use_corpus else None,
+                       task_seed, config.hypothesis_examples, allowed)
+        fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(budget_seconds=config.budget_seconds),
+                        random.Random(task_seed))
         for _round in range(ROUNDS):
             found = fuzzer.extend(wanted)
             fresh = found.inputs[judged:]

@@ -165,3 +165,17 @@ def input_kinds(args: Sequence[Any]) -> tuple[str, ...]:
         if _past_float(argument):
             found.add("huge")
     return tuple(kind for kind in KINDS if kind in found)
+
+
+def boundary_class(value: Any) -> str | None:
+    """The boundary class of one argument, if it is at a boundary: a number that is zero,
+    one or negative; a string or collection that is empty or holds one item."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        return "zero" if value == 0 else "one" if value == 1 else "neg" if value < 0 else None
+    if isinstance(value, (str, list, tuple, set, frozenset, dict)):
+        return "empty" if not value else "one" if len(value) == 1 else None
+    return None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng import typespec
+from evalplus_ng import admit, typespec
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Task
 from evalplus_ng.registry import file_stem
@@ -51,6 +51,10 @@ class Contract:
     specs: tuple[Spec, ...]
     source: str = ""
     pre: Callable[..., Any] | None = field(default=None, compare=False)
+    #: The specs as the base inputs show them, before the prompt's words widened them
+    #: (:mod:`evalplus_ng.admit`); None: the same as ``specs``. Hypothesis draws from
+    #: these (a random tuple of any length seldom passes a task's asserts).
+    shown: tuple[Spec, ...] | None = None
     #: ``typespec.checker`` of each spec, in parameter order.
     checks: tuple[typespec.Check, ...] = field(init=False, compare=False, repr=False)
 
@@ -89,9 +93,11 @@ class Contract:
 
 
 def signature_specs(
-    task: Task, contract_source: str = ""
-) -> tuple[tuple[str, ...], tuple[Spec, ...]]:
-    """Parameter names and specs: the contract's annotations, the prompt's, then inference."""
+    task: Task, contract_source: str = "", allowed: Sequence[admit.Allowance] | None = None,
+) -> tuple[tuple[str, ...], tuple[Spec, ...], tuple[Spec, ...]]:
+    """Parameter names and specs: the contract's annotations, the prompt's, then inference
+    from the base inputs, widened as ``allowed`` says (default: as far as the prompt's
+    words admit, :func:`evalplus_ng.admit.allowances`); and the specs before widening."""
     # MBPP's prompts hold no def: the reference's signature is then the one.
     prompt_function = (_function(ast.parse(task.prompt), task.entry_point)
                        or _function(ast.parse(task.solution), task.entry_point))
@@ -105,26 +111,34 @@ def signature_specs(
         pre = _function(ast.parse(contract_source), "pre")
         if pre is not None:
             contract_annotations = {p.arg: p.annotation for p in _parameters(pre)}
+    if allowed is None:
+        allowed = admit.allowances(task.prompt, task.base_inputs)
     specs: list[Spec] = []
+    shown: list[Spec] = []
     for position, parameter in enumerate(parameters):
         annotation = contract_annotations.get(parameter.arg) or parameter.annotation
         if annotation is not None:
-            specs.append(typespec.from_annotation(annotation))
-        else:
+            shown.append(typespec.from_annotation(annotation))
+            specs.append(shown[-1])
+        else:  # inferred from the base inputs, as wide as the prompt's words admit
             seen = [args[position] for args in task.base_inputs if len(args) > position]
-            specs.append(typespec.infer(seen))
-    return names, tuple(specs)
+            shown.append(typespec.infer(seen))
+            specs.append(admit.widen(shown[-1], allowed[position]
+                                     if position < len(allowed) else admit.NONE))
+    return names, tuple(specs), tuple(shown)
 
 
-def load_contract(task: Task, where: Path | None) -> Contract:
+def load_contract(task: Task, where: Path | None,
+                  allowed: Sequence[admit.Allowance] | None = None) -> Contract:
     """The task's contract: the contract file ``where`` (or the task's file in the folder
     ``where``), else EvalPlus's ``$_CONTRACT_$`` asserts in ``task.contract`` turned into
-    a precondition (:func:`precondition_from_asserts`); types only when neither exists."""
+    a precondition (:func:`precondition_from_asserts`); types only when neither exists.
+    ``allowed``: how far inferred types widen (default: as the prompt admits)."""
     path = contract_file(where, task.task_id) if where is not None and where.is_dir() else where
     source = path.read_text(encoding="utf-8") if path is not None and path.is_file() else ""
     origin = str(path) if source else f"{task.task_id} (contract field)"
     try:
-        names, specs = signature_specs(task, source)
+        names, specs, shown = signature_specs(task, source, allowed)
         if not source and CONTRACT_MARK in task.contract:
             source = precondition_from_asserts(task.contract, names, _imports(task.solution))
     except (SyntaxError, typespec.SpecError) as exc:
@@ -140,7 +154,8 @@ def load_contract(task: Task, where: Path | None) -> Contract:
         pre = namespace.get("pre")
         if pre is not None and not callable(pre):
             raise InputError(origin, None, "'pre' is not a function")
-    return Contract(task.task_id, names, specs, source, pre)
+    return Contract(task.task_id, names, specs, source, pre,
+                    shown if shown != specs else None)
 
 
 #: The marker EvalPlus puts on each line of a task's ``contract`` field.

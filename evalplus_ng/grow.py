@@ -128,6 +128,13 @@ def _keys(items: Sequence[Any]) -> set[str]:
     return {canonical(item) for item in items}
 
 
+def _admits_int(element: Spec) -> bool:
+    """Does ``element`` admit ints (itself, or a member of its union: a prompt that admits
+    lists among the elements widens ``int`` to ``int | list[int]``)?"""
+    return element.kind == ts.INT or (element.kind == ts.UNION
+                                      and any(m.kind == ts.INT for m in element.args))
+
+
 def _grow_items(items: list[Any], element: Spec, size: int, ctx: Context) -> list[Any]:
     """``items`` grown to about ``size`` elements, keeping sortedness and distinctness."""
     rng = ctx.rng
@@ -144,7 +151,7 @@ def _grow_items(items: list[Any], element: Spec, size: int, ctx: Context) -> lis
         grown = [item] * size
     elif choice == 1 and not was_distinct:  # the collection tiled
         grown = (items * (size // len(items) + 1))[:size]
-    elif was_distinct and element.kind == ts.INT and all(type(x) is int for x in items):
+    elif was_distinct and _admits_int(element) and all(type(x) is int for x in items):
         # distinct ints: drawn at once from a range around the collection's own
         low, high = min(items), max(items)
         spread = max(high - low, 10 * size)
@@ -154,7 +161,11 @@ def _grow_items(items: list[Any], element: Spec, size: int, ctx: Context) -> lis
         grown = list(items)
         seen = _keys(grown) if was_distinct else None
         # Distinct elements are made one by one; others, NEW_ITEMS at most, then drawn.
-        made = min(size, MAX_DISTINCT) if was_distinct else min(size, NEW_ITEMS)
+        # Where lists may be among the elements (a union with a list: a prompt admitting
+        # any elements), each distinct one costs a union mutation and a key: NEW_ITEMS.
+        mixed = element.kind == ts.UNION and any(m.kind == ts.LIST for m in element.args)
+        made = min(size, NEW_ITEMS if mixed else MAX_DISTINCT) if was_distinct \
+            else min(size, NEW_ITEMS)
         for _ in range(3 * made):
             if len(grown) >= made:
                 break

@@ -2,8 +2,11 @@
 
 Sources, in the order they are tried: the dataset's base inputs, calls shown in
 the prompt's docstring (``>>> f(...)``, ``f(...) ➞ ...``, ``f(...) == ...``),
-the cached corpus in ``seeds/`` and Hypothesis strategies derived from the
-parameter specs. Only :func:`gather` filters by contract and deduplicates.
+the cached corpus in ``seeds/``, those inputs in the other shapes the prompt admits
+(:mod:`evalplus_ng.admit`), Hypothesis strategies derived from the parameter specs,
+and last each argument at its boundaries and every two arguments' boundary classes
+together (:mod:`evalplus_ng.pairwise`). Only :func:`gather` filters by contract and
+deduplicates.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from evalplus_ng import admit, pairwise
 from evalplus_ng import typespec as ts
 from evalplus_ng.contract import Contract
 from evalplus_ng.corpus import balanced_call, literal_call, read_corpus
@@ -29,6 +33,7 @@ from evalplus_ng.typespec import Spec
 
 #: Kinds of seeds, as recorded in statistics.
 BASE, DOCSTRING, CORPUS, HYPOTHESIS = "base", "docstring", "corpus", "hypothesis"
+GENERAL, BOUNDARY = "general", "boundary"
 
 
 @dataclass(frozen=True)
@@ -164,25 +169,49 @@ def hypothesis_seeds(specs: Sequence[Spec], contract: Contract, count: int, seed
     return found
 
 
+def general_seeds(task: Task, inputs: Sequence[Args],
+                  allowances: Sequence[admit.Allowance] | None = None) -> list[Args]:
+    """``inputs`` with one argument in another shape the prompt admits
+    (:func:`evalplus_ng.admit.variants`; ``allowances`` default to the prompt's words'
+    and the base values', :func:`evalplus_ng.admit.allowances`)."""
+    if allowances is None:
+        allowances = admit.allowances(task.prompt, task.base_inputs)
+    arity = len(allowances)
+    if not any(allowed != admit.NONE for allowed in allowances):
+        return []
+    return [variant for args in inputs if len(args) == arity
+            for variant in admit.variants(args, allowances)]
+
+
 def gather(task: Task, contract: Contract, corpus: Path | None, seed: int,
-           hypothesis_count: int = 100) -> list[Seed]:
-    """All valid, distinct seeds of a task, base inputs first."""
+           hypothesis_count: int = 100,
+           allowances: Sequence[admit.Allowance] | None = None) -> list[Seed]:
+    """All valid, distinct seeds of a task, base inputs first (``allowances``: the shapes
+    beyond the base inputs' to seed, default the prompt's, :func:`general_seeds`)."""
     sources: list[tuple[str, list[Args]]] = [
         (BASE, list(task.base_inputs)),
         (DOCSTRING, docstring_examples(task.prompt, task.entry_point)),
         (CORPUS, corpus_seeds(corpus) if corpus is not None else []),
     ]
+    sources.append((GENERAL, general_seeds(task, [args for _, inputs in sources
+                                                  for args in inputs], allowances)))
     alphabet = _alphabet([args for _, inputs in sources for args in inputs])
     if hypothesis_count:
-        sources.append((HYPOTHESIS, hypothesis_seeds(contract.specs, contract, hypothesis_count,
-                                                     seed, alphabet)))
+        sources.append((HYPOTHESIS, hypothesis_seeds(contract.shown or contract.specs, contract,
+                                                     hypothesis_count, seed, alphabet)))
     seen: set[str] = set()
     seeds: list[Seed] = []
-    for source, inputs in sources:
+
+    def take(source: str, inputs: Sequence[Args]) -> None:
         for args in inputs:
             key = canonical(args)
             if key in seen or not contract.valid(args):
                 continue
             seen.add(key)
             seeds.append(Seed(args, source))
+
+    for source, inputs in sources:
+        take(source, inputs)
+    take(BOUNDARY, pairwise.boundary_probes([s.args for s in seeds], contract.valid))
+    take(BOUNDARY, pairwise.meet([s.args for s in seeds], contract.valid))
     return seeds

@@ -69,6 +69,11 @@ def _union(specs: Sequence[Spec]) -> Spec:
     return flat[0] if len(flat) == 1 else Spec(UNION, tuple(flat))
 
 
+def union(specs: Sequence[Spec]) -> Spec:
+    """The union of ``specs`` (nested unions flattened, duplicates dropped; one spec: itself)."""
+    return _union(specs)
+
+
 def from_annotation(node: ast.expr | None) -> Spec:
     """The spec of an annotation's AST (``None``: no annotation, anything goes)."""
     if node is None:
