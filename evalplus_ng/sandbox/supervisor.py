@@ -40,6 +40,7 @@ from evalplus_ng.sandbox.jail import (
     isolate_as_user,
     protect_shared_tmp,
     seccomp_loader,
+    tmpfs_bytes,
 )
 from evalplus_ng.sandbox.protocol import (
     BROKEN,
@@ -61,6 +62,17 @@ from evalplus_ng.sandbox.protocol import (
     write_frame,
 )
 from evalplus_ng.sandbox.zygote import Zygote
+
+_MS_NOSUID, _MS_NODEV, _MNT_DETACH = 2, 4, 2
+#: Files and folders a child's own tmpfs holds at most.
+_FOLDER_INODES = 10_000
+
+
+def _mount_tmpfs(folder: str, size: int) -> bool:
+    """Mount a fresh tmpfs of ``size`` bytes on ``folder`` (mode 0700); True when it worked."""
+    options = f"size={size},nr_inodes={_FOLDER_INODES},mode=0700".encode()
+    return bool(c_library().mount(b"none", os.fsencode(folder), b"tmpfs",
+                                  _MS_NOSUID | _MS_NODEV, options) == 0)
 
 #: Time allowed beyond a test's limit for decoding, encoding and the pipe.
 _SLACK_SECONDS = 0.05
@@ -133,7 +145,10 @@ class _Supervisor:
         #: World-writable folders a child could write to: swept after each child (as
         #: root, where each child has a uid of its own that marks what it made).
         self.sweep = tuple(writable) if self.as_root else ()
-        self.workdir: str | None = None
+        #: Whether working folders get a tmpfs of their own (until a mount fails).
+        self.mounts = True
+        self.mounted: set[str] = set()
+        self.folder_bytes = tmpfs_bytes(limits)
         #: A finished child still to reap and clean up after (once the parent has its answer).
         self.deferred: tuple[int, int, str, dict[str, int]] | None = None
         #: A confined child waiting for the next job (see :meth:`_spawn`).
@@ -183,8 +198,7 @@ class _Supervisor:
         Returns its pid, the read end of its result pipe, the write end of its job
         pipe and its working folder.
         """
-        workdir = self.workdir or tempfile.mkdtemp(dir=self.root)
-        self.workdir = None
+        workdir = self._new_workdir()
         read_fd, write_fd = os.pipe()
         job_read, job_write = os.pipe()
         widen(read_fd)
@@ -265,25 +279,30 @@ class _Supervisor:
             _remove_owned_by(UID_BASE + pid, stamps, self.sweep)
         return status
 
-    def _release(self, workdir: str) -> None:
-        """Keep a child's working folder for the next child when it is left as it was given.
+    def _new_workdir(self) -> str:
+        """A working folder no child has seen (nothing of one child reaches the next).
 
-        Removing a folder is slow on some file systems (milliseconds with online
-        discard); an empty folder with no extended attributes, given back to the
-        supervisor with mode 0700, is as good as a new one.
+        A new folder under an unpredictable name, its times set to 0, in the
+        supervisor's folder (which children may not write). Where the supervisor may
+        mount, it holds a tmpfs of its own: inode numbers, which every file made on a
+        file system moves, start afresh in it too, and removing it is one unmount.
         """
-        try:
-            pristine = not os.listdir(workdir)
-            with contextlib.suppress(OSError):
-                pristine = pristine and not os.listxattr(workdir)
-            if pristine:
-                if self.as_root:
-                    os.chown(workdir, os.geteuid(), os.getegid())
-                os.chmod(workdir, 0o700)
-                self.workdir = workdir
-                return
-        except OSError:
-            pass
+        workdir = tempfile.mkdtemp(dir=self.root)
+        if self.mounts and _mount_tmpfs(workdir, self.folder_bytes):
+            self.mounted.add(workdir)
+        else:
+            self.mounts = False
+        os.utime(workdir, ns=(0, 0))
+        return workdir
+
+    def _release(self, workdir: str) -> None:
+        """Remove a finished child's working folder (never handed to another child)."""
+        if workdir in self.mounted:
+            self.mounted.discard(workdir)
+            if c_library().umount2(os.fsencode(workdir), _MNT_DETACH) == 0:
+                with contextlib.suppress(OSError):
+                    os.rmdir(workdir)
+                    return
         remove_tree(workdir)
 
     def _collect(self, fd: int, job: dict[str, Any], start: int,
