@@ -44,7 +44,7 @@ PR_SET_DUMPABLE = 4
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
 #: World-writable folders: read-only for children, or swept after each (see
 #: :func:`protect_shared_tmp`).
-SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 
 
 # --------------------------------------------------------------------------- child side

@@ -11,6 +11,7 @@ and cleans up after each child.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import json
 import os
@@ -20,7 +21,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from evalplus_ng.files import remove_tree
@@ -66,6 +67,32 @@ from evalplus_ng.sandbox.zygote import Zygote
 _MS_NOSUID, _MS_NODEV, _MNT_DETACH = 2, 4, 2
 #: Files and folders a child's own tmpfs holds at most.
 _FOLDER_INODES = 10_000
+#: Files of /proc that count what the whole machine (or the supervisor's namespaces)
+#: did, and so what an earlier child did: covered with /dev/null for children, which
+#: could otherwise move a counter and have the next child read it.
+GLOBAL_COUNTERS = tuple(f"/proc/{name}" for name in (
+    "stat vmstat meminfo loadavg interrupts softirqs schedstat diskstats zoneinfo "
+    "buddyinfo pagetypeinfo slabinfo locks sys/fs/file-nr sys/fs/inode-nr "
+    "sys/fs/inode-state sys/fs/dentry-state sys/kernel/random/entropy_avail "
+    "sys/kernel/ns_last_pid pressure/cpu pressure/memory pressure/io").split())
+#: Internet socket families (AF_INET, AF_INET6): no sample needs one, and a child that
+#: sends a packet, even one that goes nowhere, moves its network namespace's counters
+#: (/proc/net/snmp, /proc/net/dev), which the next child of the supervisor could read.
+_INTERNET = (2, 10)
+
+
+def _internet_refuser() -> Callable[[], None] | None:
+    """A function that loads a seccomp filter refusing internet sockets (EPERM) into the
+    calling process; None where libseccomp is missing."""
+    try:
+        import pyseccomp as seccomp
+    except (ImportError, RuntimeError, OSError):
+        return None
+    rules = seccomp.SyscallFilter(seccomp.ALLOW)
+    for family in _INTERNET:
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket", seccomp.Arg(0, seccomp.EQ, family))
+    load: Callable[[], None] = rules.load
+    return load
 
 
 def _mount_tmpfs(folder: str, size: int) -> bool:
@@ -475,8 +502,12 @@ def main() -> None:
             isolate_as_user(libc)
         writable = protect_shared_tmp(libc, settings["root"])
         hide(libc, settings["hidden"])
+    # In either jail (bubblewrap's /proc shows them too); where mounts are not allowed
+    # (an ordinary user in bubblewrap) they stay readable.
+    hide(libc, GLOBAL_COUNTERS)
     _preload()
     load_filter = seccomp_loader()
+    refuse_internet = _internet_refuser()
     # Children inherit every object: frozen, the collector in a child never walks (and
     # so never copies) the supervisor's pages.
     gc.freeze()
@@ -488,6 +519,8 @@ def main() -> None:
         harden_zygote(libc, supervisor_pid)
         if load_filter is not None:
             load_filter()
+        if refuse_internet is not None:
+            refuse_internet()
 
     def run_child(job_fd: int, result_fd: int, workdir: str, zygote: int) -> None:
         cell = Cell(limits, as_root, read_search=not jailed, parent=zygote)
