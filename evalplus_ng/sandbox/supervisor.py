@@ -468,6 +468,14 @@ def _remove_owned_by(uid: int, before: dict[str, int], folders: Sequence[str]) -
                         os.unlink(entry.path)
 
 
+def _mount_namespace() -> int | None:
+    """Which mount namespace this process is in (None: unknown)."""
+    try:
+        return os.stat("/proc/self/ns/mnt").st_ino
+    except OSError:
+        return None
+
+
 def _preload() -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -495,6 +503,7 @@ def main() -> None:
     # Nothing of this process (it holds ground-truth jobs) is for its children to read.
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     writable: tuple[str, ...] = ()
+    host_mounts = _mount_namespace()
     if not jailed:
         if os.geteuid() == 0:
             isolate_as_root(libc)
@@ -502,9 +511,10 @@ def main() -> None:
             isolate_as_user(libc)
         writable = protect_shared_tmp(libc, settings["root"])
         hide(libc, settings["hidden"])
-    # In either jail (bubblewrap's /proc shows them too); where mounts are not allowed
-    # (an ordinary user in bubblewrap) they stay readable.
-    hide(libc, GLOBAL_COUNTERS)
+    # In either jail (bubblewrap's /proc shows them too), never in the machine's own mount
+    # namespace; where mounts are not allowed (an ordinary user) they stay readable.
+    if jailed or _mount_namespace() != host_mounts:
+        hide(libc, GLOBAL_COUNTERS)
     _preload()
     load_filter = seccomp_loader()
     refuse_internet = _internet_refuser()
