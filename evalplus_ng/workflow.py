@@ -63,6 +63,7 @@ from evalplus_ng.samples import (
     sample_files,
 )
 from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.seal import genuine, sealed, secret_folder, user_secret
 from evalplus_ng.serialize import canonical, encode
 from evalplus_ng.types import Args, TaskId
 
@@ -200,11 +201,14 @@ def answer_keys_near(folder: Path, dataset: Dataset, *files: Path) -> list[Path]
     """What a sample must not read, beyond the installed data: the suites in ``folder``
     (each holds the reference solutions; any dataset's), ``files``, the dataset's own
     file and the user's data folder (fixed references), and evalplus-ng's own cache
-    (recovered base inputs and their outputs). Passed to :class:`Sandbox` as ``hidden``."""
+    (recovered base inputs and their outputs) with the secret that seals results files
+    (named apart: it is covered even where the whole cache cannot be). Passed to
+    :class:`Sandbox` as ``hidden``."""
     suites = {folder / name for name in dataset.suite_files().values()}
     suites |= set(folder.glob("*Plus*.jsonl*")) if folder.is_dir() else set()
     own = [dataset.source] if dataset.source is not None else []
-    return [*sorted(suites), *files, *own, dataset.user_folder.definition, user_cache_dir()]
+    return [*sorted(suites), *files, *own, dataset.user_folder.definition, user_cache_dir(),
+            secret_folder(user_cache_dir())]
 
 
 def _suite_kind(suite: str) -> str:
@@ -223,6 +227,8 @@ def run_evaluate(
     judged = suite_path(request.dataset, request.suite, request.artifacts)
     hidden = answer_keys_near(request.artifacts, request.dataset, *([judged] if judged else []))
     address = None if request.backend == "local" else request.address or ""
+    # Made (on first use) before any sandbox starts, so that every jail hides it.
+    secret = user_secret(user_cache_dir())
     with open_executor(address, request.workers, request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
@@ -259,7 +265,10 @@ def run_evaluate(
             except ValueError as exc:
                 raise InputError(str(out), None, f"cannot resume, invalid JSON: {exc}") from None
             changes = identity_changes(document, identity)
-            if changes:
+            if not genuine(document, secret):
+                say(f"{out}: not sealed by evalplus-ng for this user (forged, edited or "
+                    "written elsewhere); judging every sample again")
+            elif changes:
                 say(f"{out}: judged with another suite or settings ({', '.join(changes)}); "
                     "judging every sample again")
             else:
@@ -294,11 +303,13 @@ def run_evaluate(
                 if progress is not None:
                     progress(len(results), len(samples))
                 if time.monotonic() - last > CHECKPOINT_SECONDS:
-                    _write_json_atomically(out, results_document(_ordered(results), identity))
+                    _write_json_atomically(out, sealed(
+                        results_document(_ordered(results), identity), secret))
                     last = time.monotonic()
             results = split_kills(tasks, results, sandbox, config)  # what each kill rests on
         finally:
-            _write_json_atomically(out, results_document(_ordered(results), identity))
+            _write_json_atomically(out, sealed(results_document(_ordered(results), identity),
+                                               secret))
     ordered = _ordered(results)
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
                            len(tasks), suite, dict(getattr(sandbox, "nodes", {})))

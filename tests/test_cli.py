@@ -178,6 +178,41 @@ def test_resume_reuses_unchanged_verdicts(tmp_path: Path) -> None:
     assert _statuses(samples) == ["pass", "pass", "fail"]
 
 
+@pytest.mark.parametrize("forgery", ["no mac", "edited", "another secret"])
+def test_resume_does_not_trust_a_forged_results_file(tmp_path: Path, forgery: str) -> None:
+    # The identity in a results file (suite digest, settings) is public: a samples file
+    # shipped with a results file that says "pass" for a wrong sample must not pass.
+    rows: list[dict[str, object]] = [
+        {"task_id": "HumanEval/53", "completion": "    return x - y\n"},
+        {"task_id": "HumanEval/53", "completion": CORRECT}]
+    samples = _samples(tmp_path / "s.jsonl", rows)
+    assert _run("evaluate", "--samples", str(samples), "-j", "1")[0] == 0
+    results = tmp_path / "s_eval_results.json"
+    document = json.loads(results.read_text())
+    wrong = document["eval"]["HumanEval/53"][0]
+    assert wrong["base_status"] == "fail"
+    wrong.update(base_status="pass", plus_status="pass", base_fail_tests=[],
+                 plus_fail_tests=[])
+    for key in ("base_failure", "plus_failure"):
+        wrong.pop(key, None)
+    if forgery == "no mac":
+        document["evalplus_ng"].pop("mac", None)
+    elif forgery == "another secret":
+        from evalplus_ng.seal import sealed
+
+        document = sealed(document, b"k" * 32)
+    results.write_text(json.dumps(document, indent=1) + "\n")
+    code, out, err = _run("evaluate", "--samples", str(samples), "-j", "1", "--resume")
+    assert code == 0, out
+    assert "(0 reused)" in out
+    assert f"{results}: not sealed by evalplus-ng" in err
+    assert _statuses(samples) == ["fail", "pass"]
+    # The file written now is sealed again: the next --resume reuses both verdicts.
+    assert json.loads(results.read_text())["evalplus_ng"]["mac"].startswith("hmac-sha256:")
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1", "--resume")
+    assert code == 0 and "(2 reused)" in out, out
+
+
 def _plus_statuses(results: Path) -> list[str]:
     return [entry["plus_status"] for entries in json.loads(results.read_text())["eval"].values()
             for entry in entries]

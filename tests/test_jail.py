@@ -440,3 +440,48 @@ def test_where_no_jail_can_be_made_the_commands_refuse_unless_the_risk_is_named(
     assert "--allow-weak-jail: untrusted code runs in the weak mode" in allowed.stderr
     verdicts = json.loads(results.read_text())["eval"]["HumanEval/2"]
     assert [v["base_status"] for v in verdicts] == ["pass"]
+LISTER = """
+import os
+
+
+def f(x):
+    try:
+        return sorted(os.listdir(__PATH__))
+    except OSError as exc:
+        return type(exc).__name__
+"""
+
+
+@requires_root
+def test_the_results_secret_is_hidden_from_samples_in_both_modes(
+        jail: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The secret that seals results files (evalplus_ng.seal) lies in the cache; here the
+    # cache lies inside a folder every jail shows (Python's prefix), so only covering
+    # it keeps a sample from the key. evaluate's own list of what to hide is used.
+    from evalplus_ng.registry import resolve
+    from evalplus_ng.seal import secret_folder, user_secret
+    from evalplus_ng.workflow import answer_keys_near
+
+    cache = Path(sys.prefix) / f"evalplus-ng-test-cache-{uuid.uuid4().hex}"
+    monkeypatch.setenv("EVALPLUS_NG_CACHE", str(cache))
+    try:
+        user_secret(cache)
+        folder = secret_folder(cache)
+        assert os.listdir(folder) == ["results.key"]
+        cache.chmod(0o755)
+        code = LISTER.replace("__PATH__", repr(str(folder)))
+        hidden = answer_keys_near(cache / "artifacts", resolve("humaneval"))
+        with Sandbox(1, LIMITS, hidden=hidden) as sandbox:
+            # Covered with the cache around it (a folder inside a covered one is left
+            # out: bwrap could not make its mount point in the read-only cover).
+            assert str(cache) in sandbox.hidden and str(folder) not in sandbox.hidden
+            outcome = sandbox.run(_job(code, None)).outcomes[0]
+        # Covered (with the cache around it) by an empty folder: no key there, and no
+        # PermissionError that would say one is.
+        assert outcome.value in ([], "FileNotFoundError"), outcome
+        if jail == Mode.NAMESPACES.value:
+            # Not told, the sandbox shows it (children may read any file there).
+            with Sandbox(1, LIMITS) as sandbox:
+                assert sandbox.run(_job(code, None)).outcomes[0].value == ["results.key"]
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evalplus_ng.oracle import check, effective_atol, equal
 from evalplus_ng.records import TYPED, VALUE
@@ -20,6 +22,66 @@ def test_types_must_match_exactly() -> None:
     assert not equal(None, 0)
     assert not equal({1}, {True})
     assert not equal({1: "a"}, {True: "a"})
+
+
+def test_types_must_match_at_every_depth_of_set_members_and_dict_keys() -> None:
+    # Python's == (and hashing) says {(1, 2)} == {(True, 2.0)}: typed equality must not.
+    assert equal({(1, 2)}, {(1, 2)})
+    assert not equal({(1, 2)}, {(True, 2.0)})
+    assert not equal({(1, (2,))}, {(1, (2.0,))})
+    assert not equal({frozenset({1})}, {frozenset({True})})
+    assert not equal(frozenset({(0, frozenset({(1,)}))}), frozenset({(0, frozenset({(True,)}))}))
+    assert not equal({(1, 2): "a"}, {(True, 2): "a"})
+    assert not equal([{(1,)}], [{(True,)}])
+    assert not equal(({(1,): {(2,)}},), ({(1,): {(2.0,)}},))
+    assert equal({(1, "a"), (2, None)}, {(2, None), (1, "a")})
+    assert equal({((1, 2.5), frozenset({"x"})): [1.0]}, {((1, 2.5), frozenset({"x"})): [1.0]})
+    # Where a task has its own oracle (a set of the members) the same holds.
+    assert check("set", ([],), [(1, 2)], [(1, 2)], 0.0)
+    assert not check("set", ([],), [(1, 2)], [(True, 2.0)], 0.0)
+    # MBPP's equality is Python's ==, as EvalPlus judges it: unchanged.
+    assert check("", ([],), {(1, 2)}, {(True, 2.0)}, 0.0, VALUE)
+
+
+#: Values a set member or dict key may be (hashable, nested), without NaN (NaN is not
+#: equal to itself inside a set, where hashing decides).
+_HASHABLE = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-3, 3, allow_nan=False)
+    | st.text(max_size=2),
+    lambda inner: st.tuples(inner, inner) | st.frozensets(inner, max_size=3),
+    max_leaves=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_HASHABLE, _HASHABLE)
+def test_a_set_member_or_key_is_equal_exactly_when_the_values_are(a: object, b: object) -> None:
+    # Members compare like the values themselves (atol 0: exactly), type for type.
+    assert equal({a}, {b}) == equal(a, b)
+    assert equal({a: 0}, {b: 0}) == equal(a, b)
+    assert equal([{a, "z"}], [{b, "z"}]) == equal(a, b)
+
+
+def _retyped(value: object) -> object:
+    """``value`` with each int inside turned into the bool or float of the same value."""
+    if type(value) is int:
+        return bool(value) if value in (0, 1) else float(value)
+    if type(value) is tuple:
+        return tuple(_retyped(v) for v in value)
+    if type(value) is frozenset:
+        return frozenset(_retyped(v) for v in value)
+    return value
+
+
+@settings(max_examples=400, deadline=None)
+@given(_HASHABLE)
+def test_an_int_turned_into_a_bool_or_float_anywhere_in_a_member_is_seen(a: object) -> None:
+    assert equal({a}, {_retyped(a)}) == (not _holds_int(a))
+
+
+def _holds_int(value: object) -> bool:
+    if type(value) in (tuple, frozenset):
+        return any(_holds_int(v) for v in value)  # type: ignore[attr-defined]
+    return type(value) is int
 
 
 def test_an_int_is_accepted_where_a_float_is_expected() -> None:

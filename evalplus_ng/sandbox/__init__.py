@@ -13,15 +13,16 @@ input, so that no child's memory ever held another job. Each child confines itse
 the parent reads the last job's end), then receives the job on a pipe of its own.
 The child:
 
-* gets an empty private working folder (the previous child's, when that child
-  left it untouched) and loses stdin, stdout and stderr;
+* gets a working folder no child had before (a tmpfs of its own where the
+  supervisor may mount one, times 0, unpredictable name) and loses stdin, stdout
+  and stderr: nothing one child leaves reaches the next (the README's list);
 * has a memory cap (``RLIMIT_AS``), a file-size cap and may not create a single
   process or thread (``RLIMIT_NPROC``);
 * keeps no capability, and when the supervisor runs as root, switches to a uid of
   its own (``UID_BASE + pid``), so that it cannot write, delete or signal anything
   it does not own;
 * inherits the zygote's seccomp filter (no ptrace, mounts, memfd, SysV IPC,
-  signals, sockets but AF_INET and AF_INET6; its death signal cannot be cleared);
+  signals, sockets of any family; its death signal cannot be cleared);
 * sees only what its jail shows (the README's sandbox section has the modes).
 
 The supervisor enforces every time limit with ``SIGKILL`` (a sample that

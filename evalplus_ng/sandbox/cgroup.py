@@ -125,6 +125,11 @@ def here() -> Hierarchy | None:
     return None
 
 
+def mounted() -> tuple[str, ...]:
+    """Where the machine's cgroup file systems are (to cover from children)."""
+    return tuple(f for f in ("/sys/fs/cgroup",) if os.path.isdir(f))
+
+
 def _write(path: str, text: str) -> None:
     with open(path, "w") as handle:
         handle.write(text)

@@ -260,7 +260,9 @@ class _Worker:
             # cannot clean up after itself.
             root = self.root = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
             os.chmod(root, 0o711)
-            hidden = tuple(sorted({*answer_keys(), *self.hidden}))
+            # The cgroup files too: a child could read what an earlier one left in them
+            # (the supervisor's peak memory, its OOM kills).
+            hidden = tuple(sorted({*answer_keys(), *self.hidden, *cgroup.mounted()}))
         else:
             # One plan for both jails; the working folders are on the jail's own tmpfs,
             # gone with the jail.
@@ -419,9 +421,13 @@ class Sandbox:
         #: Files and folders of the caller's that hold answers (the suite being judged,
         #: caches), covered in every mode besides :func:`jail.answer_keys`; one that
         #: holds what the supervisor itself needs (Python, evalplus_ng, the temporary
-        #: folder) is left visible (:func:`jail.coverable`).
-        self.hidden = tuple(sorted({os.path.realpath(p) for p in hidden if os.path.exists(p)
-                                    and coverable(os.path.realpath(p))}))
+        #: folder) is left visible (:func:`jail.coverable`), one inside another is left out.
+        covered = {os.path.realpath(p) for p in hidden if os.path.exists(p)
+                   and coverable(os.path.realpath(p))}
+        # A path inside another covered one is gone with it (and bwrap could not make
+        # its mount point in the read-only cover).
+        self.hidden = tuple(sorted(p for p in covered if not any(
+            p.startswith(other.rstrip(os.sep) + os.sep) for other in covered)))
         self.workers = max(1, workers)
         self._closed = threading.Event()
         self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()

@@ -11,6 +11,7 @@ and cleans up after each child.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import json
 import os
@@ -20,7 +21,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from evalplus_ng.files import remove_tree
@@ -42,6 +43,7 @@ from evalplus_ng.sandbox.jail import (
     isolate_as_user,
     protect_shared_tmp,
     seccomp_loader,
+    tmpfs_bytes,
 )
 from evalplus_ng.sandbox.protocol import (
     BROKEN,
@@ -63,6 +65,23 @@ from evalplus_ng.sandbox.protocol import (
     write_frame,
 )
 from evalplus_ng.sandbox.zygote import Zygote
+
+_MS_NOSUID, _MS_NODEV, _MNT_DETACH = 2, 4, 2
+#: Files and folders a child's own tmpfs holds at most.
+_FOLDER_INODES = 10_000
+#: Files of /proc that count what the whole machine (or the supervisor's namespaces)
+#: did, and so what an earlier child did: covered with /dev/null for children, which
+#: could otherwise move a counter and have the next child read it.
+GLOBAL_COUNTERS = tuple(f"/proc/{name}" for name in (
+    "stat vmstat meminfo loadavg interrupts softirqs schedstat diskstats zoneinfo "
+    "buddyinfo pagetypeinfo slabinfo locks sys/fs/file-nr sys/fs/inode-nr "
+    "sys/fs/inode-state sys/fs/dentry-state sys/kernel/random/entropy_avail "
+    "sys/kernel/ns_last_pid pressure/cpu pressure/memory pressure/io").split())
+def _mount_tmpfs(folder: str, size: int) -> bool:
+    """Mount a fresh tmpfs of ``size`` bytes on ``folder`` (mode 0700); True when it worked."""
+    options = f"size={size},nr_inodes={_FOLDER_INODES},mode=0700".encode()
+    return bool(c_library().mount(b"none", os.fsencode(folder), b"tmpfs",
+                                  _MS_NOSUID | _MS_NODEV, options) == 0)
 
 #: Time allowed beyond a test's limit for decoding, encoding and the pipe.
 _SLACK_SECONDS = 0.05
@@ -135,7 +154,10 @@ class _Supervisor:
         #: World-writable folders a child could write to: swept after each child (as
         #: root, where each child has a uid of its own that marks what it made).
         self.sweep = tuple(writable) if self.as_root else ()
-        self.workdir: str | None = None
+        #: Whether working folders get a tmpfs of their own (until a mount fails).
+        self.mounts = True
+        self.mounted: set[str] = set()
+        self.folder_bytes = tmpfs_bytes(limits)
         #: A finished child still to reap and clean up after (once the parent has its answer).
         self.deferred: tuple[int, int, str, dict[str, int]] | None = None
         #: A confined child waiting for the next job (see :meth:`_spawn`).
@@ -185,8 +207,7 @@ class _Supervisor:
         Returns its pid, the read end of its result pipe, the write end of its job
         pipe and its working folder.
         """
-        workdir = self.workdir or tempfile.mkdtemp(dir=self.root)
-        self.workdir = None
+        workdir = self._new_workdir()
         read_fd, write_fd = os.pipe()
         job_read, job_write = os.pipe()
         widen(read_fd)
@@ -267,25 +288,30 @@ class _Supervisor:
             _remove_owned_by(UID_BASE + pid, stamps, self.sweep)
         return status
 
-    def _release(self, workdir: str) -> None:
-        """Keep a child's working folder for the next child when it is left as it was given.
+    def _new_workdir(self) -> str:
+        """A working folder no child has seen (nothing of one child reaches the next).
 
-        Removing a folder is slow on some file systems (milliseconds with online
-        discard); an empty folder with no extended attributes, given back to the
-        supervisor with mode 0700, is as good as a new one.
+        A new folder under an unpredictable name, its times set to 0, in the
+        supervisor's folder (which children may not write). Where the supervisor may
+        mount, it holds a tmpfs of its own: inode numbers, which every file made on a
+        file system moves, start afresh in it too, and removing it is one unmount.
         """
-        try:
-            pristine = not os.listdir(workdir)
-            with contextlib.suppress(OSError):
-                pristine = pristine and not os.listxattr(workdir)
-            if pristine:
-                if self.as_root:
-                    os.chown(workdir, os.geteuid(), os.getegid())
-                os.chmod(workdir, 0o700)
-                self.workdir = workdir
-                return
-        except OSError:
-            pass
+        workdir = tempfile.mkdtemp(dir=self.root)
+        if self.mounts and _mount_tmpfs(workdir, self.folder_bytes):
+            self.mounted.add(workdir)
+        else:
+            self.mounts = False
+        os.utime(workdir, ns=(0, 0))
+        return workdir
+
+    def _release(self, workdir: str) -> None:
+        """Remove a finished child's working folder (never handed to another child)."""
+        if workdir in self.mounted:
+            self.mounted.discard(workdir)
+            if c_library().umount2(os.fsencode(workdir), _MNT_DETACH) == 0:
+                with contextlib.suppress(OSError):
+                    os.rmdir(workdir)
+                    return
         remove_tree(workdir)
 
     def _collect(self, fd: int, job: dict[str, Any], start: int,
@@ -424,6 +450,14 @@ def _remove_owned_by(uid: int, before: dict[str, int], folders: Sequence[str]) -
                         os.unlink(entry.path)
 
 
+def _mount_namespace() -> int | None:
+    """Which mount namespace this process is in (None: unknown)."""
+    try:
+        return os.stat("/proc/self/ns/mnt").st_ino
+    except OSError:
+        return None
+
+
 def _preload() -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -451,6 +485,7 @@ def main() -> None:
     if jail is not Mode.BUBBLEWRAP and os.getppid() != settings["parent"]:
         return  # the parent died before the death signal was armed
     writable: tuple[str, ...] = ()
+    host_mounts = _mount_namespace()
     if jail is Mode.NAMESPACES:
         # Still dumpable: its user namespace's maps are written in /proc/self.
         enter_namespaces(libc)  # returns in pid 1 of a new pid namespace
@@ -466,6 +501,10 @@ def main() -> None:
         hide(libc, settings["hidden"])
     # Nothing of this process (it holds ground-truth jobs) is for its children to read.
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    # In either jail (its /proc shows them too), never in the machine's own mount
+    # namespace; where mounts are not allowed (weak, as an ordinary user) they stay readable.
+    if jail is not Mode.WEAK or _mount_namespace() != host_mounts:
+        hide(libc, GLOBAL_COUNTERS)
     _preload()
     load_filter = seccomp_loader()
     # Children inherit every object: frozen, the collector in a child never walks (and
