@@ -301,8 +301,10 @@ def test_the_jail_shows_what_its_plan_shows_read_only(jail: str) -> None:
     kinds = rootfs.Kind
     mounted = {s.target for s in plan if s.kind not in (kinds.LINK, kinds.DIR)}
     assert mounted | {"/"} <= points
-    # Beyond the plan: only device files and /proc's own (what bubblewrap adds there).
-    assert all(rootfs.inside(point, ["/dev", "/proc"]) for point in points - mounted - {"/"})
+    # Beyond the plan: only device files and /proc's own (what bubblewrap adds there), and
+    # the child's own working folder (a tmpfs of its own in the jail's).
+    assert all(rootfs.inside(point, ["/dev", "/proc", rootfs.JAIL_ROOT])
+               for point in points - mounted - {"/"})
     writable = {point for point, options in mounts if "rw" in options}
     assert all(rootfs.inside(point, ["/dev", "/proc", rootfs.JAIL_ROOT]) for point in writable)
     # The root shows what the plan puts there and nothing else of the machine.
@@ -479,9 +481,9 @@ def test_the_results_secret_is_hidden_from_samples_in_both_modes(
         # Covered (with the cache around it) by an empty folder: no key there, and no
         # PermissionError that would say one is.
         assert outcome.value in ([], "FileNotFoundError"), outcome
-        if jail == Mode.NAMESPACES.value:
-            # Not told, the sandbox shows it (children may read any file there).
-            with Sandbox(1, LIMITS) as sandbox:
-                assert sandbox.run(_job(code, None)).outcomes[0].value == ["results.key"]
+        # Not told, the sandbox shows the folder: a child (of another uid, with no
+        # capability) finds it there but may not list it.
+        with Sandbox(1, LIMITS) as sandbox:
+            assert sandbox.run(_job(code, None)).outcomes[0].value == "PermissionError"
     finally:
         shutil.rmtree(cache, ignore_errors=True)

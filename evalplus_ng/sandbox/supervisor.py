@@ -11,7 +11,6 @@ and cleans up after each child.
 from __future__ import annotations
 
 import contextlib
-import errno
 import gc
 import json
 import os
@@ -21,7 +20,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from evalplus_ng.files import remove_tree
@@ -43,7 +42,6 @@ from evalplus_ng.sandbox.jail import (
     isolate_as_user,
     protect_shared_tmp,
     seccomp_loader,
-    tmpfs_bytes,
 )
 from evalplus_ng.sandbox.protocol import (
     BROKEN,
@@ -157,7 +155,7 @@ class _Supervisor:
         #: Whether working folders get a tmpfs of their own (until a mount fails).
         self.mounts = True
         self.mounted: set[str] = set()
-        self.folder_bytes = tmpfs_bytes(limits)
+        self.folder_bytes = rootfs.tmpfs_bytes(limits)
         #: A finished child still to reap and clean up after (once the parent has its answer).
         self.deferred: tuple[int, int, str, dict[str, int]] | None = None
         #: A confined child waiting for the next job (see :meth:`_spawn`).
