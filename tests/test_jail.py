@@ -99,6 +99,15 @@ def _marked(marker: str) -> list[int]:
     return found
 
 
+def _uid(pid: int) -> int:
+    """The uid of process ``pid``; -1 once it has ended (a short-lived one, such as the
+    jail's probe, may end between two looks)."""
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except FileNotFoundError:
+        return -1
+
+
 @requires_root
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_nothing_outlives_evaluate_stopped_mid_run(how: signal.Signals, jail: str,
@@ -120,7 +129,7 @@ def test_nothing_outlives_evaluate_stopped_mid_run(how: signal.Signals, jail: st
     deadline = time.monotonic() + 60
     # Wait for the spinning child (a uid of the sandbox's own).
     while time.monotonic() < deadline and not any(
-            os.stat(f"/proc/{pid}").st_uid >= 0x40000000 for pid in _marked(marker)):
+            _uid(pid) >= 0x40000000 for pid in _marked(marker)):
         time.sleep(0.1)
     assert _marked(marker), "the sample never ran"
     tool.send_signal(how)
