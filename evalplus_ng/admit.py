@@ -8,8 +8,9 @@ tables below) and small pure functions:
   where the prompt speaks of tuples and names no shape (a pair, a point, coordinates, a
   record of named fields ``(height, weight)``, "tuple of two", "3-tuple");
 * **unhashable**: a tuple's or list's elements may be lists where the prompt speaks of
-  elements or items in general and names no kind or arithmetic (numbers, strings, sums,
-  order, ...);
+  elements or items in general, names no kind or arithmetic (numbers, strings, sums,
+  order, ...) and its example mixes kinds (``("w", 3, "r")``: a list of ints is more
+  likely meant as numbers, and hashing them is then a fair choice);
 * **mixed**: elements may also be ints or strings where the prompt says their kinds vary
   ("mixed", "data type", "any type");
 * **signed**: a string that holds a number may carry a sign where the prompt speaks of
@@ -146,8 +147,16 @@ def allowance(prompt: str, values: Sequence[Any], parallel: bool = False) -> All
     texts = [value for value in values if type(value) is str]
     signed = bool(texts) and any(NUMERIC_TEXT.match(text) for text in texts) \
         and bool(NUMBER_WORDS.search(words)) and not UNSIGNED_WORDS.search(words)
-    return Allowance(arity=arity, unhashable=containers and (general or mixed),
+    return Allowance(arity=arity, unhashable=containers and ((general and _mixes(values))
+                                                              or mixed),
                      mixed=containers and mixed, signed=signed)
+
+
+def _mixes(values: Sequence[Any]) -> bool:
+    """Does one of ``values`` (lists or tuples) hold elements of two kinds (``("w", 3)``):
+    the example shows that any element goes, not just numbers or just strings?"""
+    return any(len({type(item) for item in value}) > 1 for value in values
+               if type(value) in (list, tuple))
 
 
 def allowances(prompt: str, inputs: Sequence[Sequence[Any]]) -> tuple[Allowance, ...]:

@@ -43,6 +43,9 @@ def _mbpp_style(sentence: str, call: str) -> str:
      [("w", 3, "r", "e")], Allowance(arity=True, unhashable=True)),
     ("Write a function to check if all the elements in tuple have same data type or not.",
      [(5, 6, 7)], Allowance(unhashable=True, mixed=True)),
+    # Elements in general, but the example holds numbers only: hashing them is fair.
+    ("Write a function to remove all elements from a given list present in another list.",
+     [[1, 2, 3]], Allowance()),
     # Kinds or arithmetic named: the elements keep their kind.
     ("Write a function to find the sum of the elements of the given list.", [[1, 2]],
      Allowance()),
