@@ -147,6 +147,23 @@ MBPP_CASES: dict[str, tuple[str, tuple[Any, ...], Any, list[tuple[Any, ...]]]] =
     "Mbpp/589": ("perfect_squares", (1, 30), [1, 4, 9, 16, 25],
                  [(a, b) for a in range(-20, 60, 3) for b in range(-20, 120, 7)]),
     "Mbpp/599": ("sum_average", (10,), (55, 5.5), [(n,) for n in range(1, 400)]),
+    # Wrong references the jury found (issue 30), each fixed and checked on small inputs.
+    "Mbpp/58": ("opposite_Signs", (1, -2), True,
+                [(x, y) for x in range(-5, 6) for y in range(-5, 6)]),
+    "Mbpp/113": ("check_integer", ("python",), False,
+                 [(s,) for s in ("", " ", "+", "-", "1", "+12", "-0", "12a", " 7 ", "python")]),
+    "Mbpp/244": ("next_Perfect_Square", (35,), 36,
+                 [(n,) for n in range(-5, 400)] + [(0.5,), (35.5,), (-2.5,)]),
+    "Mbpp/267": ("square_Sum", (2,), 10, [(n,) for n in range(1, 300)]),
+    "Mbpp/459": ("remove_uppercase", ("cAstyoUrFavoRitETVshoWs",), "cstyoravoitshos",
+                 [(s,) for s in ("", "0", "A b-C", "ÉcoLe", "abc", "ABC")]),
+    "Mbpp/478": ("remove_lowercase", ("PYTHon",), "PYTH",
+                 [(s,) for s in ("", "0", "A b-C", "ÉcoLe", "é", "abc", "ABC")]),
+    "Mbpp/773": ("occurance_substring", ("python programming, python language", "python"),
+                 ("python", 0, 6),
+                 [(t, p) for t in ("", "c", "c++ c", "aaa") for p in ("", "c", "c+", "aa", "(")]),
+    "Mbpp/799": ("left_rotate", (16, 2), 64,
+                 [(n, d) for n in (0, 1, 16, 99, 2**31, 0xFFFFFFFF) for d in range(33)]),
 }
 
 
