@@ -297,29 +297,29 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
             column = "stress (efficiency)"
         click.echo(f"{column}: {cells}")
     base_row, plus_row = summary.pass_at_k.get("base", {}), summary.pass_at_k.get("plus", {})
-    if summary.suite != "base":
-        kills = summary.kills()
-        kinds = ", ".join(f"{kills[kind]} {kind}" for kind in FAILURES if kills[kind])
-        click.echo(f"kills (pass base, fail {'stress' if 'stress' in summary.suite else 'plus'})"
-                   f": {sum(kills.values())}" + (f" ({kinds})" if kinds else ""))
     if summary.suite != "base" and base_row and plus_row:
         drops = ", ".join(f"pass@{k} {100 * (base_row[k] - plus_row[k]):.1f}"
                           for k in base_row if k in plus_row)
         click.echo(f"drop from base to {'stress' if 'stress' in summary.suite else 'plus'}: "
                    f"{drops} points")
-    if summary.suite != "base" and plus_row:
-        _print_kills(summary)
+    if summary.suite != "base":
+        _print_kills(summary, split=bool(plus_row))
 
 
-def _print_kills(summary: EvaluateSummary) -> None:
-    judged = summary.judged()
-    bases, column = judged.bases, "stress" if "stress" in summary.suite else "plus"
-    line = (f"kills (pass base, fail {column}): {sum(bases.values())}: "
-            f"{bases[LIKE_BASE]} on inputs like the base tests, {bases[EDGE]} on edge "
-            "classes the prompt does not mention")
-    edges = edge_counts(judged.edges)
-    click.echo(line + (f" ({edges})" if edges else "")
-               + (f", {bases[UNRECORDED]} not known" if bases[UNRECORDED] else ""))
+def _print_kills(summary: EvaluateSummary, split: bool) -> None:
+    """One line: the kills by failure kind, then (``split``) by what they rest on."""
+    kills = summary.kills()
+    kinds = ", ".join(f"{kills[kind]} {kind}" for kind in FAILURES if kills[kind])
+    column = "stress" if "stress" in summary.suite else "plus"
+    line = f"kills (pass base, fail {column}): {sum(kills.values())}" + (
+        f" ({kinds})" if kinds else "")
+    if split:
+        judged = summary.judged()
+        bases, edges = judged.bases, edge_counts(judged.edges)
+        line += (f"; {bases[LIKE_BASE]} on inputs like the base tests, {bases[EDGE]} on edge "
+                 "classes the prompt does not mention" + (f" ({edges})" if edges else "")
+                 + (f", {bases[UNRECORDED]} not known" if bases[UNRECORDED] else ""))
+    click.echo(line)
 
 
 @main.command()

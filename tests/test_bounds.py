@@ -89,7 +89,7 @@ def test_no_base_inputs_gives_the_floors() -> None:
 
 def test_a_real_task_keeps_big_integers_out_of_plus(tmp_path: Path) -> None:
     # HumanEval/53 add(x, y): the base inputs are integers below 1000, so the fuzzer's
-    # 2**53 + 1, 2**63 (and its millions) go to stress, each counted with its reason, and
+    # 2**53 + 1, 2**63 (and its millions) leave plus, each counted with its reason, and
     # every plus input is like the base inputs.
     dataset = resolve("humaneval", tmp_path)
     task = next(t for t in dataset.load() if t.task_id == "HumanEval/53")
@@ -99,8 +99,10 @@ def test_a_real_task_keeps_big_integers_out_of_plus(tmp_path: Path) -> None:
     assert len(plus) == 60 and all(beyond(bounds, args) is None for args in plus)
     assert all(abs(n) <= MAGNITUDE_FLOOR for args in plus for n in args)
     moved = {Why.EXACT_FLOAT.value, Why.MAGNITUDE.value}
-    assert moved <= set(report.tiers) and Why.FLOAT_RANGE.value not in report.tiers
-    # The stress tier keeps the scaled-up inputs and the first of the unlike ones.
+    assert moved <= set(report.tiers)
+    moved |= {Why.FLOAT_RANGE.value} & set(report.tiers)
+    # Only a tenth of per_task unlike inputs are judged (the rest are counted, unjudged):
+    # the stress tier keeps those and the scaled-up inputs.
     cap = int(config.per_task * MAX_UNLIKE_SHARE)
     assert sum(report.tiers[reason] for reason in moved) > cap
     assert len(stress) == report.tiers[Why.SCALED_UP.value] + cap
