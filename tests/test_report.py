@@ -221,8 +221,8 @@ def test_evaluate_and_report_split_kills_into_like_base_and_edge(tmp_path: Path)
               "    return x + y if y != 8 else 0\n",  # fails 7 + 8: like base at once
               "    return x - y\n"]  # fails base: never a kill
     printed = _judge(tmp_path, artifacts, "plus", "m", bodies)
-    assert ("kills (pass base, fail plus): 4 (4 wrong output); 2 on inputs like the base tests, 2 on edge "
-            "classes the prompt does not mention (negative 1, big 1)") in printed
+    assert ("kills (pass base, fail plus): 4 (4 wrong output); 2 on inputs like the base "
+            "tests, 2 on edge classes the prompt does not mention (negative 1, big 1)") in printed
     results = tmp_path / "plus" / "m_eval_results.json"
     entries = json.loads(results.read_text(encoding="utf-8"))["eval"]["HumanEval/53"]
     assert [(e.get("kill"), e.get("plus_fail_edges"), e.get("kill_test")) for e in entries] == [
