@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
+
+from evalplus_ng.errors import InputError
 
 MODE = 0o644
 
@@ -118,3 +122,19 @@ def orphans(folder: str, pattern: re.Pattern[str]) -> list[str]:
             except PermissionError:
                 pass
     return found
+
+
+def read_json_table(path: Path, valid: Callable[[Any], bool], expected: str) -> dict[str, Any]:
+    """A JSON object of objects from ``path``: {} when there is no file; InputError (naming
+    the file) when it is not JSON or ``valid`` refuses an entry (``expected`` says what
+    was expected)."""
+    if not path.is_file():
+        return {}
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise InputError(str(path), None, f"invalid JSON: {exc}") from None
+    if not isinstance(document, dict) or not all(
+            isinstance(entry, dict) and valid(entry) for entry in document.values()):
+        raise InputError(str(path), None, f"expected {expected}")
+    return document

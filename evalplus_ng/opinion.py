@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.audit import Finding, call_text
-from evalplus_ng.errors import InputError
-from evalplus_ng.files import write_atomically
+from evalplus_ng.files import read_json_table, write_atomically
 from evalplus_ng.llmseed import (
     Endpoint,
     Messages,
@@ -125,14 +124,5 @@ class SecondOpinion:
 
 def read_cache(path: Path) -> dict[str, dict[str, Any]]:
     """The cached answers; {} when there is no file; InputError when it is not one."""
-    if not path.is_file():
-        return {}
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise InputError(str(path), None, f"invalid JSON: {exc}") from None
-    if not isinstance(document, dict) or not all(
-            isinstance(v, dict) and {"model", "date", "verdict"} <= set(v)
-            for v in document.values()):
-        raise InputError(str(path), None, "expected {key: {model, date, verdict, ...}}")
-    return document
+    return read_json_table(path, lambda entry: {"model", "date", "verdict"} <= set(entry),
+                           "{key: {model, date, verdict, ...}}")

@@ -39,7 +39,7 @@ from evalplus_ng.evaluate import (
     suite_hash,
     verdict_identity,
 )
-from evalplus_ng.files import write_atomically
+from evalplus_ng.files import read_json_table, write_atomically
 from evalplus_ng.groundtruth import GroundTruth
 from evalplus_ng.jury import JuryCost, jury
 from evalplus_ng.oracle import JUDGE
@@ -372,17 +372,8 @@ def _audit_dismissals(dataset: Dataset) -> dict[str, dict[str, str]]:
 
 
 def _read_dismissals(path: Path) -> dict[str, dict[str, str]]:
-    if not path.is_file():
-        return {}
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise InputError(str(path), None, f"invalid JSON: {exc}") from None
-    if not isinstance(document, dict) or not all(
-            isinstance(v, dict) and all(isinstance(w, str) for w in v.values())
-            for v in document.values()):
-        raise InputError(str(path), None, "expected {task_id: {signal: reason}}")
-    return document
+    return read_json_table(path, lambda entry: all(isinstance(w, str) for w in entry.values()),
+                           "{task_id: {signal: reason}}")
 
 
 def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: Sandbox,
