@@ -8,11 +8,13 @@ fails the base tests is never counted, in any figure.
 
     python benchmarks/effectiveness.py ARTIFACT ../shared/samples/humaneval [-j 2] [--out F]
         [--floor SECONDS] [--factor F] [--review] [--verdicts F] [--stress STRESS_ARTIFACT]
+    python benchmarks/effectiveness.py OUT/MbppPlus.jsonl.gz ../shared/samples/mbpp
+        --dataset mbpp --dataset-file MbppPlus-v0.2.0-tasks.jsonl.gz [--review ...]
 
 ``--review`` lists, for every kill, the simplest valid input on which the sample
 fails (its failing inputs shrunk under the task's contract, :mod:`evalplus_ng.explain`),
 the expected and actual outcomes there, and the reviewed verdict and family kept in
-``--verdicts`` (default ``benchmarks/review/humaneval-plus.json``: one entry per
+``--verdicts`` (default ``benchmarks/review/<dataset>-plus.json``: one entry per
 distinct killed program, keyed by task and a hash of its code, with the input it was
 reviewed on; ``verdict`` is ``real``, ``false`` or ``disputable``). Kills without a
 reviewed verdict are listed as ``UNREVIEWED``, and those whose simplest failing input
@@ -37,7 +39,7 @@ from typing import Any
 
 from evalplus_ng.augment import references
 from evalplus_ng.contract import load_contract
-from evalplus_ng.dataset import load_humaneval, load_plus_file
+from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.evaluate import (
     UNCALIBRATED_FLOOR_SECONDS,
     EvalConfig,
@@ -48,8 +50,7 @@ from evalplus_ng.explain import Explanation, simplest_failure
 from evalplus_ng.groundtruth import Expected, ground_truth_job, run_ground_truth
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Outcome, Sample, Status, Task, Verdict
-from evalplus_ng.registry import resolve
-from evalplus_ng.resources import data_dir
+from evalplus_ng.registry import Dataset, resolve
 from evalplus_ng.samples import model_of, read_sample_folder
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import decode, encode
@@ -57,7 +58,7 @@ from evalplus_ng.types import Args
 
 #: find_zero's check() accepts any root; EvalPlus's figures leave it out too.
 EXCLUDED = {"HumanEval/32"}
-VERDICTS = Path(__file__).resolve().parent / "review" / "humaneval-plus.json"
+REVIEWS = Path(__file__).resolve().parent / "review"
 #: How long the plain reference may take on an efficiency kill's input when timed.
 PLAIN_TIMING_SECONDS = 10.0
 
@@ -124,19 +125,19 @@ def _failing(task: Task, truth: Expected, code: str, sandbox: Sandbox,
 
 
 def explain_kills(tasks: Mapping[str, Task], samples: Sequence[Sample], kills: Sequence[int],
-                  sandbox: Sandbox, config: EvalConfig) -> dict[str, Explanation | None]:
+                  sandbox: Sandbox, config: EvalConfig,
+                  dataset: Dataset) -> dict[str, Explanation | None]:
     """The simplest failing input of each distinct killed program, by :func:`kill_key`."""
     distinct: dict[str, int] = {}
     for i in kills:
         distinct.setdefault(kill_key(samples[i].task_id, samples[i].code), i)
-    contracts = data_dir("contracts") / "humaneval"
     truths = run_ground_truth([tasks[t] for t in sorted({samples[i].task_id for i in kills})],
                               sandbox)
     explained: dict[str, Explanation | None] = {}
     for number, (key, position) in enumerate(distinct.items()):
         sample = samples[position]
         task = tasks[sample.task_id]
-        contract = load_contract(task, contracts)
+        contract = load_contract(task, dataset.contract_path(task.task_id))
         seconds = review_seconds(task, config)
         failing = _failing(task, truths[task.task_id].plus, sample.code, sandbox, seconds)
         explained[key] = simplest_failure(task, sample.code, failing, contract.valid, sandbox,
@@ -175,16 +176,16 @@ def review_rows(tasks: Mapping[str, Task], samples: Sequence[Sample], origin: Se
 
 def stress_kills(stress_path: Path, tasks: Mapping[str, Task], samples: Sequence[Sample],
                  origin: Sequence[str], passing: Sequence[int], sandbox: Sandbox,
-                 config: EvalConfig) -> list[dict[str, Any]]:
+                 config: EvalConfig, dataset: Dataset) -> list[dict[str, Any]]:
     """Samples that pass base and plus but fail the stress tier, with the plain
     reference's time on the first failing stress input."""
-    stress = {task.task_id: task for task in load_plus_file(stress_path)}
+    stress = {task.task_id: task for task in load_plus_file(stress_path, dataset.equality())}
     chosen = [i for i in passing if samples[i].task_id in stress]
     truths = run_ground_truth([stress[t] for t in {samples[i].task_id for i in chosen}],
                               sandbox)
     results = [r for _, r in evaluate_samples(stress, truths, [samples[i] for i in chosen],
                                               sandbox, config)]
-    plain = references(load_humaneval(), resolve("humaneval"))
+    plain = references(dataset.load(), dataset)
     rows = []
     for i, result in zip(chosen, results, strict=True):
         if result.plus_status is Verdict.PASS or not result.plus_fail_tests:
@@ -214,13 +215,19 @@ def main() -> None:
                         help="time limit as a multiple of the ground truth's time")
     parser.add_argument("--review", action="store_true",
                         help="explain every kill and join it with the reviewed verdicts")
-    parser.add_argument("--verdicts", type=Path, default=VERDICTS)
+    parser.add_argument("--verdicts", type=Path, default=None,
+                        help="reviewed verdicts [default: review/<dataset>-plus.json]")
     parser.add_argument("--stress", type=Path, default=None,
                         help="the stress tier: list the efficiency kills apart")
+    parser.add_argument("--dataset", choices=("humaneval", "mbpp"), default="humaneval")
+    parser.add_argument("--dataset-file", type=Path, default=None)
     options = parser.parse_args()
     config = EvalConfig(floor_seconds=options.floor, factor=options.factor)
+    dataset = resolve(options.dataset, dataset_file=options.dataset_file)
+    verdicts = options.verdicts or REVIEWS / f"{options.dataset}-plus.json"
 
-    tasks = {task.task_id: task for task in load_plus_file(options.artifact)}
+    tasks = {task.task_id: task
+             for task in load_plus_file(options.artifact, dataset.equality())}
     found = read_sample_folder(options.folder, tasks)
     samples = [sample for _, sample in found]
     origin = [f"{name}:{sample.line}" for name, sample in found]
@@ -245,9 +252,9 @@ def main() -> None:
                             "failing_input": repr(results[i].plus_fail_tests[:1])[:300]}
                            for i in kills]
         if options.review:
-            explained = explain_kills(tasks, samples, kills, sandbox, config)
+            explained = explain_kills(tasks, samples, kills, sandbox, config, dataset)
             rows = review_rows(tasks, samples, origin, kills, explained,
-                               load_verdicts(options.verdicts))
+                               load_verdicts(verdicts))
             report["review"] = rows
             for row in rows:
                 print(f"{row['verdict']:<11} {row['family'][:28]:<28} {row['sample']}  "
@@ -260,7 +267,8 @@ def main() -> None:
         if options.stress is not None:
             killed = set(kills)
             passing = [i for i in base_pass if i not in killed]
-            rows = stress_kills(options.stress, tasks, samples, origin, passing, sandbox, config)
+            rows = stress_kills(options.stress, tasks, samples, origin, passing, sandbox, config,
+                                dataset)
             report["stress"] = rows
             print(f"efficiency kills (pass base and plus, fail stress): {len(rows)}")
             for row in rows:

@@ -16,7 +16,7 @@ from evalplus_ng.records import (
     Status,
     Task,
 )
-from evalplus_ng.serialize import decode, encode
+from evalplus_ng.serialize import Unjudgeable, decode, encode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
 
 #: How long the ground truth may take on one input before the input is dropped.
@@ -97,8 +97,11 @@ class Oracle:
 def _passes_own_oracle(task: Task, args: Args, output: Wire) -> bool:
     """Does the ground truth's output pass the task's special oracle (e.g. HumanEval/32's
     ``|poly(x)| <= atol``)? An input on which it does not would fail the reference itself."""
-    value = decode(output)
-    return judge.check(task.oracle, args, value, value, task.atol, task.equality)
+    try:
+        value = decode(output)
+        return judge.check(task.oracle, args, value, value, task.atol, task.equality)
+    except Unjudgeable:  # members built to collide: no sample could be judged on it
+        return False
 
 
 def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: float,

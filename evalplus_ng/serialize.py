@@ -34,23 +34,32 @@ class Unjudgeable(ValueError):
     """A wire value whose hashed members collide too much to build (or compare) cheaply."""
 
 
-#: At most this many members of one set, frozenset or dict (keys) may share a hash value.
-#: Building a hashed container costs about n x (members sharing a hash) comparisons:
-#: members that all hash alike (ints that differ by multiples of 2**61 - 1, tuples made
-#: to match) would make it quadratic. Distinct builtin values rarely share a hash at all;
-#: strings hash with SipHash under the parent's own seed.
+#: At most this many distinct members of one set, frozenset or dict (keys) may share a hash
+#: value. Building a hashed container costs about n x (distinct members sharing a hash)
+#: comparisons: members that all hash alike and differ (ints that differ by multiples of
+#: 2**61 - 1, tuples made to match) would make it quadratic; equal ones cost one
+#: comparison each. Distinct builtin values rarely share a hash at all; strings hash with
+#: SipHash under the parent's own seed.
 MAX_SHARED_HASH = 16
 
 
 def spread(items: list[Any]) -> list[Any]:
-    """``items`` when no hash value is shared by more than :data:`MAX_SHARED_HASH` of them
-    (a set or dict of them is then built in linear time), else :class:`Unjudgeable`;
-    ``TypeError`` for an unhashable one. Counting the hashes is linear: distinct hash
-    values are distinct ints, which their own hashes spread."""
+    """``items`` when no hash value is shared by more than :data:`MAX_SHARED_HASH`
+    distinct ones (a set or dict of them is then built in linear time), else
+    :class:`Unjudgeable`; ``TypeError`` for an unhashable one. Linear: each member is
+    compared with at most :data:`MAX_SHARED_HASH` earlier ones of its hash (distinct hash
+    values are distinct ints, which their own hashes spread); repeats of one value (a
+    list of 250 zeros) are one member."""
     if len(items) > MAX_SHARED_HASH:
-        crowd = max(Counter(map(hash, items)).values())
-        if crowd > MAX_SHARED_HASH:
-            raise Unjudgeable(f"{crowd} of {len(items)} members share one hash value")
+        distinct: dict[int, list[Any]] = {}
+        for item in items:
+            seen = distinct.setdefault(hash(item), [])
+            if any(item is other or item == other for other in seen):
+                continue
+            if len(seen) == MAX_SHARED_HASH:
+                raise Unjudgeable(f"more than {MAX_SHARED_HASH} distinct members of "
+                                  f"{len(items)} share one hash value")
+            seen.append(item)
     return items
 
 

@@ -112,6 +112,18 @@ def test_inputs_failing_the_tasks_own_special_oracle_are_dropped(sandbox: Sandbo
     assert verdict.dropped == {"own-oracle": 1}
 
 
+def test_a_set_valued_reference_answering_repeats_or_colliding_members(sandbox: Sandbox) -> None:
+    # The set oracle builds a set of the output: 250 repeats of one value are one member
+    # (MBPP's set-valued tasks answer such lists), while members built to share one hash
+    # are refused; either way the run goes on.
+    source = ("def f(n, crowd):\n"
+              "    return [i * (2**61 - 1) for i in range(n)] if crowd else [0] * n\n")
+    task = Task("T/9", "def f(n, crowd):\n", "f", source, ([3, False],), oracle="set")
+    verdict = oracle(task, [[250, False], [250, True], [5, True]], sandbox, seconds=5.0)
+    assert verdict.kept == (0, 2)
+    assert verdict.dropped == {"own-oracle": 1}
+
+
 def test_ground_truths_batched_in_one_job_match_one_job_per_input_set(
     sandbox: Sandbox,
 ) -> None:
