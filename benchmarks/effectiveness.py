@@ -96,7 +96,10 @@ def judge(tasks: Mapping[str, Task], samples: Sequence[Sample], sandbox: Sandbox
 
 def _shown(outcome: Outcome) -> str:
     if outcome.status is Status.OK:
-        return repr(decode(outcome.value))[:200]
+        try:
+            return repr(decode(outcome.value))[:200]
+        except ValueError:  # an int past CPython's 4,300 digits for str()
+            return "<a value holding an integer of more than 4300 digits>"
     return f"{outcome.status.value}: {(outcome.error or '')[:160]}"
 
 

@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from evalplus_ng.records import Task
 
 #: Integers past this lose precision as floats (JSON numbers in many tools).
 _BIG = 2**53
@@ -179,3 +183,50 @@ def boundary_class(value: Any) -> str | None:
     if isinstance(value, (str, list, tuple, set, frozenset, dict)):
         return "empty" if not value else "one" if len(value) == 1 else None
     return None
+
+
+#: Per class, what in a prompt mentions it (case-insensitive regular expressions): a
+#: word for it, or an example showing it.
+MENTIONS: Mapping[str, str] = {
+    "empty": (r"\bempty\b|\[\]|\(\)|\{\}|(?<![\"'])(\"\"|'')(?![\"'])"  # not a docstring's quotes
+              r"|\bno (elements|items|numbers|strings|words)\b"),
+    "single": (r"\bsingleton|\bsingle (element|item|character|char|letter|digit|word|value)"
+               r"|\bone (element|item|character|letter|digit|word)\b"
+               r"|\blength (of )?(1|one)\b"),
+    "zero": r"\bzero\b|(?<![\w.])0(?!\w|\.\d)|non-?negative",
+    "negative": (r"(?<!non-)(?<!non)negative|\bminus\b|below zero|less than (zero|0)\b"
+                 r"|(?<![\w)\]])-\d"),
+    "big": r"\b(large|big|huge|overflows?|arbitrar\w*)\b|\d{16,}|\*\*\s*\d{2,}",
+    "huge": r"\b(large|big|huge|overflows?|arbitrar\w*)\b|\d{309,}|\*\*\s*\d{3,}",
+    "nonfinite": r"\b(inf|infinity|infinite|nan)\b",
+    "nonascii": r"unicode|non-?ascii|accent|diacritic|utf-?8|[^\x00-\x7f]",
+    "duplicates": (r"duplicat|repeat|\bties?\b|\btied\b|\bunique\b|\bdistinct\b"
+                   r"|more than once|multiple times|\boccur|\bfrequen"
+                   r"|\bsame (value|element|number|item|character|letter|word)s?\b"),
+    "none": r"\b(?-i:None)\b|\bnull\b",
+}
+_MENTIONS = {kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in MENTIONS.items()}
+
+
+def mentioned(prompt: str) -> frozenset[str]:
+    """The classes ``prompt`` mentions (:data:`MENTIONS`)."""
+    return frozenset(kind for kind, pattern in _MENTIONS.items() if pattern.search(prompt))
+
+
+def edge_kinds(task: Task) -> frozenset[str]:
+    """The task's edge classes: no base input has them, its prompt does not mention them."""
+    return unshown_kinds(task.prompt, task.base_inputs)
+
+
+def unshown_kinds(prompt: str, base_inputs: Sequence[Sequence[Any]]) -> frozenset[str]:
+    """The classes no base input has and ``prompt`` does not mention."""
+    shown = {kind for args in base_inputs for kind in input_kinds(args)}
+    return frozenset(KINDS) - shown - mentioned(prompt)
+
+
+def edges_of(args: Sequence[Any], edges: frozenset[str]) -> tuple[str, ...]:
+    """The classes of ``args`` (:func:`input_kinds`) among ``edges``."""
+    return tuple(kind for kind in input_kinds(args) if kind in edges)
+
+
+assert set(MENTIONS) == set(KINDS)

@@ -6,7 +6,8 @@ Its annotations, where present, are the authoritative parameter types (the
 prompt's annotations are often missing or loose); otherwise the prompt's are
 used, and for unannotated parameters the types seen in the base inputs. An
 input is valid when it has the right arity, every argument matches its type,
-and ``pre`` returns True.
+and ``pre`` returns True. Without a contract file, an input must also keep what the
+base inputs take for granted (:mod:`evalplus_ng.premises`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from evalplus_ng import admit, typespec
 from evalplus_ng.errors import InputError
+from evalplus_ng.premises import Premise, infer_premises, premise_violation
 from evalplus_ng.records import Task
 from evalplus_ng.registry import file_stem
 from evalplus_ng.types import Args
@@ -55,6 +57,9 @@ class Contract:
     #: (:mod:`evalplus_ng.admit`); None: the same as ``specs``. Hypothesis draws from
     #: these (a random tuple of any length seldom passes a task's asserts).
     shown: tuple[Spec, ...] | None = None
+    #: What the base inputs take for granted (:mod:`evalplus_ng.premises`): kept by an
+    #: inferred contract, empty where a contract file is written.
+    premises: tuple[Premise, ...] = ()
     #: ``typespec.checker`` of each spec, in parameter order.
     checks: tuple[typespec.Check, ...] = field(init=False, compare=False, repr=False)
 
@@ -68,14 +73,16 @@ class Contract:
         return f"argument '{self.names[position]}' is not {self.specs[position]}"
 
     def pre_violation(self, args: Sequence[Any]) -> str | None:
-        """None when the precondition holds for ``args`` (whose types are known good)."""
-        if self.pre is None:
-            return None
-        try:
-            ok = self.pre(*args)
-        except Exception as exc:
-            return f"precondition raised {type(exc).__name__}"
-        return None if ok is True else "precondition is false"
+        """None when the precondition and the premises hold for ``args`` (whose types are
+        known good)."""
+        if self.pre is not None:
+            try:
+                ok = self.pre(*args)
+            except Exception as exc:
+                return f"precondition raised {type(exc).__name__}"
+            if ok is not True:
+                return "precondition is false"
+        return premise_violation(self.premises, args, self.names)
 
     def violation(self, args: Sequence[Any]) -> str | None:
         """None when ``args`` is valid, else why not (one short phrase)."""
@@ -154,8 +161,10 @@ def load_contract(task: Task, where: Path | None,
         pre = namespace.get("pre")
         if pre is not None and not callable(pre):
             raise InputError(origin, None, "'pre' is not a function")
+    written = path is not None and path.is_file()
     return Contract(task.task_id, names, specs, source, pre,
-                    shown if shown != specs else None)
+                    shown if shown != specs else None,
+                    () if written else infer_premises(task.prompt, task.base_inputs))
 
 
 #: The marker EvalPlus puts on each line of a task's ``contract`` field.

@@ -4,9 +4,9 @@ A kill (a sample passing the base tests and failing the plus tests) is not alway
 bug: it may rest on an input the task never asked about (an empty list, an integer
 past 2**53, a non-ASCII letter). A class of :data:`~evalplus_ng.classes.KINDS` is an
 **edge** of a task when none of its base inputs has it and its prompt does not mention
-it (:data:`MENTIONS`: a few keyword rules per class). A kill is **like base** when the
-sample fails some plus test whose input has no edge class, else it rests on edge
-classes, named by its first failing plus test.
+it (:data:`~evalplus_ng.classes.MENTIONS`: a few keyword rules per class). A kill is
+**like base** when the sample fails some plus test whose input has no edge class, else
+it rests on edge classes, named by its first failing plus test.
 
 With fail-fast judging only the first failing plus test is known. When that one has an
 edge class, :func:`split_kills` judges the sample again, fail-fast, on the task's
@@ -17,12 +17,11 @@ such kill, and the ground truth of those inputs once per task.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from evalplus_ng.classes import KINDS, input_kinds
+from evalplus_ng.classes import edge_kinds, edges_of, input_kinds
 from evalplus_ng.evaluate import (
     EvalConfig,
     KillBasis,
@@ -33,44 +32,6 @@ from evalplus_ng.evaluate import (
 from evalplus_ng.records import Job, JobResult, Task
 from evalplus_ng.serialize import plain_json
 from evalplus_ng.types import Args, Executor, TaskId
-
-#: Per class, what in a prompt mentions it (case-insensitive regular expressions): a
-#: word for it, or an example showing it.
-MENTIONS: Mapping[str, str] = {
-    "empty": (r"\bempty\b|\[\]|\(\)|\{\}|(?<![\"'])(\"\"|'')(?![\"'])"  # not a docstring's quotes
-              r"|\bno (elements|items|numbers|strings|words)\b"),
-    "single": (r"\bsingleton|\bsingle (element|item|character|char|letter|digit|word|value)"
-               r"|\bone (element|item|character|letter|digit|word)\b"
-               r"|\blength (of )?(1|one)\b"),
-    "zero": r"\bzero\b|(?<![\w.])0(?!\w|\.\d)|non-?negative",
-    "negative": (r"(?<!non-)(?<!non)negative|\bminus\b|below zero|less than (zero|0)\b"
-                 r"|(?<![\w)\]])-\d"),
-    "big": r"\b(large|big|huge|overflows?|arbitrar\w*)\b|\d{16,}|\*\*\s*\d{2,}",
-    "huge": r"\b(large|big|huge|overflows?|arbitrar\w*)\b|\d{309,}|\*\*\s*\d{3,}",
-    "nonfinite": r"\b(inf|infinity|infinite|nan)\b",
-    "nonascii": r"unicode|non-?ascii|accent|diacritic|utf-?8|[^\x00-\x7f]",
-    "duplicates": (r"duplicat|repeat|\bties?\b|\btied\b|\bunique\b|\bdistinct\b"
-                   r"|more than once|multiple times|\boccur|\bfrequen"
-                   r"|\bsame (value|element|number|item|character|letter|word)s?\b"),
-    "none": r"\b(?-i:None)\b|\bnull\b",
-}
-_MENTIONS = {kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in MENTIONS.items()}
-assert set(MENTIONS) == set(KINDS)
-
-
-def mentioned(prompt: str) -> frozenset[str]:
-    """The classes ``prompt`` mentions (:data:`MENTIONS`)."""
-    return frozenset(kind for kind, pattern in _MENTIONS.items() if pattern.search(prompt))
-
-
-def edge_kinds(task: Task) -> frozenset[str]:
-    """The task's edge classes: no base input has them, its prompt does not mention them."""
-    shown = {kind for args in task.base_inputs for kind in input_kinds(args)}
-    return frozenset(KINDS) - shown - mentioned(task.prompt)
-
-
-def _edges(args: Args, edges: frozenset[str]) -> tuple[str, ...]:
-    return tuple(kind for kind in input_kinds(args) if kind in edges)
 
 
 def _key(plain: Any) -> str:
@@ -93,7 +54,7 @@ class _TaskView:
         position: dict[str, int] = {}
         for index, args in enumerate(task.plus_inputs):
             position.setdefault(_key(plain_json(list(args))), index)
-        plain = tuple(i for i, args in enumerate(task.plus_inputs) if not _edges(args, edges))
+        plain = tuple(i for i, args in enumerate(task.plus_inputs) if not edges_of(args, edges))
         return cls(task, edges, position, plain)
 
     def index(self, failing: Any) -> int | None:
@@ -122,7 +83,7 @@ def _basis(view: _TaskView, result: SampleResult, details: bool) -> KillBasis | 
     if not edges:
         return KillBasis(classes, edges, True)
     for other in known[1:]:  # with --details, every failing test is recorded
-        if not _edges(view.task.plus_inputs[other], view.edges):
+        if not edges_of(view.task.plus_inputs[other], view.edges):
             return KillBasis(classes, edges, True, view.task.plus_inputs[other])
     if details or not any(i > index for i in view.plain):
         return KillBasis(classes, edges, False)

@@ -59,7 +59,7 @@ def test_audit_of_some_tasks_leaves_out_samples_of_the_others(tmp_path: Path) ->
 
 
 INVERSE = {"task_id": "toy/inv", "entry_point": "inv",
-           "prompt": 'def inv(x: int) -> float:\n    """1 / x."""\n',
+           "prompt": 'def inv(x: int) -> float:\n    """1 / x, for any x: 0 too."""\n',
            "canonical_solution": "    return 1 / x\n", "base_input": [[1], [2]]}
 
 

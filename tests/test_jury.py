@@ -86,12 +86,15 @@ def test_a_majority_needs_two_families_and_to_outvote_the_ground_truth() -> None
 
 # ---------------------------------------------------------------- the jury on a toy task
 
-COUNT = 'def count_upper(s: str) -> int:\n    """How many upper-case letters s has."""\n'
+# The prompt and the base inputs show non-ASCII text and one-letter strings: an inferred
+# contract admits only the classes they show (evalplus_ng.premises).
+COUNT = ('def count_upper(s: str) -> int:\n    """How many upper-case letters s has '
+         '(any Unicode letter)."""\n')
 #: Wrong on letters beyond ASCII ('É' is upper case): a lowercase filter written [A-Z].
 ASCII_ONLY = "def count_upper(s):\n    return sum(1 for c in s if 'A' <= c <= 'Z')\n"
 UPPER = "def count_upper(s):\n    return sum(c.isupper() for c in s)\n"
 UPPER_TOO = "def count_upper(s):\n    return len([c for c in s if c.isupper()])\n"
-BASE = [["Hello World"], ["ABC"]]
+BASE = [["Hello World"], ["ABC"], ["q"]]
 PLUS = (["abc"], ["ÉCOLE normale"], ["xyz QRS"], ["Ärger"])
 
 
@@ -154,7 +157,7 @@ def test_no_lead_where_the_samples_agree_with_the_ground_truth() -> None:
 LAST_DIGIT = {
     "task_id": "toy/1", "entry_point": "last_digit",
     "prompt": 'def last_digit(n: int) -> int:\n    """The last digit of n\'s absolute '
-              'value."""\n',
+              'value (n may be negative)."""\n',
     "canonical_solution": "    return n % 10\n",  # -12 % 10 is 8: wrong on negatives
     "base_input": [[12], [7], [120]]}
 
