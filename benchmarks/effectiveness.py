@@ -173,6 +173,7 @@ def review_rows(tasks: Mapping[str, Task], samples: Sequence[Sample], origin: Se
             "actual": _shown(found.actual) if found else "not reproduced",
             "verdict": reviewed.get("verdict", "UNREVIEWED"),
             "family": reviewed.get("family", ""), "note": reviewed.get("note", ""),
+            "code": sample.code,
         })
     return rows
 

@@ -783,8 +783,11 @@ def finding_from_wire(document: Mapping[str, Any]) -> Finding:
 
 
 def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
-             fixed: Mapping[TaskId, FixedSolution]) -> str:
-    """``audit.md``: defective references, findings awaiting review, dismissed ones."""
+             fixed: Mapping[TaskId, FixedSolution],
+             invalid_witness: Mapping[TaskId, str] | None = None) -> str:
+    """``audit.md``: defective references, findings awaiting review, dismissed ones, and
+    fixed ground truths no signal confirmed (``invalid_witness``: why a fixed ground
+    truth's recorded witness is not a valid input of its task, where it is not)."""
     defective = defective_tasks(findings)
     lines = ["# Reference-solution audit", "",
              f"{len(defective)} reference solution(s) found defective (confirmed by a fixed "
@@ -832,8 +835,19 @@ def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
             lines.append("")
     unconfirmed = sorted(set(fixed) - set(defective), key=task_order)
     if unconfirmed:
-        lines += ["## Fixed ground truths no signal confirmed", "",
-                  *(f"- {task_id}" for task_id in unconfirmed), ""]
+        lines += ["## Fixed ground truths no signal confirmed", ""]
+        for task_id in unconfirmed:
+            repair = fixed[task_id]
+            witness = call_text(entry_points.get(task_id, "f"), repair.witness)
+            why = (invalid_witness or {}).get(task_id)
+            lines.append(
+                f"- {task_id} ({repair.category}): its witness `{_cell(witness)}` "
+                + (f"is not a valid input ({_cell(why)}): the suite holds no input of that "
+                   "kind, so the defect cannot decide a verdict; the fixed ground truth "
+                   "stays." if why else "is valid, but no input of the suite shows the "
+                   "defect.")
+                + f" Reason: {_cell(repair.reason, limit=None)}")
+        lines.append("")
     return "\n".join(lines)
 
 

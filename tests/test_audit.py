@@ -326,6 +326,20 @@ def test_review_confirms_dismisses_or_leaves_for_review() -> None:
                                                                       "f((0, 7))")
 
 
+def test_a_fixed_ground_truth_no_signal_confirms_says_why() -> None:
+    fixed = {"Toy/1": FixedSolution("Toy/1", "", "edge-case", [-1, 0], "0 has no sign",
+                                    "f/Toy_1.py"),
+             "Toy/2": FixedSolution("Toy/2", "", "bad-logic", [3], "off by one", "f/Toy_2.py")}
+    text = audit.markdown([], {"Toy/1": "signs", "Toy/2": "g"}, fixed,
+                          {"Toy/1": "breaks a premise of the base inputs: no zero value"})
+    assert ("- Toy/1 (edge-case): its witness `signs(-1, 0)` is not a valid input (breaks a "
+            "premise of the base inputs: no zero value): the suite holds no input of that "
+            "kind, so the defect cannot decide a verdict; the fixed ground truth stays. "
+            "Reason: 0 has no sign") in text
+    assert ("- Toy/2 (bad-logic): its witness `g(3)` is valid, but no input of the suite "
+            "shows the defect. Reason: off by one") in text
+
+
 def test_sandbox_runner_counts_lines_and_reports_the_cost() -> None:
     task = Task(task_id="Toy/1", prompt=FIB, entry_point="fib", solution=FAST_FIB,
                 base_inputs=(), original_solution=NAIVE_FIB)
