@@ -66,7 +66,9 @@ MAX_UNANSWERED_SHARE = 0.5
 #: A timeout counts as this many candidates over the line budget: it costs a time limit
 #: (and a new sandbox process) where those cost a line budget's worth of calls.
 TIMEOUT_WEIGHT = 4
-FORMAT_VERSION = 7
+#: Part of every task's checkpoint fingerprint: bumped whenever generation changes
+#: (8: an inferred contract keeps the premises of the base inputs).
+FORMAT_VERSION = 8
 
 
 @dataclass(frozen=True)
