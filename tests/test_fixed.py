@@ -164,6 +164,17 @@ MBPP_CASES: dict[str, tuple[str, tuple[Any, ...], Any, list[tuple[Any, ...]]]] =
                  [(t, p) for t in ("", "c", "c++ c", "aaa") for p in ("", "c", "c+", "aa", "(")]),
     "Mbpp/799": ("left_rotate", (16, 2), 64,
                  [(n, d) for n in (0, 1, 16, 99, 2**31, 0xFFFFFFFF) for d in range(33)]),
+    # Wrong references the review of the kills found (issue 30).
+    "Mbpp/639": ("sample_nam", (["sally", "Dylan", "rebecca", "Diana", "Joanne", "keith"],), 16,
+                 [(names,) for names in ([], [""], ["ANNA", "bob"], ["a", "A", "Al", "0x"],
+                                         ["php", "res", "Python", "abcd", "Java", "aaa"])]),
+    "Mbpp/735": ("toggle_middle_bits", (9,), 15, [(n,) for n in range(300)]),
+    "Mbpp/790": ("even_position", ([3, 2, 1],), False,
+                 [(nums,) for nums in ([], [2], [1], [2, 2], [2, 1, 4], [2, 3, 4, 5, 6],
+                                       [2, 3, 5], [-2, 7])]),
+    "Mbpp/806": ("max_run_uppercase", ("GeMKSForGERksISBESt",), 5,
+                 [(s,) for s in ("A", "a", "AAbC", "Aaa", "aAAA", "ABCdEFGHij",
+                                 "PrECIOusMOVemENTSYT", "GooGLEFluTTER")]),
 }
 
 
