@@ -16,10 +16,7 @@ import math
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from evalplus_ng.records import Task
+from typing import Any
 
 #: Integers past this lose precision as floats (JSON numbers in many tools).
 _BIG = 2**53
@@ -211,11 +208,6 @@ _MENTIONS = {kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in MENTI
 def mentioned(prompt: str) -> frozenset[str]:
     """The classes ``prompt`` mentions (:data:`MENTIONS`)."""
     return frozenset(kind for kind, pattern in _MENTIONS.items() if pattern.search(prompt))
-
-
-def edge_kinds(task: Task) -> frozenset[str]:
-    """The task's edge classes: no base input has them, its prompt does not mention them."""
-    return unshown_kinds(task.prompt, task.base_inputs)
 
 
 def unshown_kinds(prompt: str, base_inputs: Sequence[Sequence[Any]]) -> frozenset[str]:

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from evalplus_ng.classes import edge_kinds, edges_of, input_kinds
+from evalplus_ng.classes import edges_of, input_kinds, unshown_kinds
 from evalplus_ng.evaluate import (
     EvalConfig,
     KillBasis,
@@ -32,6 +32,11 @@ from evalplus_ng.evaluate import (
 from evalplus_ng.records import Job, JobResult, Task
 from evalplus_ng.serialize import plain_json
 from evalplus_ng.types import Args, Executor, TaskId
+
+
+def edge_kinds(task: Task) -> frozenset[str]:
+    """The task's edge classes: no base input has them, its prompt does not mention them."""
+    return unshown_kinds(task.prompt, task.base_inputs)
 
 
 def _key(plain: Any) -> str:

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Iterator
 
 import pytest
 
-from evalplus_ng.classes import edge_kinds, input_kinds, mentioned
-from evalplus_ng.edges import split_kills
+from evalplus_ng.classes import input_kinds, mentioned
+from evalplus_ng.edges import edge_kinds, split_kills
 from evalplus_ng.evaluate import (
     EvalConfig,
     KillBasis,
