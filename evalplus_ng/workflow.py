@@ -592,10 +592,12 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
     entry_points = {task.task_id: task.entry_point for task in tasks}
     _write_json_atomically(json_path, [audit.finding_record(f, entry_points[f.task_id])
                                        for f in reviewed])
+    # Why a fix no signal confirmed is not shown: its witness breaks the task's contract.
     by_id = {task.task_id: task for task in tasks}
-    invalid = {task_id: reason for task_id, repair in repaired.items() if task_id in by_id
-               and (reason := load_contract(by_id[task_id], dataset.contract_path(task_id))
-                    .violation(repair.witness)) is not None}
+    unconfirmed = (repaired.keys() & by_id.keys()) - set(audit.defective_tasks(reviewed))
+    invalid = {task_id: reason for task_id in unconfirmed
+               if (reason := load_contract(by_id[task_id], dataset.contract_path(task_id))
+                   .violation(repaired[task_id].witness)) is not None}
     markdown_path.write_text(audit.markdown(reviewed, entry_points,
                                             {k: v for k, v in repaired.items()
                                              if k in entry_points}, invalid), encoding="utf-8")
