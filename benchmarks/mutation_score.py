@@ -89,8 +89,7 @@ def score_task(task: Task, stress: Task | None, dataset: Dataset, out: Path, ext
     if left and extra:
         config = AugmentConfig(dataset=dataset.name, per_task=extra, seed=seed + 1)
         reference = references([task], dataset)[task.task_id]
-        fresh, _stress, _report = augment_task(replace(task, plus_inputs=()), config,
-                                               reference, dataset)
+        fresh = augment_task(replace(task, plus_inputs=()), config, reference, dataset).plus
         for i, killed in zip(left, _killed_by(task, tuple(fresh),
                                               [mutants[i].code for i in left], sandbox),
                              strict=True):

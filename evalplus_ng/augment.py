@@ -30,6 +30,7 @@ from evalplus_ng.errors import UnknownTaskError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.groundtruth import oracle
+from evalplus_ng.likeness import Likeness, infer_likeness
 from evalplus_ng.pools import unordered
 from evalplus_ng.records import TYPED, Calibration, Task
 from evalplus_ng.registry import Dataset, file_stem, resolve
@@ -67,8 +68,8 @@ MAX_UNANSWERED_SHARE = 0.5
 #: (and a new sandbox process) where those cost a line budget's worth of calls.
 TIMEOUT_WEIGHT = 4
 #: Part of every task's checkpoint fingerprint: bumped whenever generation changes
-#: (8: an inferred contract keeps the premises of the base inputs).
-FORMAT_VERSION = 8
+#: (8: an inferred contract keeps the premises of the base inputs; 9: the edge tier).
+FORMAT_VERSION = 9
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,18 @@ class TaskReport:
     #: Inputs in the stress tier, and why inputs left plus (:class:`evalplus_ng.tiers.Why`).
     stress_inputs: int = 0
     tiers: dict[str, int] = field(default_factory=dict)
+    #: Inputs in the edge tier (:mod:`evalplus_ng.likeness`).
+    edge_inputs: int = 0
+
+
+@dataclass(frozen=True)
+class TaskSuites:
+    """One task's new inputs per tier, and what happened (:func:`augment_task`)."""
+
+    plus: list[Any]
+    stress: list[Any]
+    edge: list[Any]
+    report: TaskReport
 
 
 @dataclass(frozen=True)
@@ -121,6 +134,8 @@ class AugmentSummary:
     tasks: tuple[Task, ...] = field(default=(), repr=False)
     stress_artifact: Path | None = None
     stress_tasks: tuple[Task, ...] = field(default=(), repr=False)
+    edge_artifact: Path | None = None
+    edge_tasks: tuple[Task, ...] = field(default=(), repr=False)
     #: Tasks of the suite already in the folder that this run did not select, kept.
     kept: int = 0
     #: With a Ray cluster: the tasks each node augmented (by Ray node id).
@@ -196,9 +211,9 @@ def admitted(task: Task, contract_path: Path | None, config: AugmentConfig,
 
 
 def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
-                 dataset: Dataset | None = None) -> tuple[list[Any], list[Any], TaskReport]:
-    """Generate, filter, check and sort one task's new inputs; returns the plus tier,
-    the stress tier and a report."""
+                 dataset: Dataset | None = None) -> TaskSuites:
+    """Generate, filter, check and sort one task's new inputs into the plus, stress and
+    edge tiers (each at most ``per_task`` inputs), with a report."""
     dataset = dataset or resolve(config.dataset)
     task_seed = _task_seed(config, task.task_id)
     # The fuzz loop is a seeded stream: when the oracle drops too many inputs, it
@@ -210,6 +225,7 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
     wanted = int(config.per_task * SLACK * FIRST_ROUND_SHARE) + 1
     kept: list[Any] = []
     stress: list[Any] = []
+    edge: list[Any] = []
     dropped: dict[str, int] = {}
     tiers: dict[str, int] = {}
     costly_cap = int(config.per_task * MAX_COSTLY_SHARE)
@@ -218,6 +234,8 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
     judged = 0
     with Sandbox(1, Limits()) as sandbox:
         contract, allowed = admitted(task, dataset.contract_path(task.task_id), config, sandbox)
+        likeness = (None if contract.written or reference.efficiency
+                    else _likeness(task, config, sandbox))
         seeds = gather(task, contract,
                        dataset.corpus_path(task.task_id) if config.use_corpus else None,
                        task_seed, config.hypothesis_examples, allowed)
@@ -246,9 +264,11 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
             answered = [fresh[asked[k]] for k in verdict.kept]
             split = split_tiers(task, reference, answered, verdict.outputs,
                                 [p for p, k in enumerate(verdict.kept) if asked[k] in grown],
-                                sandbox, max_costly=costly_cap - tiers.get(Why.COST.value, 0))
+                                sandbox, max_costly=costly_cap - tiers.get(Why.COST.value, 0),
+                                likeness=likeness)
             kept.extend(answered[i] for i in split.plus)
             stress.extend(answered[i] for i in split.stress)
+            edge.extend(answered[i] for i in split.edge)
             for reason, count in verdict.dropped.items():
                 dropped[reason] = dropped.get(reason, 0) + count
             for reason, count in split.reasons.items():
@@ -264,56 +284,64 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
                          MAX_CANDIDATES * config.per_task)
             if unanswered:  # a round that, at this task's rate, stays within the allowance
                 wanted = min(wanted, judged + max(1, allowance * judged // unanswered))
-    kept, stress = kept[: config.per_task], stress[: config.per_task]
+    kept, stress, edge = kept[: config.per_task], stress[: config.per_task], edge[: config.per_task]
     counts: dict[str, int] = {}
     for seed_ in seeds:
         counts[seed_.source] = counts.get(seed_.source, 0) + 1
     report = TaskReport(
         task_id=task.task_id, plus_inputs=len(kept), seeds=counts, attempts=found.attempts,
         rejected=found.rejected, dropped=dropped, budget_hit=found.budget_hit,
-        stress_inputs=len(stress), tiers=tiers,
+        stress_inputs=len(stress), tiers=tiers, edge_inputs=len(edge),
     )
-    return kept, stress, report
+    return TaskSuites(kept, stress, edge, report)
+
+
+def _likeness(task: Task, config: AugmentConfig, sandbox: Sandbox) -> Likeness:
+    """What the task's base tests show (:mod:`evalplus_ng.likeness`): their inputs and the
+    ground truth's answers to them (those it answers within the oracle's budget)."""
+    base = list(task.base_inputs)
+    answers = oracle(task, base, sandbox, config.oracle_seconds, config.max_lines,
+                     max_output_bytes=config.max_output_bytes)
+    return infer_likeness(task.prompt, [base[i] for i in answers.kept],
+                          [decode(output) for output in answers.outputs])
 
 
 def _checkpoint_path(out: Path, task: Task) -> Path:
     return out / "checkpoints" / f"{file_stem(task.task_id)}.json"
 
 
-Done = tuple[list[Any], list[Any], TaskReport]
-
-
-def _load_checkpoint(path: Path, key: str) -> Done | None:
+def _load_checkpoint(path: Path, key: str) -> TaskSuites | None:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
         if document.get("fingerprint") != key:
             return None
-        return (list(decode(document["plus_input"])), list(decode(document["stress_input"])),
-                TaskReport(**document["report"]))
+        return TaskSuites(list(decode(document["plus_input"])),
+                          list(decode(document["stress_input"])),
+                          list(decode(document["edge_input"])), TaskReport(**document["report"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def _save_checkpoint(path: Path, key: str, inputs: list[Any], stress: list[Any],
-                     report: TaskReport, seconds: float = 0.0) -> None:
+def _save_checkpoint(path: Path, key: str, suites: TaskSuites, seconds: float = 0.0) -> None:
     """The task's checkpoint; ``seconds`` (the wall time it took, for the user's eyes
     only: it never reaches an artifact) is the one field that differs between runs."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    document = {"fingerprint": key, "report": asdict(report), "plus_input": encode(inputs),
-                "stress_input": encode(stress), "seconds": round(seconds, 3)}
+    document = {"fingerprint": key, "report": asdict(suites.report),
+                "plus_input": encode(suites.plus), "stress_input": encode(suites.stress),
+                "edge_input": encode(suites.edge), "seconds": round(seconds, 3)}
     write_atomically(path, json.dumps(document) + "\n")
 
 
 Unit = tuple[Task, AugmentConfig, PlainReference, Dataset]
 
 
-def _worker(item: Unit) -> tuple[str, list[Any], list[Any], TaskReport, float]:
-    """Pool (or Ray) entry point: one task; returns its id, tiers, report and seconds (the
-    caller, alone, writes the checkpoint)."""
+def _worker(item: Unit) -> tuple[str, TaskSuites, float]:
+    """Pool (or Ray) entry point: one task; returns its id, tiers and report, and seconds
+    (the caller, alone, writes the checkpoint)."""
     task, config, reference, dataset = item
     began = time.perf_counter()
-    inputs, stress, report = augment_task(task, config, reference, dataset)
-    return task.task_id, inputs, stress, report, time.perf_counter() - began
+    suites = augment_task(task, config, reference, dataset)
+    return task.task_id, suites, time.perf_counter() - began
 
 
 def held_task_ids(out: Path, dataset: Dataset) -> list[str]:
@@ -345,9 +373,9 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
                 dataset: Dataset | None = None, keep_calibration: bool = False,
                 address: str | None = None) -> AugmentSummary:
     """Augment every task (resuming from checkpoints); write the plus tier
-    (``out/HumanEvalPlus.jsonl.gz`` for HumanEval) and the stress tier
-    (``out/HumanEvalPlus-Stress.jsonl.gz``). ``dataset`` defaults to ``config.dataset``
-    by name.
+    (``out/HumanEvalPlus.jsonl.gz`` for HumanEval), the stress tier
+    (``out/HumanEvalPlus-Stress.jsonl.gz``) and the edge tier (``-Edge``). ``dataset``
+    defaults to ``config.dataset`` by name.
 
     A suite already in ``out`` keeps its other tasks: ``tasks`` are added to it or
     replace their earlier selves (in the dataset's order), provided each kept task's
@@ -384,7 +412,7 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     plain = references(tasks, dataset)
     keys = {task.task_id: fingerprint(config, task, plain[task.task_id], dataset)
             for task in tasks}
-    done: dict[str, Done] = {}
+    done: dict[str, TaskSuites] = {}
     for task in tasks:
         loaded = _load_checkpoint(_checkpoint_path(out, task), keys[task.task_id])
         if loaded is not None:
@@ -402,9 +430,9 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
             from evalplus_ng import cluster
 
             results = cluster.unordered(address or None, _worker, items, nodes)
-        for task_id, inputs, stress, report, seconds in results:
+        for task_id, suites, seconds in results:
             path = _checkpoint_path(out, todo[task_id])
-            _save_checkpoint(path, keys[task_id], inputs, stress, report, seconds)
+            _save_checkpoint(path, keys[task_id], suites, seconds)
             # Read back, so that a run and its resumption build the suite from the same data.
             loaded = _load_checkpoint(path, keys[task_id])
             assert loaded is not None, f"{task_id}: checkpoint unreadable"
@@ -413,26 +441,32 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
                 progress(len(done) - len(held), len(tasks) - len(held))
     artifact = out / dataset.suite_file("plus")
     stress_artifact = out / dataset.suite_file("stress")
-    calibrated: tuple[dict[str, Task], dict[str, Task]] = ({}, {})
+    edge_artifact = out / dataset.suite_file("edge")
+    calibrated: tuple[dict[str, Task], ...] = ({}, {}, {})
     if keep_calibration and held:
-        calibrated = (_calibrations(artifact, {t: done[t][0] for t in held}),
-                      _calibrations(stress_artifact, {t: done[t][1] for t in held}))
+        calibrated = (_calibrations(artifact, {t: done[t].plus for t in held}),
+                      _calibrations(stress_artifact, {t: done[t].stress for t in held}),
+                      _calibrations(edge_artifact, {t: done[t].edge for t in held}))
     augmented = tuple(
-        replace(task, plus_inputs=tuple(done[task.task_id][0]),
+        replace(task, plus_inputs=tuple(done[task.task_id].plus),
                 contract=_text(dataset.contract_path(task.task_id)) or task.contract,
                 calibration=_kept_calibration(calibrated[0], task))
         for task in tasks
     )
-    stressed = tuple(replace(task, plus_inputs=tuple(done[task.task_id][1]),
+    stressed = tuple(replace(task, plus_inputs=tuple(done[task.task_id].stress),
                              calibration=_kept_calibration(calibrated[1], task))
                      for task in augmented)
+    edged = tuple(replace(task, plus_inputs=tuple(done[task.task_id].edge),
+                          calibration=_kept_calibration(calibrated[2], task))
+                  for task in augmented)
     write_plus_file(augmented, artifact)
     write_plus_file(stressed, stress_artifact)
-    reports = tuple(done[task.task_id][2] for task in tasks)
+    write_plus_file(edged, edge_artifact)
+    reports = tuple(done[task.task_id].report for task in tasks)
     (out / "stats.json").write_text(json.dumps(stats_document(reports, config), indent=1) + "\n",
                                     encoding="utf-8")
     return AugmentSummary(artifact, reports, resumed, augmented, stress_artifact, stressed,
-                          len(held), dict(nodes))
+                          edge_artifact, edged, len(held), dict(nodes))
 
 
 def _kept_calibration(calibrated: Mapping[str, Task], task: Task) -> Calibration | None:
@@ -491,5 +525,6 @@ def stats_document(reports: Sequence[TaskReport], config: AugmentConfig) -> dict
         "config": asdict(config),
         "plus_inputs": table([r.plus_inputs for r in reports]),
         "stress_inputs": table([r.stress_inputs for r in reports]),
+        "edge_inputs": table([r.edge_inputs for r in reports]),
         "tasks": [asdict(r) for r in reports],
     }

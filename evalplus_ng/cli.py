@@ -208,10 +208,11 @@ def _terminated(signum: int, _frame: object) -> None:
               help="JSON Lines file (task_id plus completion or solution per line), or a "
                    "folder in EvalPlus's layout (TASK_ID/0.py, 1.py, ... with _ for /).")
 @click.option("--suite", default=AUTO, show_default=True,
-              metavar="auto|base|plus|mini|stress|stress-mini|PATH",
+              metavar="auto|base|plus|mini|stress|stress-mini|edge|PATH",
               help="Tests to judge with: the dataset's own (base), augment's outputs (plus: "
                    "base and plus tests; stress: the efficiency tier; the minis: their "
-                   "reductions), or a suite file in EvalPlus's format. auto: plus when "
+                   "reductions; edge: inputs unlike the base tests where no contract is "
+                   "written), or a suite file in EvalPlus's format. auto: plus when "
                    "--artifacts holds augment's plus suite, else base.")
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
               default=DEFAULT_OUT, show_default=True,
@@ -370,8 +371,8 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
         count = (f"{len(summary.reports) - summary.kept} tasks augmented ({summary.resumed} "
                  f"from checkpoints), {summary.kept} kept from the suite already in {out}, "
                  f"{len(summary.reports)} in all")
-    click.echo(f"{count}; wrote {summary.artifact}, {summary.stress_artifact} and "
-               f"{out / 'stats.json'}")
+    click.echo(f"{count}; wrote {summary.artifact}, {summary.stress_artifact}, "
+               f"{summary.edge_artifact} and {out / 'stats.json'}")
     _print_nodes("tasks augmented", summary.nodes)
     _print_table(summary, per_task)
     if not no_audit:  # the suite just written: its oracle answered each input
@@ -380,7 +381,8 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
                hold=True)
     if not no_calibrate:  # before reduce: each MINI inherits its tests' calibration
         _calibrate(dataset, out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs,
-                   ("stress",) if not no_reduce else ("mini", "stress", "stress-mini"),
+                   ("stress", "edge") if not no_reduce
+                   else ("mini", "stress", "stress-mini", "edge"),
                    missing_only=bool(summary.kept), address=cluster)
     if no_reduce:
         from evalplus_ng.workflow import stale_minis
@@ -404,6 +406,7 @@ def _print_table(summary: AugmentSummary, per_task: int) -> None:
         "plus": [len(task.plus_inputs) for task in summary.tasks],
         "base+plus": [len(task.base_inputs) + len(task.plus_inputs) for task in summary.tasks],
         "stress": [len(task.plus_inputs) for task in summary.stress_tasks],
+        "edge": [len(task.plus_inputs) for task in summary.edge_tasks],
     }
     click.echo(f"{'tests/task':<10} {'avg':>8} {'median':>8} {'min':>6} {'max':>6}")
     for name, counts in rows.items():
@@ -527,7 +530,7 @@ def calibrate(dataset_name: str, dataset_file: Path | None, data: Path | None, o
 
 
 def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: int,
-               kinds: Sequence[str] = ("mini", "stress", "stress-mini"),
+               kinds: Sequence[str] = ("mini", "stress", "stress-mini", "edge"),
                missing_only: bool = False, address: str | None = None) -> None:
     from evalplus_ng.workflow import run_calibrate
 

@@ -60,6 +60,9 @@ class Contract:
     #: What the base inputs take for granted (:mod:`evalplus_ng.premises`): kept by an
     #: inferred contract, empty where a contract file is written.
     premises: tuple[Premise, ...] = ()
+    #: A contract file says what is valid: no premises, and every valid input is like
+    #: the base tests (:mod:`evalplus_ng.likeness` applies to inferred contracts only).
+    written: bool = False
     #: ``typespec.checker`` of each spec, in parameter order.
     checks: tuple[typespec.Check, ...] = field(init=False, compare=False, repr=False)
 
@@ -164,7 +167,7 @@ def load_contract(task: Task, where: Path | None,
     written = path is not None and path.is_file()
     return Contract(task.task_id, names, specs, source, pre,
                     shown if shown != specs else None,
-                    () if written else infer_premises(task.prompt, task.base_inputs))
+                    () if written else infer_premises(task.prompt, task.base_inputs), written)
 
 
 #: The marker EvalPlus puts on each line of a task's ``contract`` field.

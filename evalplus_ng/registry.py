@@ -28,7 +28,8 @@ from evalplus_ng.records import EQUALITIES, TYPED, Task
 from evalplus_ng.resources import data_dir
 
 #: Suite kinds ``augment`` writes, with the suffix of each file name after the stem.
-SUITE_SUFFIXES = {"plus": "", "mini": "-Mini", "stress": "-Stress", "stress-mini": "-Stress-Mini"}
+SUITE_SUFFIXES = {"plus": "", "mini": "-Mini", "stress": "-Stress", "stress-mini": "-Stress-Mini",
+                  "edge": "-Edge"}
 #: The reduced suite of each full suite kind.
 MINI_OF = {"plus": "mini", "stress": "stress-mini"}
 #: The user's data folder when none is named: ``data`` in the default output folder.

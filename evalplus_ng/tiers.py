@@ -1,4 +1,4 @@
-"""Sort a task's new inputs into two tiers: plus (correctness) and stress (efficiency).
+"""Sort a task's new inputs into tiers: plus (correctness), stress (efficiency), edge.
 
 A plus test must fail only code that is wrong. So the plus tier holds only inputs
 that a straightforward correct solution, the task's *plain reference*, answers
@@ -11,7 +11,10 @@ argument far longer or its numbers far larger than the base inputs', no integer 
 the plain reference measures cost, the bounds say what the prompt's examples promise).
 Scaled-up inputs and every other input go to the stress tier, judged apart as an
 efficiency verdict. A task whose docstring asks for efficiency keeps everything the
-ground truth answers in plus: there, slowness is a defect.
+ground truth answers in plus: there, slowness is a defect. Where no contract is
+written, inputs that are edges of the base tests (an answer none of them has, spacing,
+letter case or symbols none of their strings has: :mod:`evalplus_ng.likeness`) go to a
+third tier, judged apart too: a kill there rests on something the prompt never showed.
 
 The plain reference is ``datasets/<name>/plain/<Task_N>.py`` where one is written,
 else the fixed ground truth, else the dataset's own reference (it is then correct,
@@ -30,6 +33,7 @@ from evalplus_ng import shrink
 from evalplus_ng.bounds import Beyond, beyond, infer_bounds
 from evalplus_ng.dataset import PlainSolution
 from evalplus_ng.groundtruth import ground_truth_job
+from evalplus_ng.likeness import Likeness, Unlike, unlike
 from evalplus_ng.records import Outcome, Status, Task, too_costly
 from evalplus_ng.serialize import decode
 from evalplus_ng.types import Args, Executor, TaskId, Wire
@@ -62,6 +66,16 @@ class Why(enum.Enum):
     EXACT_FLOAT = Beyond.EXACT_FLOAT.value
     MAGNITUDE = Beyond.MAGNITUDE.value
     LENGTH = Beyond.LENGTH.value
+    #: Edges (:class:`evalplus_ng.likeness.Unlike`): to the edge tier, not to stress.
+    EDGE_OUTPUT = Unlike.OUTPUT.value
+    EDGE_SPACING = Unlike.SPACING.value
+    EDGE_CASE = Unlike.CASE.value
+    EDGE_ALPHABET = Unlike.ALPHABET.value
+    EDGE_SHAPE = Unlike.SHAPE.value
+
+
+#: The reasons that send an input to the edge tier.
+EDGES = frozenset(why for why in Why if why.value in {u.value for u in Unlike})
 
 
 @dataclass(frozen=True)
@@ -89,11 +103,12 @@ def plain_reference(task: Task, plains: Mapping[TaskId, PlainSolution],
 @dataclass(frozen=True)
 class TierSplit:
     """Indices of the inputs per tier, and counts of the reasons (:class:`Why`); inputs
-    in neither tier were not checked (:data:`Why.UNCHECKED`) and are dropped."""
+    in no tier were not checked (:data:`Why.UNCHECKED`) and are dropped."""
 
     plus: tuple[int, ...]
     stress: tuple[int, ...]
     reasons: dict[str, int]
+    edge: tuple[int, ...] = ()
 
 
 def classify(outcome: Outcome, expected: Wire, task: Task, args: Args) -> Why | None:
@@ -126,12 +141,15 @@ def _limited(code: str) -> str:
 
 def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
                 expected: Sequence[Wire], scaled_up: Collection[int],
-                executor: Executor, max_costly: int | None = None) -> TierSplit:
+                executor: Executor, max_costly: int | None = None,
+                likeness: Likeness | None = None) -> TierSplit:
     """Sort ``inputs`` (which the ground truth answered with ``expected``) into tiers.
 
     ``scaled_up`` indexes inputs grown to stress size: they go to stress without a
     run, as do inputs larger than :data:`PLAIN_MAX_SIZE` and inputs unlike the base
-    inputs (:func:`evalplus_ng.bounds.beyond`). The others run once through
+    inputs (:func:`evalplus_ng.bounds.beyond`). With ``likeness`` (a task without a
+    written contract), inputs that are edges of its base tests
+    (:func:`evalplus_ng.likeness.unlike`) go to the edge tier. The others run once through
     the plain reference, in one sandbox job. Each input the plain reference cannot do
     costs its whole line budget: with ``max_costly`` the job stops at that many such
     inputs (at least 1), and the inputs after that one are not checked, so they join
@@ -148,8 +166,11 @@ def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
             continue
         if size(args) > PLAIN_MAX_SIZE:
             verdicts[index] = Why.SIZE
-        elif (unlike := beyond(bounds, args)) is not None:
-            verdicts[index] = Why(unlike.value)
+        elif (far := beyond(bounds, args)) is not None:
+            verdicts[index] = Why(far.value)
+        elif likeness is not None and (odd := unlike(likeness, args,
+                                                     decode(expected[index]))) is not None:
+            verdicts[index] = Why(odd.value)
     tried = [i for i in range(len(inputs)) if i not in verdicts]
     if tried:
         # Lines count from the first call: a plain reference far over the budget (trial
@@ -172,10 +193,13 @@ def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
             verdicts[index] = classify(outcome, expected[index], task, inputs[index])
     plus: list[int] = []
     stress: list[int] = []
+    edge: list[int] = []
     for index in range(len(inputs)):
         why = verdicts[index]
         if why is not None:
             reasons[why.value] = reasons.get(why.value, 0) + 1
-        if why is not Why.UNCHECKED:
+        if why in EDGES:
+            edge.append(index)
+        elif why is not Why.UNCHECKED:
             (plus if why in (None, Why.DISAGREES) else stress).append(index)
-    return TierSplit(tuple(plus), tuple(stress), reasons)
+    return TierSplit(tuple(plus), tuple(stress), reasons, tuple(edge))

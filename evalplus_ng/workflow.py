@@ -670,11 +670,11 @@ def _calibrate_on_cluster(address: str | None, tasks: Sequence[Task], floor: flo
 def run_calibrate(
     out_dir: Path, dataset: Dataset | None = None, floor: float = DEFAULT_FLOOR_SECONDS,
     factor: float = DEFAULT_FACTOR, workers: int = 2, progress: Progress | None = None,
-    kinds: Sequence[str] = ("mini", "stress", "stress-mini"), missing_only: bool = False,
+    kinds: Sequence[str] = ("mini", "stress", "stress-mini", "edge"), missing_only: bool = False,
     address: str | None = None,
 ) -> CalibrateSummary:
     """Calibrate the plus suite in ``out_dir`` (and the suites of ``kinds`` present: by
-    default the mini, stress and stress-mini suites), in place.
+    default the mini, stress, stress-mini and edge suites), in place.
 
     Each file is rewritten atomically with the same tasks and inputs and a fresh
     calibration per task; only the calibration differs between runs. A MINI written

@@ -308,8 +308,9 @@ def test_candidates_beyond_the_ground_truth_are_capped_per_task(tmp_path: Path) 
     task = Task("T/1", prompt, "f", prompt + body, ([40], [45], [300]),
                 contract="    assert n >= 40  # $_CONTRACT_$\n")
     config = AugmentConfig(per_task=200, max_lines=100, hypothesis_examples=0)
-    plus, _stress, report = augment_task(task, config, plain_reference(task, {}, set()),
-                                         resolve("humaneval", tmp_path))
+    suites = augment_task(task, config, plain_reference(task, {}, set()),
+                          resolve("humaneval", tmp_path))
+    plus, report = suites.plus, suites.report
     unanswered = report.dropped.get("expensive", 0) + report.dropped.get("timeout", 0)
     allowance = config.per_task * MAX_UNANSWERED_SHARE
     assert allowance <= unanswered <= 1.3 * allowance

@@ -94,7 +94,8 @@ def test_a_real_task_keeps_big_integers_out_of_plus(tmp_path: Path) -> None:
     dataset = resolve("humaneval", tmp_path)
     task = next(t for t in dataset.load() if t.task_id == "HumanEval/53")
     config = AugmentConfig(per_task=60, hypothesis_examples=20)
-    plus, stress, report = augment_task(task, config, plain_reference(task, {}, set()), dataset)
+    suites = augment_task(task, config, plain_reference(task, {}, set()), dataset)
+    plus, stress, report = suites.plus, suites.stress, suites.report
     bounds = infer_bounds(task.base_inputs, task.prompt)
     assert len(plus) == 60 and all(beyond(bounds, args) is None for args in plus)
     assert all(abs(n) <= MAGNITUDE_FLOOR for args in plus for n in args)

@@ -1,0 +1,189 @@
+"""Which valid inputs are like a task's base tests, and which are edges the prompt omits.
+
+A valid input can still be one the task never asked about: the reference then answers
+something the sentence is silent on (None where nothing matches, an empty list, -1),
+and a sample that answers otherwise is not clearly wrong. Where nobody wrote a contract
+for a task (MBPP+'s tasks, a user's tasks file), the base tests are the only word on
+what the task is about, so a new input tests correctness only while it and its answer
+look like them (:func:`infer_likeness`, :func:`unlike`); the others are **edges**, kept
+in a tier of their own and judged apart (``augment`` writes ``<Stem>Plus-Edge.jsonl.gz``):
+
+* **output**: the ground truth's answer is None, empty, zero, negative, NaN or infinite,
+  or of a type, where no base answer is and the prompt does not mention it (a
+  "no match" sentinel, an empty result);
+* **spacing**: a string with leading, trailing or repeated whitespace, or whitespace
+  other than a space, where no base string has any and the prompt speaks of none;
+* **case**: an upper-case letter where the base strings have letters but none upper
+  case (and the other way round), where the prompt says nothing of case;
+* **alphabet**: a string argument with letters, digits or other symbols where no base
+  string there has any (a letter in an IP address, a digit in a word);
+* **shape**: a string argument whose shape (runs of letters, of digits, of spaces,
+  and each other character) is not the one punctuated shape all base strings there
+  share (a date ``9-9-9``, a tuple written out ``(9, 9)``).
+
+A written contract (``contracts/<dataset>/<Task>.py``) is the maintainer's word on what
+is valid, and there every valid input is like the base tests. Pure: plain values in,
+a verdict out.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from evalplus_ng.classes import mentioned
+
+
+class Unlike(enum.Enum):
+    """Why an input is an edge (the first reason, in this order)."""
+
+    OUTPUT = "edge-output"  #: an answer of a class no base answer has
+    SPACING = "edge-spacing"  #: whitespace no base string has
+    CASE = "edge-case"  #: a letter case no base string has
+    ALPHABET = "edge-alphabet"  #: letters, digits or symbols no base string there has
+    SHAPE = "edge-shape"  #: a string not of the base strings' one punctuated shape
+
+
+#: Answer classes a prompt may mention (:data:`evalplus_ng.classes.MENTIONS`).
+_MENTIONABLE = ("none", "empty", "zero", "negative", "nonfinite")
+_SPACING_WORDS = re.compile(r"\b(white\s*space|spaces?|blanks?|tabs?|newlines?|strip\w*|"
+                            r"trim\w*)\b", re.IGNORECASE)
+_CASE_WORDS = re.compile(r"upper|lower|capital|\bcase\b|\bcases\b|insensitive",
+                         re.IGNORECASE)
+#: Whitespace a base string may show without showing "spacing": one space between words.
+_ODD_SPACING = re.compile(r"^\s|\s$|\s\s|[^\S ]")
+#: A shape must be read off at least this many base strings.
+_SHAPE_EVIDENCE = 2
+
+
+@dataclass(frozen=True)
+class Likeness:
+    """What a task's base tests show: the answer classes (and the ones the prompt
+    mentions); the text traits (``spacing``, ``upper``, ``lower``) a new string may
+    have; per argument position, the alphabet of its strings (None: any) and their one
+    shape (None: any)."""
+
+    outputs: frozenset[str]
+    text: frozenset[str]
+    alphabets: tuple[frozenset[str] | None, ...] = ()
+    shapes: tuple[str | None, ...] = ()
+
+
+def answer_classes(value: Any) -> frozenset[str]:
+    """The classes of one answer: ``none``, ``empty``, ``zero``, ``negative``,
+    ``nonfinite`` and ``type:<name>`` (booleans only their type)."""
+    if value is None:
+        return frozenset({"none"})
+    found = {f"type:{type(value).__name__}"}
+    if isinstance(value, bool):
+        return frozenset(found)
+    if isinstance(value, float) and not math.isfinite(value):
+        found.add("nonfinite")
+    elif isinstance(value, (int, float)):
+        found |= {"zero"} if value == 0 else {"negative"} if value < 0 else set()
+    elif isinstance(value, (str, bytes, list, tuple, dict, set, frozenset)) and not value:
+        found.add("empty")
+    return frozenset(found)
+
+
+def _strings(value: Any, depth: int = 0) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif depth < 3 and isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from _strings(item, depth + 1)
+    elif depth < 3 and isinstance(value, dict):
+        for pair in value.items():
+            yield from _strings(pair, depth + 1)
+
+
+def text_traits(strings: Sequence[str]) -> frozenset[str]:
+    """``spacing`` (leading, trailing, repeated or non-space whitespace), ``upper`` and
+    ``lower`` (a letter of that case), ``letters`` (any letter) among ``strings``."""
+    found: set[str] = set()
+    for text in strings:
+        if _ODD_SPACING.search(text):
+            found.add("spacing")
+        if any(c.isupper() for c in text):
+            found.add("upper")
+        if any(c.islower() for c in text):
+            found.add("lower")
+        if any(c.isalpha() for c in text):
+            found.add("letters")
+    return frozenset(found)
+
+
+def shape(text: str) -> str:
+    """Runs of letters as ``a``, of digits as ``9``, of whitespace as one space; every
+    other character as it is (``'2026-01-02'`` -> ``'9-9-9'``)."""
+    out: list[str] = []
+    for c in text:
+        kind = "a" if c.isalpha() else "9" if c.isdigit() else " " if c.isspace() else c
+        if not (out and kind in "a9 " and out[-1] == kind):
+            out.append(kind)
+    return "".join(out)
+
+
+def alphabet(text: str) -> frozenset[str]:
+    """What ``text`` is made of: ``letter``, ``digit``, ``space``, ``symbol``."""
+    return frozenset("letter" if c.isalpha() else "digit" if c.isdigit()
+                     else "space" if c.isspace() else "symbol" for c in text)
+
+
+def _one_shape(strings: Sequence[str]) -> str | None:
+    shapes = {shape(s) for s in strings}
+    if len(shapes) != 1:
+        return None
+    only = shapes.pop()
+    return only if set(only) - set("a9 ") else None
+
+
+def infer_likeness(prompt: str, base_inputs: Sequence[Sequence[Any]],
+                   base_outputs: Sequence[Any]) -> Likeness:
+    """What the base tests (inputs and the ground truth's answers) show; see the module
+    docstring. Classes the prompt mentions count as shown."""
+    said = mentioned(prompt)
+    outputs = frozenset().union(*map(answer_classes, base_outputs)) | {
+        kind for kind in _MENTIONABLE if kind in said}
+    strings = [s for args in base_inputs for value in args for s in _strings(value)]
+    shown = set(text_traits(strings))
+    if not strings or _SPACING_WORDS.search(prompt):
+        shown.add("spacing")
+    if "letters" not in shown or _CASE_WORDS.search(prompt):
+        shown |= {"upper", "lower"}
+    arity = min((len(args) for args in base_inputs), default=0)
+    alphabets: list[frozenset[str] | None] = []
+    shapes: list[str | None] = []
+    for position in range(arity):
+        values = [args[position] for args in base_inputs]
+        texts = [v for v in values if isinstance(v, str)]
+        whole = len(texts) == len(values) and len(texts) >= _SHAPE_EVIDENCE
+        alphabets.append(frozenset().union(*map(alphabet, texts)) if whole else None)
+        shapes.append(_one_shape(texts) if whole else None)
+    return Likeness(outputs, frozenset(shown), tuple(alphabets), tuple(shapes))
+
+
+def unlike(likeness: Likeness, args: Sequence[Any], answer: Any) -> Unlike | None:
+    """Why ``args`` (answered ``answer`` by the ground truth) is an edge of the task
+    whose base tests ``likeness`` describes; None when it is like them."""
+    if answer_classes(answer) - likeness.outputs:
+        return Unlike.OUTPUT
+    traits = text_traits([s for value in args for s in _strings(value)]) - {"letters"}
+    if "spacing" in traits - likeness.text:
+        return Unlike.SPACING
+    if traits - likeness.text:
+        return Unlike.CASE
+    texts = [(p, v) for p, v in enumerate(args[:len(likeness.shapes)]) if isinstance(v, str)]
+    for position, text in texts:
+        letters = likeness.alphabets[position]
+        if letters is not None and alphabet(text) - letters - {"space"}:
+            return Unlike.ALPHABET
+    for position, text in texts:
+        wanted = likeness.shapes[position]
+        if wanted is not None and shape(text) != wanted:
+            return Unlike.SHAPE
+    return None
