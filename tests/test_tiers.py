@@ -92,6 +92,8 @@ def test_plain_reference_prefers_the_plain_file_then_the_fixed_then_the_original
     assert chosen.origin == "plain" and RECURSIVE_GCD in chosen.code
     assert chosen.code.startswith(fixed.prompt)
     assert plain_reference(fixed, {}, ()).origin == "fixed"
+    # A plain reference needs no fixed ground truth: the task's own reference is right.
+    assert plain_reference(_task(), plain, ()).origin == "plain"
     assert plain_reference(_task(), {}, ()).origin == "original"
     asks = plain_reference(fixed, plain, {"T/13"})
     assert asks.efficiency and asks.code == fixed.solution
