@@ -4,6 +4,7 @@ the tier each input then goes to."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -119,7 +120,7 @@ def test_augment_puts_edges_in_the_edge_tier_only_where_no_contract_is_written(
     assert (dataset.contract_path("T/7") is not None) is written
     config = AugmentConfig(per_task=80, hypothesis_examples=20)
     suites = augment_task(task, config, plain_reference(task, {}, set()), dataset)
-    ground_truth = {}
+    ground_truth: dict[str, Any] = {}
     exec(task.solution, ground_truth)
     answers = [ground_truth["first_even"](*args) for args in suites.plus]
     if written:  # the contract's word: every valid input is like the base tests
