@@ -33,6 +33,7 @@ class SuiteFacts:
     folder: str
     plus_inputs: Mapping[str, float] | None = None
     stress_inputs: Mapping[str, float] | None = None
+    edge_inputs: Mapping[str, float] | None = None
     mini_profile: str | None = None
     mini_tests_per_task: float | None = None
     audit: Mapping[str, int] | None = None
@@ -52,6 +53,8 @@ def _leaderboard_columns(report: Report) -> list[str]:
         columns.append("MINI")
     if report.has_stress:
         columns.append("stress (efficiency)")
+    if report.has_edge:
+        columns.append("edge (unlike base)")
     return columns
 
 
@@ -65,6 +68,8 @@ def _leaderboard_cells(report: Report) -> list[list[str]]:
             cells.append(_pct(row.mini))
         if report.has_stress:
             cells.append(_pct(row.stress))
+        if report.has_edge:
+            cells.append(_pct(row.edge))
         rows.append(cells)
     return rows
 
@@ -136,7 +141,8 @@ def _headline(report: Report) -> list[str]:
 
 def _suite_lines(facts: SuiteFacts) -> list[str]:
     lines = []
-    for name, table in (("plus", facts.plus_inputs), ("stress", facts.stress_inputs)):
+    for name, table in (("plus", facts.plus_inputs), ("stress", facts.stress_inputs),
+                        ("edge", facts.edge_inputs)):
         if table is not None:
             lines.append(f"- {name} inputs per task: avg {table['avg']}, median "
                          f"{table['median']}, min {table['min']}, max {table['max']}")

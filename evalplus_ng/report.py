@@ -157,6 +157,8 @@ class ModelRow:
     #: The kills by what they rest on, and the edge kills by edge class.
     bases: Mapping[str, int] = field(default_factory=dict)
     edges: Mapping[str, int] = field(default_factory=dict)
+    #: pass@1 on the edge suite (inputs unlike the base tests, :mod:`evalplus_ng.likeness`).
+    edge: float | None = None
 
     @property
     def drop(self) -> float | None:
@@ -201,6 +203,10 @@ class Report:
         return any(row.stress is not None for row in self.rows)
 
     @property
+    def has_edge(self) -> bool:
+        return any(row.edge is not None for row in self.rows)
+
+    @property
     def kills(self) -> Counter[str]:
         total: Counter[str] = Counter()
         for row in self.rows:
@@ -241,13 +247,14 @@ def _group(files: Iterable[JudgedFile]) -> dict[str, dict[str, JudgedFile]]:
 def _row(label: str, kinds: Mapping[str, JudgedFile]) -> ModelRow:
     main = kinds.get("plus") or kinds.get("base") or next(iter(kinds.values()))
     plus = kinds.get("plus")
-    mini, stress = kinds.get("mini"), kinds.get("stress")
+    mini, stress, edge = kinds.get("mini"), kinds.get("stress"), kinds.get("edge")
     return ModelRow(label, main.samples, len(main.tasks), main.pass_at_1("base"),
                     plus.pass_at_1("plus") if plus else None,
                     mini.pass_at_1("plus") if mini else None,
                     stress.pass_at_1("plus") if stress else None,
                     dict(plus.kills) if plus else {}, dict(plus.bases) if plus else {},
-                    dict(plus.edges) if plus else {})
+                    dict(plus.edges) if plus else {},
+                    edge.pass_at_1("plus") if edge else None)
 
 
 def build(files: Sequence[JudgedFile]) -> Report:

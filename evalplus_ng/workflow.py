@@ -779,9 +779,10 @@ def suite_facts(artifacts: Path, datasets: Collection[str] = ()) -> SuiteFacts:
     notes: list[str] = []
     stats, reduction, findings = (_json_file(artifacts / name) for name in
                                   ("stats.json", "reduction.json", "audit.json"))
-    plus = stress = None
+    plus = stress = edge = None
     if isinstance(stats, dict):
         plus, stress = stats.get("plus_inputs"), stats.get("stress_inputs")
+        edge = stats.get("edge_inputs")
         config = stats.get("config")
         made = config.get("dataset") if isinstance(config, dict) else None
         if made and datasets and made not in datasets:
@@ -800,7 +801,7 @@ def suite_facts(artifacts: Path, datasets: Collection[str] = ()) -> SuiteFacts:
         audit_counts = dict(Counter(str(f.get("status")) for f in records))
         defective = tuple(sorted({str(f.get("task_id")) for f in records
                                   if f.get("status") == audit.CONFIRMED}, key=audit.task_order))
-    return SuiteFacts(str(artifacts), plus, stress, profile, tests, audit_counts,
+    return SuiteFacts(str(artifacts), plus, stress, edge, profile, tests, audit_counts,
                       defective or (), tuple(notes))
 
 

@@ -86,6 +86,22 @@ def test_leaderboard_puts_each_models_suites_in_one_row() -> None:
         build([*files, judged_file(_document("plus", A_PLUS), "A", "again/A.json")])
 
 
+def test_the_edge_suite_is_a_column_of_its_own() -> None:
+    from evalplus_ng.render import SuiteFacts, markdown
+
+    files = [judged_file(_document("plus", A_PLUS), "A", "plus/A.json"),
+             judged_file(_document("edge", [("T/0", "pass", "fail", "wrong output"),
+                                            ("T/1", "pass", "pass", None)]), "A", "edge/A.json")]
+    report = build(files)
+    assert report.has_edge and (report.rows[0].plus, report.rows[0].edge) == (25.0, 50.0)
+    text = markdown(report, SuiteFacts("out", edge_inputs={"avg": 3.0, "median": 2,
+                                                           "min": 0, "max": 9}))
+    assert "| # | model | tasks | samples | base | plus | drop | edge (unlike base) |" in text
+    assert "| 1 | A | 2 | 4 | 75.0 | 25.0 | 50.0 | 50.0 |" in text
+    assert "- edge inputs per task: avg 3.0, median 2, min 0, max 9" in text
+    assert not build(files[:1]).has_edge
+
+
 def test_markdown_leaderboard_kills_tasks_and_a_warning_for_mixed_suites() -> None:
     from evalplus_ng.render import SuiteFacts, markdown
 
