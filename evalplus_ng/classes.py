@@ -190,7 +190,7 @@ MENTIONS: Mapping[str, str] = {
     "single": (r"\bsingleton|\bsingle (element|item|character|char|letter|digit|word|value)"
                r"|\bone (element|item|character|letter|digit|word)\b"
                r"|\blength (of )?(1|one)\b"),
-    "zero": r"\bzero\b|(?<![\w.])0(?!\w|\.\d)|non-?negative",
+    "zero": r"(?<!non-)(?<!non)\bzero\b|(?<![\w.])0(?!\w|\.\d)|non-?negative",
     "negative": (r"(?<!non-)(?<!non)negative|\bminus\b|below zero|less than (zero|0)\b"
                  r"|(?<![\w)\]])-\d"),
     "big": r"\b(large|big|huge|overflows?|arbitrar\w*)\b|\d{16,}|\*\*\s*\d{2,}",
@@ -203,11 +203,19 @@ MENTIONS: Mapping[str, str] = {
     "none": r"\b(?-i:None)\b|\bnull\b",
 }
 _MENTIONS = {kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in MENTIONS.items()}
+#: A string literal without spaces in a prompt (``"{()}[{}]"``): its brackets are text,
+#: not an empty collection.
+_WORD_LITERAL = re.compile(r"([\"'])[^\"'\s]+\1")
+#: The classes a string literal's text cannot mention.
+_OUTSIDE_LITERALS = frozenset({"empty"})
 
 
 def mentioned(prompt: str) -> frozenset[str]:
-    """The classes ``prompt`` mentions (:data:`MENTIONS`)."""
-    return frozenset(kind for kind, pattern in _MENTIONS.items() if pattern.search(prompt))
+    """The classes ``prompt`` mentions (:data:`MENTIONS`); brackets inside a string
+    literal do not mention an empty collection."""
+    bare = _WORD_LITERAL.sub(r"\1x\1", prompt)
+    return frozenset(kind for kind, pattern in _MENTIONS.items()
+                     if pattern.search(bare if kind in _OUTSIDE_LITERALS else prompt))
 
 
 def unshown_kinds(prompt: str, base_inputs: Sequence[Sequence[Any]]) -> frozenset[str]:

@@ -9,8 +9,11 @@ look like them (:func:`infer_likeness`, :func:`unlike`); the others are **edges*
 in a tier of their own and judged apart (``augment`` writes ``<Stem>Plus-Edge.jsonl.gz``):
 
 * **output**: the ground truth's answer is None, empty, zero, negative, NaN or infinite,
-  or of a type, where no base answer is and the prompt does not mention it (a
-  "no match" sentinel, an empty result);
+  or of a type, or holds an empty item, where no base answer does and the prompt does not
+  mention it (a "no match" sentinel, an empty result, a nested tuple emptied);
+* **order**: two numbers given in one order in every base input (``low``, ``high``)
+  come reversed, where the prompt speaks of a range (between, range, interval, from ...
+  to);
 * **spacing**: a string with leading, trailing or repeated whitespace, or whitespace
   other than a space, where no base string has any and the prompt speaks of none;
 * **case**: an upper-case letter where the base strings have letters but none upper
@@ -42,6 +45,7 @@ class Unlike(enum.Enum):
     """Why an input is an edge (the first reason, in this order)."""
 
     OUTPUT = "edge-output"  #: an answer of a class no base answer has
+    ORDER = "edge-order"  #: the bounds of a range reversed
     SPACING = "edge-spacing"  #: whitespace no base string has
     CASE = "edge-case"  #: a letter case no base string has
     ALPHABET = "edge-alphabet"  #: letters, digits or symbols no base string there has
@@ -56,6 +60,8 @@ _CASE_WORDS = re.compile(r"upper|lower|capital|\bcase\b|\bcases\b|insensitive",
                          re.IGNORECASE)
 #: Whitespace a base string may show without showing "spacing": one space between words.
 _ODD_SPACING = re.compile(r"^\s|\s$|\s\s|[^\S ]")
+_RANGE_WORDS = re.compile(r"\bbetween\b|\branges?\b|\bintervals?\b|\bfrom\b[^.]*\bto\b",
+                          re.IGNORECASE)
 #: A shape must be read off at least this many base strings.
 _SHAPE_EVIDENCE = 2
 
@@ -71,11 +77,15 @@ class Likeness:
     text: frozenset[str]
     alphabets: tuple[frozenset[str] | None, ...] = ()
     shapes: tuple[str | None, ...] = ()
+    #: Pairs of positions ``(low, high)`` of numbers ``low <= high`` in every base input
+    #: (and ``<`` in one), where the prompt speaks of a range.
+    ordered: tuple[tuple[int, int], ...] = ()
 
 
 def answer_classes(value: Any) -> frozenset[str]:
     """The classes of one answer: ``none``, ``empty``, ``zero``, ``negative``,
-    ``nonfinite`` and ``type:<name>`` (booleans only their type)."""
+    ``nonfinite``, ``type:<name>`` (booleans only their type) and ``empty-item`` (a
+    collection holding an empty string or collection)."""
     if value is None:
         return frozenset({"none"})
     found = {f"type:{type(value).__name__}"}
@@ -87,7 +97,14 @@ def answer_classes(value: Any) -> frozenset[str]:
         found |= {"zero"} if value == 0 else {"negative"} if value < 0 else set()
     elif isinstance(value, (str, bytes, list, tuple, dict, set, frozenset)) and not value:
         found.add("empty")
+    elif isinstance(value, (list, tuple, dict, set, frozenset)) and any(
+            isinstance(item, _SIZED) and not item
+            for item in (value.values() if isinstance(value, dict) else value)):
+        found.add("empty-item")
     return frozenset(found)
+
+
+_SIZED = (str, bytes, list, tuple, dict, set, frozenset)
 
 
 def _strings(value: Any, depth: int = 0) -> Iterator[str]:
@@ -128,6 +145,21 @@ def shape(text: str) -> str:
     return "".join(out)
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _ordered_pairs(base_inputs: Sequence[Sequence[Any]], arity: int) -> list[tuple[int, int]]:
+    numbers = [p for p in range(arity) if all(_number(args[p]) for args in base_inputs)]
+    pairs = []
+    for low in numbers:
+        for high in numbers:
+            if (low != high and all(args[low] <= args[high] for args in base_inputs)
+                    and any(args[low] < args[high] for args in base_inputs)):
+                pairs.append((low, high))
+    return pairs
+
+
 def alphabet(text: str) -> frozenset[str]:
     """What ``text`` is made of: ``letter``, ``digit``, ``space``, ``symbol``."""
     return frozenset("letter" if c.isalpha() else "digit" if c.isdigit()
@@ -164,7 +196,8 @@ def infer_likeness(prompt: str, base_inputs: Sequence[Sequence[Any]],
         whole = len(texts) == len(values) and len(texts) >= _SHAPE_EVIDENCE
         alphabets.append(frozenset().union(*map(alphabet, texts)) if whole else None)
         shapes.append(_one_shape(texts) if whole else None)
-    return Likeness(outputs, frozenset(shown), tuple(alphabets), tuple(shapes))
+    ordered = _ordered_pairs(base_inputs, arity) if _RANGE_WORDS.search(prompt) else []
+    return Likeness(outputs, frozenset(shown), tuple(alphabets), tuple(shapes), tuple(ordered))
 
 
 def unlike(likeness: Likeness, args: Sequence[Any], answer: Any) -> Unlike | None:
@@ -172,6 +205,10 @@ def unlike(likeness: Likeness, args: Sequence[Any], answer: Any) -> Unlike | Non
     whose base tests ``likeness`` describes; None when it is like them."""
     if answer_classes(answer) - likeness.outputs:
         return Unlike.OUTPUT
+    for low, high in likeness.ordered:
+        if (high < len(args) and _number(args[low]) and _number(args[high])
+                and args[low] > args[high]):
+            return Unlike.ORDER
     traits = text_traits([s for value in args for s in _strings(value)]) - {"letters"}
     if "spacing" in traits - likeness.text:
         return Unlike.SPACING

@@ -68,6 +68,7 @@ class Why(enum.Enum):
     LENGTH = Beyond.LENGTH.value
     #: Edges (:class:`evalplus_ng.likeness.Unlike`): to the edge tier, not to stress.
     EDGE_OUTPUT = Unlike.OUTPUT.value
+    EDGE_ORDER = Unlike.ORDER.value
     EDGE_SPACING = Unlike.SPACING.value
     EDGE_CASE = Unlike.CASE.value
     EDGE_ALPHABET = Unlike.ALPHABET.value

@@ -53,6 +53,9 @@ def test_classes_of_literal_inputs(args: list[object], kinds: tuple[str, ...]) -
     ("return 'naïve' unchanged", {"nonascii"}),
     ("a list with a single element", {"single"}),
     ("a none of them", set()),  # None only as Python's
+    ('assert check_expression("{()}[{}]") == True', set()),  # brackets inside a string
+    ("assert f('') == 1 and g(()) == 2", {"empty"}),
+    ("as a sum of non-zero powers of 2", set()),  # zero excluded, not mentioned
 ])
 def test_what_a_prompt_mentions(prompt: str, expected: set[str]) -> None:
     assert mentioned(prompt) == expected

@@ -65,6 +65,22 @@ def test_an_answer_of_a_class_no_base_answer_has_is_an_edge() -> None:
     assert unlike(checks, ([3],), False) is None
 
 
+def test_an_empty_item_and_a_reversed_range_are_edges() -> None:
+    nested = _likeness("Remove the uneven elements in the nested mixed tuple.",
+                       [((4, 5, (7, 6, (2, 4)), 6, 8),), ((5, 6, (8, 7)),)],
+                       [(4, (6, (2, 4)), 6, 8), (6, (8,))])
+    assert answer_classes(((), 1)) == {"type:tuple", "empty-item"}
+    assert unlike(nested, (((3,), 1),), ((),)) is Unlike.OUTPUT
+    assert unlike(nested, (((4,), 1),), ((4,),)) is None
+    squares = _likeness("Find perfect squares between two given numbers.",
+                        [(1, 30), (50, 100), (100, 200)], [[1, 4], [64, 81], [100, 121]])
+    assert squares.ordered == ((0, 1),)
+    assert unlike(squares, (2, 1), [1]) is Unlike.ORDER
+    assert unlike(squares, (1, 2), [1]) is None
+    # Without a range in the prompt, numbers in one order are data, not bounds.
+    assert _likeness("Find the minimum of two numbers.", [(1, 2), (5, 7)], [1, 5]).ordered == ()
+
+
 def test_spacing_case_alphabet_and_shape_no_base_string_shows_are_edges() -> None:
     words = _likeness("Remove the first and last occurrence of a given character.",
                       [("hello", "l"), ("abcda", "a"), ("PHP", "P")],
@@ -86,7 +102,7 @@ def test_spacing_case_alphabet_and_shape_no_base_string_shows_are_edges() -> Non
     assert unlike(dates, ("2020-01",), "01-2020") is Unlike.SHAPE
     # Base strings of several shapes promise no shape; a prompt about spaces allows them.
     free = _likeness("Split the string on spaces.", [("a b",), ("a-b-c",)], [["a", "b"], ["a-b-c"]])
-    assert unlike(free, ("a-b  c-d",), ["a-b", "", "c-d"]) is None
+    assert unlike(free, ("a-b  c-d",), ["a-b", "c-d"]) is None
 
 
 def test_tasks_without_strings_or_letters_have_no_text_edges() -> None:
