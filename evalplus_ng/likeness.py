@@ -206,7 +206,7 @@ def unlike(likeness: Likeness, args: Sequence[Any], answer: Any) -> Unlike | Non
     if answer_classes(answer) - likeness.outputs:
         return Unlike.OUTPUT
     for low, high in likeness.ordered:
-        if (high < len(args) and _number(args[low]) and _number(args[high])
+        if (max(low, high) < len(args) and _number(args[low]) and _number(args[high])
                 and args[low] > args[high]):
             return Unlike.ORDER
     traits = text_traits([s for value in args for s in _strings(value)]) - {"letters"}
