@@ -21,8 +21,10 @@ in a tier of their own and judged apart (``augment`` writes ``<Stem>Plus-Edge.js
 * **alphabet**: a string argument with letters, digits or other symbols where no base
   string there has any (a letter in an IP address, a digit in a word);
 * **shape**: a string argument whose shape (runs of letters, of digits, of spaces,
-  and each other character) is not the one punctuated shape all base strings there
-  share (a date ``9-9-9``, a tuple written out ``(9, 9)``).
+  and each other character) is none of the base strings' there, where each of those has
+  punctuation (an address ``9.9.9.9``, a tuple written out ``(9, 9)``); where every base
+  string there has one shape with the same run lengths too (a date ``9999-99-99``), that
+  one.
 
 A written contract (``contracts/<dataset>/<Task>.py``) is the maintainer's word on what
 is valid, and there every valid input is like the base tests. Pure: plain values in,
@@ -49,7 +51,7 @@ class Unlike(enum.Enum):
     SPACING = "edge-spacing"  #: whitespace no base string has
     CASE = "edge-case"  #: a letter case no base string has
     ALPHABET = "edge-alphabet"  #: letters, digits or symbols no base string there has
-    SHAPE = "edge-shape"  #: a string not of the base strings' one punctuated shape
+    SHAPE = "edge-shape"  #: a string of a shape no base string there has
 
 
 #: Answer classes a prompt may mention (:data:`evalplus_ng.classes.MENTIONS`).
@@ -70,13 +72,13 @@ _SHAPE_EVIDENCE = 2
 class Likeness:
     """What a task's base tests show: the answer classes (and the ones the prompt
     mentions); the text traits (``spacing``, ``upper``, ``lower``) a new string may
-    have; per argument position, the alphabet of its strings (None: any) and their one
-    shape (None: any)."""
+    have; per argument position, the alphabet of its strings (None: any) and their
+    shapes (None: any; a shape with run lengths, ``9{4}-9{2}``, where all share it)."""
 
     outputs: frozenset[str]
     text: frozenset[str]
     alphabets: tuple[frozenset[str] | None, ...] = ()
-    shapes: tuple[str | None, ...] = ()
+    shapes: tuple[frozenset[str] | None, ...] = ()
     #: Pairs of positions ``(low, high)`` of numbers ``low <= high`` in every base input
     #: (and ``<`` in one), where the prompt speaks of a range.
     ordered: tuple[tuple[int, int], ...] = ()
@@ -134,15 +136,19 @@ def text_traits(strings: Sequence[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def shape(text: str) -> str:
+def shape(text: str, lengths: bool = False) -> str:
     """Runs of letters as ``a``, of digits as ``9``, of whitespace as one space; every
-    other character as it is (``'2026-01-02'`` -> ``'9-9-9'``)."""
-    out: list[str] = []
+    other character as it is (``'2026-01-02'`` -> ``'9-9-9'``); with ``lengths``, each
+    run longer than one with its length (``'9{4}-9{2}-9{2}'``)."""
+    runs: list[list[Any]] = []
     for c in text:
         kind = "a" if c.isalpha() else "9" if c.isdigit() else " " if c.isspace() else c
-        if not (out and kind in "a9 " and out[-1] == kind):
-            out.append(kind)
-    return "".join(out)
+        if runs and kind in "a9 " and runs[-1][0] == kind:
+            runs[-1][1] += 1
+        else:
+            runs.append([kind, 1])
+    return "".join(f"{kind}{{{count}}}" if lengths and count > 1 else kind
+                   for kind, count in runs)
 
 
 def _number(value: Any) -> bool:
@@ -166,12 +172,12 @@ def alphabet(text: str) -> frozenset[str]:
                      else "space" if c.isspace() else "symbol" for c in text)
 
 
-def _one_shape(strings: Sequence[str]) -> str | None:
-    shapes = {shape(s) for s in strings}
-    if len(shapes) != 1:
-        return None
-    only = shapes.pop()
-    return only if set(only) - set("a9 ") else None
+def _shapes(strings: Sequence[str]) -> frozenset[str] | None:
+    shapes = frozenset(shape(s) for s in strings)
+    if any(not set(one) - set("a9 ") for one in shapes):
+        return None  # a string without punctuation: words, numbers
+    exact = frozenset(shape(s, lengths=True) for s in strings)
+    return exact if len(exact) == 1 else shapes
 
 
 def infer_likeness(prompt: str, base_inputs: Sequence[Sequence[Any]],
@@ -189,13 +195,13 @@ def infer_likeness(prompt: str, base_inputs: Sequence[Sequence[Any]],
         shown |= {"upper", "lower"}
     arity = min((len(args) for args in base_inputs), default=0)
     alphabets: list[frozenset[str] | None] = []
-    shapes: list[str | None] = []
+    shapes: list[frozenset[str] | None] = []
     for position in range(arity):
         values = [args[position] for args in base_inputs]
         texts = [v for v in values if isinstance(v, str)]
         whole = len(texts) == len(values) and len(texts) >= _SHAPE_EVIDENCE
         alphabets.append(frozenset().union(*map(alphabet, texts)) if whole else None)
-        shapes.append(_one_shape(texts) if whole else None)
+        shapes.append(_shapes(texts) if whole else None)
     ordered = _ordered_pairs(base_inputs, arity) if _RANGE_WORDS.search(prompt) else []
     return Likeness(outputs, frozenset(shown), tuple(alphabets), tuple(shapes), tuple(ordered))
 
@@ -221,6 +227,6 @@ def unlike(likeness: Likeness, args: Sequence[Any], answer: Any) -> Unlike | Non
             return Unlike.ALPHABET
     for position, text in texts:
         wanted = likeness.shapes[position]
-        if wanted is not None and shape(text) != wanted:
+        if wanted is not None and not {shape(text), shape(text, lengths=True)} & wanted:
             return Unlike.SHAPE
     return None

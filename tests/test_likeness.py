@@ -36,6 +36,8 @@ def test_shape_and_alphabet() -> None:
     assert shape("(1, 22)") == "(9, 9)"
     assert shape("ab  cd") == "a a"
     assert shape("Éa9") == "a9"
+    assert shape("2026-01-02", lengths=True) == "9{4}-9{2}-9{2}"
+    assert shape("(1, 22)", lengths=True) == "(9, 9{2})"
     assert alphabet("a1 -") == {"letter", "digit", "space", "symbol"}
     assert alphabet("") == frozenset()
 
@@ -100,6 +102,14 @@ def test_spacing_case_alphabet_and_shape_no_base_string_shows_are_edges() -> Non
     assert unlike(dates, ("1999-12-31",), "31-12-1999") is None
     assert unlike(dates, ("0000-0-0a",), "0-0-0000a") is Unlike.ALPHABET
     assert unlike(dates, ("2020-01",), "01-2020") is Unlike.SHAPE
+    assert unlike(dates, ("2021-04-2626",), "2626-04-2021") is Unlike.SHAPE  # run lengths
+    # Base addresses of two shapes: either shape, any run lengths; no other shape.
+    addresses = _likeness("Remove leading zeroes from an ip address.",
+                          [("216.08.094.196",), ("12.01.024",), ("216.08.094.0196",)],
+                          ["216.8.94.196", "12.1.24", "216.8.94.196"])
+    assert unlike(addresses, ("1.002.3",), "1.2.3") is None
+    assert unlike(addresses, ("1.2.3.4",), "1.2.3.4") is None
+    assert unlike(addresses, (".4",), ".4") is Unlike.SHAPE
     # Base strings of several shapes promise no shape; a prompt about spaces allows them.
     free = _likeness("Split the string on spaces.", [("a b",), ("a-b-c",)], [["a", "b"], ["a-b-c"]])
     assert unlike(free, ("a-b  c-d",), ["a-b", "c-d"]) is None
