@@ -21,8 +21,9 @@ in a tier of their own and judged apart (``augment`` writes ``<Stem>Plus-Edge.js
 * **alphabet**: a string argument with letters, digits or other symbols where no base
   string there has any (a letter in an IP address, a digit in a word);
 * **shape**: a string argument whose shape (runs of letters, of digits, of spaces,
-  and each other character) is none of the base strings' there, where each of those has
-  punctuation (an address ``9.9.9.9``, a tuple written out ``(9, 9)``); where every base
+  and each other character) is none of the base strings' there, where each of those is
+  structured text (two or more symbols, not prose: an address ``9.9.9.9``, a tuple
+  written out ``(9, 9)``); where every base
   string there has one shape with the same run lengths too (a date ``9999-99-99``), that
   one.
 
@@ -172,10 +173,16 @@ def alphabet(text: str) -> frozenset[str]:
                      else "space" if c.isspace() else "symbol" for c in text)
 
 
+def _structured(coarse: str) -> bool:
+    """A shape of structured text (a date, an address, a tuple written out: two or more
+    symbols), not of words (no punctuation, or prose: words between spaces)."""
+    return sum(c not in "a9 " for c in coarse) >= 2 and "a a" not in coarse
+
+
 def _shapes(strings: Sequence[str]) -> frozenset[str] | None:
     shapes = frozenset(shape(s) for s in strings)
-    if any(not set(one) - set("a9 ") for one in shapes):
-        return None  # a string without punctuation: words, numbers
+    if not all(map(_structured, shapes)):
+        return None
     exact = frozenset(shape(s, lengths=True) for s in strings)
     return exact if len(exact) == 1 else shapes
 
