@@ -174,9 +174,11 @@ def alphabet(text: str) -> frozenset[str]:
 
 
 def _structured(coarse: str) -> bool:
-    """A shape of structured text (a date, an address, a tuple written out: two or more
-    symbols), not of words (no punctuation, or prose: words between spaces)."""
-    return sum(c not in "a9 " for c in coarse) >= 2 and "a a" not in coarse
+    """A shape of structured text (a date, an address, a tuple written out: fields of
+    letters or digits between two or more symbols), not of words (no punctuation, or
+    prose: words between spaces) nor of symbols alone (brackets)."""
+    symbols = sum(c not in "a9 " for c in coarse)
+    return symbols >= 2 and symbols < len(coarse) and "a a" not in coarse
 
 
 def _shapes(strings: Sequence[str]) -> frozenset[str] | None:

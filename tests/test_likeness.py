@@ -110,6 +110,12 @@ def test_spacing_case_alphabet_and_shape_no_base_string_shows_are_edges() -> Non
     assert unlike(addresses, ("1.002.3",), "1.2.3") is None
     assert unlike(addresses, ("1.2.3.4",), "1.2.3.4") is None
     assert unlike(addresses, (".4",), ".4") is Unlike.SHAPE
+    # Symbols alone (brackets) and prose promise no shape.
+    brackets = _likeness("Check if the given expression is balanced.",
+                         [("{()}[{}]",), ("{()}[{]",), ("{()}[{}][]({})",)], [True, False, True])
+    assert brackets.shapes == (None,) and unlike(brackets, ("(())",), True) is None
+    prose = _likeness("Find the last word.", [("it is here.",), ("go now.",)], ["here", "now"])
+    assert prose.shapes == (None,)
     # Base strings of several shapes promise no shape; a prompt about spaces allows them.
     free = _likeness("Split the string on spaces.", [("a b",), ("a-b-c",)], [["a", "b"], ["a-b-c"]])
     assert unlike(free, ("a-b  c-d",), ["a-b", "c-d"]) is None
