@@ -23,7 +23,7 @@ from typing import Any
 
 from evalplus_ng import admit
 from evalplus_ng.artifact import write_plus_file
-from evalplus_ng.bounds import beyond, infer_bounds
+from evalplus_ng.bounds import INFERRED_MAGNITUDE_FLOOR, MAGNITUDE_FLOOR, beyond, infer_bounds
 from evalplus_ng.contract import Contract, load_contract
 from evalplus_ng.dataset import efficiency_tasks, load_plus_file, plain_solutions
 from evalplus_ng.errors import UnknownTaskError
@@ -69,7 +69,7 @@ MAX_UNANSWERED_SHARE = 0.5
 TIMEOUT_WEIGHT = 4
 #: Part of every task's checkpoint fingerprint: bumped whenever generation changes
 #: (8: an inferred contract keeps the premises of the base inputs; 9: the edge tier).
-FORMAT_VERSION = 9
+FORMAT_VERSION = 10
 
 
 @dataclass(frozen=True)
@@ -229,13 +229,15 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
     dropped: dict[str, int] = {}
     tiers: dict[str, int] = {}
     costly_cap = int(config.per_task * MAX_COSTLY_SHARE)
-    bounds = None if reference.efficiency else infer_bounds(task.base_inputs, task.prompt)
     unlike_cap, unlike_judged = int(config.per_task * MAX_UNLIKE_SHARE), 0
     judged = 0
     with Sandbox(1, Limits()) as sandbox:
         contract, allowed = admitted(task, dataset.contract_path(task.task_id), config, sandbox)
         likeness = (None if contract.written or reference.efficiency
                     else _likeness(task, config, sandbox))
+        bounds = (None if reference.efficiency else infer_bounds(
+            task.base_inputs, task.prompt,
+            MAGNITUDE_FLOOR if contract.written else INFERRED_MAGNITUDE_FLOOR))
         seeds = gather(task, contract,
                        dataset.corpus_path(task.task_id) if config.use_corpus else None,
                        task_seed, config.hypothesis_examples, allowed)
@@ -265,7 +267,7 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
             split = split_tiers(task, reference, answered, verdict.outputs,
                                 [p for p, k in enumerate(verdict.kept) if asked[k] in grown],
                                 sandbox, max_costly=costly_cap - tiers.get(Why.COST.value, 0),
-                                likeness=likeness)
+                                likeness=likeness, bounds=bounds)
             kept.extend(answered[i] for i in split.plus)
             stress.extend(answered[i] for i in split.stress)
             edge.extend(answered[i] for i in split.edge)

@@ -12,7 +12,10 @@ argument (:func:`infer_bounds`, :func:`beyond`):
   position, and never less than :data:`LENGTH_FLOOR` (tiny examples still allow small
   variation);
 * its **magnitude** (the largest absolute value of a number in it, nested too) is at
-  most :data:`MAGNITUDE_FACTOR` times the base inputs', floor :data:`MAGNITUDE_FLOOR`;
+  most :data:`MAGNITUDE_FACTOR` times the base inputs', floor :data:`MAGNITUDE_FLOOR`
+  where a person wrote the task's contract, :data:`INFERRED_MAGNITUDE_FLOOR` where it is
+  inferred (a loop to ``n`` over a hundred thousand is a question of speed, and nobody
+  said which numbers the task is for);
 * an integer past 2**53 (where a float stops being exact) or past the float range
   (where ``float(x)`` overflows) appears only where a base input has one, or the prompt
   speaks of large numbers (:data:`LARGE_NUMBERS`: then magnitudes are not bounded).
@@ -39,8 +42,10 @@ LENGTH_FACTOR = 10
 LENGTH_FLOOR = 64
 #: A new argument's numbers may be this many times the base arguments' largest there.
 MAGNITUDE_FACTOR = 100
-#: ... and at least this large whatever the base inputs.
+#: ... and at least this large whatever the base inputs (a written contract).
 MAGNITUDE_FLOOR = 100_000
+#: ... and at least this large where the contract is inferred from the base inputs.
+INFERRED_MAGNITUDE_FLOOR = 1_000
 #: The first integer magnitude a float cannot hold exactly is just past this.
 EXACT_FLOAT = 2**53
 #: Integers larger than this in magnitude overflow ``float(x)``.
@@ -72,6 +77,8 @@ class Bounds:
     past_float: bool
     #: The prompt promises large numbers: no magnitude is too large.
     large: bool = False
+    #: The magnitude allowed at positions past the tuples.
+    floor: float = MAGNITUDE_FLOOR
 
     def length(self, position: int) -> int:
         """The largest length allowed at ``position``."""
@@ -81,8 +88,7 @@ class Bounds:
         """The largest magnitude allowed at ``position``."""
         if self.large:
             return math.inf
-        return (self.magnitudes[position] if position < len(self.magnitudes)
-                else MAGNITUDE_FLOOR)
+        return self.magnitudes[position] if position < len(self.magnitudes) else self.floor
 
 
 def length(value: Any) -> int:
@@ -125,8 +131,11 @@ def largest_int(value: Any) -> int:
     return max((abs(n) for n in _numbers(value) if type(n) is int), default=0)
 
 
-def infer_bounds(base_inputs: Sequence[Args], prompt: str = "") -> Bounds:
-    """The bounds the base inputs (and the prompt's words) allow."""
+def infer_bounds(base_inputs: Sequence[Args], prompt: str = "",
+                 floor: float = MAGNITUDE_FLOOR) -> Bounds:
+    """The bounds the base inputs (and the prompt's words) allow; ``floor``: the least
+    magnitude bound (:data:`MAGNITUDE_FLOOR`, or :data:`INFERRED_MAGNITUDE_FLOOR` for a
+    task whose contract is inferred)."""
     width = max((len(args) for args in base_inputs), default=0)
     lengths, magnitudes = [], []
     for position in range(width):
@@ -134,11 +143,11 @@ def infer_bounds(base_inputs: Sequence[Args], prompt: str = "") -> Bounds:
         lengths.append(max(LENGTH_FLOOR,
                            LENGTH_FACTOR * max((length(v) for v in values), default=0)))
         largest = max((magnitude(v) for v in values), default=0.0)
-        magnitudes.append(max(float(MAGNITUDE_FLOOR), MAGNITUDE_FACTOR * largest))
+        magnitudes.append(max(float(floor), MAGNITUDE_FACTOR * largest))
     big = max((largest_int(args) for args in base_inputs), default=0)
     large = bool(LARGE_NUMBERS.search(prompt))
     return Bounds(tuple(lengths), tuple(magnitudes), past_exact=large or big > EXACT_FLOAT,
-                  past_float=large or big > FLOAT_MAX, large=large)
+                  past_float=large or big > FLOAT_MAX, large=large, floor=float(floor))
 
 
 def beyond(bounds: Bounds, args: Args) -> Beyond | None:

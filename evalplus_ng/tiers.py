@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from evalplus_ng import oracle as judge
 from evalplus_ng import shrink
-from evalplus_ng.bounds import Beyond, beyond, infer_bounds
+from evalplus_ng.bounds import Beyond, Bounds, beyond, infer_bounds
 from evalplus_ng.dataset import PlainSolution
 from evalplus_ng.groundtruth import ground_truth_job
 from evalplus_ng.likeness import Likeness, Unlike, unlike
@@ -143,12 +143,13 @@ def _limited(code: str) -> str:
 def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
                 expected: Sequence[Wire], scaled_up: Collection[int],
                 executor: Executor, max_costly: int | None = None,
-                likeness: Likeness | None = None) -> TierSplit:
+                likeness: Likeness | None = None, bounds: Bounds | None = None) -> TierSplit:
     """Sort ``inputs`` (which the ground truth answered with ``expected``) into tiers.
 
     ``scaled_up`` indexes inputs grown to stress size: they go to stress without a
     run, as do inputs larger than :data:`PLAIN_MAX_SIZE` and inputs unlike the base
-    inputs (:func:`evalplus_ng.bounds.beyond`). With ``likeness`` (a task without a
+    inputs (:func:`evalplus_ng.bounds.beyond` of ``bounds``, by default those of the base
+    inputs with a written contract's floor). With ``likeness`` (a task without a
     written contract), inputs that are edges of its base tests
     (:func:`evalplus_ng.likeness.unlike`) go to the edge tier. The others run once through
     the plain reference, in one sandbox job. Each input the plain reference cannot do
@@ -161,7 +162,7 @@ def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
     if reference.efficiency:
         return TierSplit(tuple(range(len(inputs))), (), reasons)
     verdicts: dict[int, Why | None] = dict.fromkeys(scaled_up, Why.SCALED_UP)
-    bounds = infer_bounds(task.base_inputs, task.prompt)
+    bounds = bounds if bounds is not None else infer_bounds(task.base_inputs, task.prompt)
     for index, args in enumerate(inputs):
         if index in verdicts:
             continue

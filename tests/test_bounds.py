@@ -5,9 +5,12 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
+
 from evalplus_ng.augment import MAX_UNLIKE_SHARE, AugmentConfig, augment_task
 from evalplus_ng.bounds import (
     EXACT_FLOAT,
+    INFERRED_MAGNITUDE_FLOOR,
     LENGTH_FACTOR,
     LENGTH_FLOOR,
     MAGNITUDE_FACTOR,
@@ -18,6 +21,7 @@ from evalplus_ng.bounds import (
     length,
     magnitude,
 )
+from evalplus_ng.records import Task
 from evalplus_ng.registry import resolve
 from evalplus_ng.tiers import Why, plain_reference
 
@@ -85,6 +89,41 @@ def test_no_base_inputs_gives_the_floors() -> None:
     bounds = infer_bounds([])
     assert beyond(bounds, [[0] * LENGTH_FLOOR, MAGNITUDE_FLOOR]) is None
     assert beyond(bounds, [[0] * (LENGTH_FLOOR + 1)]) is Beyond.LENGTH
+
+
+def test_an_inferred_contract_bounds_magnitudes_with_a_lower_floor() -> None:
+    written = infer_bounds([[5, [2000]]])
+    inferred = infer_bounds([[5, [2000]]], floor=INFERRED_MAGNITUDE_FLOOR)
+    assert written.magnitude(0) == MAGNITUDE_FLOOR
+    assert inferred.magnitude(0) == INFERRED_MAGNITUDE_FLOOR
+    assert inferred.magnitude(1) == written.magnitude(1) == MAGNITUDE_FACTOR * 2000
+    assert inferred.magnitude(2) == INFERRED_MAGNITUDE_FLOOR  # past the base arity
+    assert beyond(inferred, [INFERRED_MAGNITUDE_FLOOR, [1]]) is None
+    assert beyond(inferred, [INFERRED_MAGNITUDE_FLOOR + 1, [1]]) is Beyond.MAGNITUDE
+    assert beyond(written, [INFERRED_MAGNITUDE_FLOOR + 1, [1]]) is None
+
+
+@pytest.mark.parametrize("written", [False, True])
+def test_augment_uses_the_lower_floor_only_where_no_contract_is_written(
+        tmp_path: Path, written: bool) -> None:
+    # count_to(n): a loop to n. Base n are tiny, so the floor decides how far plus goes.
+    prompt = 'def count_to(n: int):\n    """How many numbers from 1 to n are odd."""\n'
+    task = Task("T/3", prompt, "count_to",
+                prompt + "    return sum(1 for k in range(1, n + 1) if k % 2)\n",
+                ([3], [7], [10]))
+    if written:
+        (tmp_path / "contracts").mkdir()
+        (tmp_path / "contracts" / "T_3.py").write_text(
+            "def pre(n: int) -> bool:\n    return True\n")
+    dataset = resolve("humaneval", tmp_path)
+    config = AugmentConfig(per_task=80, hypothesis_examples=20)
+    suites = augment_task(task, config, plain_reference(task, {}, set()), dataset)
+    largest = max(abs(n) for [n] in suites.plus)
+    assert largest <= (MAGNITUDE_FLOOR if written else INFERRED_MAGNITUDE_FLOOR)
+    if written:  # the fuzzer's thousands and ten-thousands stay in plus
+        assert largest > INFERRED_MAGNITUDE_FLOOR
+    else:
+        assert suites.report.tiers[Why.MAGNITUDE.value] > 0
 
 
 def test_a_real_task_keeps_big_integers_out_of_plus(tmp_path: Path) -> None:
