@@ -75,6 +75,11 @@ class AuditConfig:
     #: task's shrink take minutes (Mbpp/589 walks every integer of a range its shrunk
     #: bounds make huge).
     shrink_lines: int = 50_000
+    #: Seconds each candidate of a differential or raises shrink may run (one that runs
+    #: out of time does not hold): within ``shrink_lines`` only C-level work takes that
+    #: long, and at the full ``seconds`` a pattern that backtracks without end (Mbpp/773
+    #: searches a substring as a regular expression) cost 10 s a candidate, minutes a task.
+    shrink_seconds: float = 1.0
     #: Candidates a performance witness's shrink may check: each one that holds, and each
     #: one just under the budget, costs the original nearly a full ``perf_lines``.
     perf_shrink_checks: int = 200
@@ -392,32 +397,35 @@ class TaskAudit:
         return self.task.solution if self.fixed is not None else None
 
     def original(self, inputs: Sequence[Args], max_lines: int | None = None,
-                 thrift: Thrift | None = None) -> list[Outcome]:
+                 thrift: Thrift | None = None, seconds: float | None = None) -> list[Outcome]:
         """Outcomes of the dataset's own reference."""
         return self.run(self.task.original, inputs, max_lines or self.config.perf_lines,
-                        self.config.seconds, thrift=thrift)
+                        seconds or self.config.seconds, thrift=thrift)
 
-    def fixed_run(self, inputs: Sequence[Args], max_lines: int | None = None) -> list[Outcome]:
+    def fixed_run(self, inputs: Sequence[Args], max_lines: int | None = None,
+                  seconds: float | None = None) -> list[Outcome]:
         """Outcomes of the fixed ground truth; [] when the task has none."""
         if self.fixed_code is None:
             return []
         return self.run(self.fixed_code, inputs, max_lines or self.config.perf_lines,
-                        self.config.seconds)
+                        seconds or self.config.seconds)
 
     def shrunk(self, signal: str, args: Args,
                holds: Callable[[Args, Outcome, Outcome | None], bool],
                lines: int | None = None, fixed_lines: int | None = None,
-               thrift: Thrift | None = None, checks: int | None = None) -> Args:
+               thrift: Thrift | None = None, checks: int | None = None,
+               seconds: float | None = None) -> Args:
         """``args`` shrunk while ``holds(candidate, original, fixed)`` stays true (the
-        original runs each batch of candidates under ``thrift`` when given)."""
+        original runs each batch of candidates under ``thrift`` when given; each
+        candidate within ``seconds``, by default the audit's)."""
         if signal in self.dismissed:
             return args
 
         def batch(candidates: Sequence[Args]) -> list[bool]:
-            originals = self.original(candidates, lines, thrift=thrift)
+            originals = self.original(candidates, lines, thrift=thrift, seconds=seconds)
             fixed: list[Outcome | None] = [None] * len(candidates)
             if self.fixed_code is not None:
-                fixed = list(self.fixed_run(candidates, fixed_lines))
+                fixed = list(self.fixed_run(candidates, fixed_lines, seconds))
             return [holds(c, o, f) for c, o, f in zip(candidates, originals, fixed, strict=True)]
 
         return shrink.shrink(args, batch, self.contract.valid,
@@ -444,7 +452,8 @@ def differential_and_raises(audit: TaskAudit, originals: Sequence[Outcome]) -> l
         witness = audit.shrunk(DIFFERENTIAL, inputs[first],
                                lambda _a, o, f: _differs(audit, o, f),
                                lines=audit.config.shrink_lines,
-                               fixed_lines=audit.config.shrink_lines)
+                               fixed_lines=audit.config.shrink_lines,
+                               seconds=audit.config.shrink_seconds)
         [original], [answer] = audit.original([witness]), audit.fixed_run([witness])
         findings.append(Finding(
             audit.task.task_id, audit.fixed.category, DIFFERENTIAL, witness,
@@ -459,7 +468,8 @@ def differential_and_raises(audit: TaskAudit, originals: Sequence[Outcome]) -> l
                   if fails(inputs[i], o, f)), None)
     if first is not None:
         witness = audit.shrunk(RAISES, inputs[first], fails, lines=audit.config.shrink_lines,
-                               fixed_lines=audit.config.shrink_lines)
+                               fixed_lines=audit.config.shrink_lines,
+                               seconds=audit.config.shrink_seconds)
         [original] = audit.original([witness])
         answers = audit.fixed_run([witness])
         settled = bool(answers) and answers[0].status is Status.OK

@@ -32,6 +32,20 @@ def _char_rank(char: str) -> int:
     return index if index >= 0 else len(SIMPLE_CHARS) + ord(char)
 
 
+def _text_rank(text: str) -> int:
+    """The sum of :func:`_char_rank` over ``text``, at C speed: every character counted
+    as ``len(SIMPLE_CHARS) + ord(c)``, then the simple ones corrected (the shrinker
+    prices every candidate of a 10,000-character string: a loop in Python took minutes)."""
+    if text.isascii():
+        total = sum(text.encode("ascii"))
+    else:
+        total = sum(memoryview(text.encode("utf-32-le", "surrogatepass")).cast("I"))
+    total += len(SIMPLE_CHARS) * len(text)
+    for index, char in enumerate(SIMPLE_CHARS):
+        total -= text.count(char) * (len(SIMPLE_CHARS) + ord(char) - index)
+    return total
+
+
 def cost(value: Any) -> tuple[int, int, float, int, int]:
     """(total length, integer magnitude, float magnitude, character rank, negatives)."""
     length, magnitude, real, chars, negatives = 0, 0, 0.0, 0, 0
@@ -49,7 +63,7 @@ def cost(value: Any) -> tuple[int, int, float, int, int]:
             negatives += item < 0
         elif kind is str:
             length += len(item)
-            chars += sum(_char_rank(c) for c in item)
+            chars += _text_rank(item)
         elif kind is dict:
             length += len(item)
             stack.extend(item.keys())

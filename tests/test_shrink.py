@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalplus_ng.shrink import candidates, cost, shrink
+from evalplus_ng.shrink import SIMPLE_CHARS, candidates, cost, shrink
 from evalplus_ng.types import Args
 
 
@@ -112,3 +112,14 @@ def test_shrinking_something_always_true_reaches_a_fixed_point(args: list[Any]) 
     witness = shrink(args, holds_when(lambda *_a: True), max_checks=100_000)
     assert cost(witness) <= cost(args)
     assert next(candidates(witness), None) is None
+
+
+@given(st.text() | st.text(alphabet=SIMPLE_CHARS + "b1B\t\ud800"))
+def test_the_character_rank_of_a_string_is_the_sum_of_its_characters_ranks(text: str) -> None:
+    # cost() prices a string at C speed; it must equal the plain per-character sum.
+    def rank(char: str) -> int:
+        index = SIMPLE_CHARS.find(char)
+        return index if index >= 0 else len(SIMPLE_CHARS) + ord(char)
+
+    assert cost(text)[3] == sum(rank(c) for c in text)
+    assert cost([text, text])[3] == 2 * cost(text)[3]
