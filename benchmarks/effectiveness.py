@@ -33,12 +33,13 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.augment import references
-from evalplus_ng.contract import load_contract
+from evalplus_ng.augment import AugmentConfig, base_likeness, references, task_bounds
+from evalplus_ng.bounds import beyond
+from evalplus_ng.contract import Contract, load_contract
 from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.evaluate import (
     UNCALIBRATED_FLOOR_SECONDS,
@@ -48,6 +49,7 @@ from evalplus_ng.evaluate import (
 )
 from evalplus_ng.explain import Explanation, simplest_failure
 from evalplus_ng.groundtruth import Expected, ground_truth_job, run_ground_truth
+from evalplus_ng.likeness import unlike
 from evalplus_ng.oracle import JUDGE
 from evalplus_ng.records import Job, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.registry import Dataset, resolve
@@ -127,10 +129,25 @@ def _failing(task: Task, truth: Expected, code: str, sandbox: Sandbox,
     return [inputs[i] for i, ok in enumerate(result.passed) if not ok]
 
 
+def plus_tier(task: Task, contract: Contract, sandbox: Sandbox) -> Callable[[Args, Any], bool]:
+    """Whether the plus tier would hold an input (given the ground truth's answer): within
+    the task's bounds and, where its contract is inferred, no edge of its base tests."""
+    bounds = task_bounds(task, contract)
+    likeness = None if contract.written else base_likeness(task, AugmentConfig(), sandbox)
+
+    def keep(args: Args, answer: Any) -> bool:
+        return beyond(bounds, args) is None and (
+            likeness is None or unlike(likeness, args, answer) is None)
+
+    return keep
+
+
 def explain_kills(tasks: Mapping[str, Task], samples: Sequence[Sample], kills: Sequence[int],
-                  sandbox: Sandbox, config: EvalConfig,
-                  dataset: Dataset) -> dict[str, Explanation | None]:
-    """The simplest failing input of each distinct killed program, by :func:`kill_key`."""
+                  sandbox: Sandbox, config: EvalConfig, dataset: Dataset,
+                  within: bool = True) -> dict[str, Explanation | None]:
+    """The simplest failing input of each distinct killed program, by :func:`kill_key`
+    (``within``: among inputs the plus tier would hold, :func:`plus_tier`)."""
+    keeps: dict[str, Callable[[Args, Any], bool]] = {}
     distinct: dict[str, int] = {}
     for i in kills:
         distinct.setdefault(kill_key(samples[i].task_id, samples[i].code), i)
@@ -143,8 +160,10 @@ def explain_kills(tasks: Mapping[str, Task], samples: Sequence[Sample], kills: S
         contract = load_contract(task, dataset.contract_path(task.task_id))
         seconds = review_seconds(task, config)
         failing = _failing(task, truths[task.task_id].plus, sample.code, sandbox, seconds)
+        if within and task.task_id not in keeps:
+            keeps[task.task_id] = plus_tier(task, contract, sandbox)
         explained[key] = simplest_failure(task, sample.code, failing, contract.valid, sandbox,
-                                          seconds)
+                                          seconds, keep=keeps.get(task.task_id))
         print(f"\rexplained {number + 1}/{len(distinct)}", end="", file=sys.stderr)
     print(file=sys.stderr)
     return explained
@@ -219,6 +238,9 @@ def main() -> None:
                         help="time limit as a multiple of the ground truth's time")
     parser.add_argument("--review", action="store_true",
                         help="explain every kill and join it with the reviewed verdicts")
+    parser.add_argument("--any-tier", action="store_true",
+                        help="shrink a kill's input through any valid input, not only those "
+                             "the plus tier would hold (for a stress or edge suite)")
     parser.add_argument("--verdicts", type=Path, default=None,
                         help="reviewed verdicts [default: review/<dataset>-plus.json]")
     parser.add_argument("--stress", type=Path, default=None,
@@ -256,7 +278,8 @@ def main() -> None:
                             "failing_input": repr(results[i].plus_fail_tests[:1])[:300]}
                            for i in kills]
         if options.review:
-            explained = explain_kills(tasks, samples, kills, sandbox, config, dataset)
+            explained = explain_kills(tasks, samples, kills, sandbox, config, dataset,
+                                      within=not options.any_tier)
             rows = review_rows(tasks, samples, origin, kills, explained,
                                load_verdicts(verdicts))
             report["review"] = rows

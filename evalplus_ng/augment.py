@@ -23,7 +23,13 @@ from typing import Any
 
 from evalplus_ng import admit
 from evalplus_ng.artifact import write_plus_file
-from evalplus_ng.bounds import INFERRED_MAGNITUDE_FLOOR, MAGNITUDE_FLOOR, beyond, infer_bounds
+from evalplus_ng.bounds import (
+    INFERRED_MAGNITUDE_FLOOR,
+    MAGNITUDE_FLOOR,
+    Bounds,
+    beyond,
+    infer_bounds,
+)
 from evalplus_ng.contract import Contract, load_contract
 from evalplus_ng.dataset import efficiency_tasks, load_plus_file, plain_solutions
 from evalplus_ng.errors import UnknownTaskError
@@ -234,10 +240,8 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
     with Sandbox(1, Limits()) as sandbox:
         contract, allowed = admitted(task, dataset.contract_path(task.task_id), config, sandbox)
         likeness = (None if contract.written or reference.efficiency
-                    else _likeness(task, config, sandbox))
-        bounds = (None if reference.efficiency else infer_bounds(
-            task.base_inputs, task.prompt,
-            MAGNITUDE_FLOOR if contract.written else INFERRED_MAGNITUDE_FLOOR))
+                    else base_likeness(task, config, sandbox))
+        bounds = None if reference.efficiency else task_bounds(task, contract)
         seeds = gather(task, contract,
                        dataset.corpus_path(task.task_id) if config.use_corpus else None,
                        task_seed, config.hypothesis_examples, allowed)
@@ -298,11 +302,18 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
     return TaskSuites(kept, stress, edge, report)
 
 
-def _likeness(task: Task, config: AugmentConfig, sandbox: Sandbox) -> Likeness:
+def task_bounds(task: Task, contract: Contract) -> Bounds:
+    """How far the task's plus inputs may stray from its base inputs
+    (:mod:`evalplus_ng.bounds`): a written contract's magnitude floor, or an inferred one's."""
+    return infer_bounds(task.base_inputs, task.prompt,
+                        MAGNITUDE_FLOOR if contract.written else INFERRED_MAGNITUDE_FLOOR)
+
+
+def base_likeness(task: Task, config: AugmentConfig, executor: Executor) -> Likeness:
     """What the task's base tests show (:mod:`evalplus_ng.likeness`): their inputs and the
     ground truth's answers to them (those it answers within the oracle's budget)."""
     base = list(task.base_inputs)
-    answers = oracle(task, base, sandbox, config.oracle_seconds, config.max_lines,
+    answers = oracle(task, base, executor, config.oracle_seconds, config.max_lines,
                      max_output_bytes=config.max_output_bytes)
     return infer_likeness(task.prompt, [base[i] for i in answers.kept],
                           [decode(output) for output in answers.outputs])

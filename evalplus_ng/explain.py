@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from evalplus_ng import oracle as judge
 from evalplus_ng import shrink
@@ -55,10 +56,15 @@ def fails(task: Task, args: Args, expected: Outcome, actual: Outcome) -> bool:
 
 def simplest_failure(task: Task, code: str, failing: Sequence[Args],
                      valid: Callable[[Args], bool], executor: Executor, limit: float,
-                     max_checks: int = 600) -> Explanation | None:
+                     max_checks: int = 600,
+                     keep: Callable[[Args, Any], bool] | None = None) -> Explanation | None:
     """The simplest input on which ``code`` fails, from its ``failing`` inputs; None when
     it fails on none of them when run again. ``limit`` is the sample's time limit per
-    call when the failing inputs are first run again (a timeout then is reported as it is)."""
+    call when the failing inputs are first run again (a timeout then is reported as it is).
+
+    ``keep(args, answer)`` (the ground truth's answer) keeps the shrink inside a tier: a
+    kill of the plus tier explained by an input the tier would not hold (an edge of the
+    base tests, a number past its bounds) would show the reviewer another question."""
 
     def run_both(inputs: Sequence[Args],
                  seconds: float = SHRINK_SECONDS) -> list[tuple[Outcome, Outcome]]:
@@ -74,6 +80,7 @@ def simplest_failure(task: Task, code: str, failing: Sequence[Args],
 
     def holds(candidates: Sequence[Args]) -> list[bool]:
         return [fails(task, args, expected, actual) and actual.status is not Status.TIMEOUT
+                and (keep is None or _kept(keep, args, expected))
                 for args, (expected, actual) in zip(candidates, run_both(candidates),
                                                      strict=True)]
 
@@ -89,3 +96,10 @@ def simplest_failure(task: Task, code: str, failing: Sequence[Args],
         ((expected, actual),) = run_both([smaller])
         return Explanation(smaller, expected, actual, shrunk=smaller != args)
     return None
+
+
+def _kept(keep: Callable[[Args, Any], bool], args: Args, expected: Outcome) -> bool:
+    try:
+        return keep(args, decode(expected.value))
+    except ValueError:  # an answer that does not decode here (an int past 4,300 digits)
+        return False

@@ -65,6 +65,14 @@ def test_a_failing_input_shrinks_to_the_simplest_valid_one(sandbox: Sandbox) -> 
     assert found.actual.value == encode(0)
 
 
+def test_keep_holds_the_shrink_inside_a_tier(sandbox: Sandbox) -> None:
+    # A tier that holds only answers of -3 or less: the shrink stops at [-3], not [-1].
+    failing = [[[-7, -3, -12, -5, -9]]]
+    found = simplest_failure(_task(), BUGGY, failing, _valid, sandbox, limit=1.0,
+                             keep=lambda _args, answer: answer <= -3)
+    assert found is not None and found.args == [[-3]]
+
+
 def test_a_timeout_is_reported_as_it_is_and_a_passing_sample_has_no_failure(
         sandbox: Sandbox) -> None:
     found = simplest_failure(_task(), SLOW, [[[3, 1, 2]], [[5]]], _valid, sandbox, limit=0.2)
