@@ -189,6 +189,9 @@ MBPP_CASES: dict[str, tuple[str, tuple[Any, ...], Any, list[tuple[Any, ...]]]] =
                   for arr in itertools.product(range(-2, 3), repeat=size)]
                  + [([1, 2, 3, 3],), ([-5, -5, 1],), ([0, -1, -2, -4, 5, 0, -6],)]),
     "Mbpp/739": ("find_Index", (2,), 4, [(n,) for n in range(1, 11)]),
+    "Mbpp/440": ("find_adverb_position", ("clearly!! we can see the sky",), (0, 7, "clearly"),
+                 [(s,) for s in ("alya", "onlyx only", "ly", "a ly", "xly", "ally_ly", "",
+                                 " Ably.", "seriously!! there are many roses")]),
     "Mbpp/593": ("removezero_ip", ("216.08.094.196",), "216.8.94.196",
                  [(ip,) for ip in ("01.2.3.4", "1.0.3", "0.00.000.0", "216.08.094.0196",
                                    "12.01.024", "0641.621.120869691.4", "7")]),
