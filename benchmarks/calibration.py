@@ -4,8 +4,8 @@ Computes expected outputs once, then starts one CPU burner process per core (a
 busy loop each) and, ``--runs`` times, judges each task's fixed ground truth
 (``Task.solution``) as its one sample the way ``evaluate`` does: the reference
 workload measured now, on the loaded machine, then
-:func:`evalplus_ng.evaluate.evaluate_samples` with the calibrated limits
-(``--full-path``: a whole :func:`evalplus_ng.workflow.run_evaluate` per run,
+:func:`evalplus_ng.evaluation.evaluate.evaluate_samples` with the calibrated limits
+(``--full-path``: a whole :func:`evalplus_ng.pipeline.workflow.run_evaluate` per run,
 ground truth included, about twice as slow). A run is *flaky* when any sample
 gets a verdict other than pass; each non-pass is listed with its input. A task
 whose ground truth does not pass even on an idle machine with generous limits
@@ -40,16 +40,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.artifact import write_plus_file
-from evalplus_ng.augment import select_tasks
-from evalplus_ng.calibrate import measure_reference
-from evalplus_ng.dataset import load_plus_file
-from evalplus_ng.evaluate import EvalConfig, SampleResult, evaluate_samples
-from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.oracle import JUDGE
+from evalplus_ng.evaluation.evaluate import EvalConfig, SampleResult, evaluate_samples
+from evalplus_ng.judge import JUDGE
+from evalplus_ng.oracle.calibrate import measure_reference
+from evalplus_ng.oracle.groundtruth import run_ground_truth
+from evalplus_ng.pipeline.augment import select_tasks
+from evalplus_ng.pipeline.workflow import EvaluateRequest, run_evaluate
 from evalplus_ng.records import Sample, Task
 from evalplus_ng.sandbox import Sandbox
-from evalplus_ng.workflow import EvaluateRequest, run_evaluate
+from evalplus_ng.tasks.artifact import write_plus_file
+from evalplus_ng.tasks.plusfile import load_plus_file
 
 #: Limits of the idle baseline run that tells suite defects from flaky limits.
 GENEROUS_FLOOR_SECONDS = 5.0

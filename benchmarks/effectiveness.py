@@ -12,7 +12,7 @@ fails the base tests is never counted, in any figure.
         --dataset mbpp --dataset-file MbppPlus-v0.2.0-tasks.jsonl.gz [--review ...]
 
 ``--review`` lists, for every kill, the simplest valid input on which the sample
-fails (its failing inputs shrunk under the task's contract, :mod:`evalplus_ng.explain`),
+fails (its failing inputs shrunk under the task's contract, :mod:`evalplus_ng.evaluation.explain`),
 the expected and actual outcomes there, and the reviewed verdict and family kept in
 ``--verdicts`` (default ``benchmarks/review/<dataset>-plus.json``: one entry per
 distinct killed program, keyed by task and a hash of its code, with the input it was
@@ -37,25 +37,26 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.augment import AugmentConfig, base_likeness, references, task_bounds
-from evalplus_ng.bounds import beyond
-from evalplus_ng.contract import Contract, load_contract
-from evalplus_ng.dataset import load_plus_file
-from evalplus_ng.evaluate import (
+from evalplus_ng.evaluation.evaluate import (
     UNCALIBRATED_FLOOR_SECONDS,
     EvalConfig,
     SampleResult,
     evaluate_samples,
 )
-from evalplus_ng.explain import Explanation, simplest_failure
-from evalplus_ng.groundtruth import Expected, ground_truth_job, run_ground_truth
-from evalplus_ng.likeness import unlike
-from evalplus_ng.oracle import JUDGE
+from evalplus_ng.evaluation.explain import Explanation, simplest_failure
+from evalplus_ng.generate.bounds import beyond
+from evalplus_ng.generate.contract import Contract, load_contract
+from evalplus_ng.generate.likeness import unlike
+from evalplus_ng.judge import JUDGE
+from evalplus_ng.oracle.groundtruth import Expected, ground_truth_job, run_ground_truth
+from evalplus_ng.pipeline.augment import AugmentConfig, base_likeness, references, task_bounds
 from evalplus_ng.records import Job, Outcome, Sample, Status, Task, Verdict
-from evalplus_ng.registry import Dataset, resolve
-from evalplus_ng.samples import model_of, read_sample_folder
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import decode, encode
+from evalplus_ng.tasks.plusfile import load_plus_file
+from evalplus_ng.tasks.registry import resolve
+from evalplus_ng.tasks.samples import model_of, read_sample_folder
+from evalplus_ng.tasks.spec import Dataset
 from evalplus_ng.types import Args
 
 #: find_zero's check() accepts any root; EvalPlus's figures leave it out too.

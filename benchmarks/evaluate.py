@@ -6,17 +6,17 @@ the same suite in the same run, their ratio, and every sample whose
 
 How:
 
-1. **Suite.** The 164 HumanEval tasks from :func:`evalplus_ng.dataset.load_humaneval`
+1. **Suite.** The 164 HumanEval tasks from :func:`evalplus_ng.tasks.registry.load_humaneval`
    (base inputs recovered from ``check()``), given plus inputs = every base input
    again plus up to ``--variants`` small variations of it ("bump": ints +1, floats
    +0.5, strings reversed, lists reversed with their items bumped; "shrink": last
    list item / character dropped, ints -1). A variation is kept only when the
    reference solution answers it within 0.5 s without raising, its output is plain
    data, and plain JSON represents it exactly (so evalplus and evalplus-ng see the
-   same values). Written once with :func:`evalplus_ng.artifact.write_plus_file`.
+   same values). Written once with :func:`evalplus_ng.tasks.artifact.write_plus_file`.
 2. **Samples.** The first ``--files`` files of ``/work/shared/samples/humaneval``
    (``--all`` for every one), each completion sanitized with
-   :func:`evalplus_ng.sanitize.sanitize` (repeated to its fixed point: sanitize is
+   :func:`evalplus_ng.tasks.sanitize.sanitize` (repeated to its fixed point: sanitize is
    not always idempotent, and evalplus-ng re-sanitizes a ``solution``), concatenated
    into one temporary JSON Lines file of ``{task_id, solution}``. Both tools get that
    full code: evalplus 0.3.1 runs a ``solution`` verbatim (no sanitizing). That
@@ -33,7 +33,7 @@ How:
    alive up to 20 s more after the work is done, which is not judging time.
 4. **evalplus-ng** runs as ``python -m evalplus_ng.cli evaluate --samples S --suite
    PATH -j J --min-time-limit 1 --time-factor 4`` (end to end, like evalplus), and
-   in-process through :func:`evalplus_ng.workflow.run_evaluate` to split off the
+   in-process through :func:`evalplus_ng.pipeline.workflow.run_evaluate` to split off the
    ground-truth time.
 5. **Verdicts** are matched by (task, rank within task), which both tools keep in
    file order. Each difference is explained by re-running the sample and the
@@ -81,17 +81,18 @@ ROOT = Path(__file__).resolve().parents[1]
 if importlib.util.find_spec("evalplus_ng") is None:  # run from a checkout, not installed
     sys.path.insert(0, str(ROOT))
 
-from evalplus_ng import evaluate as evaluate_module
-from evalplus_ng import workflow
-from evalplus_ng.artifact import plus_record, write_plus_file
-from evalplus_ng.dataset import load_humaneval, load_plus_file
-from evalplus_ng.evaluate import EvalConfig
-from evalplus_ng.groundtruth import GroundTruth, run_ground_truth
-from evalplus_ng.oracle import check as oracle_check
+from evalplus_ng.evaluation import evaluate as evaluate_module
+from evalplus_ng.evaluation.evaluate import EvalConfig
+from evalplus_ng.judge import check as oracle_check
+from evalplus_ng.oracle.groundtruth import GroundTruth, run_ground_truth
+from evalplus_ng.pipeline import workflow
 from evalplus_ng.records import Job, Status, Task
 from evalplus_ng.sandbox import Sandbox
-from evalplus_ng.sanitize import sanitize
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
+from evalplus_ng.tasks.artifact import plus_record, write_plus_file
+from evalplus_ng.tasks.plusfile import load_plus_file
+from evalplus_ng.tasks.registry import load_humaneval
+from evalplus_ng.tasks.sanitize import sanitize
 from evalplus_ng.types import Args, TaskId
 
 SAMPLES_DIR = Path("/work/shared/samples/humaneval")

@@ -9,7 +9,7 @@ ours / theirs per task and its median.
     PYTHONPATH=. python benchmarks/generate.py [--tasks all|0,5,10-20] [--per-task 1000]
         [--seconds 60] [--json report.json] [--evalplus-python PATH]
 
-Seeds (outside both timings). ``evalplus_ng.seed.gather`` exactly as
+Seeds (outside both timings). ``evalplus_ng.generate.seed.gather`` exactly as
 ``augment`` calls it (same per-task seed): the base inputs, docstring examples,
 the seed corpus if any and up to 100 Hypothesis draws, each kept only when our
 contract accepts it, deduplicated. Both sides get this list as their seed pool
@@ -88,7 +88,11 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng import typespec as ts
-from evalplus_ng.augment import (
+from evalplus_ng.generate.contract import Contract, contract_file, load_contract
+from evalplus_ng.generate.fuzz import GROWN, MUTATION, FuzzConfig, Fuzzer
+from evalplus_ng.generate.seed import BASE, Seed, gather
+from evalplus_ng.oracle.groundtruth import oracle
+from evalplus_ng.pipeline.augment import (
     MAX_CANDIDATES,
     ROUNDS,
     SLACK,
@@ -96,16 +100,11 @@ from evalplus_ng.augment import (
     _task_seed,
     select_tasks,
 )
-from evalplus_ng.contract import Contract, contract_file, load_contract
-from evalplus_ng.dataset import load_humaneval
-from evalplus_ng.fuzz import GROWN, MUTATION, FuzzConfig, Fuzzer
-from evalplus_ng.groundtruth import oracle
 from evalplus_ng.records import Job, Task
-from evalplus_ng.registry import resolve
 from evalplus_ng.resources import data_dir
 from evalplus_ng.sandbox import Limits, Sandbox
-from evalplus_ng.seed import BASE, Seed, gather
 from evalplus_ng.serialize import Unserializable, canonical
+from evalplus_ng.tasks.registry import load_humaneval, resolve
 from evalplus_ng.types import Args
 from evalplus_ng.typespec import Spec
 

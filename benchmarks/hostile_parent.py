@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if importlib.util.find_spec("evalplus_ng") is None:  # run from a checkout, not installed
     sys.path.insert(0, str(ROOT))
 
-from evalplus_ng.dataset import load_humaneval
+from evalplus_ng.tasks.registry import load_humaneval
 
 FIXTURES = ROOT / "tests" / "hostile_parent"
 ATTACKS = ("sanitize_blowup", "huge_source", "colliding_set")

@@ -34,12 +34,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from evalplus_ng.artifact import write_plus_file
-from evalplus_ng.dataset import load_humaneval, load_plus_file
-from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.oracle import JUDGE
-from evalplus_ng.profiles import Profile, load_profile, profile_names
-from evalplus_ng.reduce import (
+from evalplus_ng.judge import JUDGE
+from evalplus_ng.oracle.groundtruth import run_ground_truth
+from evalplus_ng.reduce.mini import (
     CACHE_FOLDER,
     KillLookup,
     ReducedVerdicts,
@@ -51,9 +48,13 @@ from evalplus_ng.reduce import (
     reduce_all,
     reduced_task,
 )
-from evalplus_ng.sample_kills import Answer, candidates, per_model
-from evalplus_ng.samples import family_of, read_sample_folder
+from evalplus_ng.reduce.profiles import Profile, load_profile, profile_names
+from evalplus_ng.reduce.sample_kills import Answer, candidates, per_model
 from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.tasks.artifact import write_plus_file
+from evalplus_ng.tasks.plusfile import load_plus_file
+from evalplus_ng.tasks.registry import load_humaneval
+from evalplus_ng.tasks.samples import family_of, read_sample_folder
 from evalplus_ng.types import TaskId
 
 

@@ -2,8 +2,8 @@
 alone and by base + plus.
 
 For each task of ``OUT``'s plus suite, the mutants are mutmut's operators applied to the
-ground truth (:func:`evalplus_ng.mutants.mutant_sources`), judged in the sandbox on every
-test as ``reduce`` judges them (:data:`evalplus_ng.reduce.MUTANT_KILLS`: a wrong output,
+ground truth (:func:`evalplus_ng.reduce.mutants.mutant_sources`), judged in the sandbox on every
+test as ``reduce`` judges them (:data:`evalplus_ng.reduce.mini.MUTANT_KILLS`: a wrong output,
 an exception or a confirmed timeout kills; the rows are the ones ``augment`` cached in
 ``OUT/reduction/mutants``, computed here where missing).
 
@@ -32,16 +32,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from evalplus_ng.augment import AugmentConfig, augment_task, references, select_tasks
-from evalplus_ng.dataset import load_plus_file
-from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.kills import kill_rows, suite_tests
-from evalplus_ng.mutants import mutant_sources
-from evalplus_ng.oracle import JUDGE
+from evalplus_ng.judge import JUDGE
+from evalplus_ng.oracle.groundtruth import run_ground_truth
+from evalplus_ng.pipeline.augment import AugmentConfig, augment_task, references, select_tasks
 from evalplus_ng.records import Task
-from evalplus_ng.reduce import MUTANT_KILLS, _rows_from_wire, mutant_requirement
-from evalplus_ng.registry import Dataset, resolve
+from evalplus_ng.reduce.kills import kill_rows, suite_tests
+from evalplus_ng.reduce.mini import MUTANT_KILLS, _rows_from_wire, mutant_requirement
+from evalplus_ng.reduce.mutants import mutant_sources
 from evalplus_ng.sandbox import Sandbox
+from evalplus_ng.tasks.plusfile import load_plus_file
+from evalplus_ng.tasks.registry import resolve
+from evalplus_ng.tasks.spec import Dataset
 
 
 def _changed_line(original: str, mutant: str) -> str:

@@ -41,8 +41,8 @@ from evaluate import (
     write_samples,
 )
 
-from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.records import Task
+from evalplus_ng.tasks.plusfile import load_plus_file
 
 FILLER = "(filler)"
 

@@ -39,9 +39,9 @@ from evaluate import (
     venv_python,
 )
 
-from evalplus_ng.augment import select_tasks
-from evalplus_ng.dataset import load_plus_file
-from evalplus_ng.mutants import mutant_sources
+from evalplus_ng.pipeline.augment import select_tasks
+from evalplus_ng.reduce.mutants import mutant_sources
+from evalplus_ng.tasks.plusfile import load_plus_file
 
 
 def subset(suite: Path, tasks_spec: str | None, out: Path) -> Path:

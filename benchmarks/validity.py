@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from evalplus_ng.contract import load_contract
-from evalplus_ng.dataset import load_plus_file
-from evalplus_ng.registry import resolve
+from evalplus_ng.generate.contract import load_contract
+from evalplus_ng.tasks.plusfile import load_plus_file
+from evalplus_ng.tasks.registry import resolve
 
 
 def main() -> None:

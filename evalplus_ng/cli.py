@@ -1,4 +1,4 @@
-"""Command line: thin click wrappers over :mod:`evalplus_ng.workflow`.
+"""Command line: thin click wrappers over :mod:`evalplus_ng.pipeline.workflow`.
 
 Only this module maps exceptions to exit codes and one-line messages.
 """
@@ -16,18 +16,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from evalplus_ng.audit import task_order
-from evalplus_ng.calibrate import CHUNK as CALIBRATION_CHUNK
-from evalplus_ng.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
-from evalplus_ng.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig
-from evalplus_ng.records import Verdict
-from evalplus_ng.registry import Dataset, known, resolve
-from evalplus_ng.render import edge_counts
-from evalplus_ng.report import UNRECORDED
-from evalplus_ng.samples import FAMILIES, Families, parse_families
-from evalplus_ng.sandbox import Limits
-from evalplus_ng.workflow import (
+from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig
+from evalplus_ng.oracle.audit import task_order
+from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
+from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
+from evalplus_ng.pipeline.workflow import (
     AUTO,
     DEFAULT_OUT,
     EvaluateRequest,
@@ -35,13 +29,20 @@ from evalplus_ng.workflow import (
     OpinionSource,
     run_evaluate,
 )
+from evalplus_ng.records import Verdict
+from evalplus_ng.report.render import edge_counts
+from evalplus_ng.report.summary import UNRECORDED
+from evalplus_ng.sandbox import Limits
+from evalplus_ng.tasks.registry import known, resolve
+from evalplus_ng.tasks.samples import FAMILIES, Families, parse_families
+from evalplus_ng.tasks.spec import Dataset
 
 EXIT_INPUT = 2  # bad flag, bad file: the same code click uses for usage errors
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 
 if TYPE_CHECKING:
-    from evalplus_ng.augment import AugmentSummary
+    from evalplus_ng.pipeline.augment import AugmentSummary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -356,7 +357,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
             budget: float, samples_dir: Path | None, family: tuple[str, ...], no_audit: bool,
             no_reduce: bool, no_calibrate: bool, backend: str, address: str | None) -> None:
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
-    from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
+    from evalplus_ng.pipeline.augment import AugmentConfig, run_augment, select_tasks
 
     cluster = _ray_address(backend, address)
     dataset = _dataset(dataset_name, dataset_file, data, out)
@@ -385,7 +386,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
                    else ("mini", "stress", "stress-mini", "edge"),
                    missing_only=bool(summary.kept), address=cluster)
     if no_reduce:
-        from evalplus_ng.workflow import stale_minis
+        from evalplus_ng.pipeline.workflow import stale_minis
 
         for path in stale_minis(out, dataset):
             path.unlink()
@@ -399,7 +400,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
 
 def _print_table(summary: AugmentSummary, per_task: int) -> None:
     """Tests per task, shaped like the EvalPlus paper's Table 2."""
-    from evalplus_ng.augment import table
+    from evalplus_ng.pipeline.augment import table
 
     rows = {
         "base": [len(task.base_inputs) for task in summary.tasks],
@@ -465,10 +466,10 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
     """Ask a model (any OpenAI-compatible endpoint) for seed inputs; add them to seeds/."""
     import datetime
 
-    from evalplus_ng.augment import select_tasks
-    from evalplus_ng.contract import load_contract
     from evalplus_ng.errors import EndpointError
-    from evalplus_ng.llmseed import OpenAIEndpoint, RetryPolicy, SeedConfig, run_seed
+    from evalplus_ng.generate.contract import load_contract
+    from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy, SeedConfig, run_seed
+    from evalplus_ng.pipeline.augment import select_tasks
 
     dataset = _dataset(dataset_name, dataset_file, data, DEFAULT_OUT)
     chosen = select_tasks(dataset.load(), tasks)
@@ -532,7 +533,7 @@ def calibrate(dataset_name: str, dataset_file: Path | None, data: Path | None, o
 def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: int,
                kinds: Sequence[str] = ("mini", "stress", "stress-mini", "edge"),
                missing_only: bool = False, address: str | None = None) -> None:
-    from evalplus_ng.workflow import run_calibrate
+    from evalplus_ng.pipeline.workflow import run_calibrate
 
     with _Progress("calibrating") as progress:
         summary = run_calibrate(out, dataset, floor, factor, jobs, progress.update, kinds,
@@ -581,7 +582,7 @@ def reduce(dataset_name: str, dataset_file: Path | None, data: Path | None, out:
 
 def _reduce(dataset: Dataset, out: Path, profile: str, samples_dir: Path | None, jobs: int,
             suite: str = "plus", address: str | None = None) -> None:
-    from evalplus_ng.reduce import run_reduce
+    from evalplus_ng.reduce.mini import run_reduce
 
     with _Progress("reducing" if suite == "plus" else f"reducing {suite}") as progress:
         summary = run_reduce(out, dataset, profile, samples_dir, jobs, progress.update,
@@ -637,15 +638,15 @@ def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: 
     """Hunt for defects in the dataset's reference solutions."""
     import datetime
 
-    from evalplus_ng.augment import select_tasks
+    from evalplus_ng.pipeline.augment import select_tasks
 
     dataset = _dataset(dataset_name, dataset_file, data, out)
     chosen = [task.task_id for task in select_tasks(dataset.load(), tasks)]
     opinions = None
     if opinion_model is not None:
         from evalplus_ng.errors import EndpointError
-        from evalplus_ng.llmseed import OpenAIEndpoint
-        from evalplus_ng.opinion import OpinionConfig, SecondOpinion
+        from evalplus_ng.generate.llmseed import OpenAIEndpoint
+        from evalplus_ng.oracle.opinion import OpinionConfig, SecondOpinion
 
         api_key = os.environ.get(api_key_env) or ""
         if not api_key and base_url is None:
@@ -672,7 +673,7 @@ def _audit(dataset: Dataset, out: Path, suite: Path | None, samples: Path | None
            chosen: list[str], jobs: int, answered_lines: int | None = None,
            families: Families = FAMILIES, hold: bool = False,
            opinions: OpinionSource | None = None) -> None:
-    from evalplus_ng.workflow import run_audit
+    from evalplus_ng.pipeline.workflow import run_audit
 
     with _Progress("auditing") as progress:
         summary = run_audit(out, dataset, samples, jobs, progress.update, suite,
@@ -709,7 +710,7 @@ def _audit(dataset: Dataset, out: Path, suite: Path | None, samples: Path | None
 def report(results: tuple[Path, ...], artifacts: Path, out: Path) -> None:
     """Compare models: a leaderboard, per-task pass rates and what plus finds, from
     results files (or folders of them), as Markdown and one self-contained HTML page."""
-    from evalplus_ng.workflow import run_report
+    from evalplus_ng.pipeline.workflow import run_report
 
     began = time.perf_counter()
     summary = run_report(list(results), out, artifacts)

@@ -37,10 +37,10 @@ class Outcome:
     seconds: float = 0.0
 
 
-#: Typed equality (:func:`evalplus_ng.oracle.equal`): ``True`` is not ``1``, ``3.0`` is not
+#: Typed equality (:func:`evalplus_ng.judge.equal`): ``True`` is not ``1``, ``3.0`` is not
 #: ``3`` where an int is expected, a tuple is not a list. HumanEval's, and the default.
 TYPED = "typed"
-#: Python's ``==`` (:func:`evalplus_ng.oracle.value_equal`): ``1 == 1.0 == True``, as a
+#: Python's ``==`` (:func:`evalplus_ng.judge.value_equal`): ``1 == 1.0 == True``, as a
 #: benchmark whose tests are ``assert f(x) == y`` defines right (MBPP), floats within a
 #: tolerance as EvalPlus compares them.
 VALUE = "value"
@@ -53,7 +53,7 @@ class Job:
     """Run ``entry_point`` of ``code`` on each of ``inputs`` (wire-encoded arg lists).
 
     With ``expected`` set, the parent judges each output with the sandbox's judge
-    (:class:`evalplus_ng.types.Judge`) and, when ``fail_fast``, stops the job at the
+    (:class:`evalplus_ng.protocols.Judge`) and, when ``fail_fast``, stops the job at the
     first input that does not pass.
     ``inputs`` and ``expected`` must not change once a job holds them: a sandbox
     prepares each sequence once (by identity) and reuses that for later jobs.
@@ -68,9 +68,9 @@ class Job:
     atol: float = 0.0
     fail_fast: bool = True
     #: When set, a call that executes more Python lines than this (plus the C-level
-    #: work they hide, priced in lines: :mod:`evalplus_ng.ccost`) fails with an ERROR
+    #: work they hide, priced in lines: :mod:`evalplus_ng.sandbox.ccost`) fails with an ERROR
     #: naming :data:`COST_EXCEEDED`: a cost measure that, unlike time, is the same on
-    #: every machine (counted by rewriting the code: :mod:`evalplus_ng.linecount`). The
+    #: every machine (counted by rewriting the code: :mod:`evalplus_ng.sandbox.linecount`). The
     #: first call of each input counts; the second (``twice``) is plain and timed.
     #: For trusted code (the ground truth) only.
     max_lines: int | None = None
@@ -94,7 +94,7 @@ class Job:
     #: so the job resumes from the first of them in a child that sends each outcome at
     #: once.
     batch: bool = False
-    #: The task's special oracle (:data:`evalplus_ng.oracle.SPECIAL_ORACLES`), "" for
+    #: The task's special oracle (:data:`evalplus_ng.judge.SPECIAL_ORACLES`), "" for
     #: equality. The judge compares with it; :data:`NOT_NONE` also changes what
     #: the child sends.
     oracle: str = ""
@@ -107,7 +107,7 @@ class Job:
 #: "not None" (it returns a ``re.Match``): the sandbox's child sends
 #: ``output if type(output) is bool else output is not None`` in place of the output.
 NOT_NONE = "not_none"
-#: The special oracles a task may name (:data:`evalplus_ng.oracle.SPECIAL_ORACLES`
+#: The special oracles a task may name (:data:`evalplus_ng.judge.SPECIAL_ORACLES`
 #: implements each); "" is equality (the task's :attr:`Task.equality`).
 ORACLES = ("", "polynomial_root", "set", NOT_NONE)
 
@@ -153,7 +153,7 @@ class JobResult:
 
 @dataclass(frozen=True)
 class Calibration:
-    """A suite's calibrated time limits for one task (see :mod:`evalplus_ng.calibrate`).
+    """A suite's calibrated time limits for one task (see :mod:`evalplus_ng.oracle.calibrate`).
 
     ``units`` holds, per input (base then plus), the ground truth's time in
     units of a reference workload, so that the limit in seconds,
@@ -191,7 +191,7 @@ class Task:
     #: The dataset's own reference (full source) when ``solution`` is a fixed ground
     #: truth; empty when ``solution`` is that reference.
     original_solution: str = ""
-    #: The special oracle that judges outputs (:data:`evalplus_ng.oracle.SPECIAL_ORACLES`),
+    #: The special oracle that judges outputs (:data:`evalplus_ng.judge.SPECIAL_ORACLES`),
     #: "" for equality: data of the dataset, kept in the suite file.
     oracle: str = ""
     #: How outputs compare (:data:`EQUALITIES`): :data:`TYPED` or :data:`VALUE`; data of
@@ -211,8 +211,8 @@ class Task:
 
 
 #: Why a sample fails without running (:attr:`Sample.refused`), as results files name it:
-#: its answer is over :data:`evalplus_ng.samples.MAX_SOURCE_BYTES`, or sanitizing it
-#: exceeded :data:`evalplus_ng.samples.PREPARE_LIMITS`.
+#: its answer is over :data:`evalplus_ng.tasks.samples.MAX_SOURCE_BYTES`, or sanitizing it
+#: exceeded :data:`evalplus_ng.tasks.samples.PREPARE_LIMITS`.
 TOO_LARGE, SANITIZE_LIMIT = "source too large", "sanitize limit"
 REFUSALS = (TOO_LARGE, SANITIZE_LIMIT)
 

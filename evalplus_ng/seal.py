@@ -4,7 +4,7 @@ A results file says what judged it (the suite's digest, the settings), and all o
 is public: anyone can write a file with the right record and any verdicts. ``--resume``
 therefore reuses only a file that carries a MAC made with the user's secret, which is
 made on first use (32 random bytes, mode 0600, in a 0700 folder of evalplus-ng's cache)
-and hidden from samples by every jail (:func:`evalplus_ng.sandbox.jail.answer_keys`).
+and hidden from samples by every jail (:func:`evalplus_ng.sandbox.rootfs.answer_keys`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Invariants: ``decode(encode(v)) == v`` with the same types all the way down
 ``canonical(v)`` is a string that is equal for equal values and stable across
 processes, so it can key deduplication. Only exact builtin types are accepted:
 an object whose class merely *claims* to be an int or a list is refused, which
-is what makes the trusted comparison in :mod:`evalplus_ng.oracle` tamper-proof.
+is what makes the trusted comparison in :mod:`evalplus_ng.judge` tamper-proof.
 """
 
 from __future__ import annotations

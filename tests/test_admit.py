@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from evalplus_ng import admit, pairwise
-from evalplus_ng.admit import Allowance
-from evalplus_ng.contract import load_contract
-from evalplus_ng.fuzz import FuzzConfig, fuzz
+from evalplus_ng.generate import admit, pairwise
+from evalplus_ng.generate.admit import Allowance
+from evalplus_ng.generate.contract import load_contract
+from evalplus_ng.generate.fuzz import FuzzConfig, fuzz
+from evalplus_ng.generate.seed import BOUNDARY, GENERAL, gather
 from evalplus_ng.records import Task
-from evalplus_ng.seed import BOUNDARY, GENERAL, gather
 from evalplus_ng.typespec import parse
 
 
@@ -168,7 +168,7 @@ def test_boundary_probes_respect_the_contract() -> None:
 
 
 def test_modp_zero_one_is_a_seed_of_the_real_task() -> None:
-    from evalplus_ng.registry import resolve
+    from evalplus_ng.tasks.registry import resolve
 
     dataset = resolve("humaneval")
     task = next(t for t in dataset.load() if t.task_id == "HumanEval/49")
@@ -198,7 +198,7 @@ def test_tagged_variants_name_their_allowance() -> None:
 
 
 def test_admitted_keeps_the_shapes_the_ground_truth_answers() -> None:
-    from evalplus_ng.augment import AugmentConfig, admitted
+    from evalplus_ng.pipeline.augment import AugmentConfig, admitted
     from evalplus_ng.sandbox import Limits, Sandbox
 
     shared = _tuple_task("Write a function to find the shared elements from the given two "

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from evalplus_ng import audit
-from evalplus_ng.audit import AuditConfig, Finding, SampleCode, TaskAudit
-from evalplus_ng.contract import Contract, load_contract
-from evalplus_ng.dataset import FixedSolution
-from evalplus_ng.oracle import equal
+from evalplus_ng.generate.contract import Contract, load_contract
+from evalplus_ng.judge import equal
+from evalplus_ng.oracle import audit
+from evalplus_ng.oracle.audit import AuditConfig, Finding, SampleCode, TaskAudit
 from evalplus_ng.records import COST_EXCEEDED, Outcome, Status, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import encode
+from evalplus_ng.tasks.sources import FixedSolution
 from evalplus_ng.types import Args
 
 SMALL = AuditConfig(perf_lines=3000, fast_lines=300, shrink_checks=400, consensus=3)
@@ -364,7 +364,7 @@ def test_sandbox_runner_counts_lines_and_reports_the_cost() -> None:
     ("some/folder/codellama_7b_python.jsonl", "codellama_7b_python"),
 ])
 def test_sample_files_of_one_model_share_its_name(name: str, model: str) -> None:
-    from evalplus_ng.samples import model_of
+    from evalplus_ng.tasks.samples import model_of
 
     assert model_of(name) == model
 

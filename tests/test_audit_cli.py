@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.cli import main
-from evalplus_ng.registry import resolve
-from evalplus_ng.workflow import run_audit
+from evalplus_ng.pipeline.workflow import run_audit
+from evalplus_ng.tasks.artifact import write_plus_file
+from evalplus_ng.tasks.registry import resolve
 
 
 def test_audit_flags_humaneval_97_with_a_shrunk_witness(tmp_path: Path) -> None:
@@ -84,8 +84,8 @@ def test_the_suite_augment_wrote_is_not_run_again_on_its_own_ground_truth(
 
 def test_augment_audits_its_own_suite_as_answered(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from evalplus_ng import workflow
-    from evalplus_ng.augment import AugmentConfig
+    from evalplus_ng.pipeline import workflow
+    from evalplus_ng.pipeline.augment import AugmentConfig
 
     seen: list[int | None] = []
     real = workflow.run_audit

@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evalplus_ng.artifact import write_plus_file
-from evalplus_ng.augment import select_tasks
 from evalplus_ng.cli import main
-from evalplus_ng.contract import load_contract
-from evalplus_ng.dataset import load_humaneval, load_plus_file
 from evalplus_ng.errors import UnknownTaskError
+from evalplus_ng.generate.contract import load_contract
+from evalplus_ng.pipeline.augment import select_tasks
 from evalplus_ng.resources import data_dir
+from evalplus_ng.tasks.artifact import write_plus_file
+from evalplus_ng.tasks.plusfile import load_plus_file
+from evalplus_ng.tasks.registry import load_humaneval
 
 TASKS = "0,53,127"
 FIELDS = ["task_id", "prompt", "entry_point", "canonical_solution", "test", "contract",
@@ -254,8 +255,8 @@ def test_plus_and_stress_are_two_verdicts(tmp_path: Path) -> None:
 STOPPED_MID_RUN = """
 import signal, sys
 from pathlib import Path
-from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
-from evalplus_ng.dataset import load_humaneval
+from evalplus_ng.pipeline.augment import AugmentConfig, run_augment, select_tasks
+from evalplus_ng.tasks.registry import load_humaneval
 
 # A parent that ignores SIGTERM (as one whose handler a worker could swallow): its
 # forked workers must still die when the pool stops them.
@@ -298,10 +299,10 @@ def test_candidates_beyond_the_ground_truth_are_capped_per_task(tmp_path: Path) 
     # answered, and the contract asks n >= 40. Past half of per_task candidates beyond the
     # ground truth no round starts, and a round is sized to stay near that allowance;
     # uncapped, the rounds go on (1,593 such candidates judged for 7 inputs).
-    from evalplus_ng.augment import MAX_UNANSWERED_SHARE, AugmentConfig, augment_task
+    from evalplus_ng.oracle.tiers import plain_reference
+    from evalplus_ng.pipeline.augment import MAX_UNANSWERED_SHARE, AugmentConfig, augment_task
     from evalplus_ng.records import Task
-    from evalplus_ng.registry import resolve
-    from evalplus_ng.tiers import plain_reference
+    from evalplus_ng.tasks.registry import resolve
 
     prompt = 'def f(n: int) -> int:\n    """The sum of the numbers below n (n >= 40)."""\n'
     body = "    total = 0\n    for i in range(n):\n        total += i\n    return total\n"

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evalplus_ng.augment import MAX_UNLIKE_SHARE, AugmentConfig, augment_task
-from evalplus_ng.bounds import (
+from evalplus_ng.generate.bounds import (
     EXACT_FLOAT,
     INFERRED_MAGNITUDE_FLOOR,
     LENGTH_FACTOR,
@@ -21,9 +20,10 @@ from evalplus_ng.bounds import (
     length,
     magnitude,
 )
+from evalplus_ng.oracle.tiers import Why, plain_reference
+from evalplus_ng.pipeline.augment import MAX_UNLIKE_SHARE, AugmentConfig, augment_task
 from evalplus_ng.records import Task
-from evalplus_ng.registry import resolve
-from evalplus_ng.tiers import Why, plain_reference
+from evalplus_ng.tasks.registry import resolve
 
 
 def test_length_and_magnitude_count_nested_values() -> None:

@@ -11,8 +11,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from evalplus_ng.artifact import plus_record, write_plus_file
-from evalplus_ng.calibrate import (
+from evalplus_ng.cli import main
+from evalplus_ng.errors import EvalplusError, InputError
+from evalplus_ng.evaluation.evaluate import EvalConfig, evaluate_samples
+from evalplus_ng.judge import JUDGE
+from evalplus_ng.oracle.calibrate import (
     REFERENCE_NAME,
     calibrate_tasks,
     limit_seconds,
@@ -21,14 +24,11 @@ from evalplus_ng.calibrate import (
     timing_job,
     to_units,
 )
-from evalplus_ng.cli import main
-from evalplus_ng.dataset import EXTRA_FIELD, load_plus_file
-from evalplus_ng.errors import EvalplusError, InputError
-from evalplus_ng.evaluate import EvalConfig, evaluate_samples
-from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.oracle import JUDGE
+from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.records import Calibration, JobResult, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.sandbox import Sandbox
+from evalplus_ng.tasks.artifact import plus_record, write_plus_file
+from evalplus_ng.tasks.plusfile import EXTRA_FIELD, load_plus_file
 
 SOURCE = "def f(n):\n    return sum(range(n))\n"
 TASK = Task("T/0", "", "f", SOURCE, base_inputs=([10], [3]), plus_inputs=([2_000_000], [7]),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from evalplus_ng.oracle import JUDGE
+from evalplus_ng.judge import JUDGE
 from evalplus_ng.records import Job, Status
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import decode, encode

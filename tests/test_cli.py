@@ -73,8 +73,8 @@ def test_plus_tier_timeouts_are_counted_apart_from_wrong_answers(tmp_path: Path)
     # keep the timeout a verdict of its own and the summary counts the kills by kind.
     from dataclasses import replace
 
-    from evalplus_ng.artifact import write_plus_file
-    from evalplus_ng.registry import resolve
+    from evalplus_ng.tasks.artifact import write_plus_file
+    from evalplus_ng.tasks.registry import resolve
 
     task = next(t for t in resolve("humaneval").load() if t.task_id == "HumanEval/53")
     suite = tmp_path / "Plus.jsonl.gz"
@@ -222,8 +222,8 @@ def test_resume_after_base_judges_plus_again(tmp_path: Path) -> None:
     # A sample right on small numbers only: it passes the base tests and fails plus.
     from dataclasses import replace
 
-    from evalplus_ng.artifact import write_plus_file
-    from evalplus_ng.dataset import load_humaneval
+    from evalplus_ng.tasks.artifact import write_plus_file
+    from evalplus_ng.tasks.registry import load_humaneval
 
     add = next(t for t in load_humaneval() if t.task_id == "HumanEval/53")
     suite = tmp_path / "suite.jsonl.gz"
@@ -341,8 +341,8 @@ def test_samples_of_tasks_the_suite_lacks_are_skipped_with_a_warning(tmp_path: P
     # counted, as EvalPlus warns and skips; a task no dataset has is still an error.
     from dataclasses import replace
 
-    from evalplus_ng.artifact import write_plus_file
-    from evalplus_ng.dataset import load_humaneval
+    from evalplus_ng.tasks.artifact import write_plus_file
+    from evalplus_ng.tasks.registry import load_humaneval
 
     add = next(t for t in load_humaneval() if t.task_id == "HumanEval/53")
     suite = tmp_path / "suite.jsonl.gz"

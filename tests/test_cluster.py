@@ -123,8 +123,8 @@ def _samples(path: Path, bodies: list[str]) -> Path:
 
 
 def _suite(folder: Path) -> Path:
-    from evalplus_ng.artifact import write_plus_file
-    from evalplus_ng.dataset import load_humaneval
+    from evalplus_ng.tasks.artifact import write_plus_file
+    from evalplus_ng.tasks.registry import load_humaneval
 
     tasks = {t.task_id: t for t in load_humaneval()}
     folder.mkdir()
@@ -199,7 +199,7 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
     # Two tasks in each of the plus, stress and edge suites (HumanEval's edge tier is
     # empty, its contracts being written, but its tasks are timed on their base tests).
     assert "calibrated" in result.stdout and "of 6 tasks" in result.stdout
-    from evalplus_ng.dataset import load_plus_file
+    from evalplus_ng.tasks.plusfile import load_plus_file
 
     for file in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Stress.jsonl.gz"):
         timed = load_plus_file(tmp_path / "ray" / file)
@@ -211,9 +211,9 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
 
 
 def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path: Path) -> None:
-    from evalplus_ng.evaluate import EvalConfig
-    from evalplus_ng.registry import resolve
-    from evalplus_ng.workflow import EvaluateRequest, run_evaluate
+    from evalplus_ng.evaluation.evaluate import EvalConfig
+    from evalplus_ng.pipeline.workflow import EvaluateRequest, run_evaluate
+    from evalplus_ng.tasks.registry import resolve
 
     artifacts = _suite(tmp_path / "artifacts")
     # Distinct slow samples (each times out on a base input): the run lasts seconds.
@@ -245,9 +245,9 @@ def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path
 def test_a_ray_run_cut_short_resumes_where_it_stopped(cluster: Cluster, tmp_path: Path) -> None:
     # The driver alone writes the results file: what it judged before it stopped is kept
     # and a run with --resume judges only the rest.
-    from evalplus_ng.evaluate import EvalConfig
-    from evalplus_ng.registry import resolve
-    from evalplus_ng.workflow import EvaluateRequest, run_evaluate
+    from evalplus_ng.evaluation.evaluate import EvalConfig
+    from evalplus_ng.pipeline.workflow import EvaluateRequest, run_evaluate
+    from evalplus_ng.tasks.registry import resolve
 
     artifacts = _suite(tmp_path / "artifacts")
     samples = _samples(tmp_path / "s.jsonl", SAMPLES)
@@ -278,8 +278,8 @@ def test_a_ray_run_cut_short_resumes_where_it_stopped(cluster: Cluster, tmp_path
 
 
 def test_a_node_killed_mid_run_does_not_stop_augment(cluster: Cluster, tmp_path: Path) -> None:
-    from evalplus_ng.augment import AugmentConfig, run_augment, select_tasks
-    from evalplus_ng.dataset import load_humaneval
+    from evalplus_ng.pipeline.augment import AugmentConfig, run_augment, select_tasks
+    from evalplus_ng.tasks.registry import load_humaneval
 
     tasks = select_tasks(load_humaneval(), "0-5")
     config = AugmentConfig(per_task=60, seed=7)
@@ -333,7 +333,7 @@ def test_a_sample_on_a_ray_worker_cannot_see_rays_folder() -> None:
     # Ray's folder holds logs and objects spilled from the object store (jobs with their
     # expected outputs). The weak mode shows the machine's /tmp: the worker's sandbox
     # covers Ray's folder there (the jail, in either mode, shows no /tmp at all).
-    from evalplus_ng.cluster import RayExecutor
+    from evalplus_ng.backend.cluster import RayExecutor
     from evalplus_ng.records import Job
 
     with _one_node(EVALPLUS_NG_JAIL="weak") as made:
@@ -360,7 +360,7 @@ marker = corpus.marker
 @corpus.requires_root
 def test_the_hostile_corpus_on_ray_workers_is_contained_and_leaves_nothing(
         surroundings: corpus.Surroundings, marker: str) -> None:
-    from evalplus_ng.cluster import RayExecutor
+    from evalplus_ng.backend.cluster import RayExecutor
 
     # Processes whose environment cannot be read count as marked: those already here.
     before = {p.pid for p in corpus._processes(marker) if p.marked}

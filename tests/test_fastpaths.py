@@ -15,10 +15,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalplus_ng.contract import Contract
-from evalplus_ng.dedup import freezer
-from evalplus_ng.fuzz import FuzzConfig, Fuzzer, fuzz
-from evalplus_ng.mutate import (
+from evalplus_ng.generate.contract import Contract
+from evalplus_ng.generate.dedup import freezer
+from evalplus_ng.generate.fuzz import FuzzConfig, Fuzzer, fuzz
+from evalplus_ng.generate.mutate import (
     FEED_ITEMS,
     POOL_SIZE,
     Context,
@@ -28,8 +28,8 @@ from evalplus_ng.mutate import (
     mutate_positions,
     ordered,
 )
+from evalplus_ng.generate.seed import BASE, CORPUS, Seed
 from evalplus_ng.records import Task
-from evalplus_ng.seed import BASE, CORPUS, Seed
 from evalplus_ng.serialize import canonical
 from evalplus_ng.typespec import Spec, checker, matches, parse
 
@@ -157,10 +157,10 @@ def test_the_ingredient_pool_stays_bounded() -> None:
 
 _SCRIPT = """
 import json, random
-from evalplus_ng.contract import Contract
-from evalplus_ng.fuzz import FuzzConfig, Fuzzer, fuzz
+from evalplus_ng.generate.contract import Contract
+from evalplus_ng.generate.fuzz import FuzzConfig, Fuzzer, fuzz
 from evalplus_ng.records import Task
-from evalplus_ng.seed import CORPUS, Seed
+from evalplus_ng.generate.seed import CORPUS, Seed
 from evalplus_ng.serialize import canonical
 from evalplus_ng.typespec import parse
 prompt = 'def f(words, counts):\\n    pass\\n'

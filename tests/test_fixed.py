@@ -10,17 +10,16 @@ from typing import Any
 
 import pytest
 
-from evalplus_ng.dataset import (
+from evalplus_ng.errors import InputError
+from evalplus_ng.records import Task
+from evalplus_ng.tasks.registry import load_humaneval, resolve
+from evalplus_ng.tasks.sources import (
     efficiency_tasks,
     fixed_solutions,
-    load_humaneval,
     plain_solutions,
     read_fixed_solution,
     read_plain_solution,
 )
-from evalplus_ng.errors import InputError
-from evalplus_ng.records import Task
-from evalplus_ng.registry import resolve
 
 FIXED = fixed_solutions(resolve("humaneval"), [f"HumanEval/{n}" for n in range(164)])
 
@@ -274,8 +273,8 @@ def test_mbpp_plain_only_reference_agrees_with_the_original(task_id: str) -> Non
 @pytest.mark.parametrize(
     "task_id", sorted(t for t, f in MBPP_FIXED.items() if f.category == "performance"))
 def test_mbpp_performance_fix_answers_its_witness_cheaply(task_id: str) -> None:
-    from evalplus_ng.audit import AuditConfig
-    from evalplus_ng.cost import executed_lines
+    from evalplus_ng.oracle.audit import AuditConfig
+    from evalplus_ng.reduce.cost import executed_lines
 
     name = MBPP_CASES[task_id][0]
     witness = list(MBPP_FIXED[task_id].witness)

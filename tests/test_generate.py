@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalplus_ng.contract import Contract
-from evalplus_ng.fuzz import GROWN, FuzzConfig, Fuzzer, fuzz
-from evalplus_ng.mutate import MUTATORS, Context, Pool, mutate, mutate_args
+from evalplus_ng.generate.contract import Contract
+from evalplus_ng.generate.fuzz import GROWN, FuzzConfig, Fuzzer, fuzz
+from evalplus_ng.generate.mutate import MUTATORS, Context, Pool, mutate, mutate_args
+from evalplus_ng.generate.seed import BASE, DOCSTRING, Seed, docstring_examples, gather
 from evalplus_ng.records import Task
-from evalplus_ng.seed import BASE, DOCSTRING, Seed, docstring_examples, gather
 from evalplus_ng.serialize import canonical
 from evalplus_ng.typespec import matches, parse
 
@@ -40,7 +40,7 @@ def test_every_spec_kind_has_a_mutator() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, len(SPECS) - 1), st.integers(0, 2**32), st.integers(1, 30))
 def test_a_mutant_keeps_its_type(which: int, seed: int, rounds: int) -> None:
-    from evalplus_ng.mutate import fresh
+    from evalplus_ng.generate.mutate import fresh
 
     spec = SPECS[which]
     ctx = _ctx(seed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalplus_ng.groundtruth import oracle, run_ground_truth
+from evalplus_ng.oracle.groundtruth import oracle, run_ground_truth
 from evalplus_ng.records import Task
 from evalplus_ng.sandbox import Sandbox
 

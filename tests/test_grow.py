@@ -8,12 +8,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalplus_ng.contract import Contract
-from evalplus_ng.fuzz import GROWN, MUTATION, FuzzConfig, Fuzzer, fuzz
-from evalplus_ng.grow import SIZES, grow_args, grow_value
-from evalplus_ng.mutate import MAX_LENGTH, Context, Pool, fresh
+from evalplus_ng.generate.contract import Contract
+from evalplus_ng.generate.fuzz import GROWN, MUTATION, FuzzConfig, Fuzzer, fuzz
+from evalplus_ng.generate.grow import SIZES, grow_args, grow_value
+from evalplus_ng.generate.mutate import MAX_LENGTH, Context, Pool, fresh
+from evalplus_ng.generate.seed import BASE, Seed
 from evalplus_ng.records import Task
-from evalplus_ng.seed import BASE, Seed
 from evalplus_ng.serialize import canonical
 from evalplus_ng.typespec import matches, parse
 

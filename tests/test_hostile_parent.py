@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from evalplus_ng.evaluate import evaluate_samples, results_document
+from evalplus_ng.evaluation.evaluate import evaluate_samples, results_document
 from evalplus_ng.records import (
     SANITIZE_LIMIT,
     TOO_LARGE,
@@ -32,10 +32,10 @@ from evalplus_ng.records import (
     Task,
     Verdict,
 )
-from evalplus_ng.samples import MAX_SOURCE_BYTES, prepare_all, read_samples_of
 from evalplus_ng.sandbox.bounded import CallLimits, Exceeded, bounded_map
-from evalplus_ng.sanitize import sanitize
 from evalplus_ng.serialize import MAX_SHARED_HASH, Unjudgeable, decode, encode
+from evalplus_ng.tasks.samples import MAX_SOURCE_BYTES, prepare_all, read_samples_of
+from evalplus_ng.tasks.sanitize import sanitize
 
 HOSTILE_PARENT = Path(__file__).parent / "hostile_parent"
 #: Hash value 0: every multiple of this int hashes to 0.
@@ -119,7 +119,7 @@ def test_a_call_past_its_cpu_time_is_abandoned_and_its_worker_goes_on(
 def test_a_huge_answer_is_refused_before_anything_parses_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     prepared: list[object] = []
-    monkeypatch.setattr("evalplus_ng.samples.prepare_all", lambda answers: prepared.extend(
+    monkeypatch.setattr("evalplus_ng.tasks.samples.prepare_all", lambda answers: prepared.extend(
         answers) or [sanitize(a, p, e) for a, p, e, _ in answers])
     task = Task("T/0", PROMPT, "add", "def add(x, y):\n    return x + y\n", ((1, 2),))
     fits = f"{CORRECT}    # " + "x" * (MAX_SOURCE_BYTES - len(CORRECT) - 7) + "\n"
@@ -144,7 +144,7 @@ class _NoRuns:
 
 
 def test_refused_samples_fail_in_both_columns_without_running() -> None:
-    from evalplus_ng.groundtruth import Expected, GroundTruth
+    from evalplus_ng.oracle.groundtruth import Expected, GroundTruth
 
     task = Task("T/0", PROMPT, "add", "", ((1, 2),), plus_inputs=((3, 4),))
     truth = GroundTruth("T/0", Expected((3,), (0.0,), (False,)), Expected((7,), (0.0,), (False,)))
@@ -172,7 +172,7 @@ def test_sets_and_dicts_whose_members_collide_are_refused_unbuilt() -> None:
 
 @pytest.mark.parametrize("equality", [TYPED, VALUE])
 def test_the_set_oracle_refuses_a_list_whose_members_collide(equality: str) -> None:
-    from evalplus_ng.oracle import check
+    from evalplus_ng.judge import check
 
     crowd = [i * MODULUS for i in range(40_000)]
     with pytest.raises(Unjudgeable):
@@ -186,7 +186,7 @@ def test_the_set_oracle_refuses_a_list_whose_members_collide(equality: str) -> N
 
 
 def test_the_sandbox_refuses_a_colliding_output_as_unjudgeable() -> None:
-    from evalplus_ng.oracle import JUDGE
+    from evalplus_ng.judge import JUDGE
     from evalplus_ng.sandbox import Limits, Sandbox
 
     job = Job(code=_record("colliding_set")["solution"], entry_point="add",

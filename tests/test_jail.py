@@ -27,7 +27,7 @@ import test_sandbox as corpus  # the hostile corpus (tests/ is on the path, as p
 from click.testing import CliRunner
 
 from evalplus_ng.cli import main
-from evalplus_ng.oracle import JUDGE
+from evalplus_ng.judge import JUDGE
 from evalplus_ng.records import Job
 from evalplus_ng.sandbox import Limits, Sandbox, cgroup, rootfs
 from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode, package_home
@@ -216,11 +216,12 @@ def test_the_weak_mode_covers_the_answer_keys_it_is_told_of(
 
 
 def test_evaluate_hides_the_suites_it_judges_with_and_the_cache(tmp_path: Path) -> None:
-    from evalplus_ng.registry import resolve
+    from evalplus_ng.tasks.registry import resolve
 
     humaneval = resolve("humaneval")
-    from evalplus_ng.dataset import user_cache_dir
-    from evalplus_ng.workflow import answer_keys_near, suite_path
+    from evalplus_ng.backend.executors import answer_keys_near
+    from evalplus_ng.pipeline.workflow import suite_path
+    from evalplus_ng.tasks.sources import user_cache_dir
 
     own = tmp_path / "mine.jsonl.gz"
     assert suite_path(humaneval, str(own), tmp_path) == own
@@ -469,9 +470,9 @@ def test_the_results_secret_is_hidden_from_samples_in_both_modes(
     # The secret that seals results files (evalplus_ng.seal) lies in the cache; here the
     # cache lies inside a folder every jail shows (Python's prefix), so only covering
     # it keeps a sample from the key. evaluate's own list of what to hide is used.
-    from evalplus_ng.registry import resolve
+    from evalplus_ng.backend.executors import answer_keys_near
     from evalplus_ng.seal import secret_folder, user_secret
-    from evalplus_ng.workflow import answer_keys_near
+    from evalplus_ng.tasks.registry import resolve
 
     cache = Path(sys.prefix) / f"evalplus-ng-test-cache-{uuid.uuid4().hex}"
     monkeypatch.setenv("EVALPLUS_NG_CACHE", str(cache))

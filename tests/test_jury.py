@@ -15,17 +15,17 @@ from click.testing import CliRunner
 from test_audit import run_in_process, toy
 from test_llmseed import Server, completion, error, replay, serve  # noqa: F401
 
-from evalplus_ng import jury
-from evalplus_ng.audit import Finding, SampleCode, TaskAudit
 from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
-from evalplus_ng.jury import Vote, majority
-from evalplus_ng.llmseed import OpenAIEndpoint, RetryPolicy
-from evalplus_ng.opinion import OpinionConfig, SecondOpinion, parse_verdict
-from evalplus_ng.oracle import check
+from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy
+from evalplus_ng.judge import check
+from evalplus_ng.oracle import jury
+from evalplus_ng.oracle.audit import Finding, SampleCode, TaskAudit
+from evalplus_ng.oracle.jury import Vote, majority
+from evalplus_ng.oracle.opinion import OpinionConfig, SecondOpinion, parse_verdict
 from evalplus_ng.records import Outcome, Status, Task
-from evalplus_ng.samples import family_of, model_of, parse_families
 from evalplus_ng.serialize import decode, encode
+from evalplus_ng.tasks.samples import family_of, model_of, parse_families
 from evalplus_ng.types import Wire
 
 # ---------------------------------------------------------------- families
@@ -87,7 +87,7 @@ def test_a_majority_needs_two_families_and_to_outvote_the_ground_truth() -> None
 # ---------------------------------------------------------------- the jury on a toy task
 
 # The prompt and the base inputs show non-ASCII text and one-letter strings: an inferred
-# contract admits only the classes they show (evalplus_ng.premises).
+# contract admits only the classes they show (evalplus_ng.generate.premises).
 COUNT = ('def count_upper(s: str) -> int:\n    """How many upper-case letters s has '
          '(any Unicode letter)."""\n')
 #: Wrong on letters beyond ASCII ('É' is upper case): a lowercase filter written [A-Z].
@@ -99,7 +99,7 @@ PLUS = (["abc"], ["ÉCOLE normale"], ["xyz QRS"], ["Ärger"])
 
 
 def judged_in_process(task: Task) -> Any:
-    """A stand-in for :func:`evalplus_ng.audit.sandbox_judged`: trusted synthetic code."""
+    """A stand-in for :func:`evalplus_ng.oracle.audit.sandbox_judged`: trusted synthetic code."""
     run = run_in_process(task.entry_point)
 
     def judge(code: str, inputs: Sequence[Wire], expected: Sequence[Wire], seconds: float,
@@ -295,7 +295,7 @@ def test_audit_asks_the_endpoint_about_each_lead(serve: Callable[..., Server],  
 
 
 def test_a_lead_round_trips_through_the_audit_store() -> None:
-    from evalplus_ng.audit import finding_from_wire, finding_wire
+    from evalplus_ng.oracle.audit import finding_from_wire, finding_wire
 
     lead = Finding("toy/1", "bad-logic", "samples", [(-1, "é")], 1, 9, "x",
                    families=(("qwen3", 2), ("qwen-coder", 1)), held=([(-1, "é")], [[-12]]),

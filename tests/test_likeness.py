@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from evalplus_ng.likeness import (
+from evalplus_ng.generate.likeness import (
     Likeness,
     Unlike,
     alphabet,
@@ -133,10 +133,10 @@ def test_tasks_without_strings_or_letters_have_no_text_edges() -> None:
 @pytest.mark.parametrize("written", [False, True])
 def test_augment_puts_edges_in_the_edge_tier_only_where_no_contract_is_written(
         tmp_path: Path, written: bool) -> None:
-    from evalplus_ng.augment import AugmentConfig, augment_task
+    from evalplus_ng.oracle.tiers import plain_reference
+    from evalplus_ng.pipeline.augment import AugmentConfig, augment_task
     from evalplus_ng.records import Task
-    from evalplus_ng.registry import resolve
-    from evalplus_ng.tiers import plain_reference
+    from evalplus_ng.tasks.registry import resolve
 
     prompt = ('def first_even(xs: list[int]):\n'
               '    """The first even number of xs."""\n')

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from evalplus_ng import linecount
+from evalplus_ng.sandbox import linecount
 
 
 class Over(BaseException):
@@ -200,7 +200,7 @@ def test_work_one_line_hides_is_priced_before_it_runs() -> None:
 
 
 def test_prices_follow_the_operands() -> None:
-    from evalplus_ng import ccost
+    from evalplus_ng.sandbox import ccost
 
     assert ccost.added_cost(3) == 0 and ccost.binop_cost("*", 3, 4) == 0
     assert ccost.added_cost(2**640) == 11  # words of the big result

@@ -21,10 +21,11 @@ from typing import Any, ClassVar
 import pytest
 from click.testing import CliRunner
 
-from evalplus_ng import llmseed
 from evalplus_ng.cli import main, seed
-from evalplus_ng.contract import Contract, load_contract
-from evalplus_ng.corpus import (
+from evalplus_ng.errors import EndpointError
+from evalplus_ng.generate import llmseed
+from evalplus_ng.generate.contract import Contract, load_contract
+from evalplus_ng.generate.corpus import (
     MAX_REPLY_CALLS,
     MAX_REPLY_CHARS,
     Corpus,
@@ -34,8 +35,7 @@ from evalplus_ng.corpus import (
     read_corpus,
     write_corpus,
 )
-from evalplus_ng.errors import EndpointError
-from evalplus_ng.llmseed import (
+from evalplus_ng.generate.llmseed import (
     OpenAIEndpoint,
     Reply,
     RetryPolicy,

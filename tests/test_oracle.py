@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalplus_ng.oracle import check, effective_atol, equal
+from evalplus_ng.judge import check, effective_atol, equal
 from evalplus_ng.records import TYPED, VALUE
 
 

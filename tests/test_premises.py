@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from evalplus_ng.contract import load_contract
-from evalplus_ng.premises import Kind, Premise, holds, infer_premises
+from evalplus_ng.generate.contract import load_contract
+from evalplus_ng.generate.premises import Kind, Premise, holds, infer_premises
 from evalplus_ng.records import Task
 
 

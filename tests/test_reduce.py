@@ -10,18 +10,19 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evalplus_ng.artifact import write_plus_file
 from evalplus_ng.cli import main
-from evalplus_ng.dataset import load_humaneval, load_plus_file
-from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.oracle import JUDGE
-from evalplus_ng.profiles import load_profile, profile_names, select
+from evalplus_ng.judge import JUDGE
+from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.records import Calibration
-from evalplus_ng.reduce import CACHE_FOLDER, REPORT_FILE, gather, run_reduce
-from evalplus_ng.sample_kills import candidates
-from evalplus_ng.samples import read_sample_folder
+from evalplus_ng.reduce.mini import CACHE_FOLDER, REPORT_FILE, gather, run_reduce
+from evalplus_ng.reduce.profiles import load_profile, profile_names, select
+from evalplus_ng.reduce.sample_kills import candidates
+from evalplus_ng.reduce.setcover import satisfied
 from evalplus_ng.sandbox import Sandbox
-from evalplus_ng.setcover import satisfied
+from evalplus_ng.tasks.artifact import write_plus_file
+from evalplus_ng.tasks.plusfile import load_plus_file
+from evalplus_ng.tasks.registry import load_humaneval
+from evalplus_ng.tasks.samples import read_sample_folder
 
 CLOSE = "HumanEval/0"
 GCD = "HumanEval/13"
@@ -216,8 +217,8 @@ def test_the_stress_suite_gets_a_mini_of_its_own_with_its_costliest_input(
 
 
 def test_reduced_task_keeps_chosen_inputs_and_their_calibration() -> None:
-    from evalplus_ng.groundtruth import Expected, GroundTruth
-    from evalplus_ng.reduce import TaskRequirements, reduced_task
+    from evalplus_ng.oracle.groundtruth import Expected, GroundTruth
+    from evalplus_ng.reduce.mini import TaskRequirements, reduced_task
 
     task = replace(next(t for t in load_humaneval() if t.task_id == GCD),
                    base_inputs=([1, 2], [3, 4]), plus_inputs=([5, 6], [7, 8], [9, 10]),
@@ -232,10 +233,10 @@ def test_reduced_task_keeps_chosen_inputs_and_their_calibration() -> None:
 
 
 def test_the_faults_requirement_wants_a_plus_test_for_every_wrong_sample() -> None:
-    from evalplus_ng.groundtruth import Expected, GroundTruth
-    from evalplus_ng.kills import KillRow
-    from evalplus_ng.profiles import Profile
-    from evalplus_ng.reduce import TaskRequirements
+    from evalplus_ng.oracle.groundtruth import Expected, GroundTruth
+    from evalplus_ng.reduce.kills import KillRow
+    from evalplus_ng.reduce.mini import TaskRequirements
+    from evalplus_ng.reduce.profiles import Profile
 
     task = replace(next(t for t in load_humaneval() if t.task_id == GCD),
                    base_inputs=([1, 2], [3, 4]), plus_inputs=([5, 6], [7, 8], [9, 10]))
@@ -259,8 +260,8 @@ def test_the_faults_requirement_wants_a_plus_test_for_every_wrong_sample() -> No
 
 def test_coverage_and_lines_warmed_in_worker_processes_are_those_computed_in_place(
         tmp_path: Path) -> None:
-    from evalplus_ng.kills import suite_tests
-    from evalplus_ng.reduce import cost_requirement, coverage_requirement, warm
+    from evalplus_ng.reduce.kills import suite_tests
+    from evalplus_ng.reduce.mini import cost_requirement, coverage_requirement, warm
 
     tasks = load_plus_file(_suite(tmp_path / "out"))
     with Sandbox(1) as sandbox:

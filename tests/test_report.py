@@ -15,7 +15,12 @@ import pytest
 from click.testing import CliRunner
 
 from evalplus_ng.cli import main
-from evalplus_ng.report import DuplicateResultsError, ResultsFormatError, build, judged_file
+from evalplus_ng.report.summary import (
+    DuplicateResultsError,
+    ResultsFormatError,
+    build,
+    judged_file,
+)
 
 
 def _document(kind: str | None, rows: list[tuple[str, str, str, str | None]],
@@ -87,7 +92,7 @@ def test_leaderboard_puts_each_models_suites_in_one_row() -> None:
 
 
 def test_the_edge_suite_is_a_column_of_its_own() -> None:
-    from evalplus_ng.render import SuiteFacts, markdown
+    from evalplus_ng.report.render import SuiteFacts, markdown
 
     files = [judged_file(_document("plus", A_PLUS), "A", "plus/A.json"),
              judged_file(_document("edge", [("T/0", "pass", "fail", "wrong output"),
@@ -103,7 +108,7 @@ def test_the_edge_suite_is_a_column_of_its_own() -> None:
 
 
 def test_markdown_leaderboard_kills_tasks_and_a_warning_for_mixed_suites() -> None:
-    from evalplus_ng.render import SuiteFacts, markdown
+    from evalplus_ng.report.render import SuiteFacts, markdown
 
     files = [judged_file(_document("plus", A_PLUS), "A", "a.json"),
              judged_file(_document("plus", A_PLUS[:2], digest="other"), "B", "b.json")]
@@ -152,8 +157,8 @@ def _judge(tmp_path: Path, artifacts: Path, suite: str, model: str, bodies: list
 
 def _add_suites(tmp_path: Path) -> Path:
     """Artifacts of HumanEval/53 (add): plus inputs -3 + 4, 10**20 + 1, 7 + 8; the MINI -3 + 4."""
-    from evalplus_ng.artifact import write_plus_file
-    from evalplus_ng.dataset import load_humaneval
+    from evalplus_ng.tasks.artifact import write_plus_file
+    from evalplus_ng.tasks.registry import load_humaneval
 
     add = next(t for t in load_humaneval() if t.task_id == "HumanEval/53")
     artifacts = tmp_path / "artifacts"

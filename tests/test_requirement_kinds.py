@@ -8,16 +8,16 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from evalplus_ng.classes import classes_of_test, value_classes
-from evalplus_ng.cost import LINE_BUDGET, cost_goals, executed_lines
-from evalplus_ng.dataset import load_humaneval
-from evalplus_ng.groundtruth import Expected, GroundTruth
-from evalplus_ng.habits import goals, rewrites
-from evalplus_ng.profiles import Profile, select
+from evalplus_ng.generate.classes import classes_of_test, value_classes
+from evalplus_ng.oracle.groundtruth import Expected, GroundTruth
 from evalplus_ng.records import Task
-from evalplus_ng.reduce import class_requirement
+from evalplus_ng.reduce.cost import LINE_BUDGET, cost_goals, executed_lines
+from evalplus_ng.reduce.habits import goals, rewrites
+from evalplus_ng.reduce.mini import class_requirement
+from evalplus_ng.reduce.profiles import Profile, select
+from evalplus_ng.reduce.slips import KINDS, slip_sources
 from evalplus_ng.serialize import encode
-from evalplus_ng.slips import KINDS, slip_sources
+from evalplus_ng.tasks.registry import load_humaneval
 
 TASKS = {task.task_id: task for task in load_humaneval()}
 
@@ -186,9 +186,9 @@ def test_the_habits_requirement_keeps_an_input_that_dropping_letters_changes() -
     # is_palindrome: a sample that first drops every character outside [A-Za-z0-9] (a
     # common habit) passes every base test and the ASCII plus inputs, and fails on 'cñ'
     # ('c' is a palindrome, 'cñ' is not); only the habits requirement asks for such a test.
-    from evalplus_ng.groundtruth import run_ground_truth
-    from evalplus_ng.oracle import JUDGE
-    from evalplus_ng.reduce import compute_requirement
+    from evalplus_ng.judge import JUDGE
+    from evalplus_ng.oracle.groundtruth import run_ground_truth
+    from evalplus_ng.reduce.mini import compute_requirement
     from evalplus_ng.sandbox import Limits, Sandbox
 
     task = replace(TASKS["HumanEval/48"],
@@ -218,7 +218,7 @@ def test_the_habits_requirement_keeps_an_input_that_dropping_letters_changes() -
 
 
 def test_value_classes_of_intermediate_values() -> None:
-    from evalplus_ng.values import value_class
+    from evalplus_ng.reduce.values import value_class
 
     assert [value_class(v) for v in (True, False, -2, 0, 0.5, None, "", [1], (1, 2), {})] == [
         "true", "false", "neg", "zero", "pos", "none", "empty", "one", "many", "empty"]
@@ -228,7 +228,7 @@ def test_value_classes_of_intermediate_values() -> None:
 
 def test_recording_values_leaves_the_ground_truth_s_answers_unchanged() -> None:
     # Every HumanEval ground truth, instrumented, answers its base inputs as written.
-    from evalplus_ng.values import RECORD, instrument
+    from evalplus_ng.reduce.values import RECORD, instrument
 
     for task in TASKS.values():
         plain: dict[str, object] = {}
@@ -257,7 +257,7 @@ def test_the_values_requirement_keeps_a_zero_sum_that_shows_the_bug() -> None:
     # for a test where the sum is zero; [0] and [0, 31, 0] both meet it, and the cover
     # (values with the input classes, as offline's) keeps the one meeting the most
     # goals in all: [0, 31, 0] (unordered, repeated items), not the smaller [0].
-    from evalplus_ng.reduce import compute_requirement
+    from evalplus_ng.reduce.mini import compute_requirement
 
     task = replace(TASKS["HumanEval/88"],
                    plus_inputs=(([0],), ([0, 31, 0],), ([1, 1, 0, 2**60],), ([4, 1, 9],),
@@ -295,7 +295,7 @@ def test_the_values_requirement_keeps_a_zero_sum_that_shows_the_bug() -> None:
 
 
 def test_the_values_budget_stops_a_long_run_with_what_it_recorded() -> None:
-    from evalplus_ng import values
+    from evalplus_ng.reduce import values
 
     source = ("def f(n):\n"
               "    total = 0\n"

@@ -8,15 +8,15 @@ from importlib.metadata import version
 
 import pytest
 
-from evalplus_ng.cover import branch_arcs, branch_lines
-from evalplus_ng.groundtruth import run_ground_truth
-from evalplus_ng.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
-from evalplus_ng.mutants import mutant_sources
-from evalplus_ng.oracle import JUDGE
+from evalplus_ng.judge import JUDGE
+from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.records import Sample, Task
-from evalplus_ng.sample_kills import candidates, invert, kill_matrix
-from evalplus_ng.samples import model_of
+from evalplus_ng.reduce.cover import branch_arcs, branch_lines
+from evalplus_ng.reduce.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
+from evalplus_ng.reduce.mutants import mutant_sources
+from evalplus_ng.reduce.sample_kills import candidates, invert, kill_matrix
 from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.tasks.samples import model_of
 
 LOOP = '''def f(x):
     total = 0

@@ -27,7 +27,7 @@ from typing import NamedTuple, cast
 import pytest
 
 from evalplus_ng.errors import SandboxError
-from evalplus_ng.oracle import JUDGE, check
+from evalplus_ng.judge import JUDGE, check
 from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Job, JobResult, Status
 from evalplus_ng.sandbox import UID_BASE, Limits, Sandbox
 from evalplus_ng.sandbox.zygote import Zygote

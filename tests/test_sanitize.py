@@ -1,4 +1,4 @@
-"""Tests for evalplus_ng.sanitize: messy completions become runnable, test-free modules."""
+"""Tests for evalplus_ng.tasks.sanitize: messy completions become runnable, test-free modules."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalplus_ng.sanitize import sanitize
+from evalplus_ng.tasks.sanitize import sanitize
 
 # A HumanEval-style prompt: imports, a signature and a docstring, no body.
 SUM_PROMPT = '''from typing import List

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalplus_ng.errors import InputError
-from evalplus_ng.profiles import (
+from evalplus_ng.reduce.profiles import (
     REQUIREMENTS,
     Profile,
     load_profile,
@@ -18,7 +18,7 @@ from evalplus_ng.profiles import (
     profile_names,
     select,
 )
-from evalplus_ng.setcover import fill_across, fill_masks, greedy_cover, satisfied
+from evalplus_ng.reduce.setcover import fill_across, fill_masks, greedy_cover, satisfied
 
 
 def test_picks_the_test_meeting_most_goals_first() -> None:

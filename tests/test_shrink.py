@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalplus_ng.shrink import SIMPLE_CHARS, candidates, cost, shrink
+from evalplus_ng.generate.shrink import SIMPLE_CHARS, candidates, cost, shrink
 from evalplus_ng.types import Args
 
 

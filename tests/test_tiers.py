@@ -6,12 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from evalplus_ng.dataset import PlainSolution, efficiency_tasks, plain_solutions
-from evalplus_ng.records import COST_EXCEEDED, Outcome, Status, Task
-from evalplus_ng.registry import resolve
-from evalplus_ng.sandbox import Sandbox
-from evalplus_ng.serialize import encode
-from evalplus_ng.tiers import (
+from evalplus_ng.oracle.tiers import (
     PLAIN_MAX_SIZE,
     PLAIN_RECURSION_LIMIT,
     Why,
@@ -19,6 +14,11 @@ from evalplus_ng.tiers import (
     plain_reference,
     split_tiers,
 )
+from evalplus_ng.records import COST_EXCEEDED, Outcome, Status, Task
+from evalplus_ng.sandbox import Sandbox
+from evalplus_ng.serialize import encode
+from evalplus_ng.tasks.registry import resolve
+from evalplus_ng.tasks.sources import PlainSolution, efficiency_tasks, plain_solutions
 
 PROMPT = '''
 def gcd(a, b):
@@ -56,7 +56,7 @@ def _fibonacci(n: int) -> tuple[int, int]:
 
 
 #: A base input of two consecutive Fibonacci numbers of 178 digits: the bounds inferred
-#: from the base inputs (:mod:`evalplus_ng.bounds`) then let the deep inputs into plus,
+#: from the base inputs (:mod:`evalplus_ng.generate.bounds`) then let the deep inputs into plus,
 #: and the plain reference decides.
 BIG_BASE = list(_fibonacci(PLAIN_RECURSION_LIMIT + 50))
 

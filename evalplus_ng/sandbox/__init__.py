@@ -28,8 +28,8 @@ The child:
 The supervisor enforces every time limit with ``SIGKILL`` (a sample that
 ignores signals or spins in C cannot escape it) and relays each outcome to the
 parent, which alone holds the expected outputs and judges them with the
-:class:`~evalplus_ng.types.Judge` the sandbox was given (the real one is
-:data:`evalplus_ng.oracle.JUDGE`; this package imports no oracle); neither the
+:class:`~evalplus_ng.protocols.Judge` the sandbox was given (the real one is
+:data:`evalplus_ng.judge.JUDGE`; this package imports no oracle); neither the
 supervisor nor the child ever sees an expected output, and the parent answers
 ``stop`` to end a failing job early. A child that dies, hangs or floods becomes
 an :class:`~evalplus_ng.records.Outcome`, never an exception; a supervisor that

@@ -64,10 +64,10 @@ def _line_budget(function: Callable[..., Any], budget: int) -> Callable[..., Any
 def _line_counted(code: str, entry_point: str, budget: int,
                   function: Callable[..., Any]) -> Callable[..., Any]:
     """``code``'s entry point rewritten to count its executed lines (raising
-    CostExceeded after ``budget``, see :mod:`evalplus_ng.linecount`), loaded in a
+    CostExceeded after ``budget``, see :mod:`evalplus_ng.sandbox.linecount`), loaded in a
     namespace of its own; ``function`` under the (slower) tracer when the code cannot
     be rewritten or its rewritten module does not load."""
-    from evalplus_ng import linecount
+    from evalplus_ng.sandbox import linecount
 
     def over() -> None:
         raise CostExceeded(f"more than {budget} lines executed")

@@ -3,7 +3,7 @@
 :class:`Sandbox` is the one interface the rest of evalplus-ng uses. It keeps one
 :class:`_Worker` per supervisor process (:mod:`evalplus_ng.sandbox.supervisor`),
 sends each job to an idle one, parses the outcomes relayed back (untrusted) and
-judges them against the job's expected outputs with the :class:`~evalplus_ng.types.Judge`
+judges them against the job's expected outputs with the :class:`~evalplus_ng.protocols.Judge`
 it was given, answering ``stop`` when a job may end early.
 """
 
@@ -31,6 +31,7 @@ from typing import Any, TypeVar, cast
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.files import orphans, remove_tree
 from evalplus_ng.pools import in_order
+from evalplus_ng.protocols import Judge
 from evalplus_ng.records import Job, JobResult, Outcome, Status, too_costly
 from evalplus_ng.sandbox import cgroup, rootfs
 from evalplus_ng.sandbox.jail import Mode, bubblewrap_command, mode, package_home
@@ -61,7 +62,7 @@ from evalplus_ng.sandbox.protocol import (
 )
 from evalplus_ng.sandbox.rootfs import JAIL_ROOT, answer_keys, coverable, tmpfs_bytes
 from evalplus_ng.sandbox.supervisor import wall_cap
-from evalplus_ng.types import Judge, Wire
+from evalplus_ng.types import Wire
 
 #: Jobs per worker that :meth:`Sandbox.map` submits ahead of the one it waits for.
 MAP_WINDOW = 256
@@ -112,7 +113,7 @@ def _pickled_inputs(inputs: Sequence[Wire]) -> bytes:
 
 class _JobJudge:
     """The trusted comparison of outputs with a job's expected outputs (parent side only),
-    by the sandbox's :class:`~evalplus_ng.types.Judge`."""
+    by the sandbox's :class:`~evalplus_ng.protocols.Judge`."""
 
     def __init__(self, job: Job, texts: _Texts, judge: Judge) -> None:
         assert job.expected is not None
@@ -131,7 +132,7 @@ class _JobJudge:
 
     def check(self, index: int, value: Wire, seconds: float) -> tuple[Outcome, bool]:
         """The outcome of a plain output and whether it passes, by the full comparison
-        (:meth:`evalplus_ng.types.Judge.check`). An output whose members collide in hash
+        (:meth:`evalplus_ng.protocols.Judge.check`). An output whose members collide in hash
         (:class:`~evalplus_ng.serialize.Unjudgeable`) is refused unbuilt, as bad output."""
         from evalplus_ng.serialize import Unjudgeable, decode
 

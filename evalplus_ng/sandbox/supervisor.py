@@ -462,7 +462,8 @@ def _preload() -> None:
     for name in _PRELOAD:
         with contextlib.suppress(ImportError):
             __import__(name)
-    from evalplus_ng import linecount, serialize  # noqa: F401
+    from evalplus_ng import serialize  # noqa: F401
+    from evalplus_ng.sandbox import linecount  # noqa: F401
 
 
 def main() -> None:

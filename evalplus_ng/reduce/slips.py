@@ -1,0 +1,225 @@
+"""Mutants of the kind LLMs write: off-by-one bounds, skipped elements, dropped guards.
+
+mutmut's operators (:mod:`evalplus_ng.reduce.mutants`) change one token: ``<`` for ``<=``,
+``n`` for ``n + 1``, ``and`` for ``or``. Base inputs kill most of them. The wrong
+samples that pass the base tests mostly make other mistakes, and this module makes
+those, each at one site of a function of the ground truth:
+
+* **bound**: a ``range`` bound or a slice bound one off (``range(1, n)`` for
+  ``range(n)``, ``range(n - 1)``, ``xs[:k + 1]``);
+* **skip**: a loop over a sequence that skips its first or last element
+  (``for x in xs[1:]``, ``for x in xs[:-1]``);
+* **guard**: an ``if`` of the function's own body (not inside a loop or another
+  branch) with no ``else`` and a lone ``return`` or ``raise``, removed (the dropped
+  edge case: empty input, zero, a single element);
+* **forget**: a normalising call dropped (``sorted(xs)`` -> ``xs``, ``abs(x)`` -> ``x``,
+  ``s.lower()`` -> ``s``, ``s.strip()`` -> ``s``, ``set(xs)`` -> ``xs``);
+* **strict**: a comparison's strictness flipped (``<`` for ``<=`` and back), kept
+  here too so the kind stands alone.
+
+Pure: source in, mutant sources out (each compiles; duplicates and the original
+are dropped). Mutants are untrusted code, only ever run through the sandbox.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Callable, Iterator
+
+from evalplus_ng.reduce.mutants import Mutant
+
+#: Calls whose result a slip may forget to use: the argument or the object is kept.
+_FORGET_FUNCTIONS = frozenset({"sorted", "abs", "set", "reversed", "list", "int", "round"})
+_FORGET_METHODS = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold"})
+_FLIP: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+}
+
+
+def _one(delta: int) -> ast.expr:
+    return ast.Constant(abs(delta))
+
+
+def _shift(node: ast.expr, delta: int) -> ast.expr:
+    """``node + 1`` or ``node - 1`` (a constant is folded)."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return ast.Constant(node.value + delta)
+    return ast.BinOp(copy.deepcopy(node), ast.Add() if delta > 0 else ast.Sub(), _one(delta))
+
+
+def _is_range(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "range" and 1 <= len(node.args) <= 3 and not node.keywords)
+
+
+#: One site's variants: given a node (and whether it is a statement of the function's
+#: own body), each way to replace it (None: the statement removed).
+Variants = Callable[[ast.AST, bool], list[ast.AST | None]]
+
+
+def _bound_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
+    out: list[ast.AST | None] = []
+    if _is_range(node):
+        assert isinstance(node, ast.Call)
+        args = node.args
+        if len(args) == 1:
+            out.append(ast.Call(node.func, [ast.Constant(1), args[0]], []))
+        for index in range(min(len(args), 2)):
+            for delta in (-1, 1):
+                changed = copy.deepcopy(node)
+                changed.args[index] = _shift(args[index], delta)
+                out.append(changed)
+    elif isinstance(node, ast.Slice) and node.step is None:
+        for field in ("lower", "upper"):
+            bound = getattr(node, field)
+            if bound is None:
+                continue
+            for delta in (-1, 1):
+                sliced = copy.deepcopy(node)
+                setattr(sliced, field, _shift(bound, delta))
+                out.append(sliced)
+    return out
+
+
+def _skip_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
+    if not isinstance(node, ast.For) or _is_range(node.iter):
+        return []
+    out: list[ast.AST | None] = []
+    for lower, upper in ((ast.Constant(1), None), (None, ast.Constant(-1))):
+        changed = copy.deepcopy(node)
+        changed.iter = ast.Subscript(ast.Call(ast.Name("list", ast.Load()),
+                                              [copy.deepcopy(node.iter)], []),
+                                     ast.Slice(lower, upper, None), ast.Load())
+        out.append(changed)
+    return out
+
+
+def _guard_variants(node: ast.AST, top: bool) -> list[ast.AST | None]:
+    if (top and isinstance(node, ast.If) and not node.orelse
+            and len(node.body) == 1 and isinstance(node.body[0], (ast.Return, ast.Raise))):
+        return [None]  # the statement removed
+    return []
+
+
+def _forget_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
+    if not isinstance(node, ast.Call) or node.keywords:
+        return []
+    func = node.func
+    if isinstance(func, ast.Name) and func.id in _FORGET_FUNCTIONS and len(node.args) == 1:
+        return [copy.deepcopy(node.args[0])]
+    if (isinstance(func, ast.Attribute) and func.attr in _FORGET_METHODS
+            and not node.args):
+        return [copy.deepcopy(func.value)]
+    return []
+
+
+def _strict_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
+    if not isinstance(node, ast.Compare):
+        return []
+    out: list[ast.AST | None] = []
+    for index, op in enumerate(node.ops):
+        flipped = _FLIP.get(type(op))
+        if flipped is not None:
+            changed = copy.deepcopy(node)
+            changed.ops[index] = flipped()
+            out.append(changed)
+    return out
+
+
+#: The kinds, in the order their mutants are listed.
+KINDS: dict[str, Variants] = {
+    "bound": _bound_variants,
+    "skip": _skip_variants,
+    "guard": _guard_variants,
+    "forget": _forget_variants,
+    "strict": _strict_variants,
+}
+
+
+def _function_nodes(tree: ast.Module) -> Iterator[tuple[ast.AST, bool]]:
+    """Nodes inside the module's functions (module-level code is setup, not behaviour),
+    each with whether it is a statement of the function's own body (where an edge-case
+    guard sits)."""
+    for top in tree.body:
+        if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for statement in top.body:
+                for node in ast.walk(statement):
+                    yield node, node is statement
+
+
+def slip_sources(source: str, kinds: tuple[str, ...] = tuple(KINDS)) -> list[Mutant]:
+    """Every slip of ``kinds`` at every site of ``source``'s functions, in source order
+    of the sites (then kind order); each compiles and differs from the original and
+    from every earlier one."""
+    tree = ast.parse(source)
+    seen = {ast.dump(tree)}
+    sites: list[tuple[int, int, ast.AST, ast.AST | None]] = []
+    for node, top in _function_nodes(tree):
+        for rank, kind in enumerate(kinds):
+            for replacement in KINDS[kind](node, top):
+                line = getattr(node, "lineno", 0)
+                column = getattr(node, "col_offset", 0)
+                sites.append((line * 1000 + column, rank, node, replacement))
+    mutants: list[Mutant] = []
+    for position, _rank, node, replacement in sorted(sites, key=lambda s: (s[0], s[1])):
+        changed = _apply(tree, node, replacement)
+        if changed is None:
+            continue
+        dumped = ast.dump(changed)
+        if dumped in seen:
+            continue
+        try:
+            code = ast.unparse(ast.fix_missing_locations(changed))
+            compile(code, "<slip>", "exec")
+        except (SyntaxError, ValueError):
+            continue
+        seen.add(dumped)
+        mutants.append(Mutant(len(mutants), position // 1000, code))
+    return mutants
+
+
+def _apply(tree: ast.Module, node: ast.AST, replacement: ast.AST | None) -> ast.Module | None:
+    """A copy of ``tree`` with ``node`` replaced (None: removed, where a statement may go)."""
+    path = _path_to(tree, node)
+    if path is None:
+        return None
+    copied = copy.deepcopy(tree)
+    parent: ast.AST = copied
+    for field, index in path[:-1]:
+        value = getattr(parent, field)
+        parent = value[index] if index is not None else value
+    field, index = path[-1]
+    if index is None:
+        if replacement is None:
+            return None
+        setattr(parent, field, copy.deepcopy(replacement))
+        return copied
+    items = getattr(parent, field)
+    if replacement is None:
+        del items[index]
+        if not items:  # a body cannot be empty
+            items.append(ast.Pass())
+    else:
+        items[index] = copy.deepcopy(replacement)
+    return copied
+
+
+def _path_to(root: ast.AST, target: ast.AST) -> list[tuple[str, int | None]] | None:
+    """The (field, index) steps from ``root`` to ``target``; None when absent."""
+    for field, value in ast.iter_fields(root):
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                if item is target:
+                    return [(field, index)]
+                if isinstance(item, ast.AST):
+                    found = _path_to(item, target)
+                    if found is not None:
+                        return [(field, index), *found]
+        elif isinstance(value, ast.AST):
+            if value is target:
+                return [(field, None)]
+            found = _path_to(value, target)
+            if found is not None:
+                return [(field, None), *found]
+    return None

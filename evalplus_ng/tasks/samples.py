@@ -1,0 +1,239 @@
+"""Read LLM samples files (JSON Lines with ``task_id`` and ``completion`` or ``solution``)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng.errors import InputError
+from evalplus_ng.records import SANITIZE_LIMIT, TOO_LARGE, Sample, Task
+from evalplus_ng.sandbox.bounded import CallLimits, Exceeded, bounded_map
+from evalplus_ng.tasks.sources import read_jsonl
+from evalplus_ng.types import TaskId
+
+#: The largest answer (``completion`` or ``solution``, UTF-8 bytes) judged: a larger one
+#: is failed unread (:data:`TOO_LARGE`), before anything parses it. Parsing costs about
+#: 500 bytes of memory per byte of source (256 KiB: some 130 MB, in the bounded worker);
+#: the largest of 10,988 answers in 67 HumanEval samples files is 5.8 KB.
+MAX_SOURCE_BYTES = 256 << 10
+#: What sanitizing one answer may use, in a worker process (see :func:`prepare_all`).
+#: The slowest of those 10,988 answers takes 33 ms of CPU: 1 s leaves room for slower
+#: machines.
+PREPARE_LIMITS = CallLimits(cpu_seconds=1.0, memory_bytes=1 << 30)
+#: The text kept as the code of a sample too large to read (its first characters).
+_HEAD_CHARS = 1000
+
+#: A field of a samples file's name that names a prompt template: capitals and digits
+#: (``ALPACA``, ``VICUNA``, ``LONG``, ``Q``, ``H2O``).
+_TEMPLATE_FIELD = re.compile(r"[A-Z][A-Z0-9]*")
+
+
+def model_of(file_name: str) -> str:
+    """The model a samples file comes from.
+
+    Files are named ``<hub-user>_<model>_<TEMPLATE>...jsonl`` (one file per model and
+    prompt template): the model is the name up to its first ``_``-field, after the
+    first two, written in capitals only. A name without such a field is a model of
+    its own (``samples.jsonl`` is ``samples``).
+    """
+    stem = Path(file_name).name.removesuffix(".jsonl")
+    fields = stem.split("_")
+    for index in range(2, len(fields)):
+        if _TEMPLATE_FIELD.fullmatch(fields[index]):
+            return "_".join(fields[:index])
+    return stem
+
+
+#: Model families: a model belongs to the first family one of whose words its name
+#: contains (case-insensitive); a model no word names is a family of its own. Wizard-Vicuna
+#: is WizardLM's recipe on Vicuna's data: with WizardLM. Manticore-Chat-Pyg-Guanaco is a
+#: Manticore fine-tune. Qwen's code models (Qwen2.5-Coder, Qwen3-Coder, MBPP's
+#: ``mapcoder_QwenCoder*`` files) are a family apart from its general Qwen3 models: they
+#: are trained apart, on other data, so their agreement is evidence.
+FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("wizard", ("wizard",)),
+    ("manticore", ("manticore",)),
+    ("vicuna", ("vicuna", "vicunlocked")),
+    ("guanaco", ("guanaco",)),
+    ("falcon", ("falcon",)),
+    ("redpajama", ("redpajama",)),
+    ("starcoder", ("starcoder",)),
+    ("hermes", ("hermes",)),
+    ("openassistant", ("openassistant",)),
+    ("open-llama", ("open-llama",)),
+    ("gpt4-x-alpaca", ("gpt4-x-alpaca",)),
+    ("qwen-coder", ("qwencoder", "qwen-coder", "qwen2.5-coder", "qwen3-coder")),
+    ("qwen3", ("qwen3",)),
+)
+
+Families = Sequence[tuple[str, Sequence[str]]]
+
+
+def family_of(model: str, families: Families = FAMILIES) -> str:
+    """The family of a model (:data:`FAMILIES`, or the user's table first), else the model
+    itself."""
+    name = model.lower()
+    for family, words in families:
+        if any(word.lower() in name for word in words):
+            return family
+    return model
+
+
+def parse_families(entries: Sequence[str], where: str = "--family") -> Families:
+    """``WORD=FAMILY`` entries (a model whose name holds WORD is of FAMILY), tried before
+    :data:`FAMILIES`; InputError for an entry that is not one."""
+    table: list[tuple[str, Sequence[str]]] = []
+    for entry in entries:
+        word, _, family = entry.partition("=")
+        if not word.strip() or not family.strip():
+            raise InputError(where, None, f"expected WORD=FAMILY, got {entry!r}")
+        table.append((family.strip(), (word.strip(),)))
+    return (*table, *FAMILIES)
+
+
+def sample_files(path: Path) -> list[Path]:
+    """The samples files ``path`` names: itself (a file), or every ``*.jsonl`` in it (a
+    folder, by name); InputError when there are none."""
+    if path.is_file():
+        return [path]
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else []
+    if not files:
+        raise InputError(str(path), None, "no *.jsonl samples files in this folder"
+                         if path.is_dir() else "no such samples file or folder")
+    return files
+
+
+def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]:
+    """Samples in file order, sanitized into runnable code; other fields are ignored.
+
+    A ``completion`` is sanitized against the task's prompt (it may be a body, a
+    whole function, markdown...); a ``solution`` that parses and defines the
+    entry point runs as given, any other is sanitized too. That work runs in a bounded
+    worker (:func:`prepare_all`): an answer past its limits, or over
+    :data:`MAX_SOURCE_BYTES` (checked first, before any parse), gives a refused sample
+    (:attr:`~evalplus_ng.records.Sample.refused`).
+    Raises :class:`InputError` naming the line of the first malformed record.
+    """
+    return read_samples_of(path, tasks)[0]
+
+
+def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
+                    others: Callable[[], Collection[TaskId]] = lambda: (),
+                    raw: bool = False) -> tuple[list[Sample], Counter[TaskId]]:
+    """:func:`read_samples`, but records of the tasks ``others()`` names (tasks the
+    dataset has and the suite lacks) are checked and left out, counted per task, as
+    EvalPlus warns and skips them; only a task unknown to both is an error. ``others`` is
+    called once, at the first record of a task outside ``tasks`` (it may load a dataset).
+    The samples may then be none (all skipped): the caller decides whether that is an error.
+    ``raw``: nothing is sanitized, as ``evalplus.evaluate`` runs samples (a ``solution``
+    as written, else the prompt followed by the ``completion``)."""
+    path = Path(path)
+    samples: list[Sample] = []
+    pending: dict[tuple[str, TaskId, bool], list[int]] = {}
+    skipped: Counter[TaskId] = Counter()
+    outside: Collection[TaskId] | None = None
+    for record in sample_records(path):
+        where, line, fields = record.where, record.line, record.fields
+        task_id = fields.get("task_id")
+        if not isinstance(task_id, str):
+            raise InputError(where, line, "missing or non-string 'task_id'")
+        task = tasks.get(task_id)
+        if task is None and outside is None:
+            outside = others()
+        if task is None and task_id not in (outside or ()):
+            raise InputError(where, line, f"unknown task_id {task_id!r}")
+        solution = fields.get("solution")
+        answer = solution if solution is not None else fields.get("completion")
+        if not isinstance(answer, str):
+            raise InputError(where, line, "missing or non-string 'completion'/'solution'")
+        if task is None:
+            skipped[task_id] += 1
+            continue
+        if len(answer) * 4 > MAX_SOURCE_BYTES and _size(answer) > MAX_SOURCE_BYTES:
+            samples.append(Sample(task_id, answer[:_HEAD_CHARS], record.index, TOO_LARGE))
+        elif raw:
+            code = solution if solution is not None else task.prompt + answer
+            samples.append(Sample(task_id, code, record.index))
+        else:
+            # Sanitized below, all at once; identical answers to a task only once.
+            pending.setdefault((answer, task_id, solution is not None), []).append(
+                len(samples))
+            samples.append(Sample(task_id, answer, record.index))
+    if not samples and not skipped:
+        raise InputError(str(path), None,
+                         f"no samples {'here' if path.is_dir() else 'in file'}")
+    codes = prepare_all([(answer, tasks[task_id].prompt, tasks[task_id].entry_point, solution)
+                         for answer, task_id, solution in pending])
+    for places, code in zip(pending.values(), codes, strict=True):
+        for place in places:
+            sample = samples[place]
+            samples[place] = (replace(sample, refused=SANITIZE_LIMIT)
+                              if isinstance(code, Exceeded) else replace(sample, code=code))
+    return samples, skipped
+
+
+def _size(text: str) -> int:
+    """Length in UTF-8 bytes (a lone surrogate, which JSON can spell, as three)."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def prepare_all(answers: Sequence[tuple[str, str, str, bool]],
+                limits: CallLimits = PREPARE_LIMITS) -> list[str | Exceeded]:
+    """:func:`evalplus_ng.tasks.sanitize.prepare` of each ``(answer, prompt, entry_point,
+    solution)``, in one bounded worker process (none when there is nothing to prepare):
+    an answer that makes sanitizing exceed ``limits`` gets :class:`Exceeded`."""
+    if not answers:
+        return []
+    return bounded_map("evalplus_ng.tasks.sanitize:prepare", answers, limits)
+
+
+@dataclass(frozen=True)
+class SampleRecord:
+    """One sample as written: where it is (file, and line for JSON Lines), its place in
+    the samples (1-based), and its fields."""
+
+    where: str
+    line: int | None
+    index: int
+    fields: dict[str, Any]
+
+
+def sample_records(path: Path) -> Iterator[SampleRecord]:
+    """The records of a samples file (JSON Lines), or of a folder in EvalPlus's layout:
+    one sub-folder per task (``HumanEval_0``: ``_`` for ``/``, as EvalPlus reads it) of
+    complete solutions ``0.py``, ``1.py``, ... (in the order of their numbers)."""
+    if not path.is_dir():
+        for number, fields in read_jsonl(path):
+            yield SampleRecord(str(path), number, number, fields)
+        return
+    index = 0
+    for folder in sorted((p for p in path.iterdir() if p.is_dir()), key=_natural):
+        for file in sorted(folder.glob("*.py"), key=_natural):
+            try:
+                code = file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InputError(str(file), None, f"cannot read: {exc}") from None
+            index += 1
+            yield SampleRecord(str(file), None, index,
+                               {"task_id": folder.name.replace("_", "/"), "solution": code})
+
+
+def _natural(path: Path) -> tuple[Any, ...]:
+    """``HumanEval_2`` before ``HumanEval_10``, ``2.py`` before ``10.py``."""
+    return tuple(int(part) if part.isdigit() else part
+                 for part in re.split(r"(\d+)", path.name))
+
+
+def read_sample_folder(folder: Path, tasks: Mapping[TaskId, Task]) -> list[tuple[str, Sample]]:
+    """Every sample of every ``*.jsonl`` file in ``folder`` (sorted by name; or of the one
+    file ``folder`` names) with its file name; refused samples (:attr:`Sample.refused`) are
+    left out: they have no code to run."""
+    found: list[tuple[str, Sample]] = []
+    for path in sample_files(Path(folder)):
+        found.extend((path.name, sample) for sample in read_samples(path, tasks)
+                     if not sample.refused)
+    return found
