@@ -19,6 +19,21 @@ class Status(enum.Enum):
     BAD_OUTPUT = "bad-output"  #: returned an object that is not plain data
 
 
+class Fault(enum.Enum):
+    """Why a call raised (:attr:`Status.ERROR`), decided where it happened: the sandbox's
+    child by the exception's class, the parent by what it did not run. Never read back
+    from the error's text, which untrusted code can write."""
+
+    RAISED = "raised"  #: the code raised an exception
+    RECURSION = "recursion"  #: a RecursionError: too deep for the interpreter's stack
+    COST = "cost"  #: more lines than ``Job.max_lines`` (:data:`COST_EXCEEDED`)
+    TOO_LARGE = "too-large"  #: an output longer than ``Job.max_output_bytes``
+    UNSTABLE = "unstable"  #: a ``twice`` job's second call gave another output
+    NOT_LOADED = "not-loaded"  #: the job's code did not load, so the input never ran
+    NOT_RUN = "not-run"  #: the job stopped before this input (fail-fast, a budget)
+    NOT_EXAMINED = "not-examined"  #: left unrun as too costly, after enough such inputs
+
+
 class Verdict(enum.Enum):
     """A sample's status on a suite, spelled as EvalPlus spells it."""
 
@@ -29,12 +44,22 @@ class Verdict(enum.Enum):
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of one call: ``value`` is serialized wire data, set only when OK."""
+    """The result of one call: ``value`` is serialized wire data, set only when OK;
+    ``error`` is text for people; ``fault`` says why an ERROR happened (code decides on it,
+    never on the text). Like pytest's ``CallInfo``, the kind is fixed where the call ends."""
 
     status: Status
     value: Wire = None
     error: str | None = None
     seconds: float = 0.0
+    fault: Fault | None = None
+
+    def __post_init__(self) -> None:
+        if (self.fault is None) != (self.status is not Status.ERROR):
+            raise ValueError(f"an outcome of status {self.status.value} "
+                             f"{'needs' if self.fault is None else 'has no'} fault")
+        if self.status is Status.OK and self.error is not None:
+            raise ValueError("an OK outcome carries no error")
 
 
 #: Typed equality (:func:`evalplus_ng.judge.equal`): ``True`` is not ``1``, ``3.0`` is not
@@ -123,10 +148,23 @@ COST_EXCEEDED = "CostExceeded"
 OUTPUT_TOO_LARGE = "OutputTooLarge"
 
 
+#: Faults of inputs a job never ran.
+UNRUN = frozenset({Fault.NOT_LOADED, Fault.NOT_RUN})
+
+
+def unrun_fault(result: JobResult) -> Fault:
+    """Why a job left an input unrun: its code did not load, or it stopped first."""
+    return Fault.NOT_RUN if result.load.status is Status.OK else Fault.NOT_LOADED
+
+
+#: Faults of calls that cost too much (:func:`too_costly`).
+_COSTLY = frozenset({Fault.COST, Fault.NOT_EXAMINED})
+
+
 def too_costly(outcome: Outcome) -> bool:
-    """The call timed out or ran out of its line budget (what ``max_timeouts`` counts)."""
-    return outcome.status is Status.TIMEOUT or (
-        outcome.status is Status.ERROR and COST_EXCEEDED in (outcome.error or ""))
+    """The call timed out or ran out of its line budget (what ``max_timeouts`` counts), or
+    was left unrun as one more such call."""
+    return outcome.status is Status.TIMEOUT or outcome.fault in _COSTLY
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from evalplus_ng.generate.contract import Contract, load_contract
 from evalplus_ng.judge import equal
 from evalplus_ng.oracle import audit
 from evalplus_ng.oracle.audit import AuditConfig, Finding, SampleCode, TaskAudit
-from evalplus_ng.records import COST_EXCEEDED, Outcome, Status, Task
+from evalplus_ng.records import COST_EXCEEDED, Fault, Outcome, Status, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import encode
 from evalplus_ng.tasks.sources import FixedSolution
@@ -63,9 +63,11 @@ def run_in_process(entry_point: str) -> audit.Runner:
             except _Budget:
                 costly += 1
                 outcomes.append(audit.not_examined(budget or 0) if thrifty else
-                                Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: too many lines"))
+                                Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: too many lines",
+                                        fault=Fault.COST))
             except Exception as exc:
-                outcomes.append(Outcome(Status.ERROR, error=f"{type(exc).__name__}: {exc}"))
+                outcomes.append(Outcome(Status.ERROR, error=f"{type(exc).__name__}: {exc}",
+                                        fault=Fault.RAISED))
             finally:
                 sys.settrace(None)
             if expected is not None and not (

@@ -25,7 +25,16 @@ from evalplus_ng.oracle.calibrate import (
     to_units,
 )
 from evalplus_ng.oracle.groundtruth import run_ground_truth
-from evalplus_ng.records import Calibration, JobResult, Outcome, Sample, Status, Task, Verdict
+from evalplus_ng.records import (
+    Calibration,
+    Fault,
+    JobResult,
+    Outcome,
+    Sample,
+    Status,
+    Task,
+    Verdict,
+)
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.tasks.artifact import plus_record, write_plus_file
 from evalplus_ng.tasks.plusfile import EXTRA_FIELD, load_plus_file
@@ -74,7 +83,8 @@ def test_medians_skip_the_warm_up_pass_and_take_the_median() -> None:
         0.002, 0.5]
     assert medians(JobResult(Outcome(Status.OK), tuple(outcomes[:2])), 2, passes=3) == [0, 0]
     with pytest.raises(EvalplusError, match="does not load"):
-        medians(JobResult(Outcome(Status.ERROR, error="SyntaxError"), ()), 2, passes=3)
+        broken = Outcome(Status.ERROR, error="SyntaxError", fault=Fault.RAISED)
+        medians(JobResult(broken, ()), 2, passes=3)
 
 
 def test_timing_job_calls_every_input_once_per_pass() -> None:

@@ -19,7 +19,17 @@ from evalplus_ng.evaluation.evaluate import (
 )
 from evalplus_ng.oracle.calibrate import REFERENCE_NAME
 from evalplus_ng.oracle.groundtruth import Expected
-from evalplus_ng.records import Calibration, Job, JobResult, Outcome, Sample, Status, Task, Verdict
+from evalplus_ng.records import (
+    Calibration,
+    Fault,
+    Job,
+    JobResult,
+    Outcome,
+    Sample,
+    Status,
+    Task,
+    Verdict,
+)
 from evalplus_ng.serialize import decode, encode
 
 OK = Outcome(Status.OK, 1)
@@ -34,12 +44,12 @@ def test_verdict_pass_fail_timeout() -> None:
     timeout = Outcome(Status.TIMEOUT)
     assert verdict(JobResult(LOADED, (timeout,), (False,)), inputs) == (
         Verdict.TIMEOUT, ([1],), "timeout")
-    raised = Outcome(Status.ERROR, error="ValueError")
+    raised = Outcome(Status.ERROR, error="ValueError", fault=Fault.RAISED)
     assert verdict(JobResult(LOADED, (OK, raised), (True, False)), inputs) == (
         Verdict.FAIL, ([2],), "exception")
     # Fewer outcomes than inputs never passes: the run was cut short.
     assert verdict(JobResult(LOADED, (OK,), (True,)), inputs) == (Verdict.FAIL, (), "crash")
-    broken = JobResult(Outcome(Status.ERROR, error="SyntaxError"), (), ())
+    broken = JobResult(Outcome(Status.ERROR, error="SyntaxError", fault=Fault.RAISED), (), ())
     assert verdict(broken, inputs) == (Verdict.FAIL, (), "exception")
     assert verdict(JobResult(Outcome(Status.TIMEOUT), (), ()), inputs)[0] is Verdict.TIMEOUT
 
@@ -289,7 +299,8 @@ class _ScriptedExecutor:
             assert job.expected is not None
             self.jobs += 1
             if job.code == "LOAD":
-                yield JobResult(Outcome(Status.ERROR, error="SyntaxError: no"), (), ())
+                yield JobResult(Outcome(Status.ERROR, error="SyntaxError: no",
+                                        fault=Fault.RAISED), (), ())
                 continue
             function = eval(f"lambda x: {job.code}")  # test-only expressions
             outcomes: list[Outcome] = []
@@ -300,7 +311,7 @@ class _ScriptedExecutor:
                 try:
                     value = function(x)
                 except Exception as exc:
-                    outcomes.append(Outcome(Status.ERROR, error=str(exc)))
+                    outcomes.append(Outcome(Status.ERROR, error=str(exc), fault=Fault.RAISED))
                 else:
                     status = Status.TIMEOUT if value == "timeout" else Status.OK
                     outcomes.append(Outcome(status, encode(value)))

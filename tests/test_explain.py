@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from evalplus_ng.evaluation.explain import fails, simplest_failure
-from evalplus_ng.records import Outcome, Status, Task
+from evalplus_ng.records import Fault, Outcome, Status, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import encode
 
@@ -49,9 +49,9 @@ def test_fails_needs_an_answer_from_the_ground_truth_and_a_wrong_one_from_the_sa
     task = _task()
     right = Outcome(Status.OK, value=encode(-1))
     assert fails(task, [[-1]], right, Outcome(Status.OK, value=encode(0)))
-    assert fails(task, [[-1]], right, Outcome(Status.ERROR, error="IndexError"))
+    assert fails(task, [[-1]], right, Outcome(Status.ERROR, error="IndexError", fault=Fault.RAISED))
     assert not fails(task, [[-1]], right, right)
-    assert not fails(task, [[-1]], Outcome(Status.ERROR, error="x"), right)
+    assert not fails(task, [[-1]], Outcome(Status.ERROR, error="x", fault=Fault.RAISED), right)
 
 
 def test_a_failing_input_shrinks_to_the_simplest_valid_one(sandbox: Sandbox) -> None:

@@ -23,7 +23,7 @@ from evalplus_ng.oracle import jury
 from evalplus_ng.oracle.audit import Finding, SampleCode, TaskAudit
 from evalplus_ng.oracle.jury import Vote, majority
 from evalplus_ng.oracle.opinion import OpinionConfig, SecondOpinion, parse_verdict
-from evalplus_ng.records import Outcome, Status, Task
+from evalplus_ng.records import Fault, Outcome, Status, Task
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.tasks.samples import family_of, model_of, parse_families
 from evalplus_ng.types import Wire
@@ -79,7 +79,7 @@ def test_a_majority_needs_two_families_and_to_outvote_the_ground_truth() -> None
     assert majority([_vote("q3", 1), _vote("qc", 1), _vote("q3", 1),
                      _vote("q3", 2), _vote("qc", 2), _vote("q3", 2)], _equal, 3) is None
     # An error is no answer: three agreeing of four are still a majority of the answers.
-    failed = Vote("qc", False, Outcome(Status.ERROR, error="boom"))
+    failed = Vote("qc", False, Outcome(Status.ERROR, error="boom", fault=Fault.RAISED))
     assert majority([_vote("q3", 1), _vote("qc", 1), _vote("q3", 1), failed, failed],
                     _equal, 3) is not None
 

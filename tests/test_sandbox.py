@@ -28,7 +28,7 @@ import pytest
 
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.judge import JUDGE, check
-from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Job, JobResult, Status
+from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Fault, Job, JobResult, Status
 from evalplus_ng.sandbox import UID_BASE, Limits, Sandbox
 from evalplus_ng.sandbox.zygote import Zygote
 from evalplus_ng.serialize import decode, dumps, encode, loads
@@ -602,8 +602,8 @@ def test_replies_parsed_in_place_match_replies_parsed_one_by_one() -> None:
               (b"x", b"1"), (b"o", b'{"t":[1]}'), (b"o", b"NaN")]
     run = b"".join(frame(status, payload) for status, payload in bodies)
     outcomes, passed = _parse_run(b"R" + run, 1, 0, None)
-    one_by_one = [_outcome(run_body[HEADER.size:], i, None, {ord("o"): Status.OK,
-                                                              ord("e"): Status.ERROR})[0]
+    one_by_one = [_outcome(run_body[HEADER.size:], i, None,
+                           {ord("o"): (Status.OK, None), ord("e"): (Status.ERROR, Fault.RAISED)})[0]
                   for i, run_body in enumerate(frame(s, p) for s, p in bodies)]
     assert [(o.status, o.error, o.seconds) for o in outcomes] == \
         [(o.status, o.error, o.seconds) for o in one_by_one]
@@ -1019,7 +1019,7 @@ def test_a_reply_that_came_while_the_supervisor_was_late_is_not_a_timeout(
     parent_read, parent_write = os.pipe()
     control_read, control_write = os.pipe()
     frame = protocol.HEADER.pack
-    ok = protocol.CODES[Status.OK]
+    ok = protocol.CODES[Status.OK, None]
 
     def reply(body: bytes) -> None:
         os.write(child_write, frame(len(body)) + body)
@@ -1053,7 +1053,7 @@ def _fake_child(work: str, seconds: float) -> tuple[int, int]:
     if pid == 0:  # pragma: no cover - the fake child
         try:
             os.close(read_fd)
-            ok = CODES[Status.OK]
+            ok = CODES[Status.OK, None]
             loaded = ok + SECONDS.pack(0.0)
             os.write(write_fd, HEADER.pack(len(loaded)) + loaded)
             if work == "sleep":

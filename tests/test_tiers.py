@@ -14,7 +14,7 @@ from evalplus_ng.oracle.tiers import (
     plain_reference,
     split_tiers,
 )
-from evalplus_ng.records import COST_EXCEEDED, Outcome, Status, Task
+from evalplus_ng.records import COST_EXCEEDED, Fault, Outcome, Status, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import encode
 from evalplus_ng.tasks.registry import resolve
@@ -77,12 +77,14 @@ def test_classify_sorts_outcomes_by_cause() -> None:
     assert classify(Outcome(Status.OK, value=encode(2)), encode(2), task, [6, 4]) is None
     assert classify(Outcome(Status.OK, value=encode(3)), encode(2), task, [6, 4]) is Why.DISAGREES
     assert classify(Outcome(Status.TIMEOUT), encode(2), task, [6, 4]) is Why.COST
-    costly = Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: more than 10 lines")
+    costly = Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: more than 10 lines",
+                     fault=Fault.COST)
     assert classify(costly, encode(2), task, [6, 4]) is Why.COST
-    deep = Outcome(Status.ERROR, error="RecursionError: maximum recursion depth exceeded")
+    deep = Outcome(Status.ERROR, error="RecursionError: maximum recursion depth exceeded",
+                   fault=Fault.RECURSION)
     assert classify(deep, encode(2), task, [6, 4]) is Why.DEPTH
-    assert classify(Outcome(Status.ERROR, error="ValueError: x"), encode(2), task,
-                    [6, 4]) is Why.DISAGREES
+    raised = Outcome(Status.ERROR, error="ValueError: x", fault=Fault.RAISED)
+    assert classify(raised, encode(2), task, [6, 4]) is Why.DISAGREES
 
 
 def test_plain_reference_prefers_the_plain_file_then_the_fixed_then_the_original() -> None:

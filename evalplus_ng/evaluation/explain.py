@@ -18,7 +18,7 @@ from evalplus_ng import judge
 from evalplus_ng.generate import shrink
 from evalplus_ng.oracle.groundtruth import ground_truth_job
 from evalplus_ng.protocols import Executor
-from evalplus_ng.records import Job, Outcome, Status, Task
+from evalplus_ng.records import Fault, Job, Outcome, Status, Task
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.types import Args
 
@@ -40,8 +40,9 @@ class Explanation:
 def _outcomes(executor: Executor, job: Job, count: int) -> list[Outcome]:
     result = executor.run(job)
     if result.load.status is not Status.OK:
-        return [Outcome(Status.ERROR, error=f"does not load: {result.load.error}")] * count
-    missing = Outcome(Status.ERROR, error="did not run")
+        return [Outcome(Status.ERROR, error=f"does not load: {result.load.error}",
+                        fault=Fault.NOT_LOADED)] * count
+    missing = Outcome(Status.ERROR, error="did not run", fault=Fault.NOT_RUN)
     return [*result.outcomes, *[missing] * (count - len(result.outcomes))]
 
 

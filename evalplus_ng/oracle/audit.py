@@ -33,7 +33,17 @@ from evalplus_ng.generate import shrink
 from evalplus_ng.generate.contract import Contract
 from evalplus_ng.generate.corpus import balanced_call
 from evalplus_ng.protocols import Executor
-from evalplus_ng.records import COST_EXCEEDED, Job, JobResult, Outcome, Status, Task, too_costly
+from evalplus_ng.records import (
+    COST_EXCEEDED,
+    Fault,
+    Job,
+    JobResult,
+    Outcome,
+    Status,
+    Task,
+    too_costly,
+    unrun_fault,
+)
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode, plain_json
 from evalplus_ng.tasks.sources import FixedSolution
 from evalplus_ng.types import Args, TaskId, Wire
@@ -214,9 +224,11 @@ def not_examined(lines: int) -> Outcome:
     ``lines`` 0, an input after the last one the run needed)."""
     if not lines:
         return Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: {NOT_EXAMINED} (after enough "
-                                           "inputs over the full budget)")
+                                           "inputs over the full budget)",
+                       fault=Fault.NOT_EXAMINED)
     return Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: {NOT_EXAMINED} (more than {lines} "
-                                       "lines, after enough inputs over the full budget)")
+                                       "lines, after enough inputs over the full budget)",
+                   fault=Fault.NOT_EXAMINED)
 
 
 class Judged(Protocol):
@@ -243,7 +255,8 @@ def sandbox_judged(task: Task, executor: Executor) -> Judged:
             atol=task.atol, fail_fast=False, max_timeouts=timeouts, oracle=task.oracle,
             equality=task.equality))
         pairs = list(zip(result.outcomes, result.passed, strict=False))
-        missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error or 'stopped'}")
+        missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error or 'stopped'}",
+                          fault=unrun_fault(result))
         return pairs + [(missing, False)] * (len(inputs) - len(pairs))
 
     return run
@@ -284,7 +297,8 @@ def sandbox_runner(task: Task, executor: Executor) -> Runner:
     def outcomes_of(result: JobResult, count: int, partial: bool = False) -> list[Outcome]:
         if partial:
             return list(result.outcomes)
-        missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error}")
+        missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error}",
+                          fault=unrun_fault(result))
         return list(result.outcomes) + [missing] * (count - len(result.outcomes))
 
     def run(code: str, inputs: Sequence[Args], max_lines: int | None,
@@ -335,7 +349,7 @@ def sandbox_runner(task: Task, executor: Executor) -> Runner:
             for index in later:
                 if not thrift.lines or pending[index] is None or over(index):
                     pending[index] = not_examined(thrift.lines)
-        missing = Outcome(Status.ERROR, error="did not run")
+        missing = Outcome(Status.ERROR, error="did not run", fault=Fault.NOT_RUN)
         return [o if o is not None else missing for o in pending]
 
     return run
@@ -343,7 +357,7 @@ def sandbox_runner(task: Task, executor: Executor) -> Runner:
 
 def _over_budget(outcome: Outcome) -> bool:
     """Costly, and not merely left unexamined by a :class:`Thrift`."""
-    return too_costly(outcome) and NOT_EXAMINED not in (outcome.error or "")
+    return too_costly(outcome) and outcome.fault is not Fault.NOT_EXAMINED
 
 
 def _raised(outcome: Outcome) -> bool:
@@ -592,7 +606,7 @@ def performance(audit: TaskAudit, originals: Sequence[Outcome]) -> list[Finding]
         # the first (the one the shrinker takes), and those after it hold no verdict.
         witness = audit.shrunk(
             PERFORMANCE, args,
-            lambda _a, o, f: too_costly(o) and NOT_EXAMINED not in (o.error or "")
+            lambda _a, o, f: too_costly(o) and o.fault is not Fault.NOT_EXAMINED
             and f is not None and f.status is Status.OK,
             fixed_lines=config.fast_lines, thrift=Thrift(costly=1, lines=0),
             checks=config.perf_shrink_checks)
@@ -671,7 +685,7 @@ def docstring(audit: TaskAudit) -> list[Finding]:
 #: The outcome of a candidate :func:`originals` did not run again: the original, being the
 #: ground truth, answered it within the line budget when the suite was made. Its output
 #: is not needed: only a fixed ground truth (there is none) would be compared with it.
-ANSWERED = Outcome(Status.OK, error="answered by the ground truth when the suite was made")
+ANSWERED = Outcome(Status.OK)
 
 
 def originals(audit: TaskAudit) -> list[Outcome]:

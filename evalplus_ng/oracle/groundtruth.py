@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from evalplus_ng import judge
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
-    COST_EXCEEDED,
     NOT_NONE,
-    OUTPUT_TOO_LARGE,
-    UNSTABLE,
+    Fault,
     Job,
     JobResult,
     Status,
@@ -130,19 +128,17 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
     """
     if runs not in (1, 2):
         raise ValueError(f"runs must be 1 or 2, not {runs}")
-    answers = _expected(executor.run(ground_truth_job(
+    result = executor.run(ground_truth_job(
         task, inputs, seconds * runs, max_lines, twice=runs == 2,
-        max_output_bytes=max_output_bytes)), len(inputs))
+        max_output_bytes=max_output_bytes))
+    answers = _expected(result, len(inputs))
     kept: list[int] = []
     outputs: list[Wire] = []
     times: list[float] = []
     dropped: dict[str, int] = {}
     for index, failure in enumerate(answers.failures):
         if failure:
-            reason = ("expensive" if COST_EXCEEDED in failure
-                      else "large-output" if OUTPUT_TOO_LARGE in failure
-                      else "unstable" if UNSTABLE in failure
-                      else "timeout" if "timeout" in failure else "raises")
+            reason = drop_reason(result, index)
             dropped[reason] = dropped.get(reason, 0) + 1
             continue
         output = answers.outputs[index]
@@ -153,6 +149,23 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
         outputs.append(output)
         times.append(answers.seconds[index])
     return Oracle(tuple(kept), tuple(outputs), tuple(times), dropped)
+
+
+#: Why an input is dropped, by the fault of the ground truth's call (else "raises").
+_DROPPED_FOR = {Fault.COST: "expensive", Fault.TOO_LARGE: "large-output",
+                Fault.UNSTABLE: "unstable"}
+
+
+def drop_reason(result: JobResult, index: int) -> str:
+    """Why the ground truth gives no expected output for input ``index`` of ``result``'s
+    job: ``expensive``, ``large-output``, ``unstable``, ``timeout`` or ``raises`` (it
+    raised, crashed, did not load or did not reach the input)."""
+    if result.load.status is not Status.OK or index >= len(result.outcomes):
+        return "raises"
+    outcome = result.outcomes[index]
+    if outcome.status is Status.TIMEOUT:
+        return "timeout"
+    return _DROPPED_FOR.get(outcome.fault, "raises") if outcome.fault else "raises"
 
 
 #: Entry point of a job that runs several tasks' ground truths (see :func:`_batch_job`).

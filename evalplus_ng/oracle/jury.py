@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from evalplus_ng import judge
 from evalplus_ng.generate import shrink
 from evalplus_ng.oracle.audit import SAMPLES, Finding, SampleCode, TaskAudit, call_text
-from evalplus_ng.records import Outcome, Status
+from evalplus_ng.records import UNRUN, Outcome, Status
 from evalplus_ng.serialize import Unserializable, decode, encode, plain_json
 from evalplus_ng.tasks.samples import family_of
 from evalplus_ng.types import Args, Wire
@@ -131,8 +131,8 @@ def jury(audit: TaskAudit) -> tuple[list[Finding], JuryCost]:
     expected = [truths[i].value for i in answered]
     ballots = [audit.judged(s.code, wire, expected, config.sample_seconds,
                             config.sample_timeouts) for s in samples]
-    cost = JuryCost(len(samples), sum(sum(not (o.error or "").startswith("did not run")
-                                          for o, _passed in b) for b in ballots))
+    cost = JuryCost(len(samples), sum(sum(o.fault not in UNRUN for o, _passed in b)
+                                      for b in ballots))
     disputed: list[tuple[int, Majority]] = []
     for k, i in enumerate(answered):
         if all(ballot[k][1] for ballot in ballots):

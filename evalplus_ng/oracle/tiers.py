@@ -34,7 +34,7 @@ from evalplus_ng.generate.bounds import Beyond, Bounds, beyond, infer_bounds
 from evalplus_ng.generate.likeness import Likeness, Unlike, unlike
 from evalplus_ng.oracle.groundtruth import ground_truth_job
 from evalplus_ng.protocols import Executor
-from evalplus_ng.records import Outcome, Status, Task, too_costly
+from evalplus_ng.records import Fault, Outcome, Status, Task, too_costly
 from evalplus_ng.serialize import decode
 from evalplus_ng.tasks.sources import PlainSolution
 from evalplus_ng.types import Args, TaskId, Wire
@@ -123,7 +123,7 @@ def classify(outcome: Outcome, expected: Wire, task: Task, args: Args) -> Why | 
         return None if same else Why.DISAGREES
     if too_costly(outcome):
         return Why.COST
-    if outcome.status is Status.ERROR and (outcome.error or "").startswith("RecursionError"):
+    if outcome.fault is Fault.RECURSION:
         return Why.DEPTH
     if outcome.status is Status.CRASH:  # out of memory on a huge intermediate value
         return Why.COST
@@ -185,14 +185,16 @@ def split_tiers(task: Task, reference: PlainReference, inputs: Sequence[Args],
         for position, index in enumerate(tried):
             if result.load.status is not Status.OK:
                 outcome = Outcome(Status.ERROR, error=f"plain reference does not load: "
-                                                      f"{result.load.error}")
+                                                      f"{result.load.error}",
+                                  fault=Fault.NOT_LOADED)
             elif position < len(result.outcomes):
                 outcome = result.outcomes[position]
             elif max_costly is not None:
                 verdicts[index] = Why.UNCHECKED
                 continue
             else:
-                outcome = Outcome(Status.ERROR, error="plain reference did not run")
+                outcome = Outcome(Status.ERROR, error="plain reference did not run",
+                                  fault=Fault.NOT_RUN)
             verdicts[index] = classify(outcome, expected[index], task, inputs[index])
     plus: list[int] = []
     stress: list[int] = []

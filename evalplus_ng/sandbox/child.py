@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from evalplus_ng.records import NOT_NONE, OUTPUT_TOO_LARGE, UNSTABLE, Status
+from evalplus_ng.records import NOT_NONE, OUTPUT_TOO_LARGE, UNSTABLE, Fault, Status
 from evalplus_ng.sandbox.jail import Cell, confine
 from evalplus_ng.sandbox.protocol import (
     CODES,
@@ -122,7 +122,16 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
     # or these modules garbles at most its own replies, never the framing.
     length, write, clock, loads = len, os.write, time.perf_counter, pickle.loads
     header, stamp, text, describe = HEADER.pack, SECONDS.pack, value_text, _describe
-    ok, error, bad = CODES[Status.OK], CODES[Status.ERROR], CODES[Status.BAD_OUTPUT]
+    ok, bad = CODES[Status.OK, None], CODES[Status.BAD_OUTPUT, None]
+    raised, deep, costly, large, unsteady = (
+        CODES[Status.ERROR, fault] for fault in (Fault.RAISED, Fault.RECURSION, Fault.COST,
+                                                 Fault.TOO_LARGE, Fault.UNSTABLE))
+    is_a, recursion, cost_exceeded = isinstance, RecursionError, CostExceeded
+
+    def failed(exc: BaseException) -> bytes:
+        """The kind byte of a call that raised ``exc``: decided here, by its class."""
+        return (costly if is_a(exc, cost_exceeded) else deep if is_a(exc, recursion)
+                else raised)
 
     def write_all(data: bytes) -> None:
         view = memoryview(data)
@@ -164,7 +173,7 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
         if not callable(function):
             raise TypeError(f"{message['entry_point']} is not callable")
     except BaseException as exc:
-        send(error + stamp(0.0) + describe(exc).encode("utf-8", "backslashreplace"))
+        send(failed(exc) + stamp(0.0) + describe(exc).encode("utf-8", "backslashreplace"))
         os._exit(0)
     send(ok + stamp(0.0))
     if message.get("oracle") == NOT_NONE:
@@ -191,14 +200,14 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
         try:
             value = function(*args)
         except BaseException as exc:
-            return error + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
+            return failed(exc) + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
         second = clock() - began
         try:
             repeated = text(wire(value)).encode("ascii")
         except BaseException as exc:
             return bad + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
         if repeated != payload:
-            return error + stamp(elapsed) + unstable
+            return unsteady + stamp(elapsed) + unstable
         return ok + stamp(second if max_lines or second < elapsed else elapsed) + payload
 
     index = start
@@ -211,7 +220,7 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
             value = first(*args)
         except BaseException as exc:
             elapsed = clock() - began
-            body = error + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
+            body = failed(exc) + stamp(elapsed) + describe(exc).encode("utf-8", "backslashreplace")
         else:
             elapsed = clock() - began
             try:
@@ -221,7 +230,7 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
             else:
                 body = again(item, payload, elapsed) if twice else ok + stamp(elapsed) + payload
         if max_output and length(body) - answered > max_output and body[:length(ok)] == ok:
-            body = error + body[length(ok):answered] + too_large
+            body = large + body[length(ok):answered] + too_large
         if batched:
             hold(body)
         else:

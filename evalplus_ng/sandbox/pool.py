@@ -50,6 +50,7 @@ from evalplus_ng.sandbox.protocol import (
     STATUSES,
     STOP,
     FrameError,
+    Kind,
     Limits,
     error_text,
     parse,
@@ -163,11 +164,11 @@ class _Texts:
 
 
 def _outcome(body: bytes, index: int, judge: _JobJudge | None,
-             allowed: Mapping[int, Status]) -> tuple[Outcome, bool]:
+             allowed: Mapping[int, Kind]) -> tuple[Outcome, bool]:
     """Parse one outcome body (untrusted) and judge it: ``(outcome, passed)``."""
-    status, seconds, payload = split_body(body, allowed)
+    (status, fault), seconds, payload = split_body(body, allowed)
     if status is not Status.OK:
-        return Outcome(status, None, error_text(payload), seconds), False
+        return Outcome(status, None, error_text(payload), seconds, fault), False
     if judge is not None and judge.identical(index, payload):
         return Outcome(Status.OK, judge.expected[index], None, seconds), True
     try:
@@ -330,9 +331,9 @@ class _Worker:
             frame = read_frame(fd_out, time.monotonic() + patience, 1 << 31)
             kind = frame[:1]
             if kind == DONE:
-                status, seconds, text = split_body(frame[1:], STATUSES)
+                (status, fault), seconds, text = split_body(frame[1:], STATUSES)
                 load = Outcome(status, None, None if status is Status.OK else error_text(text),
-                               seconds)
+                               seconds, fault)
                 return JobResult(load, tuple(outcomes), tuple(passed) if judge is not None else ())
             if stopped:
                 continue  # outcomes the supervisor sent before it saw our "stop"

@@ -1,9 +1,9 @@
 """The wire between the parent, its supervisors and their children.
 
-Frames (a 4-byte big-endian length, then a body), outcome bodies (a status byte,
-the seconds, then a JSON text or an error text), the kinds of message, the JSON
-text of outputs, and :class:`Limits`, which all three processes share. See
-:mod:`evalplus_ng.sandbox` for who sends what.
+Frames (a 4-byte big-endian length, then a body), outcome bodies (a kind byte: the
+status, and for an error its fault; the seconds, then a JSON text or an error text), the
+kinds of message, the JSON text of outputs, and :class:`Limits`, which all three
+processes share. See :mod:`evalplus_ng.sandbox` for who sends what.
 """
 
 from __future__ import annotations
@@ -19,22 +19,28 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
-from evalplus_ng.records import Status
+from evalplus_ng.records import Fault, Status
 from evalplus_ng.types import Wire
 
 HEADER = struct.Struct(">I")
 SECONDS = struct.Struct(">d")
 INDEX = struct.Struct(">I")
-#: Outcome bodies start with one of these status bytes, then the seconds.
-CODES = {Status.OK: b"o", Status.ERROR: b"e", Status.TIMEOUT: b"t", Status.CRASH: b"c",
-         Status.BAD_OUTPUT: b"b"}
-#: Status by first byte of an outcome body.
-STATUSES = {code[0]: status for status, code in CODES.items()}
+#: An outcome's kind: its status, and for an error (:attr:`Status.ERROR`) its fault.
+Kind = tuple[Status, "Fault | None"]
+#: Outcome bodies start with one of these kind bytes, then the seconds.
+CODES: dict[Kind, bytes] = {
+    (Status.OK, None): b"o", (Status.TIMEOUT, None): b"t", (Status.CRASH, None): b"c",
+    (Status.BAD_OUTPUT, None): b"b", (Status.ERROR, Fault.RAISED): b"e",
+    (Status.ERROR, Fault.RECURSION): b"r", (Status.ERROR, Fault.COST): b"l",
+    (Status.ERROR, Fault.TOO_LARGE): b"g", (Status.ERROR, Fault.UNSTABLE): b"u",
+}
+#: Kind by first byte of an outcome body.
+STATUSES: dict[int, Kind] = {code[0]: kind for kind, code in CODES.items()}
 #: What a child may report; timeouts and crashes are the supervisor's to say.
-CHILD_STATUSES = {code: status for code, status in STATUSES.items()
-                  if status in (Status.OK, Status.ERROR, Status.BAD_OUTPUT)}
+CHILD_STATUSES = {code: kind for code, kind in STATUSES.items()
+                  if kind[0] in (Status.OK, Status.ERROR, Status.BAD_OUTPUT)}
 PREFIX = 1 + SECONDS.size
-OK_CODE = CODES[Status.OK][0]
+OK_CODE = CODES[Status.OK, None][0]
 #: Pipe buffer asked for (the default is 64 KiB; Linux allows 1 MiB unprivileged).
 _PIPE_BYTES = 1 << 20
 # Parent -> supervisor frames: a job (b"J" + pickle), or an answer.
@@ -143,21 +149,22 @@ def widen(fd: int) -> None:
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
 
 
-def outcome_body(status: Status, seconds: float, text: str | None = None) -> bytes:
+def outcome_body(status: Status, seconds: float, text: str | None = None,
+                 fault: Fault | None = None) -> bytes:
     """An outcome body made by trusted code (the supervisor, or the child's own loop)."""
     payload = b"" if text is None else text.encode("utf-8", "backslashreplace")
-    return CODES[status] + SECONDS.pack(seconds) + payload
+    return CODES[status, fault] + SECONDS.pack(seconds) + payload
 
 
-def split_body(body: bytes, allowed: Mapping[int, Status]) -> tuple[Status, float, bytes]:
-    """Status, seconds and payload of an outcome body; anything malformed is bad output.
+def split_body(body: bytes, allowed: Mapping[int, Kind]) -> tuple[Kind, float, bytes]:
+    """Kind, seconds and payload of an outcome body; anything malformed is bad output.
 
-    ``allowed`` maps the status bytes the sender may use to their statuses.
+    ``allowed`` maps the kind bytes the sender may use to their kinds.
     """
-    status = allowed.get(body[0]) if len(body) >= PREFIX else None
-    if status is None:
-        return Status.BAD_OUTPUT, 0.0, b"malformed reply"
-    return status, SECONDS.unpack_from(body, 1)[0], body[PREFIX:]
+    kind = allowed.get(body[0]) if len(body) >= PREFIX else None
+    if kind is None:
+        return (Status.BAD_OUTPUT, None), 0.0, b"malformed reply"
+    return kind, SECONDS.unpack_from(body, 1)[0], body[PREFIX:]
 
 
 def error_text(payload: bytes) -> str:

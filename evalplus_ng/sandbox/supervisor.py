@@ -192,7 +192,8 @@ class _Supervisor:
             if child_load.status is not Status.OK or resume_at is None or resume_at >= count:
                 break
             start = resume_at
-        write_frame(self.fd_out, DONE + outcome_body(load.status, load.seconds, load.error))
+        write_frame(self.fd_out, DONE + outcome_body(load.status, load.seconds, load.error,
+                                                     load.fault))
         if self.deferred is not None:
             self._finish(*self.deferred)
             self.deferred = None
@@ -273,7 +274,8 @@ class _Supervisor:
         if outcome.status is Status.CRASH and outcome.error is None:
             outcome = Outcome(Status.CRASH, None, _death(status), outcome.seconds)
         write_frame(self.fd_out, BROKEN + INDEX.pack(index)
-                     + outcome_body(outcome.status, outcome.seconds, outcome.error))
+                     + outcome_body(outcome.status, outcome.seconds, outcome.error,
+                                    outcome.fault))
         return load, (index + 1 if self._answer() == CONTINUE else None), False
 
     def _finish(self, pid: int, read_fd: int, workdir: str, stamps: dict[str, int]) -> int:
@@ -405,10 +407,10 @@ class _Supervisor:
 
     @staticmethod
     def _load(body: bytes) -> Outcome:
-        status, _, payload = split_body(body, CHILD_STATUSES)
+        (status, fault), _, payload = split_body(body, CHILD_STATUSES)
         if status is Status.OK:
             return Outcome(Status.OK)
-        return Outcome(status, None, error_text(payload))
+        return Outcome(status, None, error_text(payload), fault=fault)
 
     @staticmethod
     def _broken(load: Outcome, index: int, status: Status, error: str | None,
