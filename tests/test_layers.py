@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("backend",),  # where sandbox jobs run: the local pool or Ray
     ("tasks",),  # datasets, tasks files, samples files, artifacts: no stage
     ("sandbox",),  # untrusted code runs here only
-    ("judge", "protocols", "seal", "pools", "typespec"),
+    ("judge", "jobs", "protocols", "seal", "pools", "typespec"),
     ("serialize", "records"),
     ("types", "files", "resources"),
     ("errors",),

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from evalplus_ng.jobs import task_job
 from evalplus_ng.oracle.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.oracle.groundtruth import Expected, GroundTruth, run_ground_truth
 from evalplus_ng.protocols import Executor
@@ -143,18 +144,9 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
     """One input set as a job template (empty code); every sample of the task reuses it."""
     usable = expected.usable
     chosen = tuple(inputs[i] for i in usable)
-    job = Job(
-        code="",
-        entry_point=task.entry_point,
-        inputs=[encode(list(args)) for args in chosen],
-        time_limits=time_limits(expected, usable, config, task.calibration, offset),
-        expected=[expected.outputs[i] for i in usable],
-        task_id=task.task_id,
-        oracle=task.oracle,
-        equality=task.equality,
-        atol=task.atol,
-        fail_fast=not config.details,
-    )
+    job = task_job(task, "", chosen, time_limits(expected, usable, config, task.calibration,
+                                                 offset),
+                   expected=[expected.outputs[i] for i in usable], fail_fast=not config.details)
     return _Part(chosen, job)
 
 

@@ -16,10 +16,11 @@ from typing import Any
 
 from evalplus_ng import judge
 from evalplus_ng.generate import shrink
+from evalplus_ng.jobs import task_job
 from evalplus_ng.oracle.groundtruth import ground_truth_job
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import Fault, Job, Outcome, Status, Task
-from evalplus_ng.serialize import decode, encode
+from evalplus_ng.serialize import decode
 from evalplus_ng.types import Args
 
 #: Per-call limit while shrinking: generous, so that a slow machine does not make a
@@ -70,13 +71,9 @@ def simplest_failure(task: Task, code: str, failing: Sequence[Args],
 
     def run_both(inputs: Sequence[Args],
                  seconds: float = SHRINK_SECONDS) -> list[tuple[Outcome, Outcome]]:
-        wires = [encode(list(args)) for args in inputs]
         truth = _outcomes(executor, ground_truth_job(task, inputs, SHRINK_SECONDS),
                           len(inputs))
-        sample = _outcomes(executor, Job(code=code, entry_point=task.entry_point, inputs=wires,
-                                         time_limits=[seconds] * len(inputs),
-                                         task_id=task.task_id, oracle=task.oracle,
-                                         fail_fast=False),
+        sample = _outcomes(executor, task_job(task, code, inputs, seconds, fail_fast=False),
                            len(inputs))
         return list(zip(truth, sample, strict=True))
 

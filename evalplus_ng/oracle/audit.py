@@ -32,6 +32,7 @@ from evalplus_ng import judge
 from evalplus_ng.generate import shrink
 from evalplus_ng.generate.contract import Contract
 from evalplus_ng.generate.corpus import balanced_call
+from evalplus_ng.jobs import task_job
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
     COST_EXCEEDED,
@@ -249,11 +250,9 @@ def sandbox_judged(task: Task, executor: Executor) -> Judged:
             timeouts: int) -> list[tuple[Outcome, bool]]:
         if not inputs:
             return []
-        result = executor.run(Job(
-            code=code, entry_point=task.entry_point, inputs=inputs,
-            time_limits=[seconds] * len(inputs), expected=expected, task_id=task.task_id,
-            atol=task.atol, fail_fast=False, max_timeouts=timeouts, oracle=task.oracle,
-            equality=task.equality))
+        result = executor.run(task_job(task, code, seconds=seconds, wires=inputs,
+                                       expected=expected, fail_fast=False,
+                                       max_timeouts=timeouts))
         pairs = list(zip(result.outcomes, result.passed, strict=False))
         missing = Outcome(Status.ERROR, error=f"did not run: {result.load.error or 'stopped'}",
                           fault=unrun_fault(result))
@@ -288,11 +287,8 @@ def sandbox_runner(task: Task, executor: Executor) -> Runner:
 
     def job(inputs: Sequence[Args], code: str, max_lines: int | None, seconds: float,
             expected: Sequence[Wire] | None = None, stop: int | None = None) -> Job:
-        return Job(code=code, entry_point=task.entry_point,
-                   inputs=[encode(list(args)) for args in inputs],
-                   time_limits=[seconds] * len(inputs), task_id=task.task_id,
-                   oracle=task.oracle, equality=task.equality,
-                   max_lines=max_lines, expected=expected, atol=task.atol, max_timeouts=stop)
+        return task_job(task, code, inputs, seconds, expected=expected, max_lines=max_lines,
+                        max_timeouts=stop)
 
     def outcomes_of(result: JobResult, count: int, partial: bool = False) -> list[Outcome]:
         if partial:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from evalplus_ng.errors import EvalplusError
+from evalplus_ng.jobs import task_job
 from evalplus_ng.oracle.groundtruth import GROUND_TRUTH_SECONDS
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import Calibration, Job, JobResult, Status, Task
@@ -101,15 +102,8 @@ def timing_job(task: Task, passes: int = PASSES,
     chosen = everything if only is None else [everything[i] for i in only]
     one_pass = [encode(list(args)) for args in chosen]
     calls = one_pass * (passes + warm_up)
-    return Job(
-        code=task.solution,
-        entry_point=task.entry_point,
-        inputs=calls,
-        time_limits=[GROUND_TRUTH_SECONDS] * len(calls),
-        task_id=task.task_id,
-        oracle=task.oracle,
-        fail_fast=False,
-    )
+    return task_job(task, task.solution, seconds=GROUND_TRUTH_SECONDS, wires=calls,
+                    fail_fast=False)
 
 
 def medians(result: JobResult, inputs: int, passes: int = PASSES,

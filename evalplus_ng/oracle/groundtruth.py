@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from evalplus_ng import judge
+from evalplus_ng.jobs import task_job
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
     NOT_NONE,
@@ -69,18 +70,9 @@ def ground_truth_job(task: Task, inputs: Sequence[Args], seconds: float = GROUND
                      max_lines: int | None = None, twice: bool = False, code: str | None = None,
                      max_output_bytes: int | None = None) -> Job:
     """A job running trusted code (the task's ground truth, or ``code``) on ``inputs``."""
-    return Job(
-        code=task.solution if code is None else code,
-        entry_point=task.entry_point,
-        inputs=[encode(list(args)) for args in inputs],
-        time_limits=[seconds] * len(inputs),
-        task_id=task.task_id,
-        oracle=task.oracle,
-        max_lines=max_lines,
-        twice=twice,
-        max_output_bytes=max_output_bytes,
-        batch=True,  # trusted code: outcomes may travel in batches
-    )
+    return task_job(task, task.solution if code is None else code, inputs, seconds,
+                    max_lines=max_lines, twice=twice, max_output_bytes=max_output_bytes,
+                    batch=True)  # trusted code: outcomes may travel in batches
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from evalplus_ng.evaluation.evaluate import (
 )
 from evalplus_ng.files import read_json_table, write_atomically
 from evalplus_ng.generate.contract import Contract, load_contract
+from evalplus_ng.jobs import task_job
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle import audit
 from evalplus_ng.oracle.audit import AuditConfig, Finding, SampleCode
@@ -41,7 +42,7 @@ from evalplus_ng.oracle.calibrate import (
 )
 from evalplus_ng.oracle.groundtruth import GroundTruth
 from evalplus_ng.oracle.jury import JuryCost, jury
-from evalplus_ng.records import REFUSALS, Job, Sample, Status, Task, Verdict
+from evalplus_ng.records import REFUSALS, Sample, Status, Task, Verdict
 from evalplus_ng.report import render
 from evalplus_ng.report.render import SuiteFacts
 from evalplus_ng.report.summary import (
@@ -54,7 +55,7 @@ from evalplus_ng.report.summary import (
 )
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.seal import genuine, sealed, user_secret
-from evalplus_ng.serialize import canonical, encode
+from evalplus_ng.serialize import canonical
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.registry import resolve
@@ -369,13 +370,9 @@ def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: San
                     for sample in read_samples_of(path, by_id, lambda: known)[0]
                     if sample.task_id in truths and not sample.refused
                     and all(o.status is Status.OK for o in truths[sample.task_id])]
-    jobs = (Job(code=sample.code, entry_point=by_id[sample.task_id].entry_point,
-                inputs=[encode(list(args)) for args in by_id[sample.task_id].base_inputs],
-                time_limits=[config.sample_seconds * 4] * len(by_id[sample.task_id].base_inputs),
-                expected=[o.value for o in truths[sample.task_id]],
-                task_id=sample.task_id, atol=by_id[sample.task_id].atol,
-                oracle=by_id[sample.task_id].oracle,
-                equality=by_id[sample.task_id].equality)
+    jobs = (task_job(by_id[sample.task_id], sample.code, by_id[sample.task_id].base_inputs,
+                     config.sample_seconds * 4,
+                     expected=[o.value for o in truths[sample.task_id]])
             for sample, _model in pending)
     passing: dict[str, list[SampleCode]] = {}
     for (sample, model), result in zip(pending, sandbox.map(jobs), strict=True):
