@@ -50,6 +50,7 @@ from evalplus_ng.records import Sample, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
+from evalplus_ng.tasks.registry import resolve
 
 #: Limits of the idle baseline run that tells suite defects from flaky limits.
 GENEROUS_FLOOR_SECONDS = 5.0
@@ -76,8 +77,10 @@ def _full_path(tasks: Sequence[Task], jobs: int,
         samples.write_text("".join(json.dumps({"task_id": t.task_id, "solution": t.solution})
                                    + "\n" for t in tasks), encoding="utf-8")
         said: list[str] = []
-        summary = run_evaluate(EvaluateRequest(samples=samples, suite=str(suite), workers=jobs,
-                                               config=EvalConfig(reference_seconds=reference)),
+        request = EvaluateRequest(samples=samples, dataset=resolve("humaneval"),
+                                  suite=str(suite), workers=jobs,
+                                  config=EvalConfig(reference_seconds=reference))
+        summary = run_evaluate(request,
                                status=said.append)
     measured = [float(m.split()[5]) for m in said
                 if m.startswith("calibrated suite: reference workload takes")]

@@ -91,7 +91,7 @@ from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.tasks.artifact import plus_record, write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
-from evalplus_ng.tasks.registry import load_humaneval
+from evalplus_ng.tasks.registry import load_humaneval, resolve
 from evalplus_ng.tasks.sanitize import sanitize
 from evalplus_ng.types import Args, TaskId
 
@@ -397,7 +397,7 @@ def run_ours_inprocess(samples: Path, suite: Path, jobs: int, folder: Path) -> R
 
     notes: list[str] = []
     request = workflow.EvaluateRequest(
-        samples=target, suite=str(suite), workers=jobs,
+        samples=target, dataset=resolve("humaneval"), suite=str(suite), workers=jobs,
         config=EvalConfig(floor_seconds=MIN_TIME_LIMIT, factor=TIME_FACTOR),
     )
     # ``evaluate_staged`` computes the ground truth in two stages: both are timed.

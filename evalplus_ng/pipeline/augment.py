@@ -475,9 +475,9 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     edged = tuple(replace(task, plus_inputs=tuple(done[task.task_id].edge),
                           calibration=_kept_calibration(calibrated[2], task))
                   for task in augmented)
-    write_plus_file(augmented, artifact)
-    write_plus_file(stressed, stress_artifact)
-    write_plus_file(edged, edge_artifact)
+    write_plus_file(augmented, artifact, dataset.schema)
+    write_plus_file(stressed, stress_artifact, dataset.schema)
+    write_plus_file(edged, edge_artifact, dataset.schema)
     reports = tuple(done[task.task_id].report for task in tasks)
     (out / "stats.json").write_text(json.dumps(stats_document(reports, config), indent=1) + "\n",
                                     encoding="utf-8")

@@ -58,7 +58,6 @@ from evalplus_ng.seal import genuine, sealed, user_secret
 from evalplus_ng.serialize import canonical
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
-from evalplus_ng.tasks.registry import resolve
 from evalplus_ng.tasks.samples import (
     FAMILIES,
     Families,
@@ -133,7 +132,7 @@ class EvaluateRequest:
     """Everything ``evaluate`` needs, gathered by the CLI."""
 
     samples: Path
-    dataset: Dataset = field(default_factory=lambda: resolve("humaneval"))
+    dataset: Dataset
     #: ``auto``, ``base``, ``plus``, ``mini``, ``stress``, ``stress-mini`` or a file path.
     suite: str = AUTO
     artifacts: Path = DEFAULT_OUT
@@ -452,8 +451,8 @@ def hold_out(out_dir: Path, dataset: Dataset, held: Mapping[TaskId, Sequence[Arg
         out.append(replace(task, calibration=None, plus_inputs=mine))
     counts = {task.task_id: len(task.plus_inputs) for task in out}
     if out:
-        write_plus_file(kept, path)
-        write_plus_file(out, held_path(out_dir, dataset))
+        write_plus_file(kept, path, dataset.schema)
+        write_plus_file(out, held_path(out_dir, dataset), dataset.schema)
     else:
         held_path(out_dir, dataset).unlink(missing_ok=True)
     stats_path = out_dir / "stats.json"
@@ -464,7 +463,7 @@ def hold_out(out_dir: Path, dataset: Dataset, held: Mapping[TaskId, Sequence[Arg
     return counts
 
 
-def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path | None = None,
+def run_audit(out_dir: Path, dataset: Dataset, samples_dir: Path | None = None,
               workers: int = 2, progress: Progress | None = None, suite: Path | None = None,
               config: AuditConfig | None = None, task_ids: Sequence[str] | None = None,
               answered_lines: int | None = None, families: Families = FAMILIES,
@@ -490,7 +489,6 @@ def run_audit(out_dir: Path, dataset: Dataset | None = None, samples_dir: Path |
     (:func:`hold_out`). ``opinions`` asks a model for a second opinion on each lead.
     """
     config = config or AuditConfig()
-    dataset = dataset if dataset is not None else resolve("humaneval")
     tasks = everything = dataset.load()
     known = {task.task_id for task in tasks}
     if task_ids is not None:
@@ -642,7 +640,7 @@ def _calibrate_on_cluster(address: str | None, tasks: Sequence[Task], floor: flo
 
 
 def run_calibrate(
-    out_dir: Path, dataset: Dataset | None = None, floor: float = DEFAULT_FLOOR_SECONDS,
+    out_dir: Path, dataset: Dataset, floor: float = DEFAULT_FLOOR_SECONDS,
     factor: float = DEFAULT_FACTOR, workers: int = 2, progress: Progress | None = None,
     kinds: Sequence[str] = ("mini", "stress", "stress-mini", "edge"), missing_only: bool = False,
     address: str | None = None,
@@ -659,7 +657,6 @@ def run_calibrate(
     ``address`` times them on a Ray cluster (``""``: Ray's default), a chunk of tasks per
     unit, each unit measuring its node's reference workload itself.
     """
-    dataset = dataset if dataset is not None else resolve("humaneval")
     plus = out_dir / dataset.suite_file("plus")
     if not plus.is_file():
         raise InputError(str(plus), None,
@@ -691,7 +688,7 @@ def run_calibrate(
                                               nodes)
             fresh = {t.task_id: t for t in timed}
             calibrated = [fresh.get(t.task_id, t) for t in tasks]
-            write_plus_file(calibrated, path)
+            write_plus_file(calibrated, path, dataset.schema)
             finished += len(todo)
             tests += sum(len(t.base_inputs) + len(t.plus_inputs) for t in todo)
             references += [t.calibration.reference_seconds or 0.0

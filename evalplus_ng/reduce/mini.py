@@ -61,7 +61,6 @@ from evalplus_ng.sandbox import Limits
 from evalplus_ng.serialize import decode, dumps, encode
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
-from evalplus_ng.tasks.registry import resolve
 from evalplus_ng.tasks.samples import read_sample_folder
 from evalplus_ng.tasks.spec import MINI_OF, Dataset, file_stem
 from evalplus_ng.types import TaskId
@@ -716,7 +715,7 @@ def _reduction_files(dataset: Dataset, suite: str) -> dict[str, str]:
             "summary": f"reduction-{suite}.json", "cache": f"{CACHE_FOLDER}-{suite}"}
 
 
-def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "full",
+def run_reduce(out_dir: Path, dataset: Dataset, profile: str = "full",
                samples_dir: Path | None = None, workers: int = 2,
                progress: Progress | None = None,
                status: Callable[[str], None] | None = None,
@@ -735,7 +734,6 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
     if suite not in MINI_OF:
         raise InputError(suite, None, f"no reduction for suite {suite!r}; known: "
                                       f"{', '.join(MINI_OF)}")
-    dataset = dataset if dataset is not None else resolve("humaneval")
     files = _reduction_files(dataset, suite)
     say = status or (lambda _message: None)
     began = time.perf_counter()
@@ -788,7 +786,7 @@ def run_reduce(out_dir: Path, dataset: Dataset | None = None, profile: str = "fu
     kept = reductions[chosen] if chosen in reductions else reduce_all(reqs, chosen)
     mini = [reduced_task(reqs[t.task_id], kept[t.task_id]) for t in tasks]
     mini_path = out_dir / files["mini"]
-    write_plus_file(mini, mini_path)
+    write_plus_file(mini, mini_path, dataset.schema)
     mutant_counts = [len(r.mutants) for r in reqs.values()]
     survivors = {t: [r.mutant_lines[i] for i, row in enumerate(r.mutants) if not row.killed]
                  for t, r in reqs.items()}

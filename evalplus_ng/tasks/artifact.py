@@ -19,12 +19,6 @@ from evalplus_ng.tasks.plusfile import EXTRA_FIELD, typed_inputs_field
 TEST_FIELD = {"humaneval": "test", "mbpp": "assertion"}
 
 
-def schema_of(path: Path) -> str:
-    """The schema a suite file is written in: MBPP+'s for ``MbppPlus*`` files, else
-    HumanEval+'s (a user's own benchmark too)."""
-    return "mbpp" if path.name.startswith("MbppPlus") else "humaneval"
-
-
 def plus_record(task: Task, schema: str = "humaneval") -> dict[str, Any]:
     """One task as an EvalPlus HumanEvalPlus (or MbppPlus) record, plus our typed-inputs
     field."""
@@ -42,10 +36,10 @@ def plus_record(task: Task, schema: str = "humaneval") -> dict[str, Any]:
     }
 
 
-def write_plus_file(tasks: Sequence[Task], path: Path) -> None:
-    """Write ``path`` (gzip when it ends in .gz) atomically and reproducibly, in the
-    schema :func:`schema_of` gives its name."""
-    schema = schema_of(path)
+def write_plus_file(tasks: Sequence[Task], path: Path, schema: str = "humaneval") -> None:
+    """Write ``path`` (gzip when it ends in .gz) atomically and reproducibly, in
+    ``schema`` (:attr:`evalplus_ng.tasks.spec.Dataset.schema`: the field of each task's
+    own tests, :data:`TEST_FIELD`)."""
     text = "".join(json.dumps(plus_record(task, schema), ensure_ascii=False) + "\n"
                    for task in tasks)
     data = text.encode("utf-8")

@@ -85,6 +85,12 @@ class Dataset:
     folders: tuple[DataFolder, ...]
     source: Path | None = None
 
+    @property
+    def schema(self) -> str:
+        """The schema its suites are written in (:data:`evalplus_ng.tasks.artifact.TEST_FIELD`):
+        MBPP+'s for MBPP+, else HumanEval+'s (a user's own benchmark too)."""
+        return "mbpp" if self.kind == "mbpp" else "humaneval"
+
     def suite_file(self, kind: str) -> str:
         """The file name of one suite kind (``plus`` -> ``HumanEvalPlus.jsonl.gz``)."""
         return f"{self.stem}{SUITE_SUFFIXES[kind]}.jsonl.gz"
