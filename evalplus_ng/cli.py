@@ -5,12 +5,13 @@ Only this module maps exceptions to exit codes and one-line messages.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -43,6 +44,8 @@ EXIT_INTERRUPTED = 130
 
 if TYPE_CHECKING:
     from evalplus_ng.pipeline.augment import AugmentSummary
+    from evalplus_ng.pipeline.workflow import AuditSummary, CalibrateSummary
+    from evalplus_ng.reduce.mini import ReduceSummary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -173,6 +176,13 @@ def _ray_address(backend: str, address: str | None) -> str | None:
             raise click.UsageError("--address names a Ray cluster: add --backend ray")
         return None
     return address or ""
+
+
+@contextlib.contextmanager
+def _bar(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A :class:`_Progress` bar, as the pipeline's stages take one."""
+    with _Progress(label) as progress:
+        yield progress.update
 
 
 def _print_nodes(what: str, nodes: Mapping[str, int]) -> None:
@@ -357,16 +367,36 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
             budget: float, samples_dir: Path | None, family: tuple[str, ...], no_audit: bool,
             no_reduce: bool, no_calibrate: bool, backend: str, address: str | None) -> None:
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
-    from evalplus_ng.pipeline.augment import AugmentConfig, run_augment, select_tasks
+    from evalplus_ng.pipeline.augment import AugmentConfig, select_tasks
+    from evalplus_ng.pipeline.chain import ChainOptions, run_augment_chain
 
-    cluster = _ray_address(backend, address)
     dataset = _dataset(dataset_name, dataset_file, data, out)
     chosen = select_tasks(dataset.load(), tasks)
     config = AugmentConfig(dataset=dataset.name, per_task=per_task, seed=seed,
                            use_corpus=not no_llm_seeds, budget_seconds=budget)
-    with _Progress("augmenting") as progress:
-        summary = run_augment(chosen, config, out, jobs, progress.update, dataset,
-                              keep_calibration=not no_calibrate, address=cluster)
+    options = ChainOptions(workers=jobs, address=_ray_address(backend, address),
+                           samples_dir=samples_dir, families=parse_families(family),
+                           audit=not no_audit, calibrate=not no_calibrate,
+                           reduce=not no_reduce)
+
+    def on_stage(stage: str, summary: Any) -> None:
+        if stage == "augment":
+            _print_augment(summary, out, per_task)
+        elif stage == "audit":
+            _print_audit(summary, samples_dir, jobs, hold=True)
+        elif stage == "calibrate":
+            _print_calibrate(summary, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR)
+        elif stage == "stale":
+            click.echo(f"removed {summary}: reduced from another suite "
+                       "(`evalplus-ng reduce` makes this one's)", err=True)
+        else:
+            _print_reduce(summary)
+
+    run_augment_chain(chosen, config, out, dataset, options, _bar, on_stage,
+                      status=lambda message: click.echo(message, err=True))
+
+
+def _print_augment(summary: AugmentSummary, out: Path, per_task: int) -> None:
     count = f"{len(summary.reports)} tasks ({summary.resumed} from checkpoints)"
     if summary.kept:
         count = (f"{len(summary.reports) - summary.kept} tasks augmented ({summary.resumed} "
@@ -376,26 +406,6 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
                f"{summary.edge_artifact} and {out / 'stats.json'}")
     _print_nodes("tasks augmented", summary.nodes)
     _print_table(summary, per_task)
-    if not no_audit:  # the suite just written: its oracle answered each input
-        _audit(dataset, out, None, samples_dir, [task.task_id for task in chosen], jobs,
-               answered_lines=config.max_lines, families=parse_families(family),
-               hold=True)
-    if not no_calibrate:  # before reduce: each MINI inherits its tests' calibration
-        _calibrate(dataset, out, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR, jobs,
-                   ("stress", "edge") if not no_reduce
-                   else ("mini", "stress", "stress-mini", "edge"),
-                   missing_only=bool(summary.kept), address=cluster)
-    if no_reduce:
-        from evalplus_ng.pipeline.workflow import stale_minis
-
-        for path in stale_minis(out, dataset):
-            path.unlink()
-            click.echo(f"removed {path}: reduced from another suite "
-                       "(`evalplus-ng reduce` makes this one's)", err=True)
-    else:
-        _reduce(dataset, out, "full" if samples_dir else "offline", samples_dir, jobs,
-                address=cluster)
-        _reduce(dataset, out, "stress", None, jobs, suite="stress", address=cluster)
 
 
 def _print_table(summary: AugmentSummary, per_task: int) -> None:
@@ -538,6 +548,10 @@ def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: i
     with _Progress("calibrating") as progress:
         summary = run_calibrate(out, dataset, floor, factor, jobs, progress.update, kinds,
                                 missing_only, address)
+    _print_calibrate(summary, floor, factor)
+
+
+def _print_calibrate(summary: CalibrateSummary, floor: float, factor: float) -> None:
     if not summary.tasks:
         click.echo(f"every task of {', '.join(str(p) for p in summary.paths)} keeps its "
                    "calibration")
@@ -588,6 +602,10 @@ def _reduce(dataset: Dataset, out: Path, profile: str, samples_dir: Path | None,
         summary = run_reduce(out, dataset, profile, samples_dir, jobs, progress.update,
                              status=lambda message: click.echo(message, err=True),
                              suite=suite, address=address)
+    _print_reduce(summary)
+
+
+def _print_reduce(summary: ReduceSummary) -> None:
     click.echo(f"wrote {summary.mini_path} and {summary.report_path}")
     _print_nodes("tasks reduced", summary.nodes)
     spent = summary.seconds
@@ -679,6 +697,10 @@ def _audit(dataset: Dataset, out: Path, suite: Path | None, samples: Path | None
         summary = run_audit(out, dataset, samples, jobs, progress.update, suite,
                             task_ids=chosen, answered_lines=answered_lines, families=families,
                             hold=hold, opinions=opinions)
+    _print_audit(summary, samples, jobs, hold)
+
+
+def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: bool) -> None:
     waiting = sum(f.status == "unreviewed" for f in summary.findings)
     click.echo(f"{len(summary.defective)} defective reference solution(s), "
                f"{waiting} finding(s) awaiting review; wrote {summary.json_path} "

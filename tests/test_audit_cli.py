@@ -84,7 +84,7 @@ def test_the_suite_augment_wrote_is_not_run_again_on_its_own_ground_truth(
 
 def test_augment_audits_its_own_suite_as_answered(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from evalplus_ng.pipeline import workflow
+    from evalplus_ng.pipeline import chain, workflow
     from evalplus_ng.pipeline.augment import AugmentConfig
 
     seen: list[int | None] = []
@@ -95,6 +95,7 @@ def test_augment_audits_its_own_suite_as_answered(tmp_path: Path,
         return real(*args, answered_lines=answered_lines, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(workflow, "run_audit", spy)
+    monkeypatch.setattr(chain, "run_audit", spy)
     path = tmp_path / "inv.jsonl"
     path.write_text(json.dumps(INVERSE) + "\n")
     out = tmp_path / "out"
