@@ -479,8 +479,8 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     write_plus_file(stressed, stress_artifact, dataset.schema)
     write_plus_file(edged, edge_artifact, dataset.schema)
     reports = tuple(done[task.task_id].report for task in tasks)
-    (out / "stats.json").write_text(json.dumps(stats_document(reports, config), indent=1) + "\n",
-                                    encoding="utf-8")
+    write_atomically(out / "stats.json",
+                     json.dumps(stats_document(reports, config), indent=1) + "\n")
     return AugmentSummary(artifact, reports, resumed, augmented, stress_artifact, stressed,
                           edge_artifact, edged, len(held), dict(nodes))
 

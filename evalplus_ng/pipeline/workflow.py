@@ -570,9 +570,9 @@ def run_audit(out_dir: Path, dataset: Dataset, samples_dir: Path | None = None,
     invalid = {task_id: reason for task_id in unconfirmed
                if (reason := load_contract(by_id[task_id], dataset.contract_path(task_id))
                    .violation(repaired[task_id].witness)) is not None}
-    markdown_path.write_text(audit.markdown(reviewed, entry_points,
-                                            {k: v for k, v in repaired.items()
-                                             if k in entry_points}, invalid), encoding="utf-8")
+    write_atomically(markdown_path, audit.markdown(reviewed, entry_points,
+                                                   {k: v for k, v in repaired.items()
+                                                    if k in entry_points}, invalid))
     counts = (hold_out(out_dir, dataset, audit.held_inputs(reviewed)) if hold
               else {k: len(v) for k, v in audit.held_inputs(reviewed).items()})
     return AuditSummary(tuple(reviewed), tuple(audit.defective_tasks(reviewed)),

@@ -806,9 +806,8 @@ def run_reduce(out_dir: Path, dataset: Dataset, profile: str = "full",
         },
     }
     report_path = out_dir / files["report"]
-    report_path.write_text(report(document), encoding="utf-8")
-    (out_dir / files["summary"]).write_text(json.dumps(document, indent=1) + "\n",
-                                            encoding="utf-8")
+    write_atomically(report_path, report(document))
+    write_atomically(out_dir / files["summary"], json.dumps(document, indent=1) + "\n")
     return ReduceSummary(
         mini_path, report_path,
         {r["profile"]: r["tests_per_task"] for r in rows},
