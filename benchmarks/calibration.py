@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from evalplus_ng.backend.executors import Backend
 from evalplus_ng.evaluation.evaluate import EvalConfig, SampleResult, evaluate_samples
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.calibrate import measure_reference
@@ -78,7 +79,7 @@ def _full_path(tasks: Sequence[Task], jobs: int,
                                    + "\n" for t in tasks), encoding="utf-8")
         said: list[str] = []
         request = EvaluateRequest(samples=samples, dataset=resolve("humaneval"),
-                                  suite=str(suite), workers=jobs,
+                                  suite=str(suite), backend=Backend(jobs),
                                   config=EvalConfig(reference_seconds=reference))
         summary = run_evaluate(request,
                                status=said.append)

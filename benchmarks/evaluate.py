@@ -81,6 +81,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if importlib.util.find_spec("evalplus_ng") is None:  # run from a checkout, not installed
     sys.path.insert(0, str(ROOT))
 
+from evalplus_ng.backend.executors import Backend
 from evalplus_ng.evaluation import evaluate as evaluate_module
 from evalplus_ng.evaluation.evaluate import EvalConfig
 from evalplus_ng.judge import check as oracle_check
@@ -397,7 +398,8 @@ def run_ours_inprocess(samples: Path, suite: Path, jobs: int, folder: Path) -> R
 
     notes: list[str] = []
     request = workflow.EvaluateRequest(
-        samples=target, dataset=resolve("humaneval"), suite=str(suite), workers=jobs,
+        samples=target, dataset=resolve("humaneval"), suite=str(suite),
+        backend=Backend(jobs),
         config=EvalConfig(floor_seconds=MIN_TIME_LIMIT, factor=TIME_FACTOR),
     )
     # ``evaluate_staged`` computes the ground truth in two stages: both are timed.

@@ -11,12 +11,13 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from evalplus_ng.backend.executors import Backend
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig
 from evalplus_ng.oracle.audit import task_order
@@ -169,13 +170,12 @@ def _jail_option(command: F) -> F:
              "samples.")(command)
 
 
-def _ray_address(backend: str, address: str | None) -> str | None:
-    """The address to give the stages: None for the local pool, "" for Ray's own default."""
-    if backend == "local":
-        if address is not None:
-            raise click.UsageError("--address names a Ray cluster: add --backend ray")
-        return None
-    return address or ""
+def _backend(backend: str, address: str | None, jobs: int) -> Backend:
+    """Where the work runs, as ``--backend``, ``--address`` and ``-j`` say: built once,
+    passed down."""
+    if backend == "local" and address is not None:
+        raise click.UsageError("--address names a Ray cluster: add --backend ray")
+    return Backend(jobs, backend == "ray", address or None)
 
 
 @contextlib.contextmanager
@@ -282,11 +282,10 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
                                "the stress suite is the extreme inputs")
     request = EvaluateRequest(
         samples=samples, dataset=_dataset(dataset_name, dataset_file, data, artifacts),
-        suite=suite, artifacts=artifacts, workers=jobs,
+        suite=suite, artifacts=artifacts, backend=_backend(backend, address, jobs),
         resume=resume,
         config=EvalConfig(floor_seconds=min_time_limit, factor=time_factor, details=details),
         limits=Limits(memory_bytes=memory_mb << 20), results=results, raw=raw,
-        backend=backend, address=_ray_address(backend, address) or None,
     )
     with _Progress("judging") as progress:
         summary = run_evaluate(request, progress.update,
@@ -374,10 +373,9 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     chosen = select_tasks(dataset.load(), tasks)
     config = AugmentConfig(dataset=dataset.name, per_task=per_task, seed=seed,
                            use_corpus=not no_llm_seeds, budget_seconds=budget)
-    options = ChainOptions(workers=jobs, address=_ray_address(backend, address),
-                           samples_dir=samples_dir, families=parse_families(family),
-                           audit=not no_audit, calibrate=not no_calibrate,
-                           reduce=not no_reduce)
+    options = ChainOptions(backend=_backend(backend, address, jobs), samples_dir=samples_dir,
+                           families=parse_families(family), audit=not no_audit,
+                           calibrate=not no_calibrate, reduce=not no_reduce)
 
     def on_stage(stage: str, summary: Any) -> None:
         if stage == "augment":
@@ -536,18 +534,12 @@ def calibrate(dataset_name: str, dataset_file: Path | None, data: Path | None, o
               floor: float, factor: float, jobs: int, backend: str, address: str | None,
               ) -> None:
     """Time the ground truth on every test and store per-test time limits in the suites."""
-    _calibrate(_dataset(dataset_name, dataset_file, data, out), out, floor, factor, jobs,
-               address=_ray_address(backend, address))
-
-
-def _calibrate(dataset: Dataset, out: Path, floor: float, factor: float, jobs: int,
-               kinds: Sequence[str] = ("mini", "stress", "stress-mini", "edge"),
-               missing_only: bool = False, address: str | None = None) -> None:
     from evalplus_ng.pipeline.workflow import run_calibrate
 
+    dataset = _dataset(dataset_name, dataset_file, data, out)
     with _Progress("calibrating") as progress:
-        summary = run_calibrate(out, dataset, floor, factor, jobs, progress.update, kinds,
-                                missing_only, address)
+        summary = run_calibrate(out, dataset, floor, factor, _backend(backend, address, jobs),
+                                progress.update)
     _print_calibrate(summary, floor, factor)
 
 
@@ -590,18 +582,13 @@ def reduce(dataset_name: str, dataset_file: Path | None, data: Path | None, out:
     """Reduce a full suite to its MINI by set cover over test requirements."""
     # The strongest profile the inputs allow, as augment chooses it.
     chosen = profile or ("stress" if suite == "stress" else "full" if samples_dir else "offline")
-    _reduce(_dataset(dataset_name, dataset_file, data, out), out, chosen, samples_dir, jobs,
-            suite, _ray_address(backend, address))
-
-
-def _reduce(dataset: Dataset, out: Path, profile: str, samples_dir: Path | None, jobs: int,
-            suite: str = "plus", address: str | None = None) -> None:
     from evalplus_ng.reduce.mini import run_reduce
 
+    dataset = _dataset(dataset_name, dataset_file, data, out)
     with _Progress("reducing" if suite == "plus" else f"reducing {suite}") as progress:
-        summary = run_reduce(out, dataset, profile, samples_dir, jobs, progress.update,
-                             status=lambda message: click.echo(message, err=True),
-                             suite=suite, address=address)
+        summary = run_reduce(out, dataset, chosen, samples_dir,
+                             _backend(backend, address, jobs), progress.update,
+                             status=lambda message: click.echo(message, err=True), suite=suite)
     _print_reduce(summary)
 
 

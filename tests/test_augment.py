@@ -255,6 +255,7 @@ def test_plus_and_stress_are_two_verdicts(tmp_path: Path) -> None:
 STOPPED_MID_RUN = """
 import signal, sys
 from pathlib import Path
+from evalplus_ng.backend.executors import Backend
 from evalplus_ng.pipeline.augment import AugmentConfig, run_augment, select_tasks
 from evalplus_ng.tasks.registry import load_humaneval
 
@@ -270,7 +271,7 @@ def progress(done, total):
 
 tasks = select_tasks(load_humaneval(), "0,53,127")
 try:
-    run_augment(tasks, AugmentConfig(per_task=5), Path(sys.argv[1]), 2, progress)
+    run_augment(tasks, AugmentConfig(per_task=5), Path(sys.argv[1]), Backend(2), progress)
 except RuntimeError:
     print("stopped")
 """

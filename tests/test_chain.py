@@ -8,6 +8,7 @@ import json
 from contextlib import AbstractContextManager
 from pathlib import Path
 
+from evalplus_ng.backend.executors import Backend
 from evalplus_ng.pipeline.augment import AugmentConfig
 from evalplus_ng.pipeline.chain import STAGES, ChainOptions, Progress, run_augment_chain
 from evalplus_ng.tasks.plusfile import load_plus_file
@@ -41,7 +42,7 @@ def _run(tmp_path: Path, options: ChainOptions) -> tuple[list[str], Path]:
 
 
 def test_the_chain_runs_every_stage_in_order_and_writes_every_suite(tmp_path: Path) -> None:
-    stages, out = _run(tmp_path, ChainOptions(workers=1))
+    stages, out = _run(tmp_path, ChainOptions(Backend(1)))
     assert stages == ["augment", "audit", "calibrate", "reduce", "reduce-stress"]
     assert [s for s in STAGES if s in stages] == stages
     for name in ("ToyPlus", "ToyPlus-Mini", "ToyPlus-Stress", "ToyPlus-Stress-Mini"):
@@ -51,7 +52,7 @@ def test_the_chain_runs_every_stage_in_order_and_writes_every_suite(tmp_path: Pa
 
 
 def test_stages_turned_off_do_not_run(tmp_path: Path) -> None:
-    stages, out = _run(tmp_path, ChainOptions(workers=1, audit=False, calibrate=False,
+    stages, out = _run(tmp_path, ChainOptions(Backend(1), audit=False, calibrate=False,
                                               reduce=False))
     assert stages == ["augment"]
     assert not (out / "audit.json").exists() and not (out / "ToyPlus-Mini.jsonl.gz").exists()

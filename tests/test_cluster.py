@@ -21,6 +21,7 @@ import pytest
 import test_sandbox as corpus  # the hostile corpus (tests/ is on the path, as pytest runs)
 from click.testing import CliRunner
 
+from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
 
 pytest.importorskip("ray", reason="the Ray backend is an optional extra: pip install '.[ray]'")
@@ -229,8 +230,9 @@ def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path
 
     def request(backend: str, results: str) -> EvaluateRequest:
         return EvaluateRequest(samples=samples, dataset=resolve("humaneval"), suite="plus",
-                               artifacts=artifacts, workers=2, backend=backend,
-                               address=cluster.address if backend == "ray" else None,
+                               artifacts=artifacts,
+                               backend=Backend(2, backend == "ray",
+                                               cluster.address if backend == "ray" else None),
                                config=EvalConfig(floor_seconds=0.5),
                                results=tmp_path / results)
 
@@ -261,8 +263,9 @@ def test_a_ray_run_cut_short_resumes_where_it_stopped(cluster: Cluster, tmp_path
 
     def request(backend: str, results: str, resume: bool = False) -> EvaluateRequest:
         return EvaluateRequest(samples=samples, dataset=resolve("humaneval"), suite="plus",
-                               artifacts=artifacts, workers=2, backend=backend,
-                               address=cluster.address if backend == "ray" else None,
+                               artifacts=artifacts,
+                               backend=Backend(2, backend == "ray",
+                                               cluster.address if backend == "ray" else None),
                                config=EvalConfig(floor_seconds=0.5), resume=resume,
                                results=tmp_path / results)
 
@@ -290,10 +293,11 @@ def test_a_node_killed_mid_run_does_not_stop_augment(cluster: Cluster, tmp_path:
             killed.append(done)
             cluster.kill_node(cluster.folders[1])
 
-    remote = run_augment(tasks, config, tmp_path / "ray", 2, progress, address=cluster.address)
+    remote = run_augment(tasks, config, tmp_path / "ray", Backend(2, True, cluster.address),
+                         progress)
     assert killed and not cluster.processes(cluster.folders[1])
     assert len(remote.reports) == 6 and sum(remote.nodes.values()) == 6
-    run_augment(tasks, config, tmp_path / "local", 2)
+    run_augment(tasks, config, tmp_path / "local", Backend(2))
     for file in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Stress.jsonl.gz", "stats.json"):
         assert (tmp_path / "local" / file).read_bytes() == (tmp_path / "ray" / file).read_bytes()
 

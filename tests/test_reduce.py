@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.groundtruth import run_ground_truth
@@ -150,7 +151,7 @@ def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
                       for n in (0, 13)]
     stamps = {p: p.stat().st_mtime_ns for p in (out / CACHE_FOLDER).rglob("*.json")}
     first = (out / "HumanEvalPlus-Mini.jsonl.gz").read_bytes()
-    again = run_reduce(out, resolve("humaneval"), samples_dir=samples, workers=2)
+    again = run_reduce(out, resolve("humaneval"), samples_dir=samples, backend=Backend(2))
     assert {p: p.stat().st_mtime_ns for p in stamps} == stamps
     assert (out / "HumanEvalPlus-Mini.jsonl.gz").read_bytes() == first
     assert again.tests_per_task["full"] == rows["full"]["tests_per_task"]
@@ -159,7 +160,7 @@ def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
 def test_reduce_without_samples_runs_the_other_profiles(tmp_path: Path) -> None:
     out = tmp_path / "out"
     _suite(out)
-    summary = run_reduce(out, resolve("humaneval"), profile="mutants", workers=2)
+    summary = run_reduce(out, resolve("humaneval"), profile="mutants", backend=Backend(2))
     assert set(summary.tests_per_task) == {"(full suite)", "coverage", "mutants", "offline"}
     assert summary.kept == {}
     assert len(load_plus_file(out / "HumanEvalPlus-Mini.jsonl.gz")) == 2

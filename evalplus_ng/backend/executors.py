@@ -1,11 +1,15 @@
-"""Open the executor a command runs its sandbox jobs on, hiding the answer keys near it."""
+"""Where a command's work runs (:class:`Backend`, chosen once and passed down), and what
+every sandbox there hides from the code it runs (:func:`answer_keys_near`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from evalplus_ng import pools
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.seal import secret_folder
@@ -30,12 +34,43 @@ def answer_keys_near(folder: Path, dataset: Dataset, *files: Path) -> list[Path]
             secret_folder(user_cache_dir())]
 
 
-def open_executor(address: str | None, workers: int, limits: Limits,
-                  hidden: Sequence[Path]) -> Sandbox | RayExecutor:
-    """The local sandbox pool of ``workers`` (``address`` None), or the workers of the Ray
-    cluster at ``address`` (``""``: the one running here, else a new local instance)."""
-    if address is None:
-        return Sandbox(workers, limits, judge=JUDGE, hidden=hidden)
-    from evalplus_ng.backend.cluster import RayExecutor
+@dataclass(frozen=True)
+class Backend:
+    """Where a command's sandbox jobs and per-task work run: the local pool of ``workers``
+    sandbox workers, or (``ray``) the workers of a Ray cluster, ``address`` naming it
+    (None: the one running here, else a new local instance). Built once from the command
+    line (``--backend``, ``--address``, ``-j``) and passed down; the same seed gives the
+    same suite on either."""
 
-    return RayExecutor(address or None, limits, map(str, hidden))
+    workers: int = 2
+    ray: bool = False
+    address: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, not {self.workers}")
+        if self.address is not None and not self.ray:
+            raise ValueError("an address names a Ray cluster: the local backend has none")
+
+    def executor(self, limits: Limits, hidden: Sequence[Path]) -> Sandbox | RayExecutor:
+        """The sandbox jobs run on: the local pool, or every node's sandbox on the cluster."""
+        if not self.ray:
+            return Sandbox(self.workers, limits, judge=JUDGE, hidden=hidden)
+        from evalplus_ng.backend.cluster import RayExecutor
+
+        return RayExecutor(self.address, limits, map(str, hidden))
+
+    def unordered(self, function: Callable[[Any], Any], items: Sequence[Any],
+                  nodes: Counter[str] | None = None) -> Iterator[Any]:
+        """``function`` over ``items`` (plain records: each a unit of work), results as
+        they come: in a forked pool of at most ``workers`` processes, or one Ray task each
+        (``nodes`` counts the units each Ray node ran)."""
+        if not self.ray:
+            return pools.unordered(max(1, min(self.workers, len(items))), function, items)
+        from evalplus_ng.backend import cluster
+
+        return cluster.unordered(self.address, function, items, nodes)
+
+
+#: The default backend: this machine's sandbox pool of two workers.
+LOCAL = Backend()

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.errors import UnknownTaskError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.generate import admit
@@ -37,7 +38,6 @@ from evalplus_ng.generate.likeness import Likeness, infer_likeness
 from evalplus_ng.generate.seed import gather
 from evalplus_ng.oracle.groundtruth import oracle
 from evalplus_ng.oracle.tiers import PlainReference, Why, plain_reference, split_tiers
-from evalplus_ng.pools import unordered
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import TYPED, Calibration, Task
 from evalplus_ng.sandbox import Limits, Sandbox
@@ -384,10 +384,10 @@ def _calibrations(path: Path, inputs: Mapping[str, Sequence[Any]]) -> dict[str, 
             and encode(list(task.plus_inputs)) == encode(list(inputs[task.task_id]))}
 
 
-def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers: int,
+def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path,
+                backend: Backend = LOCAL,
                 progress: Callable[[int, int], None] | None = None,
-                dataset: Dataset | None = None, keep_calibration: bool = False,
-                address: str | None = None) -> AugmentSummary:
+                dataset: Dataset | None = None, keep_calibration: bool = False) -> AugmentSummary:
     """Augment every task (resuming from checkpoints); write the plus tier
     (``out/HumanEvalPlus.jsonl.gz`` for HumanEval), the stress tier
     (``out/HumanEvalPlus-Stress.jsonl.gz``) and the edge tier (``-Edge``). ``dataset``
@@ -397,9 +397,8 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
     replace their earlier selves (in the dataset's order), provided each kept task's
     checkpoint was made with the same settings and ground truth (else an error, before
     any work). With ``keep_calibration``, a kept task keeps its calibrated time limits.
-    ``address`` sends the tasks to a Ray cluster (``""``: the one running here, else a
-    new local instance) instead of a local pool of ``workers``; the same seed gives the
-    same suite either way (each task's stream depends on its id only).
+    The tasks run on ``backend`` (a local pool of its workers, or a Ray cluster); the
+    same seed gives the same suite either way (each task's stream depends on its id only).
     """
     dataset = dataset or resolve(config.dataset)
     selected = {task.task_id for task in tasks}
@@ -440,12 +439,7 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path, workers
         progress(len(done) - len(held), len(tasks) - len(held))
     nodes: Counter[str] = Counter()
     if items:
-        if address is None:
-            results = unordered(max(1, min(workers, len(items))), _worker, items)
-        else:
-            from evalplus_ng.backend import cluster
-
-            results = cluster.unordered(address or None, _worker, items, nodes)
+        results = backend.unordered(_worker, items, nodes)
         for task_id, suites, seconds in results:
             path = _checkpoint_path(out, todo[task_id])
             _save_checkpoint(path, keys[task_id], suites, seconds)

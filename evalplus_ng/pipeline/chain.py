@@ -10,6 +10,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.augment import AugmentConfig, AugmentSummary, run_augment
 from evalplus_ng.pipeline.workflow import (
@@ -36,9 +37,9 @@ STAGES = ("augment", "audit", "calibrate", "stale", "reduce", "reduce-stress")
 class ChainOptions:
     """What ``augment`` does after the suite (each stage on by default) and with what."""
 
-    workers: int = 2
-    #: A Ray cluster's address ("" the one running here); None: the local sandbox pool.
-    address: str | None = None
+    #: Where the work runs: the local sandbox pool, or a Ray cluster (the audit runs
+    #: locally, as wide as the backend's workers).
+    backend: Backend = LOCAL
     #: LLM samples for the jury (audit) and the sample-kill requirement (MINI).
     samples_dir: Path | None = None
     families: Families = FAMILIES
@@ -77,13 +78,14 @@ def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, out: Path,
     once per MINI removed, with its path); ``status`` hears the reduction's notes."""
     report = on_stage or (lambda _stage, _summary: None)
     with bars("augmenting") as progress:
-        augmented = run_augment(tasks, config, out, options.workers, progress, dataset,
-                                keep_calibration=options.calibrate, address=options.address)
+        augmented = run_augment(tasks, config, out, options.backend, progress, dataset,
+                                keep_calibration=options.calibrate)
     report("augment", augmented)
     audited = calibrated = None
     if options.audit:
         with bars("auditing") as progress:
-            audited = run_audit(out, dataset, options.samples_dir, options.workers, progress,
+            audited = run_audit(out, dataset, options.samples_dir, options.backend.workers,
+                                progress,
                                 task_ids=[task.task_id for task in tasks],
                                 answered_lines=config.max_lines, families=options.families,
                                 hold=True)
@@ -93,8 +95,7 @@ def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, out: Path,
                  else ("mini", "stress", "stress-mini", "edge"))
         with bars("calibrating") as progress:
             calibrated = run_calibrate(out, dataset, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR,
-                                       options.workers, progress, kinds,
-                                       bool(augmented.kept), options.address)
+                                       options.backend, progress, kinds, bool(augmented.kept))
         report("calibrate", calibrated)
     removed: list[Path] = []
     minis: list[ReduceSummary] = []
@@ -109,8 +110,8 @@ def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, out: Path,
                 ("reduce", "plus", profile, options.samples_dir),
                 ("reduce-stress", "stress", "stress", None)):
             with bars("reducing" if suite == "plus" else f"reducing {suite}") as progress:
-                mini = run_reduce(out, dataset, chosen, samples, options.workers, progress,
-                                  status=status, suite=suite, address=options.address)
+                mini = run_reduce(out, dataset, chosen, samples, options.backend, progress,
+                                  status=status, suite=suite)
             minis.append(mini)
             report(stage, mini)
     return ChainSummary(augmented, audited, calibrated, tuple(removed), tuple(minis))

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from evalplus_ng.backend.executors import answer_keys_near, open_executor
+from evalplus_ng.backend.executors import LOCAL, Backend, answer_keys_near
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.edges import split_kills
 from evalplus_ng.evaluation.evaluate import (
@@ -136,7 +136,8 @@ class EvaluateRequest:
     #: ``auto``, ``base``, ``plus``, ``mini``, ``stress``, ``stress-mini`` or a file path.
     suite: str = AUTO
     artifacts: Path = DEFAULT_OUT
-    workers: int = 2
+    #: Where the samples run: this machine's sandbox pool or a Ray cluster.
+    backend: Backend = field(default_factory=Backend)
     resume: bool = False
     config: EvalConfig = field(default_factory=EvalConfig)
     limits: Limits = field(default_factory=Limits)
@@ -144,10 +145,6 @@ class EvaluateRequest:
     results: Path | None = None
     #: Judge the samples as written, as ``evalplus.evaluate`` does (no sanitizing).
     raw: bool = False
-    #: ``local`` (this machine's sandbox pool, ``workers`` wide) or ``ray`` (the Ray
-    #: cluster at ``address``; None: the one running here, else a new local instance).
-    backend: str = "local"
-    address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -212,10 +209,9 @@ def run_evaluate(
     chosen, request = suite != request.suite, replace(request, suite=suite)
     judged = suite_path(request.dataset, request.suite, request.artifacts)
     hidden = answer_keys_near(request.artifacts, request.dataset, *([judged] if judged else []))
-    address = None if request.backend == "local" else request.address or ""
     # Made (on first use) before any sandbox starts, so that every jail hides it.
     secret = user_secret(user_cache_dir())
-    with open_executor(address, request.workers, request.limits, hidden) as sandbox:
+    with request.backend.executor(request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in load_suite(request.dataset, request.suite,
                                                            request.artifacts)}
@@ -625,15 +621,13 @@ def _calibrate_unit(item: tuple[list[Task], float, float]) -> list[Task]:
     return calibrate_tasks(tasks, worker_sandbox(Limits(), ()), floor, factor)
 
 
-def _calibrate_on_cluster(address: str | None, tasks: Sequence[Task], floor: float,
+def _calibrate_on_cluster(backend: Backend, tasks: Sequence[Task], floor: float,
                           factor: float, step: Progress, nodes: Counter[str]) -> list[Task]:
     """:func:`calibrate_tasks` on a Ray cluster, :data:`calibrate.CHUNK` tasks a unit."""
-    from evalplus_ng.backend import cluster
-
     units = [(list(tasks[i:i + CALIBRATION_CHUNK]), floor, factor)
              for i in range(0, len(tasks), CALIBRATION_CHUNK)]
     timed: list[Task] = []
-    for done in cluster.unordered(address, _calibrate_unit, units, nodes):
+    for done in backend.unordered(_calibrate_unit, units, nodes):
         timed += done
         step(len(timed), len(tasks))
     return timed
@@ -641,9 +635,9 @@ def _calibrate_on_cluster(address: str | None, tasks: Sequence[Task], floor: flo
 
 def run_calibrate(
     out_dir: Path, dataset: Dataset, floor: float = DEFAULT_FLOOR_SECONDS,
-    factor: float = DEFAULT_FACTOR, workers: int = 2, progress: Progress | None = None,
+    factor: float = DEFAULT_FACTOR, backend: Backend = LOCAL,
+    progress: Progress | None = None,
     kinds: Sequence[str] = ("mini", "stress", "stress-mini", "edge"), missing_only: bool = False,
-    address: str | None = None,
 ) -> CalibrateSummary:
     """Calibrate the plus suite in ``out_dir`` (and the suites of ``kinds`` present: by
     default the mini, stress, stress-mini and edge suites), in place.
@@ -654,8 +648,8 @@ def run_calibrate(
     and stress suites before it reduces them: the MINIs' inputs are timed once).
     ``missing_only`` times only the tasks without a calibration (``augment --tasks``
     adding to a calibrated suite); the summary counts the tasks and tests timed.
-    ``address`` times them on a Ray cluster (``""``: Ray's default), a chunk of tasks per
-    unit, each unit measuring its node's reference workload itself.
+    On a Ray ``backend`` a chunk of tasks is a unit, each unit measuring its node's
+    reference workload itself.
     """
     plus = out_dir / dataset.suite_file("plus")
     if not plus.is_file():
@@ -678,14 +672,13 @@ def run_calibrate(
     references: list[float] = []
     nodes: Counter[str] = Counter()
     with contextlib.ExitStack() as stack:
-        sandbox = stack.enter_context(Sandbox(workers)) if address is None else None
+        sandbox = None if backend.ray else stack.enter_context(Sandbox(backend.workers))
         for path, tasks in zip(paths, suites, strict=True):
             todo = [t for t in tasks if not missing_only or t.calibration is None]
             if sandbox is not None:
                 timed = calibrate_tasks(todo, sandbox, floor, factor, on_done=step)
             else:
-                timed = _calibrate_on_cluster(address or None, todo, floor, factor, step,
-                                              nodes)
+                timed = _calibrate_on_cluster(backend, todo, floor, factor, step, nodes)
             fresh = {t.task_id: t for t in timed}
             calibrated = [fresh.get(t.task_id, t) for t in tasks]
             write_plus_file(calibrated, path, dataset.schema)

@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.backend.executors import answer_keys_near, open_executor
+from evalplus_ng.backend.executors import LOCAL, Backend, answer_keys_near
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.evaluate import estimate_pass_at_k
 from evalplus_ng.files import write_atomically
@@ -548,14 +548,12 @@ def _requirement_unit(item: RequirementUnit) -> tuple[TaskId, dict[str, dict[str
 
 
 def warm_on_cluster(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Path,
-                    address: str | None, kinds: Set[str],
+                    backend: Backend, kinds: Set[str],
                     sample_table: Mapping[TaskId, Sequence[Candidate]] | None,
                     hidden: Sequence[str] = (), progress: Progress | None = None,
                     nodes: Counter[str] | None = None) -> None:
     """Fill the requirement caches on a Ray cluster, one task a unit (the kinds its cache
     lacks), each stored by this process as it comes; :func:`gather` then reads them."""
-    from evalplus_ng.backend import cluster
-
     wanted = [kind for kind in CACHED_KINDS if kind in kinds and kind != "samples"]
     if sample_table is not None and kinds & SAMPLE_KINDS:
         wanted.append("samples")
@@ -574,7 +572,7 @@ def warm_on_cluster(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth],
     done = len(tasks) - len(units)
     if progress is not None:
         progress(done, len(tasks))
-    for task_id, documents in cluster.unordered(address, _requirement_unit, units, nodes):
+    for task_id, documents in backend.unordered(_requirement_unit, units, nodes):
         for kind, document in documents.items():
             _store(folder / kind, by_id[task_id], keys[task_id][kind], document)
         done += 1
@@ -716,10 +714,10 @@ def _reduction_files(dataset: Dataset, suite: str) -> dict[str, str]:
 
 
 def run_reduce(out_dir: Path, dataset: Dataset, profile: str = "full",
-               samples_dir: Path | None = None, workers: int = 2,
+               samples_dir: Path | None = None, backend: Backend = LOCAL,
                progress: Progress | None = None,
                status: Callable[[str], None] | None = None,
-               suite: str = "plus", address: str | None = None) -> ReduceSummary:
+               suite: str = "plus") -> ReduceSummary:
     """Reduce ``out_dir``'s full suite with ``profile``; write the MINI suite and the report.
 
     ``dataset`` is the benchmark whose suites ``out_dir`` holds (default HumanEval).
@@ -727,9 +725,8 @@ def run_reduce(out_dir: Path, dataset: Dataset, profile: str = "full",
     report has no pass@1 columns. ``suite`` is ``plus`` (the MINI, reported for every
     shipped profile) or ``stress`` (the stress tier's own MINI, for ``profile`` alone:
     its inputs are the costly ones, so no other profile's requirements are gathered).
-    ``address`` computes the requirements on a Ray cluster (``""``: the one running here,
-    else a new local instance), a task a unit, instead of in ``workers`` local processes;
-    the caches, the MINI and the report are the same.
+    On a Ray ``backend`` the requirements are computed a task a unit, instead of in the
+    local pool's processes; the caches, the MINI and the report are the same.
     """
     if suite not in MINI_OF:
         raise InputError(suite, None, f"no reduction for suite {suite!r}; known: "
@@ -769,15 +766,15 @@ def run_reduce(out_dir: Path, dataset: Dataset, profile: str = "full",
     folder = out_dir / files["cache"]
     hidden = answer_keys_near(out_dir, dataset)
     nodes: Counter[str] = Counter()
-    with open_executor(address, workers, Limits(), hidden) as sandbox:
+    with backend.executor(Limits(), hidden) as sandbox:
         say(f"running the ground truth of {len(tasks)} task(s)")
         truths = run_ground_truth(tasks, sandbox, tasks_per_job=8)
-        if address is None:
+        if not backend.ray:
             say("branch coverage and executed lines")
-            warm(tasks, truths, folder, workers, kinds)
+            warm(tasks, truths, folder, backend.workers, kinds)
         else:
             say("requirements on the Ray cluster")
-            warm_on_cluster(tasks, truths, folder, address or None, kinds, sample_table,
+            warm_on_cluster(tasks, truths, folder, backend, kinds, sample_table,
                             tuple(map(str, hidden)), progress, nodes)
         reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress, kinds)
         say("set cover and report")
