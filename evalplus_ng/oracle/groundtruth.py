@@ -144,8 +144,9 @@ def oracle(task: Task, inputs: Sequence[Args], executor: Executor, seconds: floa
 
 
 #: Why an input is dropped, by the fault of the ground truth's call (else "raises").
-_DROPPED_FOR = {Fault.COST: "expensive", Fault.TOO_LARGE: "large-output",
-                Fault.UNSTABLE: "unstable"}
+_DROPPED_FOR: dict[Fault | None, str] = {Fault.COST: "expensive",
+                                         Fault.TOO_LARGE: "large-output",
+                                         Fault.UNSTABLE: "unstable"}
 
 
 def drop_reason(result: JobResult, index: int) -> str:
@@ -157,7 +158,7 @@ def drop_reason(result: JobResult, index: int) -> str:
     outcome = result.outcomes[index]
     if outcome.status is Status.TIMEOUT:
         return "timeout"
-    return _DROPPED_FOR.get(outcome.fault, "raises") if outcome.fault else "raises"
+    return _DROPPED_FOR.get(outcome.fault, "raises")
 
 
 #: Entry point of a job that runs several tasks' ground truths (see :func:`_batch_job`).

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from evalplus_ng.backend.executors import LOCAL, Backend
@@ -57,7 +57,7 @@ class ChainSummary:
     calibrate: CalibrateSummary | None = None
     #: MINIs removed as reduced from another suite (with ``reduce`` off).
     removed: tuple[Path, ...] = ()
-    minis: tuple[ReduceSummary, ...] = field(default=())
+    minis: tuple[ReduceSummary, ...] = ()
 
 
 @contextlib.contextmanager

@@ -137,7 +137,7 @@ class EvaluateRequest:
     suite: str = AUTO
     artifacts: Path = DEFAULT_OUT
     #: Where the samples run: this machine's sandbox pool or a Ray cluster.
-    backend: Backend = field(default_factory=Backend)
+    backend: Backend = LOCAL
     resume: bool = False
     config: EvalConfig = field(default_factory=EvalConfig)
     limits: Limits = field(default_factory=Limits)

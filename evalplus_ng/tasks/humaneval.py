@@ -16,9 +16,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from evalplus_ng import serialize
 from evalplus_ng.files import write_atomically
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import decode, encode
+from evalplus_ng.tasks import sources
 from evalplus_ng.tasks.sources import fixed_solutions, recover_base_inputs
 from evalplus_ng.tasks.spec import Dataset
 from evalplus_ng.types import Args
@@ -28,9 +30,6 @@ def _recovery_key(problems: dict[str, dict[str, Any]], seed: int) -> str:
     """Changes whenever recovered inputs could: the dataset's problems, the seed, or the
     code that recovers and stores them (this module, :mod:`evalplus_ng.tasks.sources` and
     :mod:`evalplus_ng.serialize`)."""
-    from evalplus_ng import serialize
-    from evalplus_ng.tasks import sources
-
     digest = hashlib.sha256(f"{seed}\n".encode())
     for module in (__file__, sources.__file__, serialize.__file__):
         digest.update(Path(module).read_bytes())
