@@ -21,7 +21,7 @@ from pathlib import Path
 from evalplus_ng.evaluation.evaluate import EvalConfig, evaluate_samples
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.groundtruth import run_ground_truth
-from evalplus_ng.pipeline.workflow import load_suite
+from evalplus_ng.pipeline.context import Workspace
 from evalplus_ng.records import Job, Sample, Status, Verdict
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.tasks.registry import resolve
@@ -46,7 +46,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     options = parser.parse_args()
 
-    tasks = {t.task_id: t for t in load_suite(resolve("humaneval"), "base")}
+    tasks = {t.task_id: t for t in Workspace(resolve("humaneval")).load_suite("base")}
     found = read_sample_folder(options.folder, tasks)
     samples = [sample for _, sample in found]
     origin = [f"{name}:{sample.line}" for name, sample in found]

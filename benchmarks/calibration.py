@@ -5,7 +5,7 @@ busy loop each) and, ``--runs`` times, judges each task's fixed ground truth
 (``Task.solution``) as its one sample the way ``evaluate`` does: the reference
 workload measured now, on the loaded machine, then
 :func:`evalplus_ng.evaluation.evaluate.evaluate_samples` with the calibrated limits
-(``--full-path``: a whole :func:`evalplus_ng.pipeline.workflow.run_evaluate` per run,
+(``--full-path``: a whole :func:`evalplus_ng.pipeline.evaluate.run_evaluate` per run,
 ground truth included, about twice as slow). A run is *flaky* when any sample
 gets a verdict other than pass; each non-pass is listed with its input. A task
 whose ground truth does not pass even on an idle machine with generous limits
@@ -46,7 +46,8 @@ from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.calibrate import measure_reference
 from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.pipeline.augment import select_tasks
-from evalplus_ng.pipeline.workflow import EvaluateRequest, run_evaluate
+from evalplus_ng.pipeline.context import Workspace
+from evalplus_ng.pipeline.evaluate import EvaluateRequest, run_evaluate
 from evalplus_ng.records import Sample, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.tasks.artifact import write_plus_file
@@ -78,8 +79,9 @@ def _full_path(tasks: Sequence[Task], jobs: int,
         samples.write_text("".join(json.dumps({"task_id": t.task_id, "solution": t.solution})
                                    + "\n" for t in tasks), encoding="utf-8")
         said: list[str] = []
-        request = EvaluateRequest(samples=samples, dataset=resolve("humaneval"),
-                                  suite=str(suite), backend=Backend(jobs),
+        request = EvaluateRequest(samples=samples, suite=str(suite),
+                                  workspace=Workspace(resolve("humaneval"),
+                                                      backend=Backend(jobs)),
                                   config=EvalConfig(reference_seconds=reference))
         summary = run_evaluate(request,
                                status=said.append)

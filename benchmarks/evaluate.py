@@ -33,7 +33,7 @@ How:
    alive up to 20 s more after the work is done, which is not judging time.
 4. **evalplus-ng** runs as ``python -m evalplus_ng.cli evaluate --samples S --suite
    PATH -j J --min-time-limit 1 --time-factor 4`` (end to end, like evalplus), and
-   in-process through :func:`evalplus_ng.pipeline.workflow.run_evaluate` to split off the
+   in-process through :func:`evalplus_ng.pipeline.evaluate.run_evaluate` to split off the
    ground-truth time.
 5. **Verdicts** are matched by (task, rank within task), which both tools keep in
    file order. Each difference is explained by re-running the sample and the
@@ -86,7 +86,8 @@ from evalplus_ng.evaluation import evaluate as evaluate_module
 from evalplus_ng.evaluation.evaluate import EvalConfig
 from evalplus_ng.judge import check as oracle_check
 from evalplus_ng.oracle.groundtruth import GroundTruth, run_ground_truth
-from evalplus_ng.pipeline import workflow
+from evalplus_ng.pipeline import evaluate as command
+from evalplus_ng.pipeline.context import Workspace
 from evalplus_ng.records import Job, Status, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import Unserializable, canonical, decode, encode
@@ -381,7 +382,7 @@ def run_ours_cli(samples: Path, suite: Path, jobs: int, folder: Path) -> Run:
     seconds = time.perf_counter() - began
     if code != 0:
         raise SystemExit(f"evalplus-ng CLI failed ({code}); see {log}")
-    return Run(OURS_CLI, seconds, _count(target), results=workflow.results_path(target))
+    return Run(OURS_CLI, seconds, _count(target), results=command.results_path(target))
 
 
 def run_ours_inprocess(samples: Path, suite: Path, jobs: int, folder: Path) -> Run:
@@ -397,15 +398,15 @@ def run_ours_inprocess(samples: Path, suite: Path, jobs: int, folder: Path) -> R
             truth_seconds[0] += time.perf_counter() - start
 
     notes: list[str] = []
-    request = workflow.EvaluateRequest(
-        samples=target, dataset=resolve("humaneval"), suite=str(suite),
-        backend=Backend(jobs),
+    request = command.EvaluateRequest(
+        samples=target, suite=str(suite),
+        workspace=Workspace(resolve("humaneval"), backend=Backend(jobs)),
         config=EvalConfig(floor_seconds=MIN_TIME_LIMIT, factor=TIME_FACTOR),
     )
     # ``evaluate_staged`` computes the ground truth in two stages: both are timed.
     with mock.patch.object(evaluate_module, "run_ground_truth", timed):
         began = time.perf_counter()
-        summary = workflow.run_evaluate(
+        summary = command.run_evaluate(
             request, status=lambda m: notes.append(m) if m.startswith("warning") else None
         )
         seconds = time.perf_counter() - began

@@ -1,4 +1,4 @@
-"""Command line: thin click wrappers over :mod:`evalplus_ng.pipeline.workflow`.
+"""Command line: thin click wrappers over the pipeline's commands (:mod:`evalplus_ng.pipeline`).
 
 Only this module maps exceptions to exit codes and one-line messages.
 """
@@ -17,20 +17,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from evalplus_ng.backend.executors import Backend
+from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig
 from evalplus_ng.oracle.audit import task_order
 from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
 from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
-from evalplus_ng.pipeline.workflow import (
-    AUTO,
-    DEFAULT_OUT,
-    EvaluateRequest,
-    EvaluateSummary,
-    OpinionSource,
-    run_evaluate,
-)
+from evalplus_ng.pipeline.audit import OpinionSource
+from evalplus_ng.pipeline.context import AUTO, DEFAULT_OUT, Workspace
+from evalplus_ng.pipeline.evaluate import EvaluateRequest, EvaluateSummary, run_evaluate
 from evalplus_ng.records import Verdict
 from evalplus_ng.report.render import edge_counts
 from evalplus_ng.report.summary import UNRECORDED
@@ -44,8 +39,9 @@ EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 
 if TYPE_CHECKING:
+    from evalplus_ng.pipeline.audit import AuditSummary
     from evalplus_ng.pipeline.augment import AugmentSummary
-    from evalplus_ng.pipeline.workflow import AuditSummary, CalibrateSummary
+    from evalplus_ng.pipeline.calibrate import CalibrateSummary
     from evalplus_ng.reduce.mini import ReduceSummary
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -197,6 +193,13 @@ def _dataset(name: str, dataset_file: Path | None, data: Path | None, out: Path)
     return resolve(name, data if data is not None else out / "data", dataset_file)
 
 
+def _workspace(name: str, dataset_file: Path | None, data: Path | None, out: Path,
+               backend: Backend = LOCAL) -> Workspace:
+    """What a command works in: the dataset the options name, the artifacts folder
+    ``out`` and where the work runs."""
+    return Workspace(_dataset(name, dataset_file, data, out), out, backend)
+
+
 def _default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
@@ -281,9 +284,9 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         raise click.UsageError(f"--noextreme and --suite {suite} ask for opposite things: "
                                "the stress suite is the extreme inputs")
     request = EvaluateRequest(
-        samples=samples, dataset=_dataset(dataset_name, dataset_file, data, artifacts),
-        suite=suite, artifacts=artifacts, backend=_backend(backend, address, jobs),
-        resume=resume,
+        samples=samples, suite=suite, resume=resume,
+        workspace=_workspace(dataset_name, dataset_file, data, artifacts,
+                             _backend(backend, address, jobs)),
         config=EvalConfig(floor_seconds=min_time_limit, factor=time_factor, details=details),
         limits=Limits(memory_bytes=memory_mb << 20), results=results, raw=raw,
     )
@@ -369,13 +372,13 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     from evalplus_ng.pipeline.augment import AugmentConfig, select_tasks
     from evalplus_ng.pipeline.chain import ChainOptions, run_augment_chain
 
-    dataset = _dataset(dataset_name, dataset_file, data, out)
-    chosen = select_tasks(dataset.load(), tasks)
-    config = AugmentConfig(dataset=dataset.name, per_task=per_task, seed=seed,
+    space = _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs))
+    chosen = select_tasks(space.dataset.load(), tasks)
+    config = AugmentConfig(dataset=space.dataset.name, per_task=per_task, seed=seed,
                            use_corpus=not no_llm_seeds, budget_seconds=budget)
-    options = ChainOptions(backend=_backend(backend, address, jobs), samples_dir=samples_dir,
-                           families=parse_families(family), audit=not no_audit,
-                           calibrate=not no_calibrate, reduce=not no_reduce)
+    options = ChainOptions(samples_dir=samples_dir, families=parse_families(family),
+                           audit=not no_audit, calibrate=not no_calibrate,
+                           reduce=not no_reduce)
 
     def on_stage(stage: str, summary: Any) -> None:
         if stage == "augment":
@@ -390,7 +393,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
         else:
             _print_reduce(summary)
 
-    run_augment_chain(chosen, config, out, dataset, options, _bar, on_stage,
+    run_augment_chain(chosen, config, space, options, _bar, on_stage,
                       status=lambda message: click.echo(message, err=True))
 
 
@@ -534,12 +537,11 @@ def calibrate(dataset_name: str, dataset_file: Path | None, data: Path | None, o
               floor: float, factor: float, jobs: int, backend: str, address: str | None,
               ) -> None:
     """Time the ground truth on every test and store per-test time limits in the suites."""
-    from evalplus_ng.pipeline.workflow import run_calibrate
+    from evalplus_ng.pipeline.calibrate import run_calibrate
 
-    dataset = _dataset(dataset_name, dataset_file, data, out)
+    space = _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs))
     with _Progress("calibrating") as progress:
-        summary = run_calibrate(out, dataset, floor, factor, _backend(backend, address, jobs),
-                                progress.update)
+        summary = run_calibrate(space, floor, factor, progress.update)
     _print_calibrate(summary, floor, factor)
 
 
@@ -645,7 +647,8 @@ def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: 
 
     from evalplus_ng.pipeline.augment import select_tasks
 
-    dataset = _dataset(dataset_name, dataset_file, data, out)
+    space = _workspace(dataset_name, dataset_file, data, out, Backend(jobs))
+    dataset = space.dataset
     chosen = [task.task_id for task in select_tasks(dataset.load(), tasks)]
     opinions = None
     if opinion_model is not None:
@@ -664,27 +667,24 @@ def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: 
             opinion_model, date or datetime.date.today().isoformat()),
             dataset.user_folder.definition / "opinions.json")
         try:
-            _audit(dataset, out, suite, samples, chosen, jobs, families=parse_families(family),
+            _audit(space, suite, samples, chosen, families=parse_families(family),
                    opinions=opinions)
         except EndpointError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_INPUT)
         click.echo(f"second opinions: {opinions.asked} asked, the rest from the cache")
         return
-    _audit(dataset, out, suite, samples, chosen, jobs, families=parse_families(family))
+    _audit(space, suite, samples, chosen, families=parse_families(family))
 
 
-def _audit(dataset: Dataset, out: Path, suite: Path | None, samples: Path | None,
-           chosen: list[str], jobs: int, answered_lines: int | None = None,
-           families: Families = FAMILIES, hold: bool = False,
-           opinions: OpinionSource | None = None) -> None:
-    from evalplus_ng.pipeline.workflow import run_audit
+def _audit(space: Workspace, suite: Path | None, samples: Path | None, chosen: list[str],
+           families: Families = FAMILIES, opinions: OpinionSource | None = None) -> None:
+    from evalplus_ng.pipeline.audit import run_audit
 
     with _Progress("auditing") as progress:
-        summary = run_audit(out, dataset, samples, jobs, progress.update, suite,
-                            task_ids=chosen, answered_lines=answered_lines, families=families,
-                            hold=hold, opinions=opinions)
-    _print_audit(summary, samples, jobs, hold)
+        summary = run_audit(space, samples, progress.update, suite, task_ids=chosen,
+                            families=families, opinions=opinions)
+    _print_audit(summary, samples, space.backend.workers, hold=False)
 
 
 def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: bool) -> None:
@@ -719,7 +719,7 @@ def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: b
 def report(results: tuple[Path, ...], artifacts: Path, out: Path) -> None:
     """Compare models: a leaderboard, per-task pass rates and what plus finds, from
     results files (or folders of them), as Markdown and one self-contained HTML page."""
-    from evalplus_ng.pipeline.workflow import run_report
+    from evalplus_ng.pipeline.report import run_report
 
     began = time.perf_counter()
     summary = run_report(list(results), out, artifacts)

@@ -43,6 +43,11 @@ def write_atomically(path: Path, data: bytes | str) -> None:
         raise
 
 
+def write_json(path: Path, document: object) -> None:
+    """Replace ``path`` with ``document`` as indented JSON and a final newline."""
+    write_atomically(path, json.dumps(document, indent=1) + "\n")
+
+
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
 
 

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
-from evalplus_ng.pipeline.workflow import run_audit
+from evalplus_ng.pipeline.audit import run_audit
+from evalplus_ng.pipeline.context import Workspace
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.registry import resolve
 
@@ -76,7 +78,7 @@ def test_the_suite_augment_wrote_is_not_run_again_on_its_own_ground_truth(
     out.mkdir()
     write_plus_file([replace(task, plus_inputs=([4], [0])) for task in dataset.load()],
                     out / dataset.suite_file("plus"))
-    summary = run_audit(out, dataset, workers=1, answered_lines=answered_lines)
+    summary = run_audit(Workspace(dataset, out, Backend(1)), answered_lines=answered_lines)
     # Vouched for within the line budget, the suite's inputs do not run: no finding on [0].
     found = [(f.signal, f.witness) for f in summary.findings]
     assert found == ([("raises", [0])] if raises else [])
@@ -84,17 +86,17 @@ def test_the_suite_augment_wrote_is_not_run_again_on_its_own_ground_truth(
 
 def test_augment_audits_its_own_suite_as_answered(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from evalplus_ng.pipeline import chain, workflow
+    from evalplus_ng.pipeline import audit, chain
     from evalplus_ng.pipeline.augment import AugmentConfig
 
     seen: list[int | None] = []
-    real = workflow.run_audit
+    real = audit.run_audit
 
     def spy(*args: object, answered_lines: int | None = None, **kwargs: object) -> object:
         seen.append(answered_lines)
         return real(*args, answered_lines=answered_lines, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(workflow, "run_audit", spy)
+    monkeypatch.setattr(audit, "run_audit", spy)
     monkeypatch.setattr(chain, "run_audit", spy)
     path = tmp_path / "inv.jsonl"
     path.write_text(json.dumps(INVERSE) + "\n")

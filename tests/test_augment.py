@@ -257,7 +257,8 @@ import signal, sys
 from pathlib import Path
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.pipeline.augment import AugmentConfig, run_augment, select_tasks
-from evalplus_ng.tasks.registry import load_humaneval
+from evalplus_ng.pipeline.context import Workspace
+from evalplus_ng.tasks.registry import load_humaneval, resolve
 
 # A parent that ignores SIGTERM (as one whose handler a worker could swallow): its
 # forked workers must still die when the pool stops them.
@@ -271,7 +272,8 @@ def progress(done, total):
 
 tasks = select_tasks(load_humaneval(), "0,53,127")
 try:
-    run_augment(tasks, AugmentConfig(per_task=5), Path(sys.argv[1]), Backend(2), progress)
+    run_augment(tasks, AugmentConfig(per_task=5),
+                Workspace(resolve("humaneval"), Path(sys.argv[1]), Backend(2)), progress)
 except RuntimeError:
     print("stopped")
 """

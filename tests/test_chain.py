@@ -10,7 +10,8 @@ from pathlib import Path
 
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.pipeline.augment import AugmentConfig
-from evalplus_ng.pipeline.chain import STAGES, ChainOptions, Progress, run_augment_chain
+from evalplus_ng.pipeline.chain import STAGES, ChainOptions, run_augment_chain
+from evalplus_ng.pipeline.context import Progress, Workspace
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.registry import resolve
 
@@ -20,7 +21,7 @@ ADD = {"task_id": "toy/add", "entry_point": "add",
        "base_input": [[1, 2], [-3, 4]]}
 
 
-def _run(tmp_path: Path, options: ChainOptions) -> tuple[list[str], Path]:
+def _run(tmp_path: Path, options: ChainOptions | None = None) -> tuple[list[str], Path]:
     path = tmp_path / "toy.jsonl"
     path.write_text(json.dumps(ADD) + "\n")
     dataset = resolve(str(path), tmp_path / "data")
@@ -34,7 +35,8 @@ def _run(tmp_path: Path, options: ChainOptions) -> tuple[list[str], Path]:
 
     summary = run_augment_chain(dataset.load(), AugmentConfig(dataset=dataset.name,
                                                               per_task=12),
-                                out, dataset, options, bars,
+                                Workspace(dataset, out, Backend(1)),
+                                options or ChainOptions(), bars,
                                 lambda stage, _summary: stages.append(stage))
     assert summary.augment.artifact == out / "ToyPlus.jsonl.gz"
     assert labels[0] == "augmenting"
@@ -42,7 +44,7 @@ def _run(tmp_path: Path, options: ChainOptions) -> tuple[list[str], Path]:
 
 
 def test_the_chain_runs_every_stage_in_order_and_writes_every_suite(tmp_path: Path) -> None:
-    stages, out = _run(tmp_path, ChainOptions(Backend(1)))
+    stages, out = _run(tmp_path)
     assert stages == ["augment", "audit", "calibrate", "reduce", "reduce-stress"]
     assert [s for s in STAGES if s in stages] == stages
     for name in ("ToyPlus", "ToyPlus-Mini", "ToyPlus-Stress", "ToyPlus-Stress-Mini"):
@@ -52,8 +54,7 @@ def test_the_chain_runs_every_stage_in_order_and_writes_every_suite(tmp_path: Pa
 
 
 def test_stages_turned_off_do_not_run(tmp_path: Path) -> None:
-    stages, out = _run(tmp_path, ChainOptions(Backend(1), audit=False, calibrate=False,
-                                              reduce=False))
+    stages, out = _run(tmp_path, ChainOptions(audit=False, calibrate=False, reduce=False))
     assert stages == ["augment"]
     assert not (out / "audit.json").exists() and not (out / "ToyPlus-Mini.jsonl.gz").exists()
     [task] = load_plus_file(out / "ToyPlus.jsonl.gz")

@@ -213,7 +213,8 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
 
 def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path: Path) -> None:
     from evalplus_ng.evaluation.evaluate import EvalConfig
-    from evalplus_ng.pipeline.workflow import EvaluateRequest, run_evaluate
+    from evalplus_ng.pipeline.context import Workspace
+    from evalplus_ng.pipeline.evaluate import EvaluateRequest, run_evaluate
     from evalplus_ng.tasks.registry import resolve
 
     artifacts = _suite(tmp_path / "artifacts")
@@ -229,10 +230,9 @@ def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path
             cluster.kill_node(cluster.folders[1])
 
     def request(backend: str, results: str) -> EvaluateRequest:
-        return EvaluateRequest(samples=samples, dataset=resolve("humaneval"), suite="plus",
-                               artifacts=artifacts,
-                               backend=Backend(2, backend == "ray",
-                                               cluster.address if backend == "ray" else None),
+        where = Backend(2, backend == "ray", cluster.address if backend == "ray" else None)
+        return EvaluateRequest(samples=samples, suite="plus",
+                               workspace=Workspace(resolve("humaneval"), artifacts, where),
                                config=EvalConfig(floor_seconds=0.5),
                                results=tmp_path / results)
 
@@ -248,7 +248,8 @@ def test_a_ray_run_cut_short_resumes_where_it_stopped(cluster: Cluster, tmp_path
     # The driver alone writes the results file: what it judged before it stopped is kept
     # and a run with --resume judges only the rest.
     from evalplus_ng.evaluation.evaluate import EvalConfig
-    from evalplus_ng.pipeline.workflow import EvaluateRequest, run_evaluate
+    from evalplus_ng.pipeline.context import Workspace
+    from evalplus_ng.pipeline.evaluate import EvaluateRequest, run_evaluate
     from evalplus_ng.tasks.registry import resolve
 
     artifacts = _suite(tmp_path / "artifacts")
@@ -262,10 +263,9 @@ def test_a_ray_run_cut_short_resumes_where_it_stopped(cluster: Cluster, tmp_path
             raise Stopped
 
     def request(backend: str, results: str, resume: bool = False) -> EvaluateRequest:
-        return EvaluateRequest(samples=samples, dataset=resolve("humaneval"), suite="plus",
-                               artifacts=artifacts,
-                               backend=Backend(2, backend == "ray",
-                                               cluster.address if backend == "ray" else None),
+        where = Backend(2, backend == "ray", cluster.address if backend == "ray" else None)
+        return EvaluateRequest(samples=samples, suite="plus",
+                               workspace=Workspace(resolve("humaneval"), artifacts, where),
                                config=EvalConfig(floor_seconds=0.5), resume=resume,
                                results=tmp_path / results)
 
@@ -282,7 +282,8 @@ def test_a_ray_run_cut_short_resumes_where_it_stopped(cluster: Cluster, tmp_path
 
 def test_a_node_killed_mid_run_does_not_stop_augment(cluster: Cluster, tmp_path: Path) -> None:
     from evalplus_ng.pipeline.augment import AugmentConfig, run_augment, select_tasks
-    from evalplus_ng.tasks.registry import load_humaneval
+    from evalplus_ng.pipeline.context import Workspace
+    from evalplus_ng.tasks.registry import load_humaneval, resolve
 
     tasks = select_tasks(load_humaneval(), "0-5")
     config = AugmentConfig(per_task=60, seed=7)
@@ -293,11 +294,12 @@ def test_a_node_killed_mid_run_does_not_stop_augment(cluster: Cluster, tmp_path:
             killed.append(done)
             cluster.kill_node(cluster.folders[1])
 
-    remote = run_augment(tasks, config, tmp_path / "ray", Backend(2, True, cluster.address),
-                         progress)
+    humaneval = resolve("humaneval")
+    remote = run_augment(tasks, config, Workspace(humaneval, tmp_path / "ray",
+                                                  Backend(2, True, cluster.address)), progress)
     assert killed and not cluster.processes(cluster.folders[1])
     assert len(remote.reports) == 6 and sum(remote.nodes.values()) == 6
-    run_augment(tasks, config, tmp_path / "local", Backend(2))
+    run_augment(tasks, config, Workspace(humaneval, tmp_path / "local", Backend(2)))
     for file in ("HumanEvalPlus.jsonl.gz", "HumanEvalPlus-Stress.jsonl.gz", "stats.json"):
         assert (tmp_path / "local" / file).read_bytes() == (tmp_path / "ray" / file).read_bytes()
 

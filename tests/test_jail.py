@@ -220,16 +220,17 @@ def test_evaluate_hides_the_suites_it_judges_with_and_the_cache(tmp_path: Path) 
 
     humaneval = resolve("humaneval")
     from evalplus_ng.backend.executors import answer_keys_near
-    from evalplus_ng.pipeline.workflow import suite_path
+    from evalplus_ng.pipeline.context import Workspace
     from evalplus_ng.tasks.sources import user_cache_dir
 
     own = tmp_path / "mine.jsonl.gz"
-    assert suite_path(humaneval, str(own), tmp_path) == own
+    space = Workspace(humaneval, tmp_path)
+    assert space.suite_path(str(own)) == own
     hidden = answer_keys_near(tmp_path, humaneval, own)
     assert {tmp_path / name for name in humaneval.suite_files().values()} <= set(hidden)
     assert own in hidden and user_cache_dir() in hidden
-    assert suite_path(humaneval, "base", tmp_path) is None
-    assert suite_path(humaneval, "plus", tmp_path) == tmp_path / "HumanEvalPlus.jsonl.gz"
+    assert space.suite_path("base") is None
+    assert space.suite_path("plus") == tmp_path / "HumanEvalPlus.jsonl.gz"
 
 
 # --------------------------------------------------------------------------- Sandbox v3

@@ -82,7 +82,7 @@ class OpinionConfig:
 
 class SecondOpinion:
     """Asks ``endpoint`` about each lead, through the cache file ``cache``; callable as
-    :data:`evalplus_ng.pipeline.workflow.OpinionSource` (from several threads)."""
+    :data:`evalplus_ng.pipeline.audit.OpinionSource` (from several threads)."""
 
     def __init__(self, endpoint: Endpoint, config: OpinionConfig, cache: Path,
                  policy: RetryPolicy | None = None,

@@ -16,12 +16,11 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.errors import UnknownTaskError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.generate import admit
@@ -38,13 +37,13 @@ from evalplus_ng.generate.likeness import Likeness, infer_likeness
 from evalplus_ng.generate.seed import gather
 from evalplus_ng.oracle.groundtruth import oracle
 from evalplus_ng.oracle.tiers import PlainReference, Why, plain_reference, split_tiers
+from evalplus_ng.pipeline.context import Progress, Workspace
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import TYPED, Calibration, Task
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
-from evalplus_ng.tasks.registry import resolve
 from evalplus_ng.tasks.sources import efficiency_tasks, plain_solutions
 from evalplus_ng.tasks.spec import Dataset, file_stem
 
@@ -219,10 +218,9 @@ def admitted(task: Task, contract_path: Path | None, config: AugmentConfig,
 
 
 def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
-                 dataset: Dataset | None = None) -> TaskSuites:
+                 dataset: Dataset) -> TaskSuites:
     """Generate, filter, check and sort one task's new inputs into the plus, stress and
     edge tiers (each at most ``per_task`` inputs), with a report."""
-    dataset = dataset or resolve(config.dataset)
     task_seed = _task_seed(config, task.task_id)
     # The fuzz loop is a seeded stream: when the oracle drops too many inputs, it
     # continues with more, and only those are judged. Inputs the ground truth did not
@@ -384,23 +382,21 @@ def _calibrations(path: Path, inputs: Mapping[str, Sequence[Any]]) -> dict[str, 
             and encode(list(task.plus_inputs)) == encode(list(inputs[task.task_id]))}
 
 
-def run_augment(tasks: Sequence[Task], config: AugmentConfig, out: Path,
-                backend: Backend = LOCAL,
-                progress: Callable[[int, int], None] | None = None,
-                dataset: Dataset | None = None, keep_calibration: bool = False) -> AugmentSummary:
-    """Augment every task (resuming from checkpoints); write the plus tier
-    (``out/HumanEvalPlus.jsonl.gz`` for HumanEval), the stress tier
-    (``out/HumanEvalPlus-Stress.jsonl.gz``) and the edge tier (``-Edge``). ``dataset``
-    defaults to ``config.dataset`` by name.
+def run_augment(tasks: Sequence[Task], config: AugmentConfig, space: Workspace,
+                progress: Progress | None = None,
+                keep_calibration: bool = False) -> AugmentSummary:
+    """Augment every task of ``space``'s dataset in ``tasks`` (resuming from checkpoints);
+    write into its folder the plus tier (``HumanEvalPlus.jsonl.gz`` for HumanEval), the
+    stress tier (``HumanEvalPlus-Stress.jsonl.gz``) and the edge tier (``-Edge``).
 
     A suite already in ``out`` keeps its other tasks: ``tasks`` are added to it or
     replace their earlier selves (in the dataset's order), provided each kept task's
     checkpoint was made with the same settings and ground truth (else an error, before
     any work). With ``keep_calibration``, a kept task keeps its calibrated time limits.
-    The tasks run on ``backend`` (a local pool of its workers, or a Ray cluster); the
+    The tasks run on the backend (a local pool of its workers, or a Ray cluster); the
     same seed gives the same suite either way (each task's stream depends on its id only).
     """
-    dataset = dataset or resolve(config.dataset)
+    dataset, out, backend = space.dataset, space.out, space.backend
     selected = {task.task_id for task in tasks}
     held = [t for t in held_task_ids(out, dataset) if t not in selected]
     if held:

@@ -10,23 +10,17 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
+from evalplus_ng.pipeline.audit import AuditSummary, run_audit
 from evalplus_ng.pipeline.augment import AugmentConfig, AugmentSummary, run_augment
-from evalplus_ng.pipeline.workflow import (
-    AuditSummary,
-    CalibrateSummary,
-    run_audit,
-    run_calibrate,
-    stale_minis,
-)
+from evalplus_ng.pipeline.calibrate import CalibrateSummary, run_calibrate
+from evalplus_ng.pipeline.context import Progress, Workspace
 from evalplus_ng.records import Task
 from evalplus_ng.reduce.mini import ReduceSummary, run_reduce
+from evalplus_ng.serialize import canonical
+from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.samples import FAMILIES, Families
-from evalplus_ng.tasks.spec import Dataset
 
-#: ``(done, total)`` of a stage's work.
-Progress = Callable[[int, int], None]
 #: A stage's progress bar by its label ("augmenting", "auditing", ...), as a context.
 Bars = Callable[[str], AbstractContextManager[Progress]]
 #: The stages of :func:`run_augment_chain`, in order.
@@ -37,9 +31,6 @@ STAGES = ("augment", "audit", "calibrate", "stale", "reduce", "reduce-stress")
 class ChainOptions:
     """What ``augment`` does after the suite (each stage on by default) and with what."""
 
-    #: Where the work runs: the local sandbox pool, or a Ray cluster (the audit runs
-    #: locally, as wide as the backend's workers).
-    backend: Backend = LOCAL
     #: LLM samples for the jury (audit) and the sample-kill requirement (MINI).
     samples_dir: Path | None = None
     families: Families = FAMILIES
@@ -65,12 +56,13 @@ def _no_bar(_label: str) -> Iterator[Progress]:
     yield lambda _done, _total: None
 
 
-def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, out: Path,
-                      dataset: Dataset, options: ChainOptions = ChainOptions(),
+def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, space: Workspace,
+                      options: ChainOptions = ChainOptions(),
                       bars: Bars = _no_bar,
                       on_stage: Callable[[str, object], None] | None = None,
                       status: Callable[[str], None] | None = None) -> ChainSummary:
-    """Augment ``tasks`` of ``dataset`` into ``out`` (:func:`run_augment`), then audit the
+    """Augment ``tasks`` of ``space``'s dataset into its folder (:func:`run_augment`; on its
+    backend: the local pool or a Ray cluster; the audit runs locally), then audit the
     suite just written (its oracle answered each input: the audit does not run it again,
     and the jury's leads are held out of plus), calibrate it (before reducing: each MINI
     inherits its tests' calibration) and reduce the plus and stress tiers to their MINIs.
@@ -78,14 +70,13 @@ def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, out: Path,
     once per MINI removed, with its path); ``status`` hears the reduction's notes."""
     report = on_stage or (lambda _stage, _summary: None)
     with bars("augmenting") as progress:
-        augmented = run_augment(tasks, config, out, options.backend, progress, dataset,
+        augmented = run_augment(tasks, config, space, progress,
                                 keep_calibration=options.calibrate)
     report("augment", augmented)
     audited = calibrated = None
     if options.audit:
         with bars("auditing") as progress:
-            audited = run_audit(out, dataset, options.samples_dir, options.backend.workers,
-                                progress,
+            audited = run_audit(space, options.samples_dir, progress,
                                 task_ids=[task.task_id for task in tasks],
                                 answered_lines=config.max_lines, families=options.families,
                                 hold=True)
@@ -94,13 +85,13 @@ def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, out: Path,
         kinds = (("stress", "edge") if options.reduce
                  else ("mini", "stress", "stress-mini", "edge"))
         with bars("calibrating") as progress:
-            calibrated = run_calibrate(out, dataset, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR,
-                                       options.backend, progress, kinds, bool(augmented.kept))
+            calibrated = run_calibrate(space, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR,
+                                       progress, kinds, bool(augmented.kept))
         report("calibrate", calibrated)
     removed: list[Path] = []
     minis: list[ReduceSummary] = []
     if not options.reduce:
-        for path in stale_minis(out, dataset):
+        for path in stale_minis(space):
             path.unlink()
             removed.append(path)
             report("stale", path)
@@ -110,8 +101,30 @@ def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, out: Path,
                 ("reduce", "plus", profile, options.samples_dir),
                 ("reduce-stress", "stress", "stress", None)):
             with bars("reducing" if suite == "plus" else f"reducing {suite}") as progress:
-                mini = run_reduce(out, dataset, chosen, samples, options.backend, progress,
+                mini = run_reduce(space.out, space.dataset, chosen, samples, space.backend,
+                                  progress,
                                   status=status, suite=suite)
             minis.append(mini)
             report(stage, mini)
     return ChainSummary(augmented, audited, calibrated, tuple(removed), tuple(minis))
+
+
+def stale_minis(space: Workspace) -> list[Path]:
+    """The MINIs in ``space`` that were not reduced from the suite beside them now (a
+    task more or fewer, or an input the suite no longer has): left by an earlier run."""
+    stale = []
+    for mini_kind, kind in (("mini", "plus"), ("stress-mini", "stress")):
+        mini, parent = space.suite_file(mini_kind), space.suite_file(kind)
+        if not mini.is_file():
+            continue
+        if not parent.is_file():
+            stale.append(mini)
+            continue
+        held = {t.task_id: {canonical(list(a)) for a in t.plus_inputs}
+                for t in load_plus_file(parent)}
+        reduced = load_plus_file(mini)
+        if ({t.task_id for t in reduced} != set(held)
+                or any(canonical(list(a)) not in held[t.task_id]
+                       for t in reduced for a in t.plus_inputs)):
+            stale.append(mini)
+    return stale

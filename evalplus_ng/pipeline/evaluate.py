@@ -1,0 +1,240 @@
+"""``evaluate``: judge a samples file against a suite, checkpointing as it goes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from evalplus_ng.backend.executors import answer_keys_near
+from evalplus_ng.errors import InputError
+from evalplus_ng.evaluation.edges import split_kills
+from evalplus_ng.evaluation.evaluate import (
+    EvalConfig,
+    SampleResult,
+    evaluate_staged,
+    identity_changes,
+    pass_at_k,
+    results_document,
+    results_from_document,
+    suite_hash,
+    verdict_identity,
+)
+from evalplus_ng.files import write_json
+from evalplus_ng.oracle.calibrate import (
+    measure_reference,
+)
+from evalplus_ng.oracle.groundtruth import GroundTruth
+from evalplus_ng.pipeline.context import AUTO, Progress, Workspace
+from evalplus_ng.records import REFUSALS, Verdict
+from evalplus_ng.report.summary import (
+    JudgedFile,
+    judged_file,
+)
+from evalplus_ng.sandbox import Limits
+from evalplus_ng.seal import genuine, sealed, user_secret
+from evalplus_ng.tasks.samples import (
+    read_samples_of,
+)
+from evalplus_ng.tasks.sources import user_cache_dir
+from evalplus_ng.tasks.spec import SUITE_SUFFIXES
+from evalplus_ng.types import TaskId
+
+#: Seconds between checkpoints of the results file.
+CHECKPOINT_SECONDS = 15.0
+
+
+def results_path(samples: Path) -> Path:
+    """EvalPlus's convention: ``x.jsonl`` -> ``x_eval_results.json`` beside it; a samples
+    folder -> ``eval_results.json`` inside it."""
+    if samples.is_dir():
+        return samples / "eval_results.json"
+    name = samples.name
+    stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else samples.stem
+    return samples.with_name(f"{stem}_eval_results.json")
+
+
+@dataclass(frozen=True)
+class EvaluateRequest:
+    """Everything ``evaluate`` needs, gathered by the CLI."""
+
+    samples: Path
+    #: The benchmark, the artifacts folder the named suites are read from, and where
+    #: the samples run (this machine's sandbox pool or a Ray cluster).
+    workspace: Workspace
+    #: ``auto``, ``base``, ``plus``, ``mini``, ``stress``, ``stress-mini`` or a file path.
+    suite: str = AUTO
+    resume: bool = False
+    config: EvalConfig = field(default_factory=EvalConfig)
+    limits: Limits = field(default_factory=Limits)
+    #: Where the results go; None: beside the samples (:func:`results_path`).
+    results: Path | None = None
+    #: Judge the samples as written, as ``evalplus.evaluate`` does (no sanitizing).
+    raw: bool = False
+
+
+@dataclass(frozen=True)
+class EvaluateSummary:
+    """What ``evaluate`` did."""
+
+    results_path: Path
+    results: tuple[SampleResult, ...]
+    pass_at_k: dict[str, dict[int, float]]
+    reused: int
+    #: Samples skipped per task: tasks the dataset has and the judged suite lacks.
+    skipped: Mapping[TaskId, int] = field(default_factory=dict)
+    #: Tasks in the judged suite (the samples may answer fewer).
+    suite_tasks: int = 0
+    #: The suite judged with (``auto`` resolved).
+    suite: str = "base"
+    #: With the Ray backend: sandbox jobs run per node (by Ray node id).
+    nodes: Mapping[str, int] = field(default_factory=dict)
+
+    def coverage(self) -> str:
+        """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
+        per_task = Counter(result.task_id for result in self.results)
+        low, high = min(per_task.values(), default=0), max(per_task.values(), default=0)
+        each = f"{low}" if low == high else f"{low} to {high}"
+        return (f"{len(per_task)} of {self.suite_tasks} tasks, {len(self.results)} samples "
+                f"({each} per task)")
+
+    def refused(self) -> Counter[str]:
+        """Samples failed without running them, by why (:data:`REFUSALS`)."""
+        return Counter(r.base_failure for r in self.results if r.base_failure in REFUSALS)
+
+    def judged(self) -> JudgedFile:
+        """The results as ``report`` counts them (kills by kind and by what they rest on)."""
+        return judged_file(results_document(self.results), "", str(self.results_path))
+
+    def count(self, column: str, status: Verdict) -> int:
+        """How many samples have ``status`` in ``column`` ("base" or "plus")."""
+        if column == "base":
+            return sum(r.base_status is status for r in self.results)
+        return sum(r.plus_status is status for r in self.results)
+
+    def kills(self) -> Counter[str]:
+        """Samples that pass base and fail the suite beyond it (plus, or stress), by what
+        their first failing test did (:data:`evalplus_ng.evaluation.evaluate.FAILURES`): a timeout
+        is a kind of its own, apart from a wrong answer."""
+        return Counter(r.plus_failure or r.base_failure for r in self.results
+                       if r.base_status is Verdict.PASS and not r.passed_plus)
+
+
+def _suite_kind(suite: str) -> str:
+    """``base``, a kind ``augment`` writes, or ``file`` (the hash tells files apart)."""
+    return suite if suite == "base" or suite in SUITE_SUFFIXES else "file"
+
+
+def run_evaluate(
+    request: EvaluateRequest, progress: Progress | None = None,
+    status: Callable[[str], None] | None = None,
+) -> EvaluateSummary:
+    """Judge a samples file; writes results beside it, checkpointing as it goes."""
+    say = status or (lambda _message: None)
+    space = request.workspace
+    suite = space.resolved_suite(request.suite)
+    chosen, request = suite != request.suite, replace(request, suite=suite)
+    judged = space.suite_path(request.suite)
+    hidden = answer_keys_near(space.out, space.dataset, *([judged] if judged else []))
+    # Made (on first use) before any sandbox starts, so that every jail hides it.
+    secret = user_secret(user_cache_dir())
+    with space.backend.executor(request.limits, hidden) as sandbox:
+        sandbox.start()  # the supervisors boot while the suite and the samples load
+        tasks = {task.task_id: task for task in space.load_suite(request.suite)}
+        samples, skipped = read_samples_of(request.samples, tasks,
+                                           lambda: _dataset_tasks(request), request.raw)
+        if not samples:
+            place = "here" if request.samples.is_dir() else "in file"
+            raise InputError(str(request.samples), None,
+                             f"no samples of the suite's tasks {place}")
+        if skipped:
+            names = ", ".join(sorted(skipped, key=lambda t: (len(t), t))[:5])
+            more = ", ..." if len(skipped) > 5 else ""
+            say(f"warning: {sum(skipped.values())} sample(s) of {len(skipped)} task(s) the "
+                f"suite lacks were skipped ({names}{more})")
+        if chosen:
+            say(f"judging with the {suite} suite" + (
+                f" of {space.out} (base and plus tests)" if suite == "plus" else
+                f" only: {space.out} holds no plus suite (`evalplus-ng augment "
+                f"--dataset {space.dataset.name} --out {space.out}` makes one)"))
+        out = request.results or results_path(request.samples)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # A suite file is identified by its bytes (a digest of them costs milliseconds;
+        # re-encoding every input of a full suite costs over half a second).
+        digest = (hashlib.sha256(judged.read_bytes()).hexdigest() if judged is not None
+                  else suite_hash(tasks.values()))
+        identity = verdict_identity(digest, space.dataset.name, _suite_kind(request.suite),
+                                    request.config, request.limits.memory_bytes,
+                                    (task.equality for task in tasks.values()))
+        done: dict[int, SampleResult] = {}
+        if request.resume and out.is_file():
+            try:
+                document = json.loads(out.read_text(encoding="utf-8"))
+            except ValueError as exc:
+                raise InputError(str(out), None, f"cannot resume, invalid JSON: {exc}") from None
+            changes = identity_changes(document, identity)
+            if not genuine(document, secret):
+                say(f"{out}: not sealed by evalplus-ng for this user (forged, edited or "
+                    "written elsewhere); judging every sample again")
+            elif changes:
+                say(f"{out}: judged with another suite or settings ({', '.join(changes)}); "
+                    "judging every sample again")
+            else:
+                done = results_from_document(document, samples, tasks)
+                say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
+        needed = {s.task_id for position, s in enumerate(samples)
+                  if position not in done and not s.refused}
+        warned: set[TaskId] = set()
+
+        def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
+            for task_id, truth in sorted(truths.items(), key=lambda item: tasks[item[0]].number):
+                if task_id not in warned and (any(truth.base.failures)
+                                              or any(truth.plus.failures)):
+                    warned.add(task_id)
+                    say(f"warning: {task_id}: the ground truth fails on some inputs; "
+                        "they are not used")
+
+        config = request.config
+        if config.reference_seconds is None and any(tasks[t].calibration for t in needed):
+            # Measured once per run, here, so that calibrated limits follow this machine.
+            config = replace(config, reference_seconds=measure_reference(sandbox))
+            say(f"calibrated suite: reference workload takes {config.reference_seconds:.4f} s "
+                "here")
+        say(f"running the ground truth of {len(needed)} task(s) and judging")
+        results: dict[int, SampleResult] = {}
+        last = time.monotonic()
+        try:
+            for position, result in evaluate_staged(
+                tasks, samples, sandbox, config, done, warn
+            ):
+                results[position] = result
+                if progress is not None:
+                    progress(len(results), len(samples))
+                if time.monotonic() - last > CHECKPOINT_SECONDS:
+                    write_json(out, sealed(
+                        results_document(_ordered(results), identity), secret))
+                    last = time.monotonic()
+            results = split_kills(tasks, results, sandbox, config)  # what each kill rests on
+        finally:
+            write_json(out, sealed(results_document(_ordered(results), identity),
+                                               secret))
+    ordered = _ordered(results)
+    return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
+                           len(tasks), suite, dict(getattr(sandbox, "nodes", {})))
+
+
+def _dataset_tasks(request: EvaluateRequest) -> set[TaskId]:
+    """The dataset's task ids, to tell samples of a task the judged suite lacks (skipped
+    with a warning, as EvalPlus does) from samples of an unknown task; asked only when a
+    sample names a task outside the suite (the base suite is the whole dataset)."""
+    if _suite_kind(request.suite) == "base":
+        return set()
+    return {task.task_id for task in request.workspace.dataset.load()}
+
+
+def _ordered(results: dict[int, SampleResult]) -> Sequence[SampleResult]:
+    return [results[position] for position in sorted(results)]
