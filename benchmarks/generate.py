@@ -9,10 +9,11 @@ ours / theirs per task and its median.
     PYTHONPATH=. python benchmarks/generate.py [--tasks all|0,5,10-20] [--per-task 1000]
         [--seconds 60] [--json report.json] [--evalplus-python PATH]
 
-Seeds (outside both timings). ``evalplus_ng.generate.seed.gather`` exactly as
-``augment`` calls it (same per-task seed): the base inputs, docstring examples,
-the seed corpus if any and up to 100 Hypothesis draws, each kept only when our
-contract accepts it, deduplicated. Both sides get this list as their seed pool
+Seeds (outside both timings). ``evalplus_ng.pipeline.augment.groundwork``, the
+very call ``augment`` makes (same per-task seed): the contract widened to the
+shapes the prompt admits, and the seeds (the base inputs, docstring examples,
+the seed corpus if any and up to 100 Hypothesis draws, each kept only when the
+contract accepts it, deduplicated). Both sides get this list as their seed pool
 (TypedMutGen's ``inputs``, our fuzz corpus). Values cross to the EvalPlus
 process by pickle, so tuples, sets and int dict keys arrive unchanged.
 
@@ -35,7 +36,8 @@ What counts as a valid new input.
     ground truth run twice in the sandbox, 1 s limit, within augment's budget of
     executed lines, same output both runs) after the fuzz loop produced it (a
     mutant, or one of its scaled-up inputs) as a new, distinct
-    (``serialize.canonical``), contract-valid input.
+    (``serialize.canonical``), contract-valid input, in any of augment's tiers
+    (plus, stress or edge).
   * Theirs: an input returned by ``TypedMutGen.generate`` (its ``new_inputs``):
     ``hash(str(x))`` not seen before and ``trusted_check_exec(c_code, [x])``
     succeeded, i.e. the ground truth with the contract asserts ran in-process
@@ -45,9 +47,11 @@ What counts as a valid new input.
   input to both, so only generated inputs are counted.
 
 What is inside the timing.
-  * Ours: everything ``augment_task`` does after ``gather``: the seeded fuzz
-    stream (mutation + contract filter, in-process) and the sandboxed oracle,
-    with augment's further rounds when the oracle drops too many. The
+  * Ours: ``evalplus_ng.pipeline.augment.generate``, the very loop ``augment``
+    runs after the groundwork: the seeded fuzz stream (mutation + contract
+    filter, in-process), the sandboxed oracle and the tiers (the plain reference
+    timed where one exists), with augment's further rounds when the oracle drops
+    too many. Fuzz and oracle seconds are timed by wrapping the two from outside. The
     one-worker sandbox is started (and warmed with one job) once, before any
     timing, as EvalPlus's interpreter start-up and imports are outside its timing.
     The oracle also re-runs the non-base seeds, which ``fuzz`` emits first.
@@ -56,8 +60,9 @@ What is inside the timing.
     (``random.seed(task seed)`` first and ``PYTHONHASHSEED=0``, as it draws
     ingredients from sets of strings; memory capped at 4 GiB as our sandbox
     child's is). Its own timeout is set to ``--seconds``.
-  Ours is capped by giving the fuzz loop the time left of ``--seconds`` (the
-  oracle is not interrupted); theirs by TypedMutGen's own ``timeout``.
+  Ours is capped by giving each round's fuzzing the time left of ``--seconds`` (the
+  oracle is not interrupted; ``augment`` itself gives each round the whole budget);
+  theirs by TypedMutGen's own ``timeout``.
 
 When EvalPlus finds no valid input within the cap, the ratio shown is a lower
 bound (as if it had found one at the end: marked ``>=``). Needs a venv with
@@ -71,40 +76,44 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import math
 import os
 import pickle
 import platform
-import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from evalplus_ng import typespec as ts
-from evalplus_ng.generate.contract import Contract, contract_file, load_contract
-from evalplus_ng.generate.fuzz import GROWN, MUTATION, FuzzConfig, Fuzzer
-from evalplus_ng.generate.seed import BASE, Seed, gather
-from evalplus_ng.oracle.groundtruth import oracle
+from evalplus_ng.generate.contract import Contract, contract_file
+from evalplus_ng.generate.fuzz import FuzzConfig, Fuzzer, FuzzResult
+from evalplus_ng.generate.seed import BASE, Seed
+from evalplus_ng.oracle.groundtruth import Oracle, oracle
+from evalplus_ng.oracle.tiers import PlainReference
+from evalplus_ng.pipeline import augment
 from evalplus_ng.pipeline.augment import (
-    MAX_CANDIDATES,
-    ROUNDS,
-    SLACK,
     AugmentConfig,
+    Groundwork,
     _task_seed,
+    generate,
+    groundwork,
+    references,
     select_tasks,
 )
 from evalplus_ng.records import Job, Task
 from evalplus_ng.resources import data_dir
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import Unserializable, canonical
-from evalplus_ng.tasks.registry import load_humaneval, resolve
+from evalplus_ng.tasks.registry import resolve
 from evalplus_ng.types import Args
 from evalplus_ng.typespec import Spec
 
@@ -265,64 +274,74 @@ def plain_signature(task: Task) -> bool:
 # --------------------------------------------------------------------------- ours
 
 
-def run_ours(task: Task, contract: Contract, seeds: Sequence[Seed], task_seed: int, num: int,
+class _Stopwatch:
+    """Times ``augment``'s own generation from outside (its module's fuzzer and oracle
+    wrapped, as ``benchmarks/evaluate.py`` times the ground truth): fuzz and oracle
+    seconds, oracle jobs and inputs judged, and the fuzz stream capped at the seconds left
+    of the run's ``seconds`` (``augment`` gives each round the whole budget)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds, self.start = seconds, time.perf_counter()
+        self.fuzz = self.oracle = self.calls = 0.0
+        self.jobs = self.judged = 0
+
+    def left(self) -> float:
+        return max(0.0, self.seconds - (time.perf_counter() - self.start))
+
+    @contextlib.contextmanager
+    def watching(self) -> Iterator[None]:
+        watch = self
+
+        class Capped(Fuzzer):
+            def extend(self, target: int) -> FuzzResult:
+                self.config = FuzzConfig(budget_seconds=watch.left())
+                began = time.perf_counter()
+                try:
+                    return super().extend(target)
+                finally:
+                    watch.fuzz += time.perf_counter() - began
+
+        def timed(task: Task, inputs: Sequence[Args], *args: Any, **kwargs: Any) -> Oracle:
+            began = time.perf_counter()
+            verdict = oracle(task, inputs, *args, **kwargs)
+            watch.oracle += time.perf_counter() - began
+            watch.calls += sum(verdict.seconds)  # the faster of each input's two calls
+            watch.jobs, watch.judged = watch.jobs + 1, watch.judged + len(inputs)
+            return verdict
+
+        with mock.patch.object(augment, "Fuzzer", Capped), \
+                mock.patch.object(augment, "oracle", timed):
+            yield
+
+
+def run_ours(task: Task, ground: Groundwork, reference: PlainReference, num: int,
              seconds: float, sandbox: Sandbox,
              config: AugmentConfig) -> tuple[Side, dict[str, Any]]:
-    """``augment_task`` after ``gather``, asking for ``num`` inputs beyond the seeds."""
-    seed_keys = {canonical(s.args) for s in seeds} | {canonical(a) for a in task.base_inputs}
-    free = sum(1 for s in seeds if s.source != BASE)  # fuzz emits these first
-    per_task = num + free
-    start = time.perf_counter()
-    wanted = int(per_task * SLACK) + 1
-    kept: list[Args] = []
-    dropped: dict[str, int] = {}
-    judged = attempts = jobs = new = 0
-    fuzz_seconds = oracle_seconds = calls_seconds = 0.0
-    budget_hit = False
-    fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(budget_seconds=seconds),
-                    random.Random(task_seed))
-    for _round in range(ROUNDS):
-        left = max(0.0, seconds - (time.perf_counter() - start))
-        fuzzer.config = FuzzConfig(budget_seconds=left)
-        began = time.perf_counter()
-        found = fuzzer.extend(wanted)
-        fuzz_seconds += time.perf_counter() - began
-        attempts, budget_hit = found.attempts, found.budget_hit
-        fresh = list(found.inputs[judged:])
-        grown = [i for i, source in enumerate(found.sources[judged:]) if source == GROWN]
-        start_at, judged = judged, len(found.inputs)
-        began = time.perf_counter()
-        verdict = oracle(task, fresh, sandbox, config.oracle_seconds, config.max_lines,
-                         max_output_bytes=config.max_output_bytes)
-        oracle_seconds += time.perf_counter() - began
-        answered = set(verdict.kept)
-        fuzzer.retire(start_at + i for i in range(len(fresh)) if i not in answered)
-        calls_seconds += sum(verdict.seconds)  # the faster of each input's two calls
-        jobs += 2 if grown else 1  # the oracle: one sandbox job (two with scaled-up inputs)
-        kept.extend(fresh[i] for i in verdict.kept)
-        # The fuzzer never emits a seed or base input again: its mutants and scaled-up
-        # inputs are the new ones.
-        new += sum(1 for i in verdict.kept
-                   if found.sources[judged - len(fresh) + i] in (MUTATION, GROWN))
-        for reason, count in verdict.dropped.items():
-            dropped[reason] = dropped.get(reason, 0) + count
-        if new >= num or len(found.inputs) < wanted or found.budget_hit \
-                or time.perf_counter() - start >= seconds:
-            break
-        missing = per_task - len(kept)
-        wanted = min(judged + int(missing * judged / max(1, len(kept)) * SLACK) + 1,
-                     MAX_CANDIDATES * per_task)
-    elapsed = time.perf_counter() - start
-    distinct = {canonical(args) for args in kept} - seed_keys
-    side = Side(min(num, len(distinct)), elapsed, attempts,
-                "budget hit" if budget_hit else "")
-    return side, {"fuzz_rejected": found.rejected, "oracle_dropped": dropped,
-                  "judged": judged, "sandbox_jobs": jobs, "fuzz_seconds": fuzz_seconds,
-                  "oracle_seconds": oracle_seconds,
+    """``augment``'s generation itself (:func:`evalplus_ng.pipeline.augment.generate`: the
+    fuzz stream, the oracle and the tiers, in rounds) from the task's groundwork, asked
+    for ``num`` inputs beyond the seeds; an input counts in any tier."""
+    seed_keys = ({canonical(s.args) for s in ground.seeds}
+                 | {canonical(a) for a in task.base_inputs})
+    free = sum(1 for s in ground.seeds if s.source != BASE)  # fuzz emits these first
+    watch = _Stopwatch(seconds)
+    with watch.watching():
+        suites = generate(task, replace(config, per_task=num + free), reference, ground,
+                          sandbox)
+    elapsed = time.perf_counter() - watch.start
+    found = [*suites.plus, *suites.stress, *suites.edge]
+    distinct = {canonical(args) for args in found} - seed_keys
+    report = suites.report
+    side = Side(min(num, len(distinct)), elapsed, report.attempts,
+                "budget hit" if report.budget_hit else "")
+    return side, {"fuzz_rejected": report.rejected, "oracle_dropped": report.dropped,
+                  "tiers": {"plus": len(suites.plus), "stress": len(suites.stress),
+                            "edge": len(suites.edge), **report.tiers},
+                  "judged": watch.judged, "sandbox_jobs": watch.jobs,
+                  "fuzz_seconds": watch.fuzz, "oracle_seconds": watch.oracle,
                   # The ground truth's own calls on kept inputs (the faster of its two
                   # calls; the report doubles it): what no sandbox or fuzzer speed-up
                   # removes.
-                  "ground_truth_call_seconds": calls_seconds}
+                  "ground_truth_call_seconds": watch.calls}
 
 
 # --------------------------------------------------------------------------- theirs
@@ -416,9 +435,10 @@ def main() -> None:
     if check.stdout.strip() != "0.3.1":
         print(f"warning: evalplus {check.stdout.strip()}, not 0.3.1", file=sys.stderr)
 
-    all_tasks = load_humaneval()
-    tasks = select_tasks(all_tasks, None if options.tasks == "all" else options.tasks)
-    config = AugmentConfig(per_task=options.per_task)
+    humaneval = resolve("humaneval")
+    tasks = select_tasks(humaneval.load(), None if options.tasks == "all" else options.tasks)
+    config = AugmentConfig(per_task=options.per_task, budget_seconds=options.seconds)
+    plain = references(tasks, humaneval)
     folder = data_dir("contracts") / config.dataset
     print(f"{len(tasks)} tasks, {options.per_task} new inputs asked, cap {options.seconds:g} s"
           " per task per tool", flush=True)
@@ -432,15 +452,14 @@ def main() -> None:
             if not contract_file(folder, task.task_id).is_file() or not plain_signature(task):
                 print(f"{task.task_id}: skipped (no contract file or not a plain signature)")
                 continue
-            contract = load_contract(task, folder)
-            task_seed = _task_seed(config, task.task_id)
-            corpus = resolve("humaneval").corpus_path(task.task_id)
-            seeds = gather(task, contract, corpus, task_seed, config.hypothesis_examples)
-            ours, extra = run_ours(task, contract, seeds, task_seed, options.per_task,
+            reference = plain[task.task_id]
+            ground = groundwork(task, config, reference, humaneval, sandbox)
+            ours, extra = run_ours(task, ground, reference, options.per_task,
                                    options.seconds, sandbox, config)
-            theirs, agree, version = run_theirs(options.evalplus_python, task, contract, seeds,
-                                                task_seed, options.per_task, options.seconds)
-            row = Row(task.task_id, len(seeds), ours, theirs, agree, extra=extra)
+            theirs, agree, version = run_theirs(
+                options.evalplus_python, task, ground.contract, ground.seeds,
+                _task_seed(config, task.task_id), options.per_task, options.seconds)
+            row = Row(task.task_id, len(ground.seeds), ours, theirs, agree, extra=extra)
             row.extra["evalplus_candidates"] = theirs.candidates
             finish(row)
             print_row(row)

@@ -34,7 +34,7 @@ from evalplus_ng.generate.bounds import (
 from evalplus_ng.generate.contract import Contract, load_contract
 from evalplus_ng.generate.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.generate.likeness import Likeness, infer_likeness
-from evalplus_ng.generate.seed import gather
+from evalplus_ng.generate.seed import Seed, gather
 from evalplus_ng.oracle.groundtruth import oracle
 from evalplus_ng.oracle.tiers import PlainReference, Why, plain_reference, split_tiers
 from evalplus_ng.pipeline.context import Progress, Workspace
@@ -217,11 +217,52 @@ def admitted(task: Task, contract_path: Path | None, config: AugmentConfig,
     return load_contract(task, contract_path, narrowed), narrowed
 
 
+@dataclass(frozen=True)
+class Groundwork:
+    """What one task's generation starts from (:func:`groundwork`)."""
+
+    #: The contract new inputs must pass, and the shapes it admits beyond the base ones.
+    contract: Contract
+    allowed: tuple[admit.Allowance, ...]
+    #: What the base tests show (None where a written contract or an efficiency task
+    #: needs no edge tier) and how far plus inputs may stray (None: efficiency task).
+    likeness: Likeness | None
+    bounds: Bounds | None
+    seeds: tuple[Seed, ...]
+
+
 def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
                  dataset: Dataset) -> TaskSuites:
     """Generate, filter, check and sort one task's new inputs into the plus, stress and
-    edge tiers (each at most ``per_task`` inputs), with a report."""
+    edge tiers (each at most ``per_task`` inputs), with a report: :func:`groundwork`,
+    then :func:`generate`, in a one-worker sandbox of the task's own."""
+    with Sandbox(1, Limits()) as sandbox:
+        ground = groundwork(task, config, reference, dataset, sandbox)
+        return generate(task, config, reference, ground, sandbox)
+
+
+def groundwork(task: Task, config: AugmentConfig, reference: PlainReference,
+               dataset: Dataset, executor: Executor) -> Groundwork:
+    """The task's contract (widened to the shapes the prompt admits), what its base tests
+    show, its bounds and its seeds (:func:`evalplus_ng.generate.seed.gather`)."""
+    contract, allowed = admitted(task, dataset.contract_path(task.task_id), config, executor)
+    likeness = (None if contract.written or reference.efficiency
+                else base_likeness(task, config, executor))
+    bounds = None if reference.efficiency else task_bounds(task, contract)
+    seeds = gather(task, contract,
+                   dataset.corpus_path(task.task_id) if config.use_corpus else None,
+                   _task_seed(config, task.task_id), config.hypothesis_examples, allowed)
+    return Groundwork(contract, allowed, likeness, bounds, tuple(seeds))
+
+
+def generate(task: Task, config: AugmentConfig, reference: PlainReference,
+             ground: Groundwork, executor: Executor) -> TaskSuites:
+    """The seeded fuzz stream from ``ground``'s seeds, in rounds: each round's new inputs
+    judged by the ground truth (:func:`evalplus_ng.oracle.groundtruth.oracle`) and sorted
+    into tiers (:func:`evalplus_ng.oracle.tiers.split_tiers`), until ``per_task`` plus
+    inputs are kept or a cap is reached."""
     task_seed = _task_seed(config, task.task_id)
+    likeness, bounds, seeds = ground.likeness, ground.bounds, ground.seeds
     # The fuzz loop is a seeded stream: when the oracle drops too many inputs, it
     # continues with more, and only those are judged. Inputs the ground truth did not
     # answer (too many lines, too slow, an exception) leave the corpus before the next
@@ -237,59 +278,51 @@ def augment_task(task: Task, config: AugmentConfig, reference: PlainReference,
     costly_cap = int(config.per_task * MAX_COSTLY_SHARE)
     unlike_cap, unlike_judged = int(config.per_task * MAX_UNLIKE_SHARE), 0
     judged = 0
-    with Sandbox(1, Limits()) as sandbox:
-        contract, allowed = admitted(task, dataset.contract_path(task.task_id), config, sandbox)
-        likeness = (None if contract.written or reference.efficiency
-                    else base_likeness(task, config, sandbox))
-        bounds = None if reference.efficiency else task_bounds(task, contract)
-        seeds = gather(task, contract,
-                       dataset.corpus_path(task.task_id) if config.use_corpus else None,
-                       task_seed, config.hypothesis_examples, allowed)
-        fuzzer = Fuzzer(task, contract, seeds, FuzzConfig(budget_seconds=config.budget_seconds),
-                        random.Random(task_seed))
-        for _round in range(ROUNDS):
-            found = fuzzer.extend(wanted)
-            fresh = found.inputs[judged:]
-            grown = {i for i, source in enumerate(found.sources[judged:]) if source == GROWN}
-            start, judged = judged, len(found.inputs)
-            # Inputs unlike the base inputs go to stress (tiers.split_tiers); past the
-            # stress tier's allowance for them, they are counted and not judged at all.
-            asked: list[int] = []
-            for i, args in enumerate(fresh):
-                stray = None if i in grown or bounds is None else beyond(bounds, args)
-                if stray is not None:
-                    if unlike_judged >= unlike_cap:
-                        tiers[stray.value] = tiers.get(stray.value, 0) + 1
-                        continue
-                    unlike_judged += 1
-                asked.append(i)
-            verdict = oracle(task, [fresh[i] for i in asked], sandbox, config.oracle_seconds,
-                             config.max_lines, max_output_bytes=config.max_output_bytes)
-            answered_at = {asked[k] for k in verdict.kept}
-            fuzzer.retire(start + i for i in range(len(fresh)) if i not in answered_at)
-            answered = [fresh[asked[k]] for k in verdict.kept]
-            split = split_tiers(task, reference, answered, verdict.outputs,
-                                [p for p, k in enumerate(verdict.kept) if asked[k] in grown],
-                                sandbox, max_costly=costly_cap - tiers.get(Why.COST.value, 0),
-                                likeness=likeness, bounds=bounds)
-            kept.extend(answered[i] for i in split.plus)
-            stress.extend(answered[i] for i in split.stress)
-            edge.extend(answered[i] for i in split.edge)
-            for reason, count in verdict.dropped.items():
-                dropped[reason] = dropped.get(reason, 0) + count
-            for reason, count in split.reasons.items():
-                tiers[reason] = tiers.get(reason, 0) + count
-            exhausted = len(found.inputs) < wanted or found.budget_hit
-            unanswered = dropped.get("expensive", 0) + TIMEOUT_WEIGHT * dropped.get("timeout", 0)
-            allowance = int(config.per_task * MAX_UNANSWERED_SHARE) - unanswered
-            spent = tiers.get(Why.COST.value, 0) >= costly_cap or allowance <= 0
-            if len(kept) >= config.per_task or exhausted or spent:
-                break
-            missing = config.per_task - len(kept)
-            wanted = min(judged + int(missing * judged / max(1, len(kept)) * SLACK) + 1,
-                         MAX_CANDIDATES * config.per_task)
-            if unanswered:  # a round that, at this task's rate, stays within the allowance
-                wanted = min(wanted, judged + max(1, allowance * judged // unanswered))
+    fuzzer = Fuzzer(task, ground.contract, seeds,
+                    FuzzConfig(budget_seconds=config.budget_seconds), random.Random(task_seed))
+    for _round in range(ROUNDS):
+        found = fuzzer.extend(wanted)
+        fresh = found.inputs[judged:]
+        grown = {i for i, source in enumerate(found.sources[judged:]) if source == GROWN}
+        start, judged = judged, len(found.inputs)
+        # Inputs unlike the base inputs go to stress (tiers.split_tiers); past the
+        # stress tier's allowance for them, they are counted and not judged at all.
+        asked: list[int] = []
+        for i, args in enumerate(fresh):
+            stray = None if i in grown or bounds is None else beyond(bounds, args)
+            if stray is not None:
+                if unlike_judged >= unlike_cap:
+                    tiers[stray.value] = tiers.get(stray.value, 0) + 1
+                    continue
+                unlike_judged += 1
+            asked.append(i)
+        verdict = oracle(task, [fresh[i] for i in asked], executor, config.oracle_seconds,
+                         config.max_lines, max_output_bytes=config.max_output_bytes)
+        answered_at = {asked[k] for k in verdict.kept}
+        fuzzer.retire(start + i for i in range(len(fresh)) if i not in answered_at)
+        answered = [fresh[asked[k]] for k in verdict.kept]
+        split = split_tiers(task, reference, answered, verdict.outputs,
+                            [p for p, k in enumerate(verdict.kept) if asked[k] in grown],
+                            executor, max_costly=costly_cap - tiers.get(Why.COST.value, 0),
+                            likeness=likeness, bounds=bounds)
+        kept.extend(answered[i] for i in split.plus)
+        stress.extend(answered[i] for i in split.stress)
+        edge.extend(answered[i] for i in split.edge)
+        for reason, count in verdict.dropped.items():
+            dropped[reason] = dropped.get(reason, 0) + count
+        for reason, count in split.reasons.items():
+            tiers[reason] = tiers.get(reason, 0) + count
+        exhausted = len(found.inputs) < wanted or found.budget_hit
+        unanswered = dropped.get("expensive", 0) + TIMEOUT_WEIGHT * dropped.get("timeout", 0)
+        allowance = int(config.per_task * MAX_UNANSWERED_SHARE) - unanswered
+        spent = tiers.get(Why.COST.value, 0) >= costly_cap or allowance <= 0
+        if len(kept) >= config.per_task or exhausted or spent:
+            break
+        missing = config.per_task - len(kept)
+        wanted = min(judged + int(missing * judged / max(1, len(kept)) * SLACK) + 1,
+                     MAX_CANDIDATES * config.per_task)
+        if unanswered:  # a round that, at this task's rate, stays within the allowance
+            wanted = min(wanted, judged + max(1, allowance * judged // unanswered))
     kept, stress, edge = kept[: config.per_task], stress[: config.per_task], edge[: config.per_task]
     counts: dict[str, int] = {}
     for seed_ in seeds:
