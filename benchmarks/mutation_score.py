@@ -3,8 +3,8 @@ alone and by base + plus.
 
 For each task of ``OUT``'s plus suite, the mutants are mutmut's operators applied to the
 ground truth (:func:`evalplus_ng.reduce.mutants.mutant_sources`), judged in the sandbox on every
-test as ``reduce`` judges them (:data:`evalplus_ng.reduce.mini.MUTANT_KILLS`: a wrong output,
-an exception or a confirmed timeout kills; the rows are the ones ``augment`` cached in
+test as ``reduce`` judges them (:data:`evalplus_ng.reduce.requirements.MUTANT_KILLS`: a wrong
+output, an exception or a confirmed timeout kills; the rows are the ones ``augment`` cached in
 ``OUT/reduction/mutants``, computed here where missing).
 
 A mutant that survives base + plus may be equivalent to the reference. It counts as
@@ -36,9 +36,11 @@ from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.pipeline.augment import AugmentConfig, augment_task, references, select_tasks
 from evalplus_ng.records import Task
+from evalplus_ng.reduce.found import rows_from_wire
 from evalplus_ng.reduce.kills import kill_rows, suite_tests
-from evalplus_ng.reduce.mini import MUTANT_KILLS, _rows_from_wire, mutant_requirement
+from evalplus_ng.reduce.mini import requirement
 from evalplus_ng.reduce.mutants import mutant_sources
+from evalplus_ng.reduce.requirements import MUTANT_KILLS
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.registry import resolve
@@ -71,8 +73,8 @@ def score_task(task: Task, stress: Task | None, dataset: Dataset, out: Path, ext
     """One task's mutants: killed by base, by base + plus, and by the independent inputs."""
     truth = run_ground_truth([task], sandbox)[task.task_id]
     tests = suite_tests(task, truth)
-    document = mutant_requirement(task, truth, tests, out / "reduction", sandbox)
-    rows = _rows_from_wire(document["rows"])
+    document = requirement("mutants", task, truth, tests, out / "reduction", sandbox)
+    rows = rows_from_wire(document["rows"])
     mutants = mutant_sources(task.solution)
     if len(mutants) != len(rows):
         raise SystemExit(f"{task.task_id}: {len(rows)} cached rows for {len(mutants)} mutants")

@@ -225,7 +225,7 @@ def test_reduced_task_keeps_chosen_inputs_and_their_calibration() -> None:
                    base_inputs=([1, 2], [3, 4]), plus_inputs=([5, 6], [7, 8], [9, 10]),
                    calibration=Calibration((1.0, 2.0, 3.0, 4.0, 5.0), 0.2, 4.0, "ref", 0.01))
     empty = Expected((), (), ())
-    req = TaskRequirements(task, GroundTruth(GCD, empty, empty), (0, 1, 2, 3, 4), {}, (), ())
+    req = TaskRequirements(task, GroundTruth(GCD, empty, empty), (0, 1, 2, 3, 4))
     mini = reduced_task(req, [4, 1, 2])
     assert mini.base_inputs == ([3, 4],)
     assert mini.plus_inputs == ([5, 6], [9, 10])
@@ -235,9 +235,11 @@ def test_reduced_task_keeps_chosen_inputs_and_their_calibration() -> None:
 
 def test_the_faults_requirement_wants_a_plus_test_for_every_wrong_sample() -> None:
     from evalplus_ng.oracle.groundtruth import Expected, GroundTruth
+    from evalplus_ng.reduce.found import rows_to_wire
     from evalplus_ng.reduce.kills import KillRow
     from evalplus_ng.reduce.mini import TaskRequirements
     from evalplus_ng.reduce.profiles import Profile
+    from evalplus_ng.reduce.requirements import read_documents
 
     task = replace(next(t for t in load_humaneval() if t.task_id == GCD),
                    base_inputs=([1, 2], [3, 4]), plus_inputs=([5, 6], [7, 8], [9, 10]))
@@ -245,9 +247,12 @@ def test_the_faults_requirement_wants_a_plus_test_for_every_wrong_sample() -> No
     rows = (KillRow(frozenset({0, 3})),   # fails base (test 0) and plus test 3
             KillRow(frozenset({1, 4})),   # fails base too; only model "m" wrote it
             KillRow(frozenset({2})))      # passes base: a kill, of plus test 2
-    req = TaskRequirements(task, GroundTruth(GCD, empty, empty), (0, 1, 2, 3, 4), {}, (), (),
-                           samples=rows, authors=(frozenset({"a"}), frozenset({"m"}),
-                                                  frozenset({"a"})))
+    # The samples' cached document is read both ways: their kills, and their faults.
+    found = read_documents({"samples": {"rows": rows_to_wire(rows)}}, base=frozenset({0, 1}))
+    assert sorted(found) == ["faults", "samples"]
+    req = TaskRequirements(task, GroundTruth(GCD, empty, empty), (0, 1, 2, 3, 4), found,
+                           authors=(frozenset({"a"}), frozenset({"m"}), frozenset({"a"})))
+    assert req.samples == rows
     samples = Profile("samples", ("samples",), keep_base=True)
     faults = Profile("faults", ("faults",), keep_base=True)
     # The kills alone are met by the base tests and test 2; the faults want a plus test
@@ -259,20 +264,23 @@ def test_the_faults_requirement_wants_a_plus_test_for_every_wrong_sample() -> No
     assert faults.uses_samples and not Profile("x", ("mutants",), keep_base=True).uses_samples
 
 
-def test_coverage_and_lines_warmed_in_worker_processes_are_those_computed_in_place(
+def test_in_process_kinds_warmed_in_worker_processes_are_those_computed_in_place(
         tmp_path: Path) -> None:
     from evalplus_ng.reduce.kills import suite_tests
-    from evalplus_ng.reduce.mini import cost_requirement, coverage_requirement, warm
+    from evalplus_ng.reduce.mini import requirement, warm
 
     tasks = load_plus_file(_suite(tmp_path / "out"))
     with Sandbox(1) as sandbox:
         truths = run_ground_truth(tasks, sandbox)
-    warm(tasks, truths, tmp_path / "warm", 2, {"coverage", "cost", "mutants"})
-    # Only the in-process kinds are warmed; the sandboxed ones are gather's.
-    assert sorted(p.name for p in (tmp_path / "warm").iterdir()) == ["cost", "coverage"]
+    warm(tasks, truths, tmp_path / "warm", 2, {"coverage", "cost", "values", "mutants",
+                                                 "classes"})
+    # Only the cached in-process kinds are warmed; the sandboxed ones are gather's, and
+    # the classes are never cached.
+    assert sorted(p.name for p in (tmp_path / "warm").iterdir()) == ["cost", "coverage",
+                                                                     "values"]
     for task in tasks:
         tests = suite_tests(task, truths[task.task_id])
-        for requirement, field in ((coverage_requirement, "arcs"), (cost_requirement, "lines")):
-            warmed = requirement(task, tests, tmp_path / "warm")  # read from the cache
-            fresh = requirement(task, tests, tmp_path / "fresh")
+        for kind, field in (("coverage", "arcs"), ("cost", "lines"), ("values", "goals")):
+            warmed = requirement(kind, task, None, tests, tmp_path / "warm")  # from the cache
+            fresh = requirement(kind, task, None, tests, tmp_path / "fresh")
             assert warmed[field] == json.loads(json.dumps(fresh[field])) and warmed[field]

@@ -13,8 +13,8 @@ from evalplus_ng.oracle.groundtruth import Expected, GroundTruth
 from evalplus_ng.records import Task
 from evalplus_ng.reduce.cost import LINE_BUDGET, cost_goals, executed_lines
 from evalplus_ng.reduce.habits import goals, rewrites
-from evalplus_ng.reduce.mini import class_requirement
 from evalplus_ng.reduce.profiles import Profile, select
+from evalplus_ng.reduce.requirements import class_requirement
 from evalplus_ng.reduce.slips import KINDS, slip_sources
 from evalplus_ng.serialize import encode
 from evalplus_ng.tasks.registry import load_humaneval
@@ -188,7 +188,7 @@ def test_the_habits_requirement_keeps_an_input_that_dropping_letters_changes() -
     # ('c' is a palindrome, 'cñ' is not); only the habits requirement asks for such a test.
     from evalplus_ng.judge import JUDGE
     from evalplus_ng.oracle.groundtruth import run_ground_truth
-    from evalplus_ng.reduce.mini import compute_requirement
+    from evalplus_ng.reduce.requirements import compute_requirement
     from evalplus_ng.sandbox import Limits, Sandbox
 
     task = replace(TASKS["HumanEval/48"],
@@ -257,7 +257,7 @@ def test_the_values_requirement_keeps_a_zero_sum_that_shows_the_bug() -> None:
     # for a test where the sum is zero; [0] and [0, 31, 0] both meet it, and the cover
     # (values with the input classes, as offline's) keeps the one meeting the most
     # goals in all: [0, 31, 0] (unordered, repeated items), not the smaller [0].
-    from evalplus_ng.reduce.mini import compute_requirement
+    from evalplus_ng.reduce.requirements import compute_requirement
 
     task = replace(TASKS["HumanEval/88"],
                    plus_inputs=(([0],), ([0, 31, 0],), ([1, 1, 0, 2**60],), ([4, 1, 9],),
@@ -313,3 +313,68 @@ def test_the_values_budget_stops_a_long_run_with_what_it_recorded() -> None:
     # Stopped inside the loop: the sums were recorded, the final comparison never ran.
     assert "4:16:pos" in long_run
     assert not any(g.startswith("5:11:") for g in long_run)
+
+
+#: A small task whose ground truth has slips, and two samples' codes.
+_KEYED = Task("Fix/1", "", "clip",
+              "def clip(xs, n):\n    out = []\n    for x in xs[:n]:\n        if x < 0:\n"
+              "            return None\n        out.append(abs(x))\n    return sorted(out)\n",
+              base_inputs=(([1, -2, 3], 2), ([], 0)), plus_inputs=(([5, 4], 1), ([0.5, "é"], 3)))
+_KEYED_CODES = ("def clip(xs, n):\n    return xs\n", "def clip(xs, n):\n    return []\n")
+
+
+def test_the_cache_keys_are_those_an_older_cache_was_written_with() -> None:
+    # Computed once by the if-chain the registry replaced (commit 272008e): a cache it
+    # wrote must still be read. A change here redoes every cached requirement of the kind.
+    from evalplus_ng.reduce.requirements import KINDS, requirement_key
+
+    pinned = {
+        "coverage": "8066cd18d01800a2a111a2b1a7b9e448e06fa3f059f8e6d1b2ed760e86cd708a",
+        "cost": "b7fb56306eb9069c337dbaa3a26e59e295ddc6de592f4a51e29977e534453cef",
+        "values": "239d179034b18a9c87dd95ffa8683b67ae13c8227aa291d6c0df899abfe4e9b8",
+        "mutants": "cbbf7cb808904e88bc8fede3560e581014cf6dd5f852e94b28073582888d9d90",
+        "slips": "ebd6e0feb1d0e3d8d94b6cdcea550c0bed395898afadd19534ac8c6ac3472815",
+        "habits": "98d0aca64b5bc26c35db25a0dfd4cfc82ff85b779ca0185aad5d5a25c41b55f2",
+        "samples": "292cd501db4962293a7403297b50a38f251bfc9765b2704a1b5c98ab8ea9624d",
+    }
+    assert slip_sources(_KEYED.solution)  # the slips' code is in their key
+    cached = {name for name, kind in KINDS.items() if kind.cached}
+    assert cached == set(pinned)
+    assert {kind: requirement_key(kind, _KEYED, [3, 0, 1], _KEYED_CODES)
+            for kind in pinned} == pinned
+
+
+def test_every_kind_reads_a_document_some_kind_computes() -> None:
+    from evalplus_ng.reduce.profiles import REQUIREMENTS, SAMPLE_KINDS
+    from evalplus_ng.reduce.requirements import KINDS, documents_for
+
+    # The order profiles' errors list them in; the kinds made from samples.
+    assert REQUIREMENTS == ("coverage", "mutants", "samples", "cost", "slips", "classes",
+                            "faults", "habits", "values")
+    assert {"samples", "faults"} == SAMPLE_KINDS
+    for name, kind in KINDS.items():
+        assert kind.name == name and KINDS[kind.document].compute is not None
+        assert not kind.sandboxed or kind.cached  # code runs once per suite, then is read
+    # The faults read the samples' document; without samples neither is computed.
+    assert documents_for({"faults", "cost"}, samples=True) == ["samples", "cost"]
+    assert documents_for({"faults", "cost"}, samples=False) == ["cost"]
+
+
+def test_an_in_process_document_reads_the_same_after_the_cache_s_json() -> None:
+    import json
+
+    from evalplus_ng.reduce.requirements import KINDS, compute_requirement
+
+    task = replace(_KEYED, plus_inputs=(([5, 4], 1), (list(range(40)), 40)))
+    tests = [0, 1, 2, 3]
+    everything = (*task.base_inputs, *task.plus_inputs)
+    outputs = [encode(_run(task.solution, "clip", *args)) for args in everything]
+    truth = GroundTruth(task.task_id, Expected(outputs[:2], (0.0,) * 2, ("",) * 2),
+                        Expected(outputs[2:], (0.0,) * 2, ("",) * 2))
+    for name, kind in KINDS.items():
+        if kind.sandboxed or kind.compute is None:
+            continue
+        document = compute_requirement(name, task, truth, tests)
+        fresh = kind.read(document, frozenset({0, 1}))
+        assert fresh == kind.read(json.loads(json.dumps(document)), frozenset({0, 1})), name
+        assert fresh.masks()[1] > 0, name  # each finds some goal on these tests

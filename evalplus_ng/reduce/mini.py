@@ -9,7 +9,6 @@ costs only the set cover.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import statistics
 import time
@@ -24,41 +23,34 @@ from evalplus_ng.backend.executors import LOCAL, Backend, answer_keys_near
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.evaluate import estimate_pass_at_k
 from evalplus_ng.files import write_atomically
-from evalplus_ng.generate.classes import classes_of_test
-from evalplus_ng.oracle.groundtruth import GroundTruth, ground_truth_job, run_ground_truth
+from evalplus_ng.oracle.groundtruth import GroundTruth, run_ground_truth
 from evalplus_ng.pools import unordered
 from evalplus_ng.protocols import Executor
-from evalplus_ng.records import Status, Task
-from evalplus_ng.reduce.cost import cost_goals, executed_lines
-from evalplus_ng.reduce.cover import branch_arcs
-from evalplus_ng.reduce.habits import HABITS, rewrites
-from evalplus_ng.reduce.habits import goals as habit_goals
-from evalplus_ng.reduce.kills import KillConfig, KillRow, fails_any, kill_rows, suite_tests
-from evalplus_ng.reduce.mutants import mutant_sources
+from evalplus_ng.records import Task
+from evalplus_ng.reduce.found import Found, GoalSets, KillRows
+from evalplus_ng.reduce.kills import KillRow, fails_any, suite_tests
 from evalplus_ng.reduce.profiles import (
     REQUIREMENTS,
     SAMPLE_KINDS,
-    KindMasks,
     Profile,
     fill_goals,
     load_profile,
-    masks_of,
     profile_names,
     select_masks,
 )
-from evalplus_ng.reduce.sample_kills import (
-    Answer,
-    Candidate,
-    candidates,
-    invert,
-    kill_matrix,
-    per_model,
+from evalplus_ng.reduce.requirements import (
+    KINDS,
+    SAMPLE_KILLS,
+    Document,
+    compute_requirement,
+    documents_for,
+    read_documents,
+    requirement_key,
 )
-from evalplus_ng.reduce.setcover import fill_across
-from evalplus_ng.reduce.slips import slip_sources
-from evalplus_ng.reduce.values import RECORD_BUDGET, VALUES_VERSION, value_goals
+from evalplus_ng.reduce.sample_kills import Answer, Candidate, candidates, per_model
+from evalplus_ng.reduce.setcover import KindMasks, fill_across
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.serialize import decode, dumps, encode
+from evalplus_ng.serialize import dumps, encode
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.samples import read_sample_folder
@@ -70,51 +62,23 @@ SUMMARY_FILE = "reduction.json"
 CACHE_FOLDER = "reduction"
 #: Report rows in the order of the EvalPlus paper's Table 4.
 PAPER_ORDER = ("coverage", "mutants", "samples", "full")
-#: Mutants: at least 0.05 s, else 10x the ground truth's time. A mutant far slower than the
-#: ground truth counts as killed (once confirmed); slow mutants stay affordable. A killed
-#: mutant usually fails most of the suite: its first 64 killers are choice enough for the
-#: cover, and running the rest (each costing what the ground truth costs) was most of
-#: reduce's time on MBPP+'s costly tasks.
-MUTANT_KILLS = KillConfig(floor_seconds=0.05, factor=10.0, max_failures=64)
-#: Samples: judged as ``evaluate`` judges them; most wrong samples fail hundreds of tests,
-#: and 64 killers are plenty to cover them (the rest stay ``unknown``, run when needed).
-SAMPLE_KILLS = KillConfig(max_failures=64)
-#: The costliest test is a goal when it costs the ground truth at least this many times
-#: the lines of the costliest base test.
-COST_FACTOR = 4.0
-#: Habits: the ground truth's limit per rewritten input, and rewrites per sandbox job.
-HABIT_SECONDS = 2.0
-HABIT_CHUNK = 512
-#: Bumped whenever a cached requirement's meaning changes.
-CACHE_VERSION = 1
 
 Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
 class TaskRequirements:
-    """One task's tests (preferred first) and what each requirement kind knows about them."""
+    """One task's tests (preferred first) and what each requirement kind found in them."""
 
     task: Task
     truth: GroundTruth
     order: tuple[int, ...]
-    arcs: Mapping[int, frozenset[tuple[int, int]]]
-    mutants: tuple[KillRow, ...]
-    mutant_lines: tuple[int, ...]
-    samples: tuple[KillRow, ...] = ()
-    #: Kill rows of the ground truth's slips (:mod:`evalplus_ng.reduce.slips`).
-    slips: tuple[KillRow, ...] = ()
-    #: Input and output classes each test falls in (:mod:`evalplus_ng.generate.classes`).
-    classes: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    #: Per kind of :data:`~evalplus_ng.reduce.requirements.KINDS`, what it found (a kind
+    #: not gathered is absent: it has no goals).
+    found: Mapping[str, Found] = field(default_factory=dict)
+    #: Per sample-kill row: the models that wrote its code, and the code.
     authors: tuple[frozenset[str], ...] = ()
     codes: tuple[str, ...] = ()
-    #: Lines the ground truth executes on each test (the cost requirement).
-    lines: Mapping[int, int] = field(default_factory=dict)
-    #: The normalising habits each test tells apart (:mod:`evalplus_ng.reduce.habits`).
-    habits: Mapping[int, frozenset[str]] = field(default_factory=dict)
-    #: The classes of the ground truth's intermediate values on each test
-    #: (:mod:`evalplus_ng.reduce.values`).
-    values: Mapping[int, frozenset[str]] = field(default_factory=dict)
 
     @property
     def base(self) -> list[int]:
@@ -122,42 +86,38 @@ class TaskRequirements:
         n_base = len(self.task.base_inputs)
         return [t for t in self.order if t < n_base]
 
-    def matrices(self, held_out: str | None = None) -> dict[str, dict[int, set[Any]]]:
+    @property
+    def samples(self) -> tuple[KillRow, ...]:
+        """Kill rows of the samples' distinct codes (in :attr:`codes` order)."""
+        return self._rows("samples").rows
+
+    @property
+    def mutants(self) -> tuple[KillRow, ...]:
+        """Kill rows of the ground truth's mutants."""
+        return self._rows("mutants").rows
+
+    @property
+    def mutant_lines(self) -> tuple[int, ...]:
+        """The ground truth's line each mutant changes."""
+        return self._rows("mutants").lines
+
+    def _rows(self, kind: str) -> KillRows:
+        found = self.found.get(kind)
+        return found if isinstance(found, KillRows) else KillRows()
+
+    def _of(self, kind: str) -> Found:
+        return self.found.get(kind, GoalSets())
+
+    def matrices(self, held_out: str | Set[str] | None = None,
+                 ) -> dict[str, dict[int, set[Any]]]:
         """Test -> goals for each requirement kind (sample kills without ``held_out``'s own)."""
-        coverage: dict[int, set[Any]] = {t: set(a) for t, a in self.arcs.items() if a}
-        return {
-            "coverage": coverage,
-            "mutants": dict(invert(self.mutants)),
-            "samples": dict(kill_matrix(self.samples, self.authors, held_out)),
-            "cost": cost_goals(self.lines, self.base, COST_FACTOR),
-            "slips": dict(invert(self.slips)),
-            "classes": {t: set(c) for t, c in self.classes.items()},
-            "habits": {t: set(h) for t, h in self.habits.items() if h},
-            "values": {t: set(v) for t, v in self.values.items() if v},
-            "faults": {t: goals for t, goals in
-                       kill_matrix(self.samples, self.authors, held_out).items()
-                       if t not in self._base_set},
-        }
+        excluded = self._excluded(held_out)
+        return {kind: self._of(kind).matrix(excluded.get(kind, 0)) for kind in KINDS}
 
     @cached_property
     def _masks(self) -> dict[str, KindMasks]:
         """Per kind: test -> goals as bits, and how many bits the kind uses."""
-        return {
-            "coverage": masks_of(self.arcs),
-            "mutants": (_row_masks(self.mutants), len(self.mutants)),
-            "samples": (_row_masks(self.samples), len(self.samples)),
-            "cost": masks_of(cost_goals(self.lines, self.base, COST_FACTOR)),
-            "slips": (_row_masks(self.slips), len(self.slips)),
-            "classes": masks_of(self.classes),
-            "habits": masks_of(self.habits),
-            "values": masks_of(self.values),
-            "faults": ({t: m for t, m in _row_masks(self.samples).items()
-                        if t not in self._base_set}, len(self.samples)),
-        }
-
-    @cached_property
-    def _base_set(self) -> frozenset[int]:
-        return frozenset(self.base)
+        return {kind: self._of(kind).masks() for kind in KINDS}
 
     def _written_only_within(self, models: frozenset[str]) -> int:
         """The sample bits that no model outside ``models`` wrote."""
@@ -203,15 +163,6 @@ def reduce_all(reqs: Mapping[TaskId, TaskRequirements], profile: Profile,
     return {t: sorted(tests) for t, tests in zip(ids, filled, strict=True)}
 
 
-def _row_masks(rows: Sequence[KillRow]) -> dict[int, int]:
-    """Test -> the rows it kills, as bits."""
-    masks: dict[int, int] = {}
-    for bit, row in enumerate(rows):
-        for test in row.killers:
-            masks[test] = masks.get(test, 0) | 1 << bit
-    return masks
-
-
 @dataclass(frozen=True)
 class ReduceSummary:
     """What ``reduce`` wrote and measured."""
@@ -233,15 +184,7 @@ class ReduceSummary:
 # --------------------------------------------------------------------------- caching
 
 
-def _key(*parts: Any) -> str:
-    digest = hashlib.sha256()
-    for part in (CACHE_VERSION, *parts):
-        digest.update(json.dumps(part, sort_keys=True, ensure_ascii=False).encode())
-        digest.update(b"\0")
-    return digest.hexdigest()
-
-
-def _timed(compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def _timed(compute: Callable[[], Document]) -> Document:
     """``compute()``'s document with the seconds it took."""
     began = time.perf_counter()
     document = compute()
@@ -249,184 +192,47 @@ def _timed(compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     return document
 
 
-def _read_cached(folder: Path, task: Task, key: str) -> dict[str, Any] | None:
+def _read_cached(folder: Path, task: Task, key: str) -> Document | None:
     """The cached document for ``task`` when its key matches, else None."""
     path = folder / f"{file_stem(task.task_id)}.json"
     if not path.is_file():
         return None
     try:
-        document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        document: Document = json.loads(path.read_text(encoding="utf-8"))
     except ValueError:
         return None  # a torn write: compute again
     return document if document.get("key") == key else None
 
 
-def _store(folder: Path, task: Task, key: str, document: dict[str, Any]) -> dict[str, Any]:
+def _store(folder: Path, task: Task, key: str, document: Document) -> Document:
     document["key"] = key
     folder.mkdir(parents=True, exist_ok=True)
     write_atomically(folder / f"{file_stem(task.task_id)}.json", json.dumps(document) + "\n")
     return document
 
 
-def _cached(folder: Path, task: Task, key: str,
-            compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def _cached(folder: Path, task: Task, key: str, compute: Callable[[], Document]) -> Document:
     """The cached document for ``task`` when its key matches, else a fresh one (then stored)."""
     found = _read_cached(folder, task, key)
     return found if found is not None else _store(folder, task, key, _timed(compute))
 
 
-def _rows_to_wire(rows: Sequence[KillRow]) -> list[dict[str, list[int]]]:
-    return [{"k": sorted(row.killers), "u": sorted(row.unknown)} for row in rows]
-
-
-def _rows_from_wire(wire: Sequence[Mapping[str, Sequence[int]]]) -> tuple[KillRow, ...]:
-    return tuple(KillRow(frozenset(row["k"]), frozenset(row["u"])) for row in wire)
-
-
-def _suite_key(task: Task, tests: Sequence[int]) -> list[Any]:
-    inputs = [dumps(encode(list(args))) for args in (*task.base_inputs, *task.plus_inputs)]
-    return [task.task_id, task.solution, task.entry_point, inputs, list(tests)]
-
-
-# --------------------------------------------------------------------------- requirements
+def requirement(kind: str, task: Task, truth: GroundTruth | None, tests: Sequence[int],
+                folder: Path, executor: Executor | None = None,
+                codes: Sequence[str] = ()) -> Document:
+    """``task``'s requirement of ``kind``: read from ``folder/KIND/`` when its key is
+    current, else computed (:func:`~evalplus_ng.reduce.requirements.compute_requirement`)
+    and stored; a kind that is not cached is computed each time."""
+    if not KINDS[kind].cached:
+        return compute_requirement(kind, task, truth, tests, codes, executor)
+    return _cached(folder / kind, task, requirement_key(kind, task, tests, codes),
+                   lambda: compute_requirement(kind, task, truth, tests, codes, executor))
 
 
 def _order(task: Task, tests: Sequence[int]) -> tuple[int, ...]:
     """Tests preferred first: smaller inputs (cheaper to run and read), then suite order."""
     everything = (*task.base_inputs, *task.plus_inputs)
     return tuple(sorted(tests, key=lambda t: (len(dumps(encode(list(everything[t])))), t)))
-
-
-def class_requirement(task: Task, truth: GroundTruth,
-                      tests: Sequence[int]) -> dict[int, frozenset[str]]:
-    """The classes of each test's input and expected output (cheap: not cached)."""
-    everything = (*task.base_inputs, *task.plus_inputs)
-    n_base = len(task.base_inputs)
-    outputs = (*truth.base.outputs, *truth.plus.outputs)
-    found: dict[int, frozenset[str]] = {}
-    for test in tests:
-        output = decode(outputs[test]) if test < n_base + len(truth.plus.outputs) else None
-        found[test] = frozenset(classes_of_test(everything[test], output))
-    return found
-
-
-#: The requirement kinds cached per task (``classes`` is cheap: computed each time).
-CACHED_KINDS = ("coverage", "cost", "values", "mutants", "slips", "habits", "samples")
-
-
-def requirement_key(kind: str, task: Task, tests: Sequence[int],
-                    codes: Sequence[str] = ()) -> str:
-    """The cache key of ``task``'s requirement of ``kind``: everything it depends on."""
-    suite = _suite_key(task, tests)
-    if kind in ("coverage", "cost"):
-        return _key(kind, suite)
-    if kind == "values":
-        return _key(kind, suite, VALUES_VERSION, RECORD_BUDGET)
-    if kind == "habits":
-        return _key(kind, suite, sorted(HABITS), HABIT_SECONDS)
-    if kind == "mutants":
-        return _key(kind, suite, MUTANT_KILLS.__dict__)
-    if kind == "slips":
-        # The slips' own code is in the key: a change to how they are made redoes them.
-        return _key(kind, suite, MUTANT_KILLS.__dict__,
-                    [m.code for m in slip_sources(task.solution)])
-    return _key(kind, suite, SAMPLE_KILLS.__dict__, list(codes))
-
-
-def compute_requirement(kind: str, task: Task, truth: GroundTruth | None,
-                        tests: Sequence[int], codes: Sequence[str] = (),
-                        executor: Executor | None = None) -> dict[str, Any]:
-    """``task``'s requirement of ``kind`` (uncached): branch arcs, executed lines or
-    intermediate values' classes per test (in-process: trusted code), or kill rows of
-    mutants, slips or the samples ``codes`` (in ``executor``'s sandbox; these need the
-    ground truth's ``truth``)."""
-    everything = (*task.base_inputs, *task.plus_inputs)
-    chosen = [everything[t] for t in tests]
-    if kind == "coverage":
-        arcs = branch_arcs(task.solution, task.entry_point, chosen)
-        return {"arcs": {str(t): sorted(a) for t, a in zip(tests, arcs, strict=True)}}
-    if kind == "cost":
-        lines = executed_lines(task.solution, task.entry_point, chosen)
-        return {"lines": {str(t): n for t, n in zip(tests, lines, strict=True)}}
-    if kind == "values":
-        found = value_goals(task.solution, task.entry_point, chosen)
-        return {"goals": {str(t): sorted(g) for t, g in zip(tests, found, strict=True) if g}}
-    if truth is None or executor is None:
-        raise ValueError(f"the {kind} requirement runs code: it needs the truth and a sandbox")
-    if kind == "habits":
-        return {"goals": _habit_goals(task, truth, tests, executor)}
-    if kind == "samples":
-        return {"rows": _rows_to_wire(kill_rows(task, truth, codes, executor, SAMPLE_KILLS))}
-    mutants = mutant_sources(task.solution) if kind == "mutants" else slip_sources(task.solution)
-    rows = kill_rows(task, truth, [m.code for m in mutants], executor, MUTANT_KILLS)
-    return {"lines": [m.line for m in mutants], "rows": _rows_to_wire(rows)}
-
-
-def _habit_goals(task: Task, truth: GroundTruth, tests: Sequence[int],
-                 executor: Executor) -> dict[str, list[str]]:
-    """Per test (as text), the goals of :mod:`evalplus_ng.reduce.habits`: the ground truth run on
-    each habit's rewrite of the test's input (trusted code; a rewrite it does not answer
-    within :data:`HABIT_SECONDS` is no goal)."""
-    everything = (*task.base_inputs, *task.plus_inputs)
-    own = (*truth.base.outputs, *truth.plus.outputs)
-    answered = (*truth.base.failures, *truth.plus.failures)
-    probes = [(test, stem, args) for test in tests if not answered[test]
-              for stem, args in rewrites(everything[test])]
-    jobs = [replace(ground_truth_job(task, [args for _t, _s, args in probes[i:i + HABIT_CHUNK]],
-                                     HABIT_SECONDS), max_timeouts=1)
-            for i in range(0, len(probes), HABIT_CHUNK)]
-    answers: list[Any] = []
-    for chunk, result in zip(range(0, len(probes), HABIT_CHUNK), executor.map(jobs),
-                             strict=True):
-        for index in range(min(HABIT_CHUNK, len(probes) - chunk)):
-            outcome = result.outcomes[index] if index < len(result.outcomes) else None
-            ok = (result.load.status is Status.OK and outcome is not None
-                  and outcome.status is Status.OK)
-            answers.append(dumps(outcome.value) if ok and outcome is not None else None)
-    stems: dict[int, list[str]] = {}
-    same: dict[int, list[bool | None]] = {}
-    for (test, stem, _args), answer in zip(probes, answers, strict=True):
-        stems.setdefault(test, []).append(stem)
-        same.setdefault(test, []).append(None if answer is None
-                                         else answer == dumps(own[test]))
-    return {str(test): sorted(habit_goals(stems[test], same[test])) for test in stems}
-
-
-def _requirement(kind: str, task: Task, truth: GroundTruth | None, tests: Sequence[int],
-                 folder: Path, executor: Executor | None = None,
-                 codes: Sequence[str] = ()) -> dict[str, Any]:
-    return _cached(folder / kind, task, requirement_key(kind, task, tests, codes),
-                   lambda: compute_requirement(kind, task, truth, tests, codes, executor))
-
-
-def coverage_requirement(task: Task, tests: Sequence[int], folder: Path) -> dict[str, Any]:
-    """Branch arcs per test (cached)."""
-    return _requirement("coverage", task, None, tests, folder)
-
-
-def cost_requirement(task: Task, tests: Sequence[int], folder: Path) -> dict[str, Any]:
-    """Lines the ground truth executes per test (cached)."""
-    return _requirement("cost", task, None, tests, folder)
-
-
-def mutant_requirement(task: Task, truth: GroundTruth, tests: Sequence[int], folder: Path,
-                       executor: Executor) -> dict[str, Any]:
-    """Mutants of the ground truth and the tests that kill each (cached)."""
-    return _requirement("mutants", task, truth, tests, folder, executor)
-
-
-def slip_requirement(task: Task, truth: GroundTruth, tests: Sequence[int], folder: Path,
-                     executor: Executor) -> dict[str, Any]:
-    """The ground truth's slips (LLM-style mutants) and the tests that kill each (cached)."""
-    return _requirement("slips", task, truth, tests, folder, executor)
-
-
-def sample_requirement(task: Task, truth: GroundTruth, tests: Sequence[int],
-                       found: Sequence[Candidate], folder: Path,
-                       executor: Executor) -> dict[str, Any]:
-    """The tests that kill each distinct sample of the task (cached)."""
-    return _requirement("samples", task, truth, tests, folder, executor,
-                        [candidate.code for candidate in found])
 
 
 # --------------------------------------------------------------------------- judging
@@ -506,24 +312,20 @@ def pass_at_1(answers: Sequence[Answer], passed: Callable[[Answer], bool]) -> fl
 # --------------------------------------------------------------------------- the stage
 
 
-def _warm_one(item: tuple[Task, list[int], Path, frozenset[str]]) -> str:
+def _warm_one(item: tuple[Task, list[int], Path, tuple[str, ...]]) -> str:
     task, tests, folder, kinds = item
-    if "coverage" in kinds:
-        coverage_requirement(task, tests, folder)
-    if "cost" in kinds:
-        cost_requirement(task, tests, folder)
-    if "values" in kinds:
-        _requirement("values", task, None, tests, folder)
+    for kind in kinds:
+        requirement(kind, task, None, tests, folder)
     return task.task_id
 
 
 def warm(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Path,
          workers: int, kinds: Set[str]) -> None:
-    """Fill the caches of the requirements computed in-process (branch coverage, executed
-    lines, intermediate values: trusted code, pure functions of the inputs) with
-    ``workers`` processes; the sandboxed kinds (mutants, slips, habits, samples) run in
-    the sandbox's own workers."""
-    local = frozenset(kinds) & {"coverage", "cost", "values"}
+    """Fill the caches of the requirements computed in-process (trusted code, pure
+    functions of the inputs: branch coverage, executed lines, intermediate values) with
+    ``workers`` processes; the sandboxed kinds run in the sandbox's own workers."""
+    local = tuple(kind for kind in documents_for(kinds, samples=False)
+                  if KINDS[kind].cached and not KINDS[kind].sandboxed)
     if workers < 2 or not local or len(tasks) < 2:
         return
     items = [(task, suite_tests(task, truths[task.task_id]), folder, local) for task in tasks]
@@ -534,7 +336,7 @@ def warm(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: Pa
 RequirementUnit = tuple[Task, GroundTruth, list[int], list[str], list[str], tuple[str, ...]]
 
 
-def _requirement_unit(item: RequirementUnit) -> tuple[TaskId, dict[str, dict[str, Any]]]:
+def _requirement_unit(item: RequirementUnit) -> tuple[TaskId, dict[str, Document]]:
     """A Ray unit: some requirement kinds of one task, computed on the worker (its sandbox
     runs the mutants, slips and samples); the driver stores them."""
     from evalplus_ng.backend.cluster import worker_sandbox
@@ -554,9 +356,8 @@ def warm_on_cluster(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth],
                     nodes: Counter[str] | None = None) -> None:
     """Fill the requirement caches on a Ray cluster, one task a unit (the kinds its cache
     lacks), each stored by this process as it comes; :func:`gather` then reads them."""
-    wanted = [kind for kind in CACHED_KINDS if kind in kinds and kind != "samples"]
-    if sample_table is not None and kinds & SAMPLE_KINDS:
-        wanted.append("samples")
+    wanted = [kind for kind in documents_for(kinds, samples=sample_table is not None)
+              if KINDS[kind].cached]
     units: list[RequirementUnit] = []
     keys: dict[TaskId, dict[str, str]] = {}
     by_id = {task.task_id: task for task in tasks}
@@ -586,53 +387,28 @@ def gather(tasks: Sequence[Task], truths: Mapping[TaskId, GroundTruth], folder: 
            kinds: Set[str] = frozenset(REQUIREMENTS)) -> tuple[dict[TaskId, TaskRequirements],
                                                              dict[str, float]]:
     """Every task's requirements of ``kinds`` (from the cache when current; other kinds
-    stay empty) and seconds spent per kind."""
+    have no goals) and seconds spent per kind."""
     reqs: dict[TaskId, TaskRequirements] = {}
-    seconds = dict.fromkeys(REQUIREMENTS, 0.0)
-    nothing: dict[str, Any] = {"arcs": {}, "rows": [], "lines": [], "seconds": 0.0}
+    seconds = dict.fromkeys(KINDS, 0.0)
+    wanted = documents_for(kinds, samples=sample_table is not None)
+    of_samples = any(KINDS[kind].of_samples for kind in wanted)
     for done, task in enumerate(tasks, start=1):
         truth = truths[task.task_id]
         tests = suite_tests(task, truth)
-        cover = (coverage_requirement(task, tests, folder) if "coverage" in kinds
-                 else nothing)
-        mutants = (mutant_requirement(task, truth, tests, folder, executor)
-                   if "mutants" in kinds else nothing)
-        cost: dict[str, Any] = (cost_requirement(task, tests, folder) if "cost" in kinds
-                                else {"lines": {}, "seconds": 0.0})
-        slips = (slip_requirement(task, truth, tests, folder, executor) if "slips" in kinds
-                 else nothing)
-        habits: dict[str, Any] = (
-            _requirement("habits", task, truth, tests, folder, executor) if "habits" in kinds
-            else {"goals": {}, "seconds": 0.0})
-        values: dict[str, Any] = (
-            _requirement("values", task, None, tests, folder) if "values" in kinds
-            else {"goals": {}, "seconds": 0.0})
-        for kind, document in (("coverage", cover), ("mutants", mutants), ("cost", cost),
-                               ("slips", slips), ("habits", habits), ("values", values)):
-            seconds[kind] += document["seconds"]
-        rows: tuple[KillRow, ...] = ()
-        found: Sequence[Candidate] = ()
-        if sample_table is not None and kinds & SAMPLE_KINDS:
-            found = sample_table.get(task.task_id, ())
-            samples = sample_requirement(task, truth, tests, found, folder, executor)
-            seconds["samples"] += samples["seconds"]
-            rows = _rows_from_wire(samples["rows"])
+        found = (sample_table or {}).get(task.task_id, ()) if of_samples else ()
+        codes = tuple(c.code for c in found)
+        documents = {kind: requirement(kind, task, truth, tests, folder, executor, codes)
+                     for kind in wanted}
+        for kind, document in documents.items():
+            seconds[kind] += document.get("seconds", 0.0)
+        n_base = len(task.base_inputs)
         reqs[task.task_id] = TaskRequirements(
             task=task,
             truth=truth,
             order=_order(task, tests),
-            arcs={int(t): frozenset((a, b) for a, b in arcs)
-                  for t, arcs in cover["arcs"].items()},
-            mutants=_rows_from_wire(mutants["rows"]),
-            mutant_lines=tuple(mutants["lines"]),
-            samples=rows,
+            found=read_documents(documents, frozenset(t for t in tests if t < n_base)),
             authors=tuple(c.models for c in found),
-            codes=tuple(c.code for c in found),
-            lines={int(t): n for t, n in cost["lines"].items()},
-            slips=_rows_from_wire(slips["rows"]),
-            classes=class_requirement(task, truth, tests) if "classes" in kinds else {},
-            habits={int(t): frozenset(g) for t, g in habits["goals"].items()},
-            values={int(t): frozenset(g) for t, g in values["goals"].items()},
+            codes=codes,
         )
         if progress is not None:
             progress(done, len(tasks))

@@ -8,16 +8,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalplus_ng.errors import InputError
-from evalplus_ng.reduce.setcover import cover_masks, fill_masks
+from evalplus_ng.reduce.requirements import KINDS
+from evalplus_ng.reduce.setcover import KindMasks, cover_masks, fill_masks, masks_of
 from evalplus_ng.resources import data_dir
 
-#: The requirement kinds a profile may name.
-REQUIREMENTS = ("coverage", "mutants", "samples", "cost", "slips", "classes", "faults",
-                "habits", "values")
+#: The requirement kinds a profile may name (:data:`~evalplus_ng.reduce.requirements.KINDS`).
+REQUIREMENTS = tuple(KINDS)
 #: The kinds made from LLM samples (``--samples``): the samples' kills (base-passing
 #: samples the suite fails), and their faults (every distinct wrong sample, base-passing
 #: or not, killed by some plus test).
-SAMPLE_KINDS = frozenset({"samples", "faults"})
+SAMPLE_KINDS = frozenset(name for name, kind in KINDS.items() if kind.of_samples)
 
 
 @dataclass(frozen=True)
@@ -122,22 +122,6 @@ def load_profile(name: str, folder: Path | None = None) -> Profile:
         raise InputError(str(path), None,
                          f"no such reduction profile; known: {', '.join(profile_names(folder))}")
     return load_profile_file(path)
-
-
-#: One requirement kind of one task: test -> goals as the bits of an int, and bits used.
-KindMasks = tuple[Mapping[int, int], int]
-
-
-def masks_of(matrix: Mapping[int, Set[Hashable]]) -> KindMasks:
-    """A ``test -> goals`` matrix as bit masks (goal bits in first-seen test order)."""
-    bits: dict[Hashable, int] = {}
-    masks: dict[int, int] = {}
-    for test in sorted(matrix):
-        mask = 0
-        for goal in sorted(matrix[test], key=repr):
-            mask |= 1 << bits.setdefault(goal, len(bits))
-        masks[test] = mask
-    return masks, len(bits)
 
 
 def select_masks(

@@ -22,6 +22,22 @@ def satisfied(requirements: Mapping[T, Set[G]], tests: Iterable[T]) -> set[G]:
     return met
 
 
+#: One requirement kind of one task: test -> goals as the bits of an int, and bits used.
+KindMasks = tuple[Mapping[int, int], int]
+
+
+def masks_of(matrix: Mapping[int, Set[Hashable]]) -> KindMasks:
+    """A ``test -> goals`` matrix as bit masks (goal bits in first-seen test order)."""
+    bits: dict[Hashable, int] = {}
+    masks: dict[int, int] = {}
+    for test in sorted(matrix):
+        mask = 0
+        for goal in sorted(matrix[test], key=repr):
+            mask |= 1 << bits.setdefault(goal, len(bits))
+        masks[test] = mask
+    return masks, len(bits)
+
+
 def greedy_cover(
     requirements: Mapping[T, Set[G]],
     order: Sequence[T],
