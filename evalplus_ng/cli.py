@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from evalplus_ng.pipeline.audit import AuditSummary
     from evalplus_ng.pipeline.augment import AugmentSummary
     from evalplus_ng.pipeline.calibrate import CalibrateSummary
-    from evalplus_ng.reduce.mini import ReduceSummary
+    from evalplus_ng.pipeline.reduce import ReduceSummary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -584,12 +584,11 @@ def reduce(dataset_name: str, dataset_file: Path | None, data: Path | None, out:
     """Reduce a full suite to its MINI by set cover over test requirements."""
     # The strongest profile the inputs allow, as augment chooses it.
     chosen = profile or ("stress" if suite == "stress" else "full" if samples_dir else "offline")
-    from evalplus_ng.reduce.mini import run_reduce
+    from evalplus_ng.pipeline.reduce import run_reduce
 
-    dataset = _dataset(dataset_name, dataset_file, data, out)
+    space = _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs))
     with _Progress("reducing" if suite == "plus" else f"reducing {suite}") as progress:
-        summary = run_reduce(out, dataset, chosen, samples_dir,
-                             _backend(backend, address, jobs), progress.update,
+        summary = run_reduce(space, chosen, samples_dir, progress.update,
                              status=lambda message: click.echo(message, err=True), suite=suite)
     _print_reduce(summary)
 

@@ -14,8 +14,10 @@ from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.groundtruth import run_ground_truth
+from evalplus_ng.pipeline.context import Workspace
+from evalplus_ng.pipeline.reduce import run_reduce
 from evalplus_ng.records import Calibration
-from evalplus_ng.reduce.mini import CACHE_FOLDER, REPORT_FILE, gather, run_reduce
+from evalplus_ng.reduce.mini import CACHE_FOLDER, REPORT_FILE, gather
 from evalplus_ng.reduce.profiles import load_profile, profile_names, select
 from evalplus_ng.reduce.sample_kills import candidates
 from evalplus_ng.reduce.setcover import satisfied
@@ -151,7 +153,7 @@ def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
                       for n in (0, 13)]
     stamps = {p: p.stat().st_mtime_ns for p in (out / CACHE_FOLDER).rglob("*.json")}
     first = (out / "HumanEvalPlus-Mini.jsonl.gz").read_bytes()
-    again = run_reduce(out, resolve("humaneval"), samples_dir=samples, backend=Backend(2))
+    again = run_reduce(Workspace(resolve("humaneval"), out, Backend(2)), samples_dir=samples)
     assert {p: p.stat().st_mtime_ns for p in stamps} == stamps
     assert (out / "HumanEvalPlus-Mini.jsonl.gz").read_bytes() == first
     assert again.tests_per_task["full"] == rows["full"]["tests_per_task"]
@@ -160,7 +162,7 @@ def test_reduce_writes_the_mini_suite_and_the_report(tmp_path: Path) -> None:
 def test_reduce_without_samples_runs_the_other_profiles(tmp_path: Path) -> None:
     out = tmp_path / "out"
     _suite(out)
-    summary = run_reduce(out, resolve("humaneval"), profile="mutants", backend=Backend(2))
+    summary = run_reduce(Workspace(resolve("humaneval"), out, Backend(2)), profile="mutants")
     assert set(summary.tests_per_task) == {"(full suite)", "coverage", "mutants", "offline"}
     assert summary.kept == {}
     assert len(load_plus_file(out / "HumanEvalPlus-Mini.jsonl.gz")) == 2

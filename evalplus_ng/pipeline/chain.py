@@ -15,8 +15,8 @@ from evalplus_ng.pipeline.audit import AuditSummary, run_audit
 from evalplus_ng.pipeline.augment import AugmentConfig, AugmentSummary, run_augment
 from evalplus_ng.pipeline.calibrate import CalibrateSummary, run_calibrate
 from evalplus_ng.pipeline.context import Progress, Workspace
+from evalplus_ng.pipeline.reduce import ReduceSummary, run_reduce
 from evalplus_ng.records import Task
-from evalplus_ng.reduce.mini import ReduceSummary, run_reduce
 from evalplus_ng.serialize import canonical
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.samples import FAMILIES, Families
@@ -101,9 +101,8 @@ def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, space: Works
                 ("reduce", "plus", profile, options.samples_dir),
                 ("reduce-stress", "stress", "stress", None)):
             with bars("reducing" if suite == "plus" else f"reducing {suite}") as progress:
-                mini = run_reduce(space.out, space.dataset, chosen, samples, space.backend,
-                                  progress,
-                                  status=status, suite=suite)
+                mini = run_reduce(space, chosen, samples, progress, status=status,
+                                  suite=suite)
             minis.append(mini)
             report(stage, mini)
     return ChainSummary(augmented, audited, calibrated, tuple(removed), tuple(minis))

@@ -1,9 +1,9 @@
-"""Reduce a full suite to HumanEval+-MINI: gather requirements, set-cover, write and report.
+"""HumanEval+-MINI's engine: gather each task's requirements, set-cover them per profile,
+judge the reduced suites and render the report (``reduce`` itself, which reads the suite
+and writes the MINI, is :mod:`evalplus_ng.pipeline.reduce`).
 
-Orchestration only (the one layer besides the CLI that opens files and starts
-the sandbox). Each requirement is cached per task under ``DIR/reduction/``,
-keyed by everything it depends on, so a second run (another profile, the report)
-costs only the set cover.
+Each requirement is cached per task under ``DIR/reduction/``, keyed by everything it
+depends on, so a second run (another profile, the report) costs only the set cover.
 """
 
 from __future__ import annotations
@@ -19,11 +19,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.backend.executors import LOCAL, Backend, answer_keys_near
-from evalplus_ng.errors import InputError
+from evalplus_ng.backend.executors import Backend
 from evalplus_ng.evaluation.evaluate import estimate_pass_at_k
 from evalplus_ng.files import write_atomically
-from evalplus_ng.oracle.groundtruth import GroundTruth, run_ground_truth
+from evalplus_ng.oracle.groundtruth import GroundTruth
 from evalplus_ng.pools import unordered
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import Task
@@ -34,8 +33,6 @@ from evalplus_ng.reduce.profiles import (
     SAMPLE_KINDS,
     Profile,
     fill_goals,
-    load_profile,
-    profile_names,
     select_masks,
 )
 from evalplus_ng.reduce.requirements import (
@@ -47,14 +44,11 @@ from evalplus_ng.reduce.requirements import (
     read_documents,
     requirement_key,
 )
-from evalplus_ng.reduce.sample_kills import Answer, Candidate, candidates, per_model
+from evalplus_ng.reduce.sample_kills import Answer, Candidate, per_model
 from evalplus_ng.reduce.setcover import KindMasks, fill_across
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.serialize import dumps, encode
-from evalplus_ng.tasks.artifact import write_plus_file
-from evalplus_ng.tasks.plusfile import load_plus_file
-from evalplus_ng.tasks.samples import read_sample_folder
-from evalplus_ng.tasks.spec import MINI_OF, Dataset, file_stem
+from evalplus_ng.tasks.spec import file_stem
 from evalplus_ng.types import TaskId
 
 REPORT_FILE = "reduction.md"
@@ -161,24 +155,6 @@ def reduce_all(reqs: Mapping[TaskId, TaskRequirements], profile: Profile,
     filled = fill_across([(reqs[t].fill_goals(profile, held_out), reqs[t].order, chosen[t])
                           for t in ids], int(profile.mean * len(ids)))
     return {t: sorted(tests) for t, tests in zip(ids, filled, strict=True)}
-
-
-@dataclass(frozen=True)
-class ReduceSummary:
-    """What ``reduce`` wrote and measured."""
-
-    mini_path: Path
-    report_path: Path
-    tests_per_task: Mapping[str, float]
-    #: Per profile: the share of the full suite's kills (base-passing samples it fails)
-    #: that the reduced suite keeps; only when samples were given and some were killed.
-    kept: Mapping[str, float]
-    document: Mapping[str, Any] = field(default_factory=dict)
-    #: Seconds spent on coverage, mutant and sample kills (cumulative over cached runs)
-    #: and on this run; printed, not written (the report files are reproducible).
-    seconds: Mapping[str, float] = field(default_factory=dict)
-    #: With a Ray cluster: the tasks whose requirements each node computed (by node id).
-    nodes: Mapping[str, int] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- caching
@@ -431,7 +407,7 @@ def reduced_task(req: TaskRequirements, chosen: Sequence[int]) -> Task:
                    plus_inputs=tuple(task.plus_inputs[j] for j in plus), calibration=calibration)
 
 
-def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequirements],
+def profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequirements],
                   answers: Sequence[Answer], judge: KillLookup | None,
                   ) -> tuple[list[dict[str, Any]], dict[Profile, dict[TaskId, list[int]]]]:
     """Per profile: tests per task, the full suite's kills the reduced suite keeps, and per
@@ -477,120 +453,6 @@ def _profile_rows(profiles: Sequence[Profile], reqs: Mapping[TaskId, TaskRequire
         row["kept"] = kept / kills if kills else None
         rows.append(row)
     return rows, reductions
-
-
-def _reduction_files(dataset: Dataset, suite: str) -> dict[str, str]:
-    """Names of what reducing ``suite`` writes: the MINI, the report, its JSON, the cache."""
-    mini = dataset.suite_file(MINI_OF[suite])
-    if suite == "plus":
-        return {"mini": mini, "report": REPORT_FILE, "summary": SUMMARY_FILE,
-                "cache": CACHE_FOLDER}
-    return {"mini": mini, "report": f"reduction-{suite}.md",
-            "summary": f"reduction-{suite}.json", "cache": f"{CACHE_FOLDER}-{suite}"}
-
-
-def run_reduce(out_dir: Path, dataset: Dataset, profile: str = "full",
-               samples_dir: Path | None = None, backend: Backend = LOCAL,
-               progress: Progress | None = None,
-               status: Callable[[str], None] | None = None,
-               suite: str = "plus") -> ReduceSummary:
-    """Reduce ``out_dir``'s full suite with ``profile``; write the MINI suite and the report.
-
-    ``dataset`` is the benchmark whose suites ``out_dir`` holds (default HumanEval).
-    Without ``samples_dir`` only profiles without sample kills can run, and the
-    report has no pass@1 columns. ``suite`` is ``plus`` (the MINI, reported for every
-    shipped profile) or ``stress`` (the stress tier's own MINI, for ``profile`` alone:
-    its inputs are the costly ones, so no other profile's requirements are gathered).
-    On a Ray ``backend`` the requirements are computed a task a unit, instead of in the
-    local pool's processes; the caches, the MINI and the report are the same.
-    """
-    if suite not in MINI_OF:
-        raise InputError(suite, None, f"no reduction for suite {suite!r}; known: "
-                                      f"{', '.join(MINI_OF)}")
-    files = _reduction_files(dataset, suite)
-    say = status or (lambda _message: None)
-    began = time.perf_counter()
-    chosen = load_profile(profile)
-    suite_path = out_dir / dataset.suite_file(suite)
-    if not suite_path.is_file():
-        raise InputError(str(suite_path), None,
-                         f"no {suite} suite here: run `evalplus-ng augment --dataset "
-                         f"{dataset.name}` first")
-    if chosen.uses_samples and samples_dir is None:
-        raise InputError(str(samples_dir or "--samples"), None,
-                         f"profile {profile!r} needs LLM samples: pass --samples DIR")
-    tasks = load_plus_file(suite_path, dataset.equality())
-    by_id = {task.task_id: task for task in tasks}
-    sample_table: dict[TaskId, list[Candidate]] | None = None
-    answers: list[Answer] = []
-    if samples_dir is not None:
-        # Samples may answer tasks the suite lacks (a partial suite): read them against
-        # the whole dataset, then keep the suite's.
-        known = {**{t.task_id: t for t in dataset.load()}, **by_id}
-        found = [(name, sample) for name, sample in read_sample_folder(samples_dir, known)
-                 if sample.task_id in by_id]
-        sample_table, answers = candidates(found)
-        say(f"{len(answers)} samples ({sum(map(len, sample_table.values()))} distinct) "
-            f"from {len(per_model(answers))} models")
-    names = sorted(profile_names(), key=lambda n: (PAPER_ORDER.index(n)
-                                                   if n in PAPER_ORDER else len(PAPER_ORDER), n))
-    profiles = [p for p in map(load_profile, names) if p.suite == "plus"
-                and (samples_dir is not None or not p.uses_samples)]
-    if suite != "plus":
-        profiles = [chosen]
-    kinds = {kind for p in profiles for kind in p.requirements}
-    folder = out_dir / files["cache"]
-    hidden = answer_keys_near(out_dir, dataset)
-    nodes: Counter[str] = Counter()
-    with backend.executor(Limits(), hidden) as sandbox:
-        say(f"running the ground truth of {len(tasks)} task(s)")
-        truths = run_ground_truth(tasks, sandbox, tasks_per_job=8)
-        if not backend.ray:
-            say("branch coverage and executed lines")
-            warm(tasks, truths, folder, backend.workers, kinds)
-        else:
-            say("requirements on the Ray cluster")
-            warm_on_cluster(tasks, truths, folder, backend, kinds, sample_table,
-                            tuple(map(str, hidden)), progress, nodes)
-        reqs, seconds = gather(tasks, truths, folder, sandbox, sample_table, progress, kinds)
-        say("set cover and report")
-        judge = KillLookup(sandbox, reqs) if samples_dir is not None else None
-        rows, reductions = _profile_rows(profiles, reqs, answers, judge)
-    kept = reductions[chosen] if chosen in reductions else reduce_all(reqs, chosen)
-    mini = [reduced_task(reqs[t.task_id], kept[t.task_id]) for t in tasks]
-    mini_path = out_dir / files["mini"]
-    write_plus_file(mini, mini_path, dataset.schema)
-    mutant_counts = [len(r.mutants) for r in reqs.values()]
-    survivors = {t: [r.mutant_lines[i] for i, row in enumerate(r.mutants) if not row.killed]
-                 for t, r in reqs.items()}
-    # The report files hold no timings or absolute paths: same suite, same bytes.
-    document = {
-        "suite": dataset.suite_file(suite),
-        "profile": profile,
-        "mini": files["mini"],
-        "profiles": rows,
-        "mutants": {
-            "total": sum(mutant_counts),
-            "min": min(mutant_counts, default=0),
-            "median": statistics.median(mutant_counts) if mutant_counts else 0,
-            "max": max(mutant_counts, default=0),
-            "none": [t for t, r in reqs.items() if not r.mutants],
-            "survivors": {t: lines for t, lines in survivors.items() if lines},
-        },
-    }
-    report_path = out_dir / files["report"]
-    write_atomically(report_path, report(document))
-    write_atomically(out_dir / files["summary"], json.dumps(document, indent=1) + "\n")
-    return ReduceSummary(
-        mini_path, report_path,
-        {r["profile"]: r["tests_per_task"] for r in rows},
-        {r["profile"]: r["kept"] for r in rows if r.get("kept") is not None},
-        document,
-        {**{k: round(v, 1) for k, v in seconds.items()},
-         "this_run": round(time.perf_counter() - began, 1)},
-        dict(nodes),
-    )
-
 
 
 def report(document: Mapping[str, Any]) -> str:
