@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from evalplus_ng import typespec as ts
@@ -49,32 +49,63 @@ MAX_WEIGHT = 30_000
 def grow_value(value: Any, spec: Spec, ctx: Context, size: int | None = None) -> Any:
     """A large variant of ``value`` (of ``spec``), or ``value`` itself when there is none;
     a grown collection or string gets ``size`` elements (default: one of :data:`SIZES`)."""
-    kind = spec.kind
+    size = size or _choice(ctx.rng, SIZES)  # drawn even for a value that is not grown
+    grow = _GROWERS.get(spec.kind)
+    return grow(value, spec, ctx, size) if grow is not None else value
+
+
+def _grow_int(value: Any, spec: Spec, ctx: Context, size: int) -> Any:
+    if type(value) is not int:
+        return value
     rng = ctx.rng
-    size = size or _choice(rng, SIZES)
-    if kind == ts.INT and type(value) is int:
-        if rng.random() < 0.5:
-            return _choice(rng, BIG_INTS) * (-1 if value < 0 else 1)
-        return value * 10 ** _choice(rng, (6, 9, 12)) + _below(rng, 10)
-    if kind == ts.FLOAT and type(value) is float:
-        return _choice(rng, BIG_FLOATS)
-    if kind == ts.STR and type(value) is str and value:
-        return _grow_str(value, size, ctx)
-    if kind in (ts.LIST, ts.SET) and type(value) in (list, set) and value:
-        items = value if type(value) is list else ordered(value)
-        grown = _grow_items(items, spec.args[0], size, ctx)
-        return grown if kind == ts.LIST else set(grown)
-    if kind == ts.TUPLE and type(value) is tuple and value:
-        if spec.variadic:
-            return tuple(_grow_items(list(value), spec.args[0], size, ctx))
-        index = _below(rng, len(value))
-        items = list(value)
-        items[index] = grow_value(items[index], spec.args[index], ctx, size)
-        return tuple(items)
-    if kind == ts.UNION:
-        members = [m for m in spec.args if ts.checker(m)(value)]
-        return grow_value(value, members[0], ctx, size) if members else value
-    return value
+    if rng.random() < 0.5:
+        return _choice(rng, BIG_INTS) * (-1 if value < 0 else 1)
+    return value * 10 ** _choice(rng, (6, 9, 12)) + _below(rng, 10)
+
+
+def _grow_float(value: Any, spec: Spec, ctx: Context, size: int) -> Any:
+    return _choice(ctx.rng, BIG_FLOATS) if type(value) is float else value
+
+
+def _grow_text(value: Any, spec: Spec, ctx: Context, size: int) -> Any:
+    return _grow_str(value, size, ctx) if type(value) is str and value else value
+
+
+def _grow_collection(value: Any, spec: Spec, ctx: Context, size: int) -> Any:
+    """A list or a set (either value) with its items grown, a list or a set as the spec
+    says."""
+    if type(value) not in (list, set) or not value:
+        return value
+    items = value if type(value) is list else ordered(value)
+    grown = _grow_items(items, spec.args[0], size, ctx)
+    return grown if spec.kind == ts.LIST else set(grown)
+
+
+def _grow_tuple(value: Any, spec: Spec, ctx: Context, size: int) -> Any:
+    """A variadic tuple grown as a list; a fixed one with one member grown."""
+    if type(value) is not tuple or not value:
+        return value
+    if spec.variadic:
+        return tuple(_grow_items(list(value), spec.args[0], size, ctx))
+    index = _below(ctx.rng, len(value))
+    items = list(value)
+    items[index] = grow_value(items[index], spec.args[index], ctx, size)
+    return tuple(items)
+
+
+def _grow_union(value: Any, spec: Spec, ctx: Context, size: int) -> Any:
+    """As the first member the value matches."""
+    members = [m for m in spec.args if ts.checker(m)(value)]
+    return grow_value(value, members[0], ctx, size) if members else value
+
+
+Grower = Callable[[Any, Spec, Context, int], Any]
+#: How :func:`grow_value` grows a value of each kind that grows (the others stay as they
+#: are): ``(value, spec, ctx, size)`` to a large variant, or ``value`` when not of the spec.
+_GROWERS: dict[ts.Kind, Grower] = {
+    ts.INT: _grow_int, ts.FLOAT: _grow_float, ts.STR: _grow_text, ts.LIST: _grow_collection,
+    ts.SET: _grow_collection, ts.TUPLE: _grow_tuple, ts.UNION: _grow_union,
+}
 
 
 def weight(value: Any, limit: int = MAX_WEIGHT) -> int:

@@ -152,10 +152,10 @@ class Context:
 
 
 Mutator = Callable[[Any, Spec, Context], Any]
-MUTATORS: dict[str, Mutator] = {}
+MUTATORS: dict[ts.Kind, Mutator] = {}
 
 
-def mutator(kind: str) -> Callable[[Mutator], Mutator]:
+def mutator(kind: ts.Kind) -> Callable[[Mutator], Mutator]:
     """Register ``function`` as the mutator for spec kind ``kind``."""
 
     def register(function: Mutator) -> Mutator:
@@ -170,45 +170,87 @@ def mutator(kind: str) -> Callable[[Mutator], Mutator]:
 
 def fresh(spec: Spec, ctx: Context, depth: int = 0) -> Any:
     """A new small value of ``spec``, preferring ingredients."""
+    make = MAKERS.get(spec.kind)
+    if make is None:
+        raise ts.SpecError(f"cannot make a value of {spec}")
+    return make(spec, ctx, depth)
+
+
+def _fresh_none(spec: Spec, ctx: Context, depth: int) -> None:
+    return None
+
+
+def _fresh_bool(spec: Spec, ctx: Context, depth: int) -> bool:
+    return ctx.rng.random() < 0.5
+
+
+def _fresh_int(spec: Spec, ctx: Context, depth: int) -> int:
     rng = ctx.rng
-    kind = spec.kind
-    if kind == ts.UNION:
-        return fresh(_choice(rng, spec.args), ctx, depth)
-    if kind == ts.NONE:
-        return None
-    if kind == ts.BOOL:
-        return rng.random() < 0.5
-    if kind == ts.INT:
-        seen = ctx.pool.pick("int")
-        return seen if seen is not None and rng.random() < 0.7 \
-            else ctx.note(_randint(rng, -10, 100))
-    if kind == ts.FLOAT:
-        seen = ctx.pool.pick("float")
-        return seen if seen is not None and rng.random() < 0.7 \
-            else ctx.note(round(rng.uniform(-10, 100), 2))
-    if kind == ts.COMPLEX:
-        return complex(fresh(Spec(ts.FLOAT), ctx, depth), fresh(Spec(ts.FLOAT), ctx, depth))
-    if kind == ts.STR:
-        seen = ctx.pool.pick("word") if rng.random() < 0.5 else ctx.pool.pick("str")
-        if seen is not None and rng.random() < 0.8:
-            return seen
-        return ctx.note(_text(ctx, _randint(rng, 0, 6)))
-    if kind == ts.ANY:
-        return fresh(_ANY_SPECS[_below(rng, 3)], ctx, depth)
-    size = 0 if depth > 2 else _randint(rng, 0, 3)
-    if kind in (ts.LIST, ts.SET):
-        items = [fresh(spec.args[0], ctx, depth + 1) for _ in range(size)]
-        return items if kind == ts.LIST else _as_set(items)
-    if kind == ts.TUPLE:
-        if spec.variadic:
-            return tuple(fresh(spec.args[0], ctx, depth + 1) for _ in range(size))
-        return tuple(fresh(member, ctx, depth + 1) for member in spec.args)
-    if kind == ts.DICT:
-        return {_hashable(fresh(spec.args[0], ctx, depth + 1)): fresh(spec.args[1], ctx, depth + 1)
-                for _ in range(size)}
-    raise ts.SpecError(f"cannot make a value of {spec}")
+    seen = ctx.pool.pick("int")
+    return seen if seen is not None and rng.random() < 0.7 \
+        else ctx.note(_randint(rng, -10, 100))
 
 
+def _fresh_float(spec: Spec, ctx: Context, depth: int) -> float:
+    rng = ctx.rng
+    seen = ctx.pool.pick("float")
+    return seen if seen is not None and rng.random() < 0.7 \
+        else ctx.note(round(rng.uniform(-10, 100), 2))
+
+
+def _fresh_complex(spec: Spec, ctx: Context, depth: int) -> complex:
+    return complex(_fresh_float(spec, ctx, depth), _fresh_float(spec, ctx, depth))
+
+
+def _fresh_str(spec: Spec, ctx: Context, depth: int) -> Any:
+    rng = ctx.rng
+    seen = ctx.pool.pick("word") if rng.random() < 0.5 else ctx.pool.pick("str")
+    if seen is not None and rng.random() < 0.8:
+        return seen
+    return ctx.note(_text(ctx, _randint(rng, 0, 6)))
+
+
+def _fresh_any(spec: Spec, ctx: Context, depth: int) -> Any:
+    return fresh(_ANY_SPECS[_below(ctx.rng, 3)], ctx, depth)
+
+
+def _fresh_union(spec: Spec, ctx: Context, depth: int) -> Any:
+    return fresh(_choice(ctx.rng, spec.args), ctx, depth)
+
+
+def _size(ctx: Context, depth: int) -> int:
+    """The length of a new collection: none when nested deeper than two."""
+    return 0 if depth > 2 else _randint(ctx.rng, 0, 3)
+
+
+def _fresh_list(spec: Spec, ctx: Context, depth: int) -> list[Any]:
+    return [fresh(spec.args[0], ctx, depth + 1) for _ in range(_size(ctx, depth))]
+
+
+def _fresh_set(spec: Spec, ctx: Context, depth: int) -> set[Any]:
+    return _as_set(_fresh_list(spec, ctx, depth))
+
+
+def _fresh_tuple(spec: Spec, ctx: Context, depth: int) -> tuple[Any, ...]:
+    size = _size(ctx, depth)  # drawn for a fixed tuple too, to keep every seed's values
+    if spec.variadic:
+        return tuple(fresh(spec.args[0], ctx, depth + 1) for _ in range(size))
+    return tuple(fresh(member, ctx, depth + 1) for member in spec.args)
+
+
+def _fresh_dict(spec: Spec, ctx: Context, depth: int) -> dict[Any, Any]:
+    return {_hashable(fresh(spec.args[0], ctx, depth + 1)): fresh(spec.args[1], ctx, depth + 1)
+            for _ in range(_size(ctx, depth))}
+
+
+Maker = Callable[[Spec, Context, int], Any]
+#: :func:`fresh` of each kind: ``(spec, ctx, depth)`` to a new value.
+MAKERS: dict[ts.Kind, Maker] = {
+    ts.ANY: _fresh_any, ts.NONE: _fresh_none, ts.BOOL: _fresh_bool, ts.INT: _fresh_int,
+    ts.FLOAT: _fresh_float, ts.COMPLEX: _fresh_complex, ts.STR: _fresh_str,
+    ts.UNION: _fresh_union, ts.LIST: _fresh_list, ts.SET: _fresh_set, ts.TUPLE: _fresh_tuple,
+    ts.DICT: _fresh_dict,
+}
 _ANY_SPECS = (Spec(ts.INT), Spec(ts.STR), Spec(ts.FLOAT))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import string
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -91,35 +91,40 @@ def _alphabet(examples: Sequence[Any]) -> str:
 
 def strategy(spec: Spec, alphabet: str) -> st.SearchStrategy[Any]:
     """A bounded Hypothesis strategy for values of ``spec``."""
-    kind = spec.kind
-    if kind == ts.NONE:
-        return st.none()
-    if kind == ts.BOOL:
-        return st.booleans()
-    if kind == ts.INT:
-        return st.integers(-20, 20) | st.integers(-(10**6), 10**6)
-    if kind == ts.FLOAT:
-        return st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
-    if kind == ts.COMPLEX:
-        return st.complex_numbers(max_magnitude=1e6, allow_nan=False, allow_infinity=False)
-    if kind == ts.STR:
-        return st.text(alphabet=alphabet, max_size=20)
-    if kind == ts.ANY:
-        return st.integers(-100, 100) | st.text(alphabet=alphabet, max_size=10)
-    if kind == ts.UNION:
-        return st.one_of(*[strategy(member, alphabet) for member in spec.args])
-    if kind == ts.LIST:
-        return st.lists(strategy(spec.args[0], alphabet), max_size=10)
-    if kind == ts.SET:
-        return st.sets(strategy(spec.args[0], alphabet), max_size=10)
-    if kind == ts.TUPLE:
-        if spec.variadic:
-            return st.lists(strategy(spec.args[0], alphabet), max_size=6).map(tuple)
-        return st.tuples(*[strategy(member, alphabet) for member in spec.args])
-    if kind == ts.DICT:
-        return st.dictionaries(strategy(spec.args[0], alphabet), strategy(spec.args[1], alphabet),
-                               max_size=6)
-    raise ts.SpecError(f"no strategy for {spec}")
+    build = STRATEGIES.get(spec.kind)
+    if build is None:
+        raise ts.SpecError(f"no strategy for {spec}")
+    return build(spec, alphabet)
+
+
+def _tuples(spec: Spec, alphabet: str) -> st.SearchStrategy[Any]:
+    if spec.variadic:
+        return st.lists(strategy(spec.args[0], alphabet), max_size=6).map(tuple)
+    return st.tuples(*[strategy(member, alphabet) for member in spec.args])
+
+
+Strategy = Callable[[Spec, str], st.SearchStrategy[Any]]
+#: :func:`strategy` of each kind: ``(spec, alphabet)`` to a strategy, like Hypothesis's own
+#: type lookup.
+STRATEGIES: dict[ts.Kind, Strategy] = {
+    ts.NONE: lambda spec, alphabet: st.none(),
+    ts.BOOL: lambda spec, alphabet: st.booleans(),
+    ts.INT: lambda spec, alphabet: st.integers(-20, 20) | st.integers(-(10**6), 10**6),
+    ts.FLOAT: lambda spec, alphabet: st.floats(-1e6, 1e6, allow_nan=False,
+                                               allow_infinity=False),
+    ts.COMPLEX: lambda spec, alphabet: st.complex_numbers(
+        max_magnitude=1e6, allow_nan=False, allow_infinity=False),
+    ts.STR: lambda spec, alphabet: st.text(alphabet=alphabet, max_size=20),
+    ts.ANY: lambda spec, alphabet: st.integers(-100, 100) | st.text(alphabet=alphabet,
+                                                                    max_size=10),
+    ts.UNION: lambda spec, alphabet: st.one_of(
+        *[strategy(member, alphabet) for member in spec.args]),
+    ts.LIST: lambda spec, alphabet: st.lists(strategy(spec.args[0], alphabet), max_size=10),
+    ts.SET: lambda spec, alphabet: st.sets(strategy(spec.args[0], alphabet), max_size=10),
+    ts.TUPLE: _tuples,
+    ts.DICT: lambda spec, alphabet: st.dictionaries(
+        strategy(spec.args[0], alphabet), strategy(spec.args[1], alphabet), max_size=6),
+}
 
 
 @contextlib.contextmanager
