@@ -55,10 +55,28 @@ _HASHABLE = st.recursive(
 @settings(max_examples=400, deadline=None)
 @given(_HASHABLE, _HASHABLE)
 def test_a_set_member_or_key_is_equal_exactly_when_the_values_are(a: object, b: object) -> None:
-    # Members compare like the values themselves (atol 0: exactly), type for type.
-    assert equal({a}, {b}) == equal(a, b)
-    assert equal({a: 0}, {b: 0}) == equal(a, b)
-    assert equal([{a, "z"}], [{b, "z"}]) == equal(a, b)
+    # Members compare like the values themselves (atol 0: exactly), type for type: the
+    # one leniency of a value, an int where a float is expected, is none in a member.
+    exactly = equal(a, b) and not _int_for_float(a, b)
+    assert equal({a}, {b}) == exactly
+    assert equal({a: 0}, {b: 0}) == exactly
+    assert equal([{a, "z"}], [{b, "z"}]) == exactly
+
+
+def _int_for_float(expected: object, actual: object) -> bool:
+    """Whether ``actual`` has an int where ``expected`` has a float (outside sets, where
+    :func:`equal` accepts it)."""
+    if type(expected) is float:
+        return type(actual) is int
+    if type(expected) is tuple and type(actual) is tuple and len(expected) == len(actual):
+        return any(_int_for_float(e, x) for e, x in zip(expected, actual, strict=True))
+    return False
+
+
+def test_an_int_for_a_float_is_accepted_in_a_value_and_not_in_a_member() -> None:
+    # The counterexample Hypothesis found to the property above before it said so.
+    assert equal((0, 0.0), (0, 0))
+    assert not equal({(0, 0.0)}, {(0, 0)})
 
 
 def _retyped(value: object) -> object:
