@@ -598,10 +598,8 @@ def _print_reduce(summary: ReduceSummary) -> None:
     _print_nodes("tasks reduced", summary.nodes)
     spent = summary.seconds
     if spent:
-        click.echo(f"seconds (cumulative over cached runs): coverage {spent['coverage']}, "
-                   f"mutant kills {spent['mutants']}, slip kills {spent['slips']}, "
-                   f"cost {spent['cost']}, values {spent['values']}, habits {spent['habits']}, "
-                   f"sample kills {spent['samples']}; "
+        kinds = ", ".join(f"{label} {seconds}" for label, seconds in summary.spent_per_kind)
+        click.echo(f"seconds (cumulative over cached runs): {kinds or 'none'}; "
                    f"this run {spent['this_run']}")
     for name, tests in summary.tests_per_task.items():
         kept = summary.kept.get(name)

@@ -219,14 +219,13 @@ def test_evaluate_hides_the_suites_it_judges_with_and_the_cache(tmp_path: Path) 
     from evalplus_ng.tasks.registry import resolve
 
     humaneval = resolve("humaneval")
-    from evalplus_ng.backend.executors import answer_keys_near
     from evalplus_ng.pipeline.context import Workspace
     from evalplus_ng.tasks.sources import user_cache_dir
 
     own = tmp_path / "mine.jsonl.gz"
     space = Workspace(humaneval, tmp_path)
     assert space.suite_path(str(own)) == own
-    hidden = answer_keys_near(tmp_path, humaneval, own)
+    hidden = space.answer_keys(own)
     assert {tmp_path / name for name in humaneval.suite_files().values()} <= set(hidden)
     assert own in hidden and user_cache_dir() in hidden
     assert space.suite_path("base") is None
@@ -471,7 +470,7 @@ def test_the_results_secret_is_hidden_from_samples_in_both_modes(
     # The secret that seals results files (evalplus_ng.seal) lies in the cache; here the
     # cache lies inside a folder every jail shows (Python's prefix), so only covering
     # it keeps a sample from the key. evaluate's own list of what to hide is used.
-    from evalplus_ng.backend.executors import answer_keys_near
+    from evalplus_ng.pipeline.context import Workspace
     from evalplus_ng.seal import secret_folder, user_secret
     from evalplus_ng.tasks.registry import resolve
 
@@ -483,7 +482,7 @@ def test_the_results_secret_is_hidden_from_samples_in_both_modes(
         assert os.listdir(folder) == ["results.key"]
         cache.chmod(0o755)
         code = LISTER.replace("__PATH__", repr(str(folder)))
-        hidden = answer_keys_near(cache / "artifacts", resolve("humaneval"))
+        hidden = Workspace(resolve("humaneval"), cache / "artifacts").answer_keys()
         with Sandbox(1, LIMITS, hidden=hidden) as sandbox:
             # Covered with the cache around it (a folder inside a covered one is left
             # out: bwrap could not make its mount point in the read-only cover).

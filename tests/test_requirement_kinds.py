@@ -378,3 +378,14 @@ def test_an_in_process_document_reads_the_same_after_the_cache_s_json() -> None:
         fresh = kind.read(document, frozenset({0, 1}))
         assert fresh == kind.read(json.loads(json.dumps(document)), frozenset({0, 1})), name
         assert fresh.masks()[1] > 0, name  # each finds some goal on these tests
+
+
+def test_the_seconds_each_kind_took_are_named_for_a_reader_in_registry_order() -> None:
+    from pathlib import Path
+
+    from evalplus_ng.pipeline.reduce import ReduceSummary
+
+    summary = ReduceSummary(Path("m"), Path("r"), {}, {}, seconds={
+        "slips": 2.5, "coverage": 1.0, "mutants": 0.0, "values": 0.3, "this_run": 9.0})
+    # Every kind that took time, the registry's order, "this_run" apart, none by hand.
+    assert summary.spent_per_kind == [("coverage", 1.0), ("slip kills", 2.5), ("values", 0.3)]

@@ -1,5 +1,4 @@
-"""Where a command's work runs (:class:`Backend`, chosen once and passed down), and what
-every sandbox there hides from the code it runs (:func:`answer_keys_near`)."""
+"""Where a command's work runs (:class:`Backend`, chosen once and passed down)."""
 
 from __future__ import annotations
 
@@ -12,26 +11,9 @@ from typing import TYPE_CHECKING, Any
 from evalplus_ng import pools
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.sandbox import Limits, Sandbox
-from evalplus_ng.seal import secret_folder
-from evalplus_ng.tasks.sources import user_cache_dir
-from evalplus_ng.tasks.spec import Dataset
 
 if TYPE_CHECKING:
     from evalplus_ng.backend.cluster import RayExecutor
-
-
-def answer_keys_near(folder: Path, dataset: Dataset, *files: Path) -> list[Path]:
-    """What a sample must not read, beyond the installed data: the suites in ``folder``
-    (each holds the reference solutions; any dataset's), ``files``, the dataset's own
-    file and the user's data folder (fixed references), and evalplus-ng's own cache
-    (recovered base inputs and their outputs) with the secret that seals results files
-    (named apart: it is covered even where the whole cache cannot be). Passed to
-    :class:`Sandbox` as ``hidden``."""
-    suites = {folder / name for name in dataset.suite_files().values()}
-    suites |= set(folder.glob("*Plus*.jsonl*")) if folder.is_dir() else set()
-    own = [dataset.source] if dataset.source is not None else []
-    return [*sorted(suites), *files, *own, dataset.user_folder.definition, user_cache_dir(),
-            secret_folder(user_cache_dir())]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from evalplus_ng.backend.executors import answer_keys_near
 from evalplus_ng.files import read_json_table, write_atomically, write_json
 from evalplus_ng.generate.contract import Contract, load_contract
 from evalplus_ng.jobs import task_job
@@ -235,7 +234,7 @@ def run_audit(space: Workspace, samples_dir: Path | None = None,
                     checked[t.task_id] = (*checked.get(t.task_id, ()), *t.plus_inputs)
     out_dir.mkdir(parents=True, exist_ok=True)
     jury_cost, jury_seconds = JuryCost(), [0.0, 0.0]
-    with Sandbox(workers, judge=JUDGE, hidden=answer_keys_near(out_dir, dataset, suite, held)
+    with Sandbox(workers, judge=JUDGE, hidden=space.answer_keys(suite, held)
                  ) as sandbox:
         began = time.perf_counter()
         samples = (_base_passing_samples(tasks, samples_dir, sandbox, config, known, families)

@@ -10,6 +10,7 @@ from pathlib import Path
 from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Task
+from evalplus_ng.seal import secret_folder
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.sources import user_cache_dir
 from evalplus_ng.tasks.spec import SUITE_SUFFIXES, Dataset
@@ -50,6 +51,20 @@ class Workspace:
         if suite != AUTO:
             return suite
         return "plus" if self.suite_file("plus").is_file() else "base"
+
+    def answer_keys(self, *files: Path) -> list[Path]:
+        """What a sample must not read, beyond the installed data: the suites here (each
+        holds the reference solutions; any dataset's), ``files``, the dataset's own file
+        and the user's data folder (fixed references), and evalplus-ng's own cache
+        (recovered base inputs and their outputs) with the secret that seals results
+        files (named apart: it is covered even where the whole cache cannot be). Passed to
+        the sandbox as what it hides."""
+        folder, dataset, cache = self.out, self.dataset, user_cache_dir()
+        suites = {folder / name for name in dataset.suite_files().values()}
+        suites |= set(folder.glob("*Plus*.jsonl*")) if folder.is_dir() else set()
+        own = [dataset.source] if dataset.source is not None else []
+        return [*sorted(suites), *files, *own, dataset.user_folder.definition, cache,
+                secret_folder(cache)]
 
     def load_suite(self, suite: str) -> list[Task]:
         """Tasks of a suite: ``base`` (the dataset's own tests), ``plus``, ``mini``,

@@ -10,7 +10,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from evalplus_ng.backend.executors import answer_keys_near
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.edges import split_kills
 from evalplus_ng.evaluation.evaluate import (
@@ -25,9 +24,7 @@ from evalplus_ng.evaluation.evaluate import (
     verdict_identity,
 )
 from evalplus_ng.files import write_json
-from evalplus_ng.oracle.calibrate import (
-    measure_reference,
-)
+from evalplus_ng.oracle.calibrate import measure_reference
 from evalplus_ng.oracle.groundtruth import GroundTruth
 from evalplus_ng.pipeline.context import AUTO, Progress, Workspace
 from evalplus_ng.records import REFUSALS, Verdict
@@ -37,9 +34,7 @@ from evalplus_ng.report.summary import (
 )
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.seal import genuine, sealed, user_secret
-from evalplus_ng.tasks.samples import (
-    read_samples_of,
-)
+from evalplus_ng.tasks.samples import read_samples_of
 from evalplus_ng.tasks.sources import user_cache_dir
 from evalplus_ng.tasks.spec import SUITE_SUFFIXES
 from evalplus_ng.types import TaskId
@@ -139,7 +134,7 @@ def run_evaluate(
     suite = space.resolved_suite(request.suite)
     chosen, request = suite != request.suite, replace(request, suite=suite)
     judged = space.suite_path(request.suite)
-    hidden = answer_keys_near(space.out, space.dataset, *([judged] if judged else []))
+    hidden = space.answer_keys(*([judged] if judged else []))
     # Made (on first use) before any sandbox starts, so that every jail hides it.
     secret = user_secret(user_cache_dir())
     with space.backend.executor(request.limits, hidden) as sandbox:

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.backend.executors import answer_keys_near
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically, write_json
 from evalplus_ng.oracle.groundtruth import run_ground_truth
@@ -31,6 +30,7 @@ from evalplus_ng.reduce.mini import (
     warm_on_cluster,
 )
 from evalplus_ng.reduce.profiles import load_profile, profile_names
+from evalplus_ng.reduce.requirements import KINDS
 from evalplus_ng.reduce.sample_kills import Answer, Candidate, candidates, per_model
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.tasks.artifact import write_plus_file
@@ -56,6 +56,13 @@ class ReduceSummary:
     seconds: Mapping[str, float] = field(default_factory=dict)
     #: With a Ray cluster: the tasks whose requirements each node computed (by node id).
     nodes: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def spent_per_kind(self) -> list[tuple[str, float]]:
+        """The cumulative seconds of each requirement kind that took any, named for a
+        reader, in the registry's order."""
+        return [(kind.label or name, self.seconds[name]) for name, kind in KINDS.items()
+                if self.seconds.get(name)]
 
 
 
@@ -120,7 +127,7 @@ def run_reduce(space: Workspace, profile: str = "full", samples_dir: Path | None
         profiles = [chosen]
     kinds = {kind for p in profiles for kind in p.requirements}
     folder = out_dir / files["cache"]
-    hidden = answer_keys_near(out_dir, dataset)
+    hidden = space.answer_keys()
     nodes: Counter[str] = Counter()
     with backend.executor(Limits(), hidden) as sandbox:
         say(f"running the ground truth of {len(tasks)} task(s)")

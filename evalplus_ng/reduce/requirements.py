@@ -103,6 +103,8 @@ class RequirementKind:
     of_samples: bool = False
     #: The kind whose document this one reads ("": its own).
     source: str = ""
+    #: How a person reads the kind's name (the name itself when empty).
+    label: str = ""
 
     @property
     def document(self) -> str:
@@ -268,10 +270,12 @@ def _habits_key(_subject: Subject) -> list[Any]:
 #: Every requirement kind, by name, in the order profiles list them.
 KINDS: Mapping[str, RequirementKind] = {kind.name: kind for kind in (
     RequirementKind("coverage", _coverage, _arcs, _none),
-    RequirementKind("mutants", _mutants, _kills, _mutant_key, sandboxed=True),
-    RequirementKind("samples", _samples, _kills, _sample_key, sandboxed=True, of_samples=True),
+    RequirementKind("mutants", _mutants, _kills, _mutant_key, sandboxed=True,
+                    label="mutant kills"),
+    RequirementKind("samples", _samples, _kills, _sample_key, sandboxed=True, of_samples=True,
+                    label="sample kills"),
     RequirementKind("cost", _cost, _costliest, _none),
-    RequirementKind("slips", _slips, _kills, _slip_key, sandboxed=True),
+    RequirementKind("slips", _slips, _kills, _slip_key, sandboxed=True, label="slip kills"),
     RequirementKind("classes", _classes, _goals),
     RequirementKind("faults", None, _plus_kills, of_samples=True, source="samples"),
     RequirementKind("habits", _habits, _goals, _habits_key, sandboxed=True),
