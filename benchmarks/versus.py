@@ -103,6 +103,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--floor", type=float, default=0.95)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--only", choices=("augment", "evaluate"), default=None,
+                        help="time one command (evaluate: on --suite)")
+    parser.add_argument("--suite", type=Path, default=None,
+                        help="the plus suite evaluate judges with [default: the one the "
+                             "baseline's augment writes]")
     options = parser.parse_args()
     files = sorted(SAMPLES.glob("*.jsonl"))[::6][:options.files]
     if not files:
@@ -112,7 +117,7 @@ def main() -> int:
         work = Path(scratch)
         samples = work / "samples.jsonl"
         roots = {"baseline": baseline, "this": HERE}
-        best: dict[str, dict[str, float]] = {"augment": {}, "evaluate": {}}
+        best: dict[str, dict[str, float]] = {}
         differences: dict[str, list[str]] = {}
 
         def augment(side: str, run: int) -> float:
@@ -123,13 +128,15 @@ def main() -> int:
 
         def evaluate(side: str, run: int) -> float:
             return timed(roots[side], ["evaluate", "--samples", str(samples), "--suite",
-                                       str(suite), "--artifacts", str(work / "augment-baseline-0"),
+                                       str(suite), "--artifacts", str(suite.parent),
                                        *jobs, "--results",
                                        str(work / f"results-{side}-{run}.json")],
                          work / f"evaluate-{side}-{run}.log")
 
-        augment("baseline", 0)  # the suite evaluate judges with: its tasks' samples only
-        suite = work / "augment-baseline-0" / "HumanEvalPlus.jsonl.gz"
+        commands = [c for c in ("augment", "evaluate") if options.only in (None, c)]
+        suite = options.suite or work / "augment-baseline-0" / "HumanEvalPlus.jsonl.gz"
+        if options.suite is None:
+            augment("baseline", 0)  # the suite evaluate judges with: its tasks' samples only
         with gzip.open(suite, "rt") as lines:
             tasks = {json.loads(line)["task_id"] for line in lines}
         samples.write_text("".join(line for f in files for line in f.open()
@@ -138,15 +145,20 @@ def main() -> int:
             order = ("baseline", "this") if run % 2 == 0 else ("this", "baseline")
             for command, action in (("augment", augment), ("evaluate", evaluate)):
                 for side in order:
-                    if (command, side, run) == ("augment", "baseline", 0):
-                        continue  # run above
+                    if command not in commands or (command, side, run) == (
+                            "augment", "baseline", 0):
+                        continue  # not asked for, or run above
                     seconds = action(side, run)
                     print(f"round {run}{' (untimed)' if run == 0 else ''}: {command} "
                           f"{side} {seconds:.1f} s", flush=True)
                     if run:
-                        best[command][side] = min(best[command].get(side, seconds), seconds)
-            differences[f"augment round {run}"] = differing_files(
-                work / f"augment-baseline-{run}", work / f"augment-this-{run}")
+                        sides = best.setdefault(command, {})
+                        sides[side] = min(sides.get(side, seconds), seconds)
+            if "augment" in commands:
+                differences[f"augment round {run}"] = differing_files(
+                    work / f"augment-baseline-{run}", work / f"augment-this-{run}")
+            if "evaluate" not in commands:
+                continue
             left, right = (verdicts(work / f"results-{side}-{run}.json")
                            for side in ("baseline", "this"))
             differences[f"evaluate round {run}"] = [
@@ -163,8 +175,9 @@ def main() -> int:
     differing = {k: v for k, v in differences.items() if v}
     for name, found in differing.items():
         print(f"{name}: {len(found)} differ, e.g. {found[:3]}")
+    judged = options.suite or f"HumanEval tasks {options.tasks}"
     print(f"outputs: {'identical' if not differing else 'DIFFERENT'} "
-          f"({report['samples']} samples, HumanEval tasks {options.tasks})")
+          f"({report['samples']} samples, suite {judged})")
     if options.json is not None:
         options.json.write_text(json.dumps(report, indent=1) + "\n")
     return int(bool(differing) or any(r < options.floor for r in ratios.values()))
