@@ -311,7 +311,9 @@ def _infer_one(value: Any) -> Spec:
     if kind is list:
         return Spec(LIST, (infer(value),))
     if kind is set:
-        return Spec(SET, (infer(list(value)),))
+        # In a canonical order: a set's own order follows the string hash, which
+        # PYTHONHASHSEED varies, and a union lists its kinds in the order first seen.
+        return Spec(SET, (infer(sorted(value, key=_canonical)),))
     if kind is tuple:
         members = tuple(_infer_one(v) for v in value)
         if len(members) >= SEQUENCE_TUPLE and len(set(members)) == 1:
@@ -320,6 +322,11 @@ def _infer_one(value: Any) -> Spec:
     if kind is dict:
         return Spec(DICT, (infer(list(value)), infer(list(value.values()))))
     return ANY_SPEC
+
+
+def _canonical(value: Any) -> tuple[str, str]:
+    """A set member's place in a canonical order: its type's name, then its text."""
+    return type(value).__name__, repr(value)
 
 
 def _merge(specs: Sequence[Spec]) -> Spec:

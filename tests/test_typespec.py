@@ -71,3 +71,17 @@ def test_conform_writes_ints_as_floats_where_floats_are_wanted(
         annotation: str, value: object, expected: object) -> None:
     converted = conform(value, parse(annotation))
     assert converted == expected and repr(converted) == repr(expected)
+
+
+def test_a_mixed_set_infers_the_same_spec_under_any_hash_seed() -> None:
+    # A set's iteration order follows the string hash; the inferred union must not.
+    import os
+    import subprocess
+    import sys
+
+    code = ("from evalplus_ng.typespec import infer; "
+            "print(infer([{'a', 1, 'b', 2.5, (1, 'x'), 'c', None}]))")
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+            for seed in range(8)}
+    assert len(seen) == 1, seen
