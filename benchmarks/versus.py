@@ -23,7 +23,11 @@ How:
    it). Run it alone on the machine.
 
     python benchmarks/versus.py --baseline REV [--tasks 0-40] [--files 12] [-j 2]
-                                [--repeat 2] [--json report.json]
+                                [--repeat 2] [--only augment|evaluate] [--suite PATH]
+                                [--json report.json]
+
+``--suite`` judges with a suite already written (a whole HumanEval+ one: every task's
+samples) and skips the augment the suite would otherwise come from.
 
 Exit code 1 when an output differs or a ratio falls under ``--floor`` (default 0.95:
 within the noise of one machine).
