@@ -706,23 +706,30 @@ def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: b
 @main.command()
 @click.argument("results", nargs=-1, required=True,
                 type=click.Path(path_type=Path, exists=True))
-@click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
-              default=DEFAULT_OUT, show_default=True,
-              help="Folder where `augment` wrote the suite (for its stats and audit).")
+@click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False), multiple=True,
+              default=(DEFAULT_OUT,), show_default=True,
+              help="Folder where `augment` wrote a suite (for its stats and audit); give "
+                   "one per dataset (each is matched by the dataset its stats.json names).")
+@click.option("--models", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              default=None, metavar="FILE",
+              help="JSON object of results-file stem -> display name, or -> {\"name\": ..., "
+                   "and metadata such as \"size\", \"family\", \"link\"}.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               default=Path("evalplus-ng-report"), show_default=True,
               help="Folder for report.md and report.html.")
 @_errors_to_exit_codes
-def report(results: tuple[Path, ...], artifacts: Path, out: Path) -> None:
-    """Compare models: a leaderboard, per-task pass rates and what plus finds, from
-    results files (or folders of them), as Markdown and one self-contained HTML page."""
+def report(results: tuple[Path, ...], artifacts: tuple[Path, ...], models: Path | None,
+           out: Path) -> None:
+    """Compare models: a leaderboard with pass@k, per-task pass rates, every task x model
+    and what plus finds, per dataset and side by side, from results files (or folders of
+    them), as Markdown and one self-contained HTML page."""
     from evalplus_ng.pipeline.report import run_report
 
     began = time.perf_counter()
-    summary = run_report(list(results), out, artifacts)
+    summary = run_report(list(results), out, artifacts, models)
     click.echo(summary.markdown_path.read_text(encoding="utf-8"))
     click.echo(f"wrote {summary.markdown_path} and {summary.html_path} "
-               f"({summary.report.files} results files, {time.perf_counter() - began:.1f} s)")
+               f"({summary.board.files} results files, {time.perf_counter() - began:.1f} s)")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -47,3 +49,26 @@ def jail(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
         pytest.skip(f"the kernel refuses the namespaces jail here: {problem}")
     monkeypatch.setenv(MODE_VARIABLE, chosen.value)
     return chosen.value
+
+
+@pytest.fixture
+def chromium(tmp_path: Path) -> Callable[..., str]:
+    """Headless Chromium as a function: ``chromium(url, *flags)`` -> its stdout (with
+    ``--dump-dom``: the DOM after the page's scripts ran). Skipped where it is missing
+    (Debian's chromium package), a failure under ``CI`` (.ci/run installs it)."""
+    browser = next((found for name in ("chromium", "chromium-browser", "google-chrome")
+                    if (found := shutil.which(name))), None)
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("no headless Chromium: .ci/run installs Debian's chromium package")
+        pytest.skip("no Chromium here (Debian's chromium package; .ci/run installs it)")
+
+    def run(url: str, *flags: str) -> str:
+        done = subprocess.run(
+            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", f"--user-data-dir={tmp_path / 'chromium-profile'}", *flags, url],
+            check=True, timeout=120, capture_output=True, text=True)
+        return done.stdout
+
+    return run

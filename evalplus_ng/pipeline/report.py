@@ -1,27 +1,31 @@
-"""``report``: read results files and write report.md and report.html."""
+"""``report``: read results files (and a models file) and write report.md and report.html."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.oracle import audit
 from evalplus_ng.pipeline.context import DEFAULT_OUT
-from evalplus_ng.report import render
-from evalplus_ng.report.render import SuiteFacts
+from evalplus_ng.report import page, render
+from evalplus_ng.report.board import Board, SuiteFacts, board, dataset_of
+from evalplus_ng.report.matrix import Failure, first_failures
+from evalplus_ng.report.models import ModelInfo, ModelsFormatError, model_infos
 from evalplus_ng.report.summary import (
     DuplicateResultsError,
     JudgedFile,
-    Report,
     ResultsFormatError,
-    build,
     judged_file,
 )
+from evalplus_ng.tasks.spec import SUITE_SUFFIXES
+from evalplus_ng.types import TaskId
 
 
 @dataclass(frozen=True)
@@ -30,8 +34,7 @@ class ReportSummary:
 
     markdown_path: Path
     html_path: Path
-    report: Report
-    facts: SuiteFacts
+    board: Board
 
 
 def results_files(paths: Sequence[Path]) -> list[Path]:
@@ -67,6 +70,24 @@ def _json_file(path: Path) -> object | None:
         return None
 
 
+def _json_document(path: Path) -> Any:
+    """A JSON file's contents; an unreadable or invalid file is an :class:`InputError`."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), None, f"cannot read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(str(path), exc.lineno, f"invalid JSON: {exc.msg}") from None
+
+
+def suite_dataset(artifacts: Path) -> str | None:
+    """The dataset whose suite ``artifacts`` holds, as its ``stats.json`` records it."""
+    stats = _json_file(artifacts / "stats.json")
+    config = stats.get("config") if isinstance(stats, dict) else None
+    made = config.get("dataset") if isinstance(config, dict) else None
+    return str(made) if made else None
+
+
 def suite_facts(artifacts: Path, datasets: Collection[str] = ()) -> SuiteFacts:
     """What ``artifacts`` holds of the suite (stats, MINI size, audit); an absent or
     unreadable file leaves its part out, with a note saying so, as does a suite of a
@@ -78,8 +99,7 @@ def suite_facts(artifacts: Path, datasets: Collection[str] = ()) -> SuiteFacts:
     if isinstance(stats, dict):
         plus, stress = stats.get("plus_inputs"), stats.get("stress_inputs")
         edge = stats.get("edge_inputs")
-        config = stats.get("config")
-        made = config.get("dataset") if isinstance(config, dict) else None
+        made = suite_dataset(artifacts)
         if made and datasets and made not in datasets:
             notes.append(f"warning: {artifacts} holds a {made} suite; the results judged "
                          f"{', '.join(sorted(datasets))}")
@@ -100,30 +120,75 @@ def suite_facts(artifacts: Path, datasets: Collection[str] = ()) -> SuiteFacts:
                       defective or (), tuple(notes))
 
 
-def run_report(paths: Sequence[Path], out: Path, artifacts: Path = DEFAULT_OUT,
-               ) -> ReportSummary:
-    """Read every results file ``paths`` name (one or more per model: ``evaluate
-    --results DIR/MODEL_eval_results.json``, one folder per suite); write
-    ``out/report.md`` and ``out/report.html``, with what ``artifacts`` says of the suite."""
+def folder_of(dataset: str, folders: Sequence[Path]) -> Path | None:
+    """The artifacts folder holding ``dataset``'s suite; a single folder given stands
+    for every dataset (its facts then say whose suite it holds)."""
+    found = next((f for f in folders if suite_dataset(f) == dataset), None)
+    return found or (folders[0] if len(folders) == 1 else None)
+
+
+def suite_kinds(folders: Sequence[Path]) -> dict[str, str]:
+    """The digest of each suite file in ``folders`` (as ``evaluate --suite PATH``
+    records it: sha256 of its bytes) -> its kind, by the longest suffix its name ends
+    with (``X-Stress-Mini.jsonl.gz``: stress-mini; ``X.jsonl.gz``: plus)."""
+    kinds: dict[str, str] = {}
+    for folder in folders:
+        for path in sorted(folder.glob("*.jsonl.gz")):
+            stem = path.name.removesuffix(".jsonl.gz")
+            kind = max((k for k, suffix in SUITE_SUFFIXES.items() if stem.endswith(suffix)),
+                       key=lambda k: len(SUITE_SUFFIXES[k]))
+            kinds.setdefault(hashlib.sha256(path.read_bytes()).hexdigest(), kind)
+    return kinds
+
+
+def _suite_kind(judged: JudgedFile, kinds: Mapping[str, str]) -> JudgedFile:
+    """A file judged with ``--suite PATH`` takes the kind of the artifacts' suite file
+    of the same digest (a MINI given by its path is a MINI, not plus)."""
+    kind = kinds.get(judged.digest) if judged.kind == "file" else None
+    return replace(judged, kind=kind) if kind else judged
+
+
+def read_models(path: Path) -> dict[str, ModelInfo]:
+    """The models file's entries by results-file stem (:mod:`evalplus_ng.report.models`)."""
+    try:
+        return model_infos(_json_document(path))
+    except ModelsFormatError as exc:
+        raise InputError(str(path), None, str(exc)) from None
+
+
+def run_report(paths: Sequence[Path], out: Path, artifacts: Sequence[Path] = (DEFAULT_OUT,),
+               models: Path | None = None) -> ReportSummary:
+    """Read every results file ``paths`` name (one or more per model and dataset:
+    ``evaluate --results DIR/MODEL_eval_results.json``, one folder per suite); write
+    ``out/report.md`` and ``out/report.html``: each dataset's results apart and side by
+    side, with what its folder of ``artifacts`` says of its suite and, from ``models``,
+    the models' display names and metadata."""
+    infos = read_models(models) if models is not None else {}
+    folders = list(artifacts)
+    kinds = suite_kinds(folders)
     judged: list[JudgedFile] = []
+    failures: dict[str, dict[TaskId, Failure]] = {}
     for path in results_files(paths):
+        document = _json_document(path)
         try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(str(path), None, f"cannot read: {exc}") from None
-        except json.JSONDecodeError as exc:
-            raise InputError(str(path), exc.lineno, f"invalid JSON: {exc.msg}") from None
-        try:
-            judged.append(judged_file(document, results_label(path), str(path)))
+            judged.append(_suite_kind(judged_file(document, results_label(path), str(path)),
+                                      kinds))
         except ResultsFormatError as exc:
             raise InputError(str(path), None, str(exc)) from None
+        failures[str(path)] = first_failures(document)
+    facts: dict[str, SuiteFacts] = {}
+    for dataset in {dataset_of(j) for j in judged}:
+        folder = folder_of(dataset, folders)
+        facts[dataset] = (suite_facts(folder, [dataset] if dataset else []) if folder
+                          else SuiteFacts("none given", notes=(
+                              f"none of {', '.join(map(str, folders))} holds a "
+                              f"{dataset or 'matching'} suite",)))
     try:
-        report = build(judged)
+        shown = board(judged, failures, facts, infos)
     except DuplicateResultsError as exc:
         raise InputError(exc.path, None, str(exc)) from None
-    facts = suite_facts(artifacts, report.datasets)
     out.mkdir(parents=True, exist_ok=True)
     markdown_path, html_path = out / "report.md", out / "report.html"
-    write_atomically(markdown_path, render.markdown(report, facts))
-    write_atomically(html_path, render.page(report, facts))
-    return ReportSummary(markdown_path, html_path, report, facts)
+    write_atomically(markdown_path, render.markdown(shown))
+    write_atomically(html_path, page.page(shown))
+    return ReportSummary(markdown_path, html_path, shown)

@@ -245,8 +245,18 @@ def _group(files: Iterable[JudgedFile]) -> dict[str, dict[str, JudgedFile]]:
     return grouped
 
 
+def _main(kinds: Mapping[str, JudgedFile]) -> JudgedFile:
+    """The file a row's base rate, kills and tasks come from: plus, else base, else any."""
+    return kinds.get("plus") or kinds.get("base") or next(iter(kinds.values()))
+
+
+def main_files(files: Iterable[JudgedFile]) -> dict[str, JudgedFile]:
+    """Label -> the file its leaderboard row's base rate, kills and tasks come from."""
+    return {label: _main(kinds) for label, kinds in _group(files).items()}
+
+
 def _row(label: str, kinds: Mapping[str, JudgedFile]) -> ModelRow:
-    main = kinds.get("plus") or kinds.get("base") or next(iter(kinds.values()))
+    main = _main(kinds)
     plus = kinds.get("plus")
     mini, stress, edge = kinds.get("mini"), kinds.get("stress"), kinds.get("edge")
     return ModelRow(label, main.samples, len(main.tasks), main.pass_at_1("base"),

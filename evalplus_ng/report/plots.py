@@ -1,0 +1,104 @@
+"""The report's plots as inline SVG drawn by matplotlib: pass@1 per model, kills per
+model by failure kind, pass rates per task (the EvalPlus paper's figure).
+
+Deterministic: the same report gives the same bytes (no date, a fixed hash salt, text
+drawn as paths).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from evalplus_ng.report.summary import KILL_KINDS, Report
+
+COLORS = {"base": "#9ecae1", "plus": "#08519c", "mini": "#fd8d3c", "stress": "#74c476",
+          "wrong output": "#d62728", "exception": "#9467bd", "timeout": "#ff7f0e",
+          "crash": "#7f7f7f", "not recorded": "#c7c7c7"}
+#: What a pass@1 bar counts: base tests, base and plus tests, the MINI's tests.
+LEGEND = {"base": "base", "plus": "base + plus", "mini": "MINI"}
+
+
+def _svg(figure: Any) -> str:
+    """A matplotlib figure as inline SVG text, the same bytes for the same figure."""
+    import matplotlib
+
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": "evalplus-ng", "svg.fonttype": "path"}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None},
+                       bbox_inches="tight")
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]  # no XML prolog or DOCTYPE inside HTML
+
+
+def _figure(width: float, height: float) -> Any:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=96)
+
+
+def leaderboard_plot(report: Report) -> str:
+    """Horizontal bars: pass@1 per model on base, plus and the MINI."""
+    rows = list(report.rows)
+    columns = [c for c, present in (("base", True), ("plus", report.has_plus),
+                                    ("mini", report.has_mini)) if present]
+    figure = _figure(9, 0.8 + 0.09 * len(rows) * (1 + len(columns)))
+    axes = figure.subplots()
+    height = 0.8 / len(columns)
+    top = 0.0
+    for offset, column in enumerate(columns):
+        values = [getattr(r, column) or 0.0 for r in rows]
+        top = max(top, *values)
+        axes.barh([i + offset * height for i in range(len(rows))], values, height=height,
+                  color=COLORS[column], label=LEGEND[column])
+    axes.set_yticks([i + height * (len(columns) - 1) / 2 for i in range(len(rows))],
+                    [r.label for r in rows], fontsize=7)
+    axes.set_ylim(len(rows) - 0.1, -0.3)  # best first, no margin above the first bar
+    axes.set_xlabel("pass@1 (%)")
+    axes.set_xlim(0, min(100.0, 10 * (int(top) // 10 + 1)))
+    axes.legend(loc="lower right", fontsize=8)
+    axes.grid(axis="x", alpha=0.3)
+    return _svg(figure)
+
+
+def task_plot(report: Report) -> str:
+    """Pass rate per task, tasks ordered by base pass rate: base bars with plus over them
+    (the EvalPlus paper's figure of pass rates per task)."""
+    # Stable: ties keep the dataset's order.
+    tasks = sorted(report.tasks, key=lambda t: (-t.base, -t.plus))
+    figure = _figure(10, 3.6)
+    axes = figure.subplots()
+    xs = range(len(tasks))
+    axes.bar(xs, [t.base for t in tasks], width=1.0, color=COLORS["base"], label="base")
+    if report.has_plus:
+        axes.bar(xs, [t.plus for t in tasks], width=1.0, color=COLORS["plus"],
+                 label="base + plus")
+    axes.set_xlim(-0.5, len(tasks) - 0.5)
+    axes.set_ylim(0, 100)
+    axes.set_xticks([])
+    axes.set_xlabel(f"{len(tasks)} tasks, by base pass rate")
+    axes.set_ylabel("pass rate (%)")
+    axes.legend(loc="upper right", fontsize=8)
+    return _svg(figure)
+
+
+def kills_plot(report: Report) -> str:
+    """Stacked bars: each model's kills by failure kind."""
+    rows = [r for r in report.rows if r.plus is not None and any(r.kills.values())]
+    figure = _figure(9, 0.8 + 0.16 * max(1, len(rows)))
+    axes = figure.subplots()
+    left: list[int] = [0] * len(rows)
+    for kind in KILL_KINDS:
+        values = [r.kills.get(kind, 0) for r in rows]
+        if any(values):
+            axes.barh(range(len(rows)), values, left=left, color=COLORS[kind], label=kind)
+            left = [a + b for a, b in zip(left, values, strict=True)]
+    axes.set_yticks(range(len(rows)), [r.label for r in rows], fontsize=7)
+    axes.set_ylim(len(rows) - 0.4, -0.6)
+    from matplotlib.ticker import MaxNLocator
+
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel("kills (samples passing base, failing plus)")
+    axes.legend(loc="lower right", fontsize=8)
+    axes.grid(axis="x", alpha=0.3)
+    return _svg(figure)
