@@ -61,7 +61,8 @@ def _leaderboard_columns(report: Report) -> list[str]:
 def _leaderboard_cells(report: Report) -> list[list[str]]:
     rows = []
     for rank, row in enumerate(report.rows, start=1):
-        cells = [str(rank), row.label, str(row.tasks), str(row.samples), _pct(row.base)]
+        label = f"{row.label} (partial)" if row.partial else row.label
+        cells = [str(rank), label, str(row.tasks), str(row.samples), _pct(row.base)]
         if report.has_plus:
             cells += [_pct(row.plus), _pct(row.drop)]
         if report.has_mini:
@@ -136,6 +137,10 @@ def _headline(report: Report) -> list[str]:
             lines.append(f"**Warning**: the {kind} results were judged with {len(digests)} "
                          "different suites (their hashes differ): their pass rates do not "
                          "compare.")
+    for row in report.rows:
+        for kind, progress in sorted(row.partial.items()):
+            lines.append(f"**Warning**: partial results: {row.label} on the {kind} suite, "
+                         f"{progress}; its rates are over those alone.")
     return lines
 
 
