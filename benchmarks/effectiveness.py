@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.evaluation.evaluate import (
+    TIMEOUT,
     UNCALIBRATED_FLOOR_SECONDS,
     EvalConfig,
     SampleResult,
@@ -90,7 +91,7 @@ def judge(tasks: Mapping[str, Task], samples: Sequence[Sample], sandbox: Sandbox
     kills = [i for i in base_pass if results[i].plus_status is not Verdict.PASS]
     # A timeout on a busy machine may be the machine: judge those samples once more
     # and count the kill only when the second run does not pass either.
-    timed_out = [i for i in kills if results[i].plus_status is Verdict.TIMEOUT]
+    timed_out = [i for i in kills if results[i].plus_failure == TIMEOUT]
     again = dict(zip(timed_out, (r for _, r in evaluate_samples(
         tasks, truths, [samples[i] for i in timed_out], sandbox, config)), strict=True))
     unconfirmed = {i for i, r in again.items() if r.plus_status is Verdict.PASS}

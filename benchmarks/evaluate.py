@@ -369,10 +369,11 @@ def _project_env() -> dict[str, str]:
 def run_ours_cli(samples: Path, suite: Path, jobs: int, folder: Path) -> Run:
     """evalplus-ng's CLI as a subprocess, end to end."""
     target = _fresh_copy(samples, folder)
+    results = target.with_name(f"{target.stem}.evalplus-ng.json")
     command = [
         sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--samples", str(target),
         "--suite", str(suite), "-j", str(jobs), "--min-time-limit", str(MIN_TIME_LIMIT),
-        "--time-factor", str(TIME_FACTOR),
+        "--time-factor", str(TIME_FACTOR), "--results", str(results),
     ]
     log = folder / "log.txt"
     began = time.perf_counter()
@@ -382,7 +383,7 @@ def run_ours_cli(samples: Path, suite: Path, jobs: int, folder: Path) -> Run:
     seconds = time.perf_counter() - began
     if code != 0:
         raise SystemExit(f"evalplus-ng CLI failed ({code}); see {log}")
-    return Run(OURS_CLI, seconds, _count(target), results=command.results_path(target))
+    return Run(OURS_CLI, seconds, _count(target), results=results)
 
 
 def run_ours_inprocess(samples: Path, suite: Path, jobs: int, folder: Path) -> Run:

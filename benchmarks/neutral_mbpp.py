@@ -70,12 +70,13 @@ def write_samples(suite: Path, per_task: int, out: Path) -> int:
 
 def run_ours(samples: Path, suite: Path, dataset_file: Path, jobs: int) -> Path:
     """``evalplus-ng evaluate`` on the same samples and suite, with evalplus's limits."""
+    results = samples.with_name(samples.name.replace(".jsonl", ".evalplus-ng.json"))
     command = [sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--dataset", "mbpp",
                "--dataset-file", str(dataset_file), "--suite", str(suite), "--samples",
                str(samples), "-j", str(jobs), "--min-time-limit", str(MIN_TIME_LIMIT),
-               "--time-factor", str(TIME_FACTOR)]
+               "--time-factor", str(TIME_FACTOR), "--results", str(results)]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return samples.with_name(samples.name.replace(".jsonl", "_eval_results.json"))
+    return results
 
 
 def compare(ours: Verdicts, theirs: Verdicts,

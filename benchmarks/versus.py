@@ -92,9 +92,14 @@ def differing_files(left: Path, right: Path) -> list[str]:
 
 
 def verdicts(results: Path) -> list[tuple[str, str, str]]:
-    """(task, base status, plus status) of every sample of a results file, in order."""
+    """(task, base status, plus status) of every sample of a results file, in order; a
+    ``timeout`` status (a baseline before results format 2) read as the ``fail`` it is now."""
     document = json.loads(results.read_text())
-    return [(task_id, entry["base_status"], entry["plus_status"])
+
+    def status(text: str) -> str:
+        return "fail" if text == "timeout" else text
+
+    return [(task_id, status(entry["base_status"]), status(entry["plus_status"]))
             for task_id, entries in sorted(document["eval"].items()) for entry in entries]
 
 

@@ -242,8 +242,13 @@ def _terminated(signum: int, _frame: object) -> None:
               default=_default_jobs, show_default="number of cores",
               help="Parallel sandbox workers (--parallel: EvalPlus's name).")
 @click.option("--results", "results", type=click.Path(path_type=Path, dir_okay=False),
-              default=None, show_default="beside the samples, S_eval_results.json",
-              help="Where to write the results (e.g. one folder per suite, for `report`).")
+              default=None, show_default="beside the samples, S.evalplus-ng.SUITE.json",
+              help="Where to write the results (the default names the suite: one file "
+                   "per suite, for `report`).")
+@click.option("--evalplus-results", "evalplus_results", is_flag=True,
+              help="Write the results under EvalPlus's own name (S_eval_results.json), "
+                   "which evalplus.evaluate then loads as its own: written only once "
+                   "every sample is judged (until then S_eval_results.json.partial).")
 @click.option("--no-sanitize", "raw", is_flag=True,
               help="Judge answers as written, as evalplus.evaluate does: a completion is "
                    "appended to the prompt, with no markdown or prose stripped.")
@@ -267,8 +272,8 @@ def _terminated(signum: int, _frame: object) -> None:
 @_errors_to_exit_codes
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
              suite: str, base_only: bool, mini: bool, noextreme: bool, artifacts: Path,
-             jobs: int,
-             results: Path | None, raw: bool, resume: bool, details: bool,
+             jobs: int, results: Path | None, evalplus_results: bool, raw: bool,
+             resume: bool, details: bool,
              min_time_limit: float | None, time_factor: float | None, memory_mb: int,
              backend: str, address: str | None) -> None:
     """Judge LLM samples against a suite and print pass@k."""
@@ -289,6 +294,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
                              _backend(backend, address, jobs)),
         config=EvalConfig(floor_seconds=min_time_limit, factor=time_factor, details=details),
         limits=Limits(memory_bytes=memory_mb << 20), results=results, raw=raw,
+        evalplus_results=evalplus_results,
     )
     with _Progress("judging") as progress:
         summary = run_evaluate(request, progress.update,
@@ -717,16 +723,19 @@ def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: b
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               default=Path("evalplus-ng-report"), show_default=True,
               help="Folder for report.md and report.html.")
+@click.option("--include-partial", is_flag=True,
+              help="Report results files whose run stopped early, flagged as partial "
+                   "(without it, such a file is an error).")
 @_errors_to_exit_codes
 def report(results: tuple[Path, ...], artifacts: tuple[Path, ...], models: Path | None,
-           out: Path) -> None:
+           out: Path, include_partial: bool) -> None:
     """Compare models: a leaderboard with pass@k, per-task pass rates, every task x model
     and what plus finds, per dataset and side by side, from results files (or folders of
     them), as Markdown and one self-contained HTML page."""
     from evalplus_ng.pipeline.report import run_report
 
     began = time.perf_counter()
-    summary = run_report(list(results), out, artifacts, models)
+    summary = run_report(list(results), out, artifacts, models, include_partial)
     click.echo(summary.markdown_path.read_text(encoding="utf-8"))
     click.echo(f"wrote {summary.markdown_path} and {summary.html_path} "
                f"({summary.board.files} results files, {time.perf_counter() - began:.1f} s)")

@@ -35,11 +35,13 @@ class Fault(enum.Enum):
 
 
 class Verdict(enum.Enum):
-    """A sample's status on a suite, spelled as EvalPlus spells it."""
+    """A sample's status on a suite, spelled as EvalPlus spells it. What a failure was
+    (a wrong output, an exception, a timeout, a crash) is its failure kind, kept beside
+    the status: EvalPlus writes a test that ran out of time as ``fail`` too (its
+    ``timeout`` means its process never reported, whatever stopped it)."""
 
     PASS = "pass"
     FAIL = "fail"
-    TIMEOUT = "timeout"
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,8 @@ def test_the_artifact_judges_samples(first_run: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite",
                                        str(first_run / "HumanEvalPlus.jsonl.gz")])
     assert result.exit_code == 0, result.output
-    document = json.loads((tmp_path / "s_eval_results.json").read_text())
+    [results] = tmp_path.glob("s.evalplus-ng.file-*.json")
+    document = json.loads(results.read_text())
     statuses = [(e["base_status"], e["plus_status"]) for e in document["eval"]["HumanEval/53"]]
     # abs(x) + y passes HumanEval's base tests (all x >= 0) but not the plus inputs.
     assert statuses[0] == ("pass", "pass")
@@ -182,15 +183,16 @@ def test_evaluate_judges_base_and_plus_by_default_when_augment_made_a_plus_suite
     assert f"judging with the plus suite of {first_run} (base and plus tests)" in result.stderr
     assert "base: pass@1 100.0" in result.stdout and "plus: pass@1 0.0" in result.stdout
     assert "drop from base to plus: pass@1 100.0 points" in result.stdout
-    document = json.loads((tmp_path / "s_eval_results.json").read_text())
+    document = json.loads((tmp_path / "s.evalplus-ng.plus.json").read_text())
     assert document["evalplus_ng"]["suite"] == "plus"
     # Without a plus suite in the artifacts folder: the base tests, and the user is told so.
     result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--artifacts",
                                        str(tmp_path / "empty"), "-j", "1"])
     assert result.exit_code == 0, result.output
     assert "judging with the base suite only: " in result.stderr
-    assert "plus" not in result.stdout.replace("results in", "")
-    assert json.loads((tmp_path / "s_eval_results.json").read_text())[
+    assert "plus" not in "".join(line for line in result.stdout.splitlines()
+                                 if "results in" not in line)
+    assert json.loads((tmp_path / "s.evalplus-ng.base.json").read_text())[
         "evalplus_ng"]["suite"] == "base"
 
 
@@ -244,12 +246,14 @@ def test_plus_and_stress_are_two_verdicts(tmp_path: Path) -> None:
         result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite", suite,
                                            "--artifacts", str(out)])
         assert result.exit_code == 0, result.output
-        document = json.loads((tmp_path / "s_eval_results.json").read_text())
-        verdicts[suite] = [e["plus_status"] for e in document["eval"]["HumanEval/41"]]
+        document = json.loads((tmp_path / f"s.evalplus-ng.{suite}.json").read_text())
+        verdicts[suite] = [(e["plus_status"], e.get("plus_failure"))
+                           for e in document["eval"]["HumanEval/41"]]
         if suite == "stress":
             assert "stress (efficiency)" in result.output
     # The quadratic sample is correct: it passes plus, and only the stress tier times it out.
-    assert verdicts == {"plus": ["pass", "pass"], "stress": ["pass", "timeout"]}
+    assert verdicts == {"plus": [("pass", None), ("pass", None)],
+                        "stress": [("pass", None), ("fail", "timeout")]}
 
 
 STOPPED_MID_RUN = """

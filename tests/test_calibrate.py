@@ -180,7 +180,8 @@ def test_evaluate_uses_calibrated_limits(sandbox: Sandbox) -> None:
     within, slower = [r for _, r in evaluate_samples({"T/0": task}, truths, samples, sandbox,
                                                      config)]
     assert (within.base_status, within.plus_status) == (Verdict.PASS, Verdict.PASS)
-    assert (slower.base_status, slower.plus_status) == (Verdict.PASS, Verdict.TIMEOUT)
+    assert (slower.base_status, slower.plus_status, slower.plus_failure) == (
+        Verdict.PASS, Verdict.FAIL, "timeout")
     assert slower.plus_fail_tests == ([5000],)
 
 
@@ -211,9 +212,11 @@ def test_calibrate_command_rewrites_the_suite_and_evaluate_uses_it(tmp_path: Pat
                           "-j", "1")
     assert code == 0, err
     assert "calibrated suite: reference workload takes" in err
-    document = json.loads((tmp_path / "samples_eval_results.json").read_text())
-    statuses = [(e["base_status"], e["plus_status"]) for e in document["eval"]["T/0"]]
-    assert statuses == [("pass", "pass"), ("timeout", "timeout")]
+    [results] = tmp_path.glob("samples.evalplus-ng.file-*.json")
+    document = json.loads(results.read_text())
+    statuses = [(e["base_status"], e["plus_status"], e.get("base_failure"))
+                for e in document["eval"]["T/0"]]
+    assert statuses == [("pass", "pass", None), ("fail", "fail", "timeout")]
 
 
 def test_calibrate_command_errors_are_one_line(tmp_path: Path) -> None:

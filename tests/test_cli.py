@@ -23,8 +23,17 @@ def _run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def _statuses(samples: Path) -> list[str]:
-    document = json.loads(samples.with_name(samples.stem + "_eval_results.json").read_text())
+def _results(samples: Path, suite: str = "base") -> Path:
+    """The results file ``evaluate`` writes beside ``samples`` for a suite kind; for
+    ``file`` (a suite named by its path), the one such file there."""
+    if suite == "file":
+        [path] = samples.parent.glob(f"{samples.stem}.evalplus-ng.file-*.json")
+        return path
+    return samples.with_name(f"{samples.stem}.evalplus-ng.{suite}.json")
+
+
+def _statuses(samples: Path, suite: str = "base") -> list[str]:
+    document = json.loads(_results(samples, suite).read_text())
     return [entry["base_status"] for entries in document["eval"].values() for entry in entries]
 
 
@@ -40,9 +49,10 @@ def test_evaluate_writes_results_and_pass_at_k(tmp_path: Path) -> None:
     assert _statuses(samples) == ["pass", "fail", "pass"]
     assert "base: pass@1 66.7" in out
     assert "over 1 of 164 tasks, 3 samples (3 per task)" in out
-    document = json.loads((tmp_path / "s_eval_results.json").read_text())
+    document = json.loads(_results(samples).read_text())
     failed = document["eval"]["HumanEval/53"][1]
-    assert failed["base_fail_tests"] and failed["plus_status"] == "fail"
+    # The base suite has no plus column: None, as `evalplus.evaluate --base_only` writes.
+    assert failed["base_fail_tests"] and failed["plus_status"] is None
 
 
 def test_results_say_what_the_first_failing_test_did(tmp_path: Path) -> None:
@@ -54,23 +64,25 @@ def test_results_say_what_the_first_failing_test_did(tmp_path: Path) -> None:
     code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "2", "--suite", "base",
                         "--min-time-limit", "0.5")
     assert code == 0, out
-    entries = json.loads((tmp_path / "s_eval_results.json").read_text())["eval"]["HumanEval/53"]
+    entries = json.loads(_results(samples).read_text())["eval"]["HumanEval/53"]
+    # EvalPlus's statuses (a test cut off by its time limit is "fail" there too), and
+    # what each failure was beside them.
     assert [(e["base_status"], e.get("base_failure")) for e in entries] == [
-        ("fail", "wrong output"), ("fail", "exception"), ("timeout", "timeout"),
+        ("fail", "wrong output"), ("fail", "exception"), ("fail", "timeout"),
         ("fail", "crash"), ("fail", "exception"), ("pass", None)]
-    # The base suite's plus column repeats base, as EvalPlus's files do.
-    assert [e.get("plus_failure") for e in entries] == [e.get("base_failure") for e in entries]
+    # The base suite has no plus column.
+    assert [(e["plus_status"], e.get("plus_failure")) for e in entries] == [(None, None)] * 6
     # A resumed run reads the kinds back.
     code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "2", "--suite", "base",
                         "--min-time-limit", "0.5", "--resume")
     assert code == 0 and "(6 reused)" in out, out
-    again = json.loads((tmp_path / "s_eval_results.json").read_text())["eval"]["HumanEval/53"]
+    again = json.loads(_results(samples).read_text())["eval"]["HumanEval/53"]
     assert again == entries
 
 
 def test_plus_tier_timeouts_are_counted_apart_from_wrong_answers(tmp_path: Path) -> None:
     # Two kills on a plus input of a million: one a wrong answer, one a timeout; the results
-    # keep the timeout a verdict of its own and the summary counts the kills by kind.
+    # keep the timeout a failure kind of its own and the summary counts the kills by kind.
     from dataclasses import replace
 
     from evalplus_ng.tasks.artifact import write_plus_file
@@ -87,9 +99,9 @@ def test_plus_tier_timeouts_are_counted_apart_from_wrong_answers(tmp_path: Path)
     code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "2", "--suite", str(suite),
                         "--min-time-limit", "0.5")
     assert code == 0, out
-    entries = json.loads((tmp_path / "s_eval_results.json").read_text())["eval"]["HumanEval/53"]
+    entries = json.loads(_results(samples, "file").read_text())["eval"]["HumanEval/53"]
     assert [(e["base_status"], e["plus_status"], e.get("plus_failure")) for e in entries] == [
-        ("pass", "pass", None), ("pass", "fail", "wrong output"), ("pass", "timeout", "timeout")]
+        ("pass", "pass", None), ("pass", "fail", "wrong output"), ("pass", "fail", "timeout")]
     assert "kills (pass base, fail plus): 2 (1 wrong output, 1 timeout)" in out
 
 
@@ -104,7 +116,7 @@ def test_no_sanitize_judges_answers_as_evalplus_does(tmp_path: Path) -> None:
     assert code == 0 and _statuses(samples) == ["pass", "pass"], out
     code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1", "--no-sanitize")
     assert code == 0 and _statuses(samples) == ["fail", "pass"], out
-    entries = json.loads((tmp_path / "s_eval_results.json").read_text())["eval"]["HumanEval/53"]
+    entries = json.loads(_results(samples).read_text())["eval"]["HumanEval/53"]
     assert entries[0]["base_failure"] == "exception"
     solution = entries[0]["solution"]
     assert solution.endswith(wrapped) and solution.startswith("\n\ndef add")
@@ -187,7 +199,7 @@ def test_resume_does_not_trust_a_forged_results_file(tmp_path: Path, forgery: st
         {"task_id": "HumanEval/53", "completion": CORRECT}]
     samples = _samples(tmp_path / "s.jsonl", rows)
     assert _run("evaluate", "--samples", str(samples), "-j", "1")[0] == 0
-    results = tmp_path / "s_eval_results.json"
+    results = _results(samples)
     document = json.loads(results.read_text())
     wrong = document["eval"]["HumanEval/53"][0]
     assert wrong["base_status"] == "fail"
@@ -231,15 +243,16 @@ def test_resume_after_base_judges_plus_again(tmp_path: Path) -> None:
     small = "    return x + y if x < 10**5 else 0\n"
     samples = _samples(tmp_path / "s.jsonl", [{"task_id": "HumanEval/53", "completion": small},
                                               {"task_id": "HumanEval/53", "completion": CORRECT}])
-    code, out, _ = _run("evaluate", "--samples", str(samples), "--suite", "base")
+    # One results file named for both suites: --resume must not take the base run's
+    # verdicts for plus verdicts.
+    results = tmp_path / "results.json"
+    code, out, _ = _run("evaluate", "--samples", str(samples), "--suite", "base",
+                        "--results", str(results))
     assert code == 0, out
-    results = samples.with_name("s_eval_results.json")
     saved = json.loads(results.read_text())
     assert saved["evalplus_ng"]["suite"] == "base" and saved["hash"] == saved["evalplus_ng"]["hash"]
-    # The base run wrote plus_status "pass" (EvalPlus's layout repeats base): --resume on
-    # the plus suite must not take it for a plus verdict.
     code, out, err = _run("evaluate", "--samples", str(samples), "--suite", str(suite),
-                          "--resume")
+                          "--resume", "--results", str(results))
     assert code == 0, out
     assert "(0 reused)" in out and "judging every sample again" in err
     assert _plus_statuses(results) == ["fail", "pass"]
@@ -251,7 +264,7 @@ def test_resume_after_base_judges_plus_again(tmp_path: Path) -> None:
     _samples(samples, [{"task_id": "HumanEval/53", "completion": CORRECT},
                        {"task_id": "HumanEval/53", "completion": small}])
     code, out, _ = _run("evaluate", "--samples", str(samples), "--suite", str(suite),
-                        "--resume")
+                        "--resume", "--results", str(results))
     assert code == 0 and "(2 reused)" in out
     assert _plus_statuses(results) == ["pass", "fail"]
 
@@ -288,7 +301,7 @@ def test_hostile_samples_get_verdicts_and_the_run_finishes(tmp_path: Path) -> No
     assert all(status != "pass" for status in statuses[1::2])
     assert sentinel.read_text(encoding="utf-8") == "precious"
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "hostile.jsonl", "hostile_eval_results.json", "keep.txt"]
+        "hostile.evalplus-ng.base.json", "hostile.jsonl", "keep.txt"]
 
 
 def test_absurdly_nested_code_gets_a_verdict_and_the_run_finishes(tmp_path: Path) -> None:
@@ -309,13 +322,13 @@ def test_the_results_file_is_never_written_through_a_planted_link(tmp_path: Path
     victim = tmp_path / "victim.txt"
     victim.write_text("precious", encoding="utf-8")
     samples = _samples(tmp_path / "s.jsonl", [{"task_id": "HumanEval/53", "completion": CORRECT}])
-    (tmp_path / "s_eval_results.json.tmp").symlink_to(victim)  # the old fixed temporary name
+    (tmp_path / "s.evalplus-ng.base.json.tmp").symlink_to(victim)  # a fixed temporary name
     code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1")
     assert code == 0, out
     assert victim.read_text(encoding="utf-8") == "precious"
     assert _statuses(samples) == ["pass"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "s.jsonl", "s_eval_results.json", "s_eval_results.json.tmp", "victim.txt"]
+        "s.evalplus-ng.base.json", "s.evalplus-ng.base.json.tmp", "s.jsonl", "victim.txt"]
 
 
 def test_augment_writes_the_suite_and_its_mini(tmp_path: Path) -> None:
@@ -333,7 +346,7 @@ def test_augment_writes_the_suite_and_its_mini(tmp_path: Path) -> None:
     ])), "--suite", "mini", "--artifacts", str(out), "-j", "1")
     assert code == 0, stdout
     # The MINI keeps the base tests, and add(0, 1) is one of them.
-    assert _statuses(tmp_path / "s.jsonl") == ["pass", "fail"]
+    assert _statuses(tmp_path / "s.jsonl", "mini") == ["pass", "fail"]
 
 
 def test_samples_of_tasks_the_suite_lacks_are_skipped_with_a_warning(tmp_path: Path) -> None:
@@ -356,8 +369,9 @@ def test_samples_of_tasks_the_suite_lacks_are_skipped_with_a_warning(tmp_path: P
     assert code == 0, out
     assert "2 sample(s) of 1 task(s) the suite lacks were skipped (HumanEval/0)" in err
     assert "1 samples judged (0 reused, 2 skipped: their tasks are not in the suite)" in out
-    document = json.loads((tmp_path / "s_eval_results.json").read_text())
+    document = json.loads(_results(samples, "file").read_text())
     assert list(document["eval"]) == ["HumanEval/53"]
+    assert document["evalplus_ng"]["samples"] == {"judged": 1, "total": 1, "skipped": 2}
     only_absent = _samples(tmp_path / "o.jsonl", [{"task_id": "HumanEval/0",
                                                    "completion": "    return True\n"}])
     code, _, err = _run("evaluate", "--samples", str(only_absent), "--suite", str(suite))
@@ -378,7 +392,7 @@ def test_a_samples_folder_in_evalplus_layout_is_judged_like_its_jsonl(tmp_path: 
     (folder / "notes.txt").write_text("not a task folder", encoding="utf-8")
     code, out, _ = _run("evaluate", "--samples", str(folder), "-j", "1")
     assert code == 0, out
-    results = json.loads((folder / "eval_results.json").read_text())
+    results = json.loads((folder / "evalplus-ng.base.json").read_text())
     # 10.py comes after 2.py (numbers, not text order).
     assert [e["base_status"] for e in results["eval"]["HumanEval/53"]] == [
         "pass", "fail", "pass", "fail"]

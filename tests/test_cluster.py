@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import test_sandbox as corpus  # the hostile corpus (tests/ is on the path, as pytest runs)
@@ -143,6 +144,15 @@ SAMPLES = [("HumanEval/53", "    return x + y\n"), ("HumanEval/53", "    return 
            ("HumanEval/13", "    import os\n    os._exit(1)\n")]
 
 
+def _judged(path: Path) -> dict[str, Any]:
+    """A results document without what differs between two runs of the same judging: the
+    date it was written and the MAC over it."""
+    document: dict[str, Any] = json.loads(path.read_text())
+    document.pop("date", None)
+    document["evalplus_ng"].pop("mac", None)
+    return document
+
+
 def _evaluate(samples: Path, artifacts: Path, results: Path, *extra: str) -> str:
     result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--artifacts",
                                        str(artifacts), "--results", str(results),
@@ -158,8 +168,7 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
     local = _evaluate(samples, artifacts, tmp_path / "local.json", "-j", "2")
     remote = _evaluate(samples, artifacts, tmp_path / "ray.json", "--backend", "ray",
                        "--address", cluster.address)
-    ours, theirs = (json.loads((tmp_path / name).read_text()) for name in ("local.json",
-                                                                            "ray.json"))
+    ours, theirs = (_judged(tmp_path / name) for name in ("local.json", "ray.json"))
     assert ours == theirs  # verdicts, failing inputs, failure kinds and identity
     assert remote.replace("ray.json", "local.json").splitlines()[2:] == local.splitlines()[1:]
     # Both nodes judged: the summary counts each node's sandbox jobs.
@@ -239,8 +248,7 @@ def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path
     summary = run_evaluate(request("ray", "ray.json"), progress)
     assert killed and not cluster.processes(cluster.folders[1])
     run_evaluate(request("local", "local.json"))
-    ours, theirs = (json.loads((tmp_path / name).read_text()) for name in ("local.json",
-                                                                            "ray.json"))
+    ours, theirs = (_judged(tmp_path / name) for name in ("local.json", "ray.json"))
     assert ours == theirs and len(summary.results) == len(SAMPLES) + 12
 
 
@@ -275,8 +283,7 @@ def test_a_ray_run_cut_short_resumes_where_it_stopped(cluster: Cluster, tmp_path
     resumed = run_evaluate(request("ray", "ray.json", resume=True))
     assert resumed.reused == 3 and len(resumed.results) == len(SAMPLES)
     run_evaluate(request("local", "local.json"))
-    ours, theirs = (json.loads((tmp_path / name).read_text()) for name in ("local.json",
-                                                                            "ray.json"))
+    ours, theirs = (_judged(tmp_path / name) for name in ("local.json", "ray.json"))
     assert ours == theirs
 
 

@@ -241,7 +241,8 @@ def test_augment_then_evaluate_an_own_tasks_file_offline(tmp_path: Path) -> None
     result = runner.invoke(main, ["evaluate", "--dataset", str(path), "--samples", str(samples),
                                   "--suite", "plus", "--artifacts", str(out), "-j", "2"])
     assert result.exit_code == 0, result.output
-    verdicts = json.loads((tmp_path / "samples_eval_results.json").read_text())["eval"]["toy/rev"]
+    verdicts = json.loads((tmp_path / "samples.evalplus-ng.plus.json").read_text())["eval"][
+        "toy/rev"]
     assert [(v["base_status"], v["plus_status"]) for v in verdicts] == [("pass", "pass"),
                                                                         ("pass", "fail")]
 
@@ -277,7 +278,8 @@ def test_failing_inputs_that_are_not_json_are_written_as_evalplus_writes_them(
     result = CliRunner().invoke(main, ["evaluate", "--dataset", str(tasks), "--samples",
                                        str(samples), "--details", "-j", "1"])
     assert result.exit_code == 0, result.output
-    [entry] = json.loads((tmp_path / "samples_eval_results.json").read_text())["eval"]["cx/0"]
+    [entry] = json.loads((tmp_path / "samples.evalplus-ng.base.json").read_text())["eval"][
+        "cx/0"]
     assert entry["base_status"] == "fail"
     assert entry["base_fail_tests"] == [["(3+4j)", [1, 2]], ["1j", []]]
 
@@ -365,13 +367,16 @@ def test_evaluate_mbpp_judges_by_value_on_base_and_on_a_suite_without_equality(
     for name in ("base", str(suite)):
         result = CliRunner().invoke(main, ["evaluate", "--dataset", "mbpp", "--dataset-file",
                                            str(source), "--samples", str(samples), "--suite",
-                                           name, "-j", "2"])
+                                           name, "-j", "2", "--results",
+                                           str(tmp_path / "results.json")])
         assert result.exit_code == 0, result.output
-        document = json.loads((tmp_path / "samples_eval_results.json").read_text())
+        document = json.loads((tmp_path / "results.json").read_text())
         assert document["evalplus_ng"]["equality"] == ["value"]
         verdicts[name] = [(v["base_status"], v["plus_status"]) for task in document["eval"]
                           for v in document["eval"][task]]
     passed, failed = ("pass", "pass"), ("fail", "fail")
-    assert verdicts["base"] == [passed, passed, failed, passed, passed, failed]
+    # The base suite has no plus column (None, as `evalplus.evaluate --base_only` writes).
+    assert verdicts["base"] == [(base, None) for base in
+                                ("pass", "pass", "fail", "pass", "pass", "fail")]
     # 1000000: S * (S - 1) is over 2**53, and the float is no longer the int
     assert verdicts[str(suite)] == [passed, ("pass", "fail"), failed, passed, passed, failed]

@@ -36,14 +36,14 @@ OK = Outcome(Status.OK, 1)
 LOADED = Outcome(Status.OK)
 
 
-def test_verdict_pass_fail_timeout() -> None:
+def test_verdict_is_pass_or_fail_and_says_what_the_failure_was() -> None:
     inputs = [[1], [2]]
     assert verdict(JobResult(LOADED, (OK, OK), (True, True)), inputs) == (Verdict.PASS, (), "")
     assert verdict(JobResult(LOADED, (OK, OK), (True, False)), inputs) == (
         Verdict.FAIL, ([2],), "wrong output")
     timeout = Outcome(Status.TIMEOUT)
     assert verdict(JobResult(LOADED, (timeout,), (False,)), inputs) == (
-        Verdict.TIMEOUT, ([1],), "timeout")
+        Verdict.FAIL, ([1],), "timeout")
     raised = Outcome(Status.ERROR, error="ValueError", fault=Fault.RAISED)
     assert verdict(JobResult(LOADED, (OK, raised), (True, False)), inputs) == (
         Verdict.FAIL, ([2],), "exception")
@@ -51,7 +51,8 @@ def test_verdict_pass_fail_timeout() -> None:
     assert verdict(JobResult(LOADED, (OK,), (True,)), inputs) == (Verdict.FAIL, (), "crash")
     broken = JobResult(Outcome(Status.ERROR, error="SyntaxError", fault=Fault.RAISED), (), ())
     assert verdict(broken, inputs) == (Verdict.FAIL, (), "exception")
-    assert verdict(JobResult(Outcome(Status.TIMEOUT), (), ()), inputs)[0] is Verdict.TIMEOUT
+    assert verdict(JobResult(Outcome(Status.TIMEOUT), (), ()), inputs) == (
+        Verdict.FAIL, (), "timeout")
 
 
 def test_time_limits_floor_factor_and_uncalibrated_defaults() -> None:
@@ -99,10 +100,12 @@ def test_results_document_round_trips_for_resume() -> None:
     tasks = {"A": Task("A", "p", "f", "s", ([1],), plus_inputs=([2],))}
     samples = [Sample("A", "code", 1), Sample("A", "other", 2), Sample("A", "third", 3)]
     results = [SampleResult("A", "code", Verdict.PASS, Verdict.FAIL, (), ([2],)),
-               SampleResult("A", "other", Verdict.TIMEOUT, Verdict.TIMEOUT, ([1],), ())]
+               SampleResult("A", "other", Verdict.FAIL, Verdict.FAIL, ([1],), (), "timeout",
+                            "timeout")]
     document = results_document(results)
     assert list(document["eval"]["A"][0]) == ["task_id", "solution", "base_status",
                                               "plus_status", "base_fail_tests", "plus_fail_tests"]
+    assert document["eval"]["A"][1]["plus_status"] == "fail"  # EvalPlus's word for a timeout
     done = results_from_document(document, samples, tasks)
     assert done == {0: results[0], 1: results[1]}
     # A changed sample is judged again.
@@ -382,7 +385,8 @@ def test_inputs_plus_shares_with_base_run_once_per_sample() -> None:
     ((_, result),) = evaluate_samples({"T/1": task}, {"T/1": truth},
                                       [Sample("T/1", "'timeout' if x == 2 else x + 1", 1)],
                                       executor)
-    assert (result.base_status, result.plus_status) == (Verdict.TIMEOUT, Verdict.TIMEOUT)
+    assert (result.base_status, result.plus_status) == (Verdict.FAIL, Verdict.FAIL)
+    assert (result.base_failure, result.plus_failure) == ("timeout", "timeout")
     assert result.plus_fail_tests == ([2],)
     assert (executor.jobs, executor.runs) == (1, 2)
     # Passing runs the shared inputs once, then the other plus inputs, in the same job.
@@ -402,7 +406,7 @@ def test_plus_not_repeating_every_base_input_runs_in_a_job_alongside() -> None:
     results = list(evaluate_samples({"T/1": task}, {"T/1": truth}, samples, executor))
     assert [position for position, _ in results] == [0, 1, 2]
     verdicts = [(r.base_status, r.plus_status) for _, r in results]
-    assert verdicts == [(Verdict.TIMEOUT, Verdict.TIMEOUT), (Verdict.FAIL, Verdict.PASS),
+    assert verdicts == [(Verdict.FAIL, Verdict.FAIL), (Verdict.FAIL, Verdict.PASS),
                         (Verdict.PASS, Verdict.PASS)]
     # Base, then plus without its shared inputs [1, 2]: 4 + 2 inputs at most per sample.
     assert executor.jobs == 6 and executor.runs == 2 + 2 + 3 + 2 + 4 + 2

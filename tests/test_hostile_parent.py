@@ -61,7 +61,7 @@ def _evaluate(tmp_path: Path, rows: list[dict[str, Any]]) -> tuple[list[dict[str
          "-j", "2", "--suite", "base", "--min-time-limit", "0.5"],
         capture_output=True, text=True, timeout=300, env=env, check=False)
     assert done.returncode == 0, done.stderr
-    document = json.loads((tmp_path / "s_eval_results.json").read_text(encoding="utf-8"))
+    document = json.loads((tmp_path / "s.evalplus-ng.base.json").read_text(encoding="utf-8"))
     return document["eval"]["HumanEval/53"], done.stdout
 
 

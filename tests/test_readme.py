@@ -60,7 +60,8 @@ def test_the_own_benchmark_walkthrough_runs_as_written(tmp_path: Path, monkeypat
         assert result.exit_code == 0, result.output
         outputs.append(result.output)
     assert "base: pass@1 100.0" in outputs[1] and "plus: pass@1 50.0" in outputs[1]
-    results = json.loads((tmp_path / "examples" / "toy-samples_eval_results.json").read_text())
+    results = json.loads((tmp_path / "examples" / "toy-samples.evalplus-ng.plus.json")
+                         .read_text())
     samples = [json.loads(line) for line in
                (tmp_path / "examples" / "toy-samples.jsonl").read_text().splitlines()]
     verdicts = [(entry["base_status"], entry["plus_status"])
@@ -82,4 +83,4 @@ def test_the_python_api_example_runs_as_written(tmp_path: Path, monkeypatch: Any
     out = capsys.readouterr().out
     assert "1 of 164 tasks, 2 samples (2 per task) {'base': {1: 0.5}}" in out
     assert "HumanEval/53 fail" in out
-    assert (tmp_path / "samples_eval_results.json").is_file()
+    assert (tmp_path / "samples.evalplus-ng.base.json").is_file()

@@ -208,7 +208,7 @@ def test_report_errors_name_the_file(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     result = CliRunner().invoke(main, ["report", str(empty), "--out", str(tmp_path / "r")])
-    assert result.exit_code == 2 and "no *eval_results.json files in this folder" in result.stderr
+    assert result.exit_code == 2 and "no results files in this folder" in result.stderr
     assert not (tmp_path / "r").exists()
 
 

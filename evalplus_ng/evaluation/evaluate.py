@@ -249,14 +249,13 @@ def verdict(result: JobResult, inputs: Sequence[Args]) -> Column:
     """Turn a judged job into a verdict, the inputs it failed on and what the first
     failing one did (:data:`FAILURES`; "" for a pass)."""
     if result.load.status is not Status.OK:
-        status = Verdict.TIMEOUT if result.load.status is Status.TIMEOUT else Verdict.FAIL
-        return status, (), _FAILURE_OF[result.load.status]
+        return Verdict.FAIL, (), _FAILURE_OF[result.load.status]
     failing = [i for i, ok in enumerate(result.passed) if not ok]
     if not failing and len(result.passed) == len(inputs):
         return Verdict.PASS, (), ""
     first = result.outcomes[failing[0]] if failing else None
-    status = Verdict.TIMEOUT if first and first.status is Status.TIMEOUT else Verdict.FAIL
-    return status, tuple(inputs[i] for i in failing), _FAILURE_OF[first.status] if first else CRASH
+    return (Verdict.FAIL, tuple(inputs[i] for i in failing),
+            _FAILURE_OF[first.status] if first else CRASH)
 
 
 def evaluate_samples(
@@ -512,13 +511,88 @@ def verdict_identity(digest: str, dataset: str, suite: str, config: EvalConfig,
     return identity
 
 
+#: The results layout this version writes (``evalplus_ng.format``; none before 2): 2 adds
+#: the date, the completeness mark and where the suite and samples were read, and spells
+#: every failing status ``fail`` (a timeout is a failure kind).
+RESULTS_FORMAT = 2
+#: How ``date`` is written, as EvalPlus writes it.
+DATE_FORMAT = "%Y-%m-%d %H:%M"
+
+
+@dataclass(frozen=True)
+class Completeness:
+    """How much of its samples file a results document holds.
+
+    ``complete`` only when the run ended normally: every sample judged and every kill's
+    basis known. Samples and tasks are counted judged and in the samples file (those of
+    the suite's tasks; ``skipped``: samples of tasks the suite lacks); ``suite_tasks``
+    is how many tasks the suite has.
+    """
+
+    complete: bool
+    samples_judged: int
+    samples: int
+    tasks_judged: int
+    tasks: int
+    suite_tasks: int
+    skipped: int = 0
+
+    def record(self) -> dict[str, Any]:
+        """The fields of a results document's ``evalplus_ng`` record that hold it."""
+        return {"complete": self.complete,
+                "samples": {"judged": self.samples_judged, "total": self.samples,
+                            "skipped": self.skipped},
+                "tasks": {"judged": self.tasks_judged, "total": self.tasks,
+                          "suite": self.suite_tasks}}
+
+    def text(self) -> str:
+        """``40 of 164 tasks, 160 of 656 samples judged``."""
+        return (f"{self.tasks_judged} of {self.tasks} tasks, {self.samples_judged} of "
+                f"{self.samples} samples judged")
+
+
+def completeness(document: Any) -> Completeness | None:
+    """What a results document says of its completeness (:meth:`Completeness.record`);
+    None where it says nothing: EvalPlus's files (EvalPlus writes one only once every
+    sample is judged) and evalplus-ng's before format 2."""
+    found = document.get("evalplus_ng") if isinstance(document, dict) else None
+    if not isinstance(found, dict) or not isinstance(found.get("complete"), bool):
+        return None
+    record: dict[str, Any] = found
+
+    def count(part: str, key: str) -> int:
+        table = record.get(part)
+        value = table.get(key) if isinstance(table, dict) else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    return Completeness(record["complete"], count("samples", "judged"),
+                        count("samples", "total"), count("tasks", "judged"),
+                        count("tasks", "total"), count("tasks", "suite"),
+                        count("samples", "skipped"))
+
+
+def run_record(mark: Completeness, suite_path: str | None, samples_path: str,
+               ) -> dict[str, Any]:
+    """The ``evalplus_ng`` fields that say what a run read and how far it got, which
+    ``--resume`` does not compare (:func:`identity_changes` compares the identity only):
+    the layout's format, the completeness mark, and where the suite (None: the dataset's
+    own tests) and the samples were read."""
+    return {"format": RESULTS_FORMAT, **mark.record(), "suite_path": suite_path,
+            "samples_path": samples_path}
+
+
 def results_document(results: Sequence[SampleResult],
-                     identity: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                     identity: Mapping[str, Any] | None = None,
+                     run: Mapping[str, Any] | None = None,
+                     date: str | None = None) -> dict[str, Any]:
     """EvalPlus's ``*_eval_results.json`` layout, samples in file order within a task.
 
-    Without plus inputs, ``plus_status`` repeats ``base_status`` (EvalPlus always has one).
-    With ``identity`` (:func:`verdict_identity`), the document carries it under
-    ``evalplus_ng`` and its suite hash as ``hash`` (where EvalPlus keeps its dataset's).
+    Statuses are EvalPlus's: ``pass`` or ``fail``, and ``plus_status`` None where the
+    suite has no plus inputs (as ``evalplus.evaluate --base_only`` writes it); a failing
+    column says what it was in ``base_failure`` / ``plus_failure``. With ``identity``
+    (:func:`verdict_identity`), the document carries it under ``evalplus_ng``, after
+    ``run`` (:func:`run_record`), and its suite hash as ``hash`` (where EvalPlus keeps its
+    dataset's); ``date`` as EvalPlus writes it (:data:`DATE_FORMAT`).
     """
     table: dict[TaskId, list[dict[str, Any]]] = {}
     for result in results:
@@ -527,7 +601,7 @@ def results_document(results: Sequence[SampleResult],
                 "task_id": result.task_id,
                 "solution": result.solution,
                 "base_status": result.base_status.value,
-                "plus_status": (result.plus_status or result.base_status).value,
+                "plus_status": result.plus_status.value if result.plus_status else None,
                 # Plain JSON, as EvalPlus writes them (a complex argument as its text).
                 "base_fail_tests": [plain_json(list(args)) for args in result.base_fail_tests],
                 "plus_fail_tests": [plain_json(list(args)) for args in result.plus_fail_tests],
@@ -536,14 +610,15 @@ def results_document(results: Sequence[SampleResult],
         entry = table[result.task_id][-1]
         if result.base_failure:  # what the first failing test did (not in EvalPlus's files)
             entry["base_failure"] = result.base_failure
-        plus_failure = result.plus_failure if result.plus_status else result.base_failure
-        if plus_failure:
-            entry["plus_failure"] = plus_failure
+        if result.plus_status and result.plus_failure:
+            entry["plus_failure"] = result.plus_failure
         if result.kill is not None:  # what the kill rests on (not in EvalPlus's files)
             entry.update(_kill_fields(result.kill))
+    head: dict[str, Any] = {} if date is None else {"date": date}
     if identity is None:
-        return {"eval": table}
-    return {"hash": identity["hash"], "evalplus_ng": dict(identity), "eval": table}
+        return {**head, "eval": table}
+    return {**head, "hash": identity["hash"], "evalplus_ng": {**(run or {}), **identity},
+            "eval": table}
 
 
 def _kill_fields(kill: KillBasis) -> dict[str, Any]:
@@ -574,6 +649,15 @@ def identity_changes(document: Any, identity: Mapping[str, Any]) -> list[str]:
     return [key for key in identity if saved.get(key) != identity[key]]
 
 
+def _status(text: Any) -> tuple[Verdict, str]:
+    """A status as a results file spells it, and the failure kind it implies: a
+    ``timeout`` status (evalplus-ng's files before format 2) is a failure of that kind.
+    ValueError for anything else that is not a :class:`Verdict`."""
+    if text == TIMEOUT:
+        return Verdict.FAIL, TIMEOUT
+    return Verdict(text), ""
+
+
 def results_from_document(
     document: Any, samples: Sequence[Sample], tasks: Mapping[TaskId, Task]
 ) -> dict[int, SampleResult]:
@@ -589,15 +673,17 @@ def results_from_document(
                 key = (task_id, entry["solution"])
                 if key in saved:
                     continue
+                base, base_kind = _status(entry["base_status"])
+                plus, plus_kind = _status(entry["plus_status"]) if plus_suite else (None, "")
                 saved[key] = SampleResult(
                     task_id,
                     entry["solution"],
-                    Verdict(entry["base_status"]),
-                    Verdict(entry["plus_status"]) if plus_suite else None,
+                    base,
+                    plus,
                     tuple(entry.get("base_fail_tests", ())),
                     tuple(entry.get("plus_fail_tests", ())),
-                    str(entry.get("base_failure", "")),
-                    str(entry.get("plus_failure", "")) if plus_suite else "",
+                    str(entry.get("base_failure", base_kind)),
+                    str(entry.get("plus_failure", plus_kind)) if plus_suite else "",
                     _kill_of(entry) if plus_suite else None,
                 )
             except (KeyError, TypeError, ValueError):

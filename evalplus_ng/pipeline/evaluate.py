@@ -8,11 +8,15 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.edges import split_kills
 from evalplus_ng.evaluation.evaluate import (
+    DATE_FORMAT,
+    Completeness,
     EvalConfig,
     SampleResult,
     evaluate_staged,
@@ -20,6 +24,7 @@ from evalplus_ng.evaluation.evaluate import (
     pass_at_k,
     results_document,
     results_from_document,
+    run_record,
     suite_hash,
     verdict_identity,
 )
@@ -27,7 +32,7 @@ from evalplus_ng.files import write_json
 from evalplus_ng.oracle.calibrate import measure_reference
 from evalplus_ng.oracle.groundtruth import GroundTruth
 from evalplus_ng.pipeline.context import AUTO, Progress, Workspace
-from evalplus_ng.records import REFUSALS, Verdict
+from evalplus_ng.records import REFUSALS, Sample, Task, Verdict
 from evalplus_ng.report.summary import (
     JudgedFile,
     judged_file,
@@ -43,14 +48,58 @@ from evalplus_ng.types import TaskId
 CHECKPOINT_SECONDS = 15.0
 
 
-def results_path(samples: Path) -> Path:
-    """EvalPlus's convention: ``x.jsonl`` -> ``x_eval_results.json`` beside it; a samples
-    folder -> ``eval_results.json`` inside it."""
+#: What names evalplus-ng's own results files: ``S.evalplus-ng.SUITE.json`` beside a
+#: samples file ``S.jsonl``, ``FOLDER/evalplus-ng.SUITE.json`` in a samples folder.
+RESULTS_TAG = "evalplus-ng"
+#: EvalPlus's name: ``S_eval_results.json`` beside ``S.jsonl``, ``FOLDER/eval_results.json``.
+EVALPLUS_RESULTS = "eval_results.json"
+#: Added to the name of a results file that ``--evalplus-results`` writes while the run
+#: is not yet complete (EvalPlus would take any file under its own name for a whole one).
+PARTIAL_SUFFIX = ".partial"
+
+
+def suite_name(suite: str, digest: str) -> str:
+    """The suite's part of a results file's name: its kind (``base``, ``plus``, ``mini``,
+    ``stress``, ``stress-mini``, ``edge``), or for a suite file named by its path,
+    ``file-`` and the first 12 hex digits of the file's digest."""
+    return suite if _suite_kind(suite) != "file" else f"file-{digest[:12]}"
+
+
+def results_path(samples: Path, suite: str, evalplus: bool = False) -> Path:
+    """Where the results of judging ``samples`` with ``suite`` (:func:`suite_name`) go by
+    default: ``x.jsonl`` -> ``x.evalplus-ng.SUITE.json`` beside it, a samples folder ->
+    ``evalplus-ng.SUITE.json`` inside it: one file per suite, and never a name EvalPlus
+    reads. ``evalplus``: EvalPlus's own name, ``x_eval_results.json`` or
+    ``FOLDER/eval_results.json`` (the same for every suite)."""
     if samples.is_dir():
-        return samples / "eval_results.json"
+        return samples / (EVALPLUS_RESULTS if evalplus else f"{RESULTS_TAG}.{suite}.json")
     name = samples.name
     stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else samples.stem
-    return samples.with_name(f"{stem}_eval_results.json")
+    return samples.with_name(f"{stem}_{EVALPLUS_RESULTS}" if evalplus
+                             else f"{stem}.{RESULTS_TAG}.{suite}.json")
+
+
+def is_results_name(name: str) -> bool:
+    """Whether ``name`` is a results file's, evalplus-ng's (:func:`results_path`) or
+    EvalPlus's; how ``report`` finds them in a folder."""
+    return name.endswith(EVALPLUS_RESULTS) or (name.endswith(".json") and (
+        name.startswith(f"{RESULTS_TAG}.") or f".{RESULTS_TAG}." in name))
+
+
+def results_label(path: Path) -> str:
+    """Whose samples a results file judged, from its name (the inverse of
+    :func:`results_path`): ``x.evalplus-ng.plus.json`` and ``x_eval_results.json`` ->
+    ``x``; ``FOLDER/evalplus-ng.plus.json`` and ``FOLDER/eval_results.json`` -> the
+    folder's name; any other ``y.json`` -> ``y``."""
+    name = path.name
+    if f".{RESULTS_TAG}." in name and name.endswith(".json"):
+        return name.rpartition(f".{RESULTS_TAG}.")[0]
+    if name == EVALPLUS_RESULTS or (name.startswith(f"{RESULTS_TAG}.")
+                                    and name.endswith(".json")):
+        return path.parent.name
+    if name.endswith(f"_{EVALPLUS_RESULTS}"):
+        return name.removesuffix(f"_{EVALPLUS_RESULTS}")
+    return name.removesuffix(".json")
 
 
 @dataclass(frozen=True)
@@ -68,6 +117,8 @@ class EvaluateRequest:
     limits: Limits = field(default_factory=Limits)
     #: Where the results go; None: beside the samples (:func:`results_path`).
     results: Path | None = None
+    #: Write them under EvalPlus's own name, once complete (:func:`results_path`).
+    evalplus_results: bool = False
     #: Judge the samples as written, as ``evalplus.evaluate`` does (no sanitizing).
     raw: bool = False
 
@@ -156,31 +207,24 @@ def run_evaluate(
                 f" of {space.out} (base and plus tests)" if suite == "plus" else
                 f" only: {space.out} holds no plus suite (`evalplus-ng augment "
                 f"--dataset {space.dataset.name} --out {space.out}` makes one)"))
-        out = request.results or results_path(request.samples)
-        out.parent.mkdir(parents=True, exist_ok=True)
         # A suite file is identified by its bytes (a digest of them costs milliseconds;
         # re-encoding every input of a full suite costs over half a second).
         digest = (hashlib.sha256(judged.read_bytes()).hexdigest() if judged is not None
                   else suite_hash(tasks.values()))
+        out = request.results or results_path(
+            request.samples, suite_name(request.suite, digest), request.evalplus_results)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # EvalPlus takes any file under its own name for a whole one: until the run is
+        # complete, --evalplus-results checkpoints beside it, under a name it never reads.
+        checkpoint = (out.with_name(out.name + PARTIAL_SUFFIX) if request.evalplus_results
+                      else out)
         identity = verdict_identity(digest, space.dataset.name, _suite_kind(request.suite),
                                     request.config, request.limits.memory_bytes,
                                     (task.equality for task in tasks.values()))
         done: dict[int, SampleResult] = {}
-        if request.resume and out.is_file():
-            try:
-                document = json.loads(out.read_text(encoding="utf-8"))
-            except ValueError as exc:
-                raise InputError(str(out), None, f"cannot resume, invalid JSON: {exc}") from None
-            changes = identity_changes(document, identity)
-            if not genuine(document, secret):
-                say(f"{out}: not sealed by evalplus-ng for this user (forged, edited or "
-                    "written elsewhere); judging every sample again")
-            elif changes:
-                say(f"{out}: judged with another suite or settings ({', '.join(changes)}); "
-                    "judging every sample again")
-            else:
-                done = results_from_document(document, samples, tasks)
-                say(f"resuming: {len(done)} of {len(samples)} samples already judged in {out}")
+        if request.resume:
+            saved = next((path for path in (checkpoint, out) if path.is_file()), None)
+            done = _resumed(saved, identity, secret, samples, tasks, say)
         needed = {s.task_id for position, s in enumerate(samples)
                   if position not in done and not s.refused}
         warned: set[TaskId] = set()
@@ -201,7 +245,21 @@ def run_evaluate(
                 "here")
         say(f"running the ground truth of {len(needed)} task(s) and judging")
         results: dict[int, SampleResult] = {}
+        date = datetime.now().strftime(DATE_FORMAT)
+        about = (str(judged) if judged is not None else None, str(request.samples))
+        answered = {sample.task_id for sample in samples}
+
+        def save(complete: bool) -> None:
+            """Write the results so far: to ``out`` once complete, else to ``checkpoint``."""
+            ordered = _ordered(results)
+            mark = Completeness(complete, len(ordered), len(samples),
+                                len({r.task_id for r in ordered}), len(answered), len(tasks),
+                                sum(skipped.values()))
+            document = results_document(ordered, identity, run_record(mark, *about), date)
+            write_json(out if complete else checkpoint, sealed(document, secret))
+
         last = time.monotonic()
+        finished = False
         try:
             for position, result in evaluate_staged(
                 tasks, samples, sandbox, config, done, warn
@@ -210,16 +268,43 @@ def run_evaluate(
                 if progress is not None:
                     progress(len(results), len(samples))
                 if time.monotonic() - last > CHECKPOINT_SECONDS:
-                    write_json(out, sealed(
-                        results_document(_ordered(results), identity), secret))
+                    save(complete=False)
                     last = time.monotonic()
             results = split_kills(tasks, results, sandbox, config)  # what each kill rests on
+            finished = True
         finally:
-            write_json(out, sealed(results_document(_ordered(results), identity),
-                                               secret))
+            save(complete=finished)
+    if checkpoint != out:
+        checkpoint.unlink(missing_ok=True)
     ordered = _ordered(results)
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
                            len(tasks), suite, dict(getattr(sandbox, "nodes", {})))
+
+
+def _resumed(path: Path | None, identity: Mapping[str, Any], secret: bytes,
+             samples: Sequence[Sample], tasks: Mapping[TaskId, Task],
+             say: Callable[[str], None]) -> dict[int, SampleResult]:
+    """The verdicts of the results file at ``path`` that ``--resume`` reuses: none unless
+    this user's evalplus-ng sealed it and it was judged with the same ``identity`` (the
+    suite's kind and digest, the dataset, the settings), each with a line saying why."""
+    if path is None:
+        return {}
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise InputError(str(path), None, f"cannot resume, invalid JSON: {exc}") from None
+    changes = identity_changes(document, identity)
+    if not genuine(document, secret):
+        say(f"{path}: not sealed by evalplus-ng for this user (forged, edited or "
+            "written elsewhere); judging every sample again")
+        return {}
+    if changes:
+        say(f"{path}: judged with another suite or settings ({', '.join(changes)}); "
+            "judging every sample again")
+        return {}
+    done = results_from_document(document, samples, tasks)
+    say(f"resuming: {len(done)} of {len(samples)} samples already judged in {path}")
+    return done
 
 
 def _dataset_tasks(request: EvaluateRequest) -> set[TaskId]:

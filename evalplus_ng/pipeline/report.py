@@ -14,6 +14,7 @@ from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.oracle import audit
 from evalplus_ng.pipeline.context import DEFAULT_OUT
+from evalplus_ng.pipeline.evaluate import is_results_name, results_label
 from evalplus_ng.report import page, render
 from evalplus_ng.report.board import Board, SuiteFacts, board, dataset_of
 from evalplus_ng.report.matrix import Failure, first_failures
@@ -38,14 +39,17 @@ class ReportSummary:
 
 
 def results_files(paths: Sequence[Path]) -> list[Path]:
-    """The results files ``paths`` name: files as given, folders by every
-    ``*eval_results.json`` below them (in name order)."""
+    """The results files ``paths`` name: files as given, folders by every results file
+    below them, evalplus-ng's (``*.evalplus-ng.SUITE.json``) and EvalPlus's
+    (``*eval_results.json``), in path order."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            inside = sorted(path.rglob("*eval_results.json"))
+            inside = sorted(p for p in path.rglob("*.json")
+                            if p.is_file() and is_results_name(p.name))
             if not inside:
-                raise InputError(str(path), None, "no *eval_results.json files in this folder")
+                raise InputError(str(path), None, "no results files in this folder "
+                                 "(*.evalplus-ng.SUITE.json or *eval_results.json)")
             found += inside
         elif path.is_file():
             found.append(path)
@@ -54,12 +58,13 @@ def results_files(paths: Sequence[Path]) -> list[Path]:
     return found
 
 
-def results_label(path: Path) -> str:
-    """Whose samples a results file judged: ``x_eval_results.json`` -> ``x``; a samples
-    folder's ``eval_results.json`` -> the folder's name."""
-    if path.name == "eval_results.json":
-        return path.parent.name
-    return path.name.removesuffix(".json").removesuffix("_eval_results")
+def partial_error(judged: JudgedFile) -> str | None:
+    """Why ``report`` refuses a file whose run stopped early (None for the others)."""
+    if not judged.partial or judged.mark is None:
+        return None
+    return (f"partial results ({judged.mark.text()}; its run was interrupted or is still "
+            "going): `evalplus-ng evaluate --resume` finishes it, `report "
+            "--include-partial` shows it flagged")
 
 
 def _json_file(path: Path) -> object | None:
@@ -157,12 +162,14 @@ def read_models(path: Path) -> dict[str, ModelInfo]:
 
 
 def run_report(paths: Sequence[Path], out: Path, artifacts: Sequence[Path] = (DEFAULT_OUT,),
-               models: Path | None = None) -> ReportSummary:
-    """Read every results file ``paths`` name (one or more per model and dataset:
-    ``evaluate --results DIR/MODEL_eval_results.json``, one folder per suite); write
-    ``out/report.md`` and ``out/report.html``: each dataset's results apart and side by
-    side, with what its folder of ``artifacts`` says of its suite and, from ``models``,
-    the models' display names and metadata."""
+               models: Path | None = None, include_partial: bool = False) -> ReportSummary:
+    """Read every results file ``paths`` name (one per model, dataset and suite, e.g. the
+    ``S.evalplus-ng.plus.json`` and ``S.evalplus-ng.mini.json`` that ``evaluate`` writes
+    beside each samples file); write ``out/report.md`` and ``out/report.html``: each
+    dataset's results apart and side by side, with what its folder of ``artifacts`` says
+    of its suite and, from ``models``, the models' display names and metadata. A file
+    that says its run stopped early is an error, unless ``include_partial`` (then the
+    report flags it)."""
     infos = read_models(models) if models is not None else {}
     folders = list(artifacts)
     kinds = suite_kinds(folders)
@@ -171,10 +178,13 @@ def run_report(paths: Sequence[Path], out: Path, artifacts: Sequence[Path] = (DE
     for path in results_files(paths):
         document = _json_document(path)
         try:
-            judged.append(_suite_kind(judged_file(document, results_label(path), str(path)),
-                                      kinds))
+            one = _suite_kind(judged_file(document, results_label(path), str(path)), kinds)
         except ResultsFormatError as exc:
             raise InputError(str(path), None, str(exc)) from None
+        refusal = partial_error(one)
+        if refusal is not None and not include_partial:
+            raise InputError(str(path), None, refusal)
+        judged.append(one)
         failures[str(path)] = first_failures(document)
     facts: dict[str, SuiteFacts] = {}
     for dataset in {dataset_of(j) for j in judged}:

@@ -86,7 +86,8 @@ def leaderboard(board: Board, benchmark: Benchmark) -> Table:
     """Best plus pass@1 first: samples, tasks, pass@1 per suite, then pass@k for each k
     every model's sample counts allow, with the models file's metadata."""
     columns = ("#", "model", *board.metadata, "tasks", "samples", *_suite_columns(benchmark))
-    rows = tuple((str(rank), row.label, *_metadata(board, row.label), str(row.tasks),
+    rows = tuple((str(rank), f"{row.label} (partial)" if row.partial else row.label,
+                  *_metadata(board, row.label), str(row.tasks),
                   str(row.samples), *_suite_cells(benchmark, row.label))
                  for rank, row in enumerate(benchmark.report.rows, start=1))
     return Table(columns, rows)
@@ -178,6 +179,10 @@ def headline(report: Report) -> list[str]:
             lines.append(f"**Warning**: the {kind} results were judged with {len(digests)} "
                          "different suites (their hashes differ): their pass rates do not "
                          "compare.")
+    for row in report.rows:
+        for kind, progress in sorted(row.partial.items()):
+            lines.append(f"**Warning**: partial results: {row.label} on the {kind} suite, "
+                         f"{progress}; its rates are over those alone.")
     return lines
 
 

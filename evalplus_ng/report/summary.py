@@ -19,7 +19,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE
+from evalplus_ng.evaluation.evaluate import (
+    EDGE,
+    FAILURES,
+    LIKE_BASE,
+    Completeness,
+    completeness,
+)
 from evalplus_ng.oracle.audit import task_order
 from evalplus_ng.types import TaskId
 
@@ -65,6 +71,14 @@ class JudgedFile:
     digest: str
     dataset: str
     tasks: Mapping[TaskId, TaskCounts]
+    #: What the file says of its completeness; None where it says nothing (EvalPlus's
+    #: files, which EvalPlus writes whole, and evalplus-ng's before format 2).
+    mark: Completeness | None = None
+
+    @property
+    def partial(self) -> bool:
+        """The file says its run stopped before every sample was judged."""
+        return self.mark is not None and not self.mark.complete
 
     @property
     def samples(self) -> int:
@@ -137,9 +151,12 @@ def judged_file(document: Any, label: str, path: str) -> JudgedFile:
                 len(entries), sum(base), sum(plus), dict(Counter(map(_kind_of_kill, killed))),
                 dict(Counter(basis for basis, _ in bases)),
                 dict(Counter(edge for _, edges in bases for edge in edges)))
-    kind = str(ours.get("suite", "plus"))  # EvalPlus's own files judge base and plus
+    # EvalPlus's own files judge base and plus, but for --base_only (no plus status at all).
+    statuses = [e.get("plus_status") for entries in document["eval"].values() for e in entries]
+    unrecorded = "base" if statuses and all(s is None for s in statuses) else "plus"
+    kind = str(ours.get("suite", unrecorded))
     return JudgedFile(label, path, kind, str(document.get("hash", "")),
-                      str(ours.get("dataset", "")), tasks)
+                      str(ours.get("dataset", "")), tasks, completeness(document))
 
 
 @dataclass(frozen=True)
@@ -160,6 +177,9 @@ class ModelRow:
     #: pass@1 on the edge suite (inputs unlike the base tests,
     #: :mod:`evalplus_ng.generate.likeness`).
     edge: float | None = None
+    #: Suite kind -> how far its file got, for files that say they are partial
+    #: (``report --include-partial``).
+    partial: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def drop(self) -> float | None:
@@ -265,7 +285,9 @@ def _row(label: str, kinds: Mapping[str, JudgedFile]) -> ModelRow:
                     stress.pass_at_1("plus") if stress else None,
                     dict(plus.kills) if plus else {}, dict(plus.bases) if plus else {},
                     dict(plus.edges) if plus else {},
-                    edge.pass_at_1("plus") if edge else None)
+                    edge.pass_at_1("plus") if edge else None,
+                    {kind: judged.mark.text() for kind, judged in kinds.items()
+                     if judged.partial and judged.mark is not None})
 
 
 def build(files: Sequence[JudgedFile]) -> Report:
