@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,3 +49,18 @@ def jail(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
         pytest.skip(f"the kernel refuses the namespaces jail here: {problem}")
     monkeypatch.setenv(MODE_VARIABLE, chosen.value)
     return chosen.value
+
+
+@pytest.fixture
+def evaluate_requests(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """``evaluate`` stops once its request is made, judging nothing: the requests made."""
+    from evalplus_ng import cli
+
+    made: list[Any] = []
+
+    def stop(request: Any, *_args: Any, **_kwargs: Any) -> None:
+        made.append(request)
+        sys.exit(0)
+
+    monkeypatch.setattr(cli, "run_evaluate", stop)
+    return made
