@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import os
+import shlex
 import signal
 import sys
 import time
@@ -17,9 +19,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from evalplus_ng.backend.executors import LOCAL, Backend
+from evalplus_ng.backend.executors import LOCAL, Backend, Capacity
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig
+from evalplus_ng.files import probe_folder
+from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, rewrite
+from evalplus_ng.meter import Meter
 from evalplus_ng.oracle.audit import task_order
 from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
 from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
@@ -30,6 +35,7 @@ from evalplus_ng.records import Verdict
 from evalplus_ng.report.render import edge_counts
 from evalplus_ng.report.summary import UNRECORDED
 from evalplus_ng.sandbox import Limits
+from evalplus_ng.tasks.mbpp import VERSION as MBPP_RELEASE
 from evalplus_ng.tasks.registry import known, resolve
 from evalplus_ng.tasks.samples import FAMILIES, Families, parse_families
 from evalplus_ng.tasks.spec import Dataset
@@ -37,6 +43,11 @@ from evalplus_ng.tasks.spec import Dataset
 EXIT_INPUT = 2  # bad flag, bad file: the same code click uses for usage errors
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
+#: Bounds of the numbers flags take: beyond them a time limit, a budget or a memory cap
+#: only overflows somewhere below (a day; a thousand times the ground truth; 16 TiB).
+MAX_SECONDS = 86400.0
+MAX_FACTOR = 1000.0
+MAX_MEMORY_MB = 1 << 24
 
 if TYPE_CHECKING:
     from evalplus_ng.pipeline.audit import AuditSummary
@@ -63,35 +74,146 @@ def _errors_to_exit_codes(command: F) -> F:
         except EvalplusError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_INTERNAL)
+        except OSError as exc:
+            if exc.filename is None:
+                raise
+            click.echo(f"error: {exc.filename}: {exc.strerror or exc}", err=True)
+            sys.exit(EXIT_INPUT)
         except KeyboardInterrupt:
-            click.echo("interrupted: work done so far is saved (use --resume)", err=True)
+            click.echo(f"interrupted: {_continue_with(click.get_current_context())}",
+                       err=True)
             sys.exit(EXIT_INTERRUPTED)
 
     return wrapper  # type: ignore[return-value]
 
 
-class _Progress:
-    """A click progress bar on stderr whose length is known only once work starts."""
+#: Where a command's command line, as typed, is kept in its context (``ctx.meta``).
+_TYPED = "evalplus_ng.typed"
+#: What each command has kept when interrupted, and the flag that continues it (if the
+#: same command line alone does not).
+_KEPT = {
+    "evaluate": ("the verdicts so far are in the results file", "--resume"),
+    "augment": ("finished tasks are checkpointed in the --out folder (audited tasks and "
+                "MINI requirements too)", ""),
+    "audit": ("audited tasks are checkpointed in the --out folder", ""),
+    "reduce": ("the requirements gathered so far are cached in the --out folder", ""),
+    "calibrate": ("each suite file calibrated before the interrupt is written", ""),
+}
+
+
+def _continue_with(ctx: click.Context) -> str:
+    """What an interrupted command kept, and the command line that continues it."""
+    name = ctx.command.name or ""
+    if name not in _KEPT:
+        return "nothing was written"
+    kept, flag = _KEPT[name]
+    typed = [t for t in ctx.meta.get(_TYPED, []) if not _asks_again(t)]
+    line = shlex.join([*ctx.command_path.split(), *typed,
+                       *([flag] if flag and flag not in typed else [])])
+    return f"{kept}; `{line}` continues"
+
+
+def _asks_again(token: str) -> bool:
+    """``-i`` or ``--i_just_wanna_run`` in a form fire takes (not with ``--resume``)."""
+    return token == "-i" or token.lstrip("-").partition("=")[0].replace("-", "_") == (
+        "i_just_wanna_run")
+
+
+class _Command(click.Command):
+    """A command that keeps its command line as typed (the interrupt message names it)."""
+
+    def forms(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """The command line in click's forms (here: as it is)."""
+        return args
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[_TYPED] = list(args)
+        return super().parse_args(ctx, self.forms(ctx, args))
+
+
+class _FireCommand(_Command):
+    """``evaluate``, which also takes evalplus 0.3.1's command lines: python-fire's forms
+    of its flags (:mod:`evalplus_ng.fireforms`) rewritten as ours."""
+
+    def forms(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ours = {name: not option.is_flag for option in self.get_params(ctx)
+                if isinstance(option, click.Option)
+                for name in (*option.opts, *option.secondary_opts)}
+        try:
+            return rewrite(args, EVALPLUS_EVALUATE, ours)
+        except FireFormError as exc:
+            raise click.UsageError(str(exc), ctx) from None
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [*super().collect_usage_pieces(ctx), "[DATASET [SAMPLES]]"]
+
+
+class _UsageLine(click.ClickException):
+    """A usage error (unknown flag, bad value) shown as one line, like every other error."""
+
+    exit_code = EXIT_INPUT
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+@contextlib.contextmanager
+def _one_line() -> Iterator[None]:
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
+    except click.UsageError as exc:
+        raise _UsageLine(exc.format_message()) from None
+
+
+class _Main(click.Group):
+    """The command group; its usage errors, and its commands', are one line each."""
+
+    command_class = _Command
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        with _one_line():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _one_line():
+            return super().invoke(ctx)
+
+
+class _Finite(click.FloatRange):
+    """A float range that refuses ``nan`` (which passes any range check) and ``inf``."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+def _writable(folder: Path, flag: str, make: bool = True, named: Path | None = None) -> None:
+    """Before any work: one line naming ``flag`` and the path (``named``, a file to be
+    written in ``folder``, else ``folder``) where nothing can be written in ``folder``,
+    or where it cannot be made (``make``; left to the command where it is absent and not
+    ``make``). Nothing is made here."""
+    if not make and not folder.is_dir():
+        return
+    try:
+        probe_folder(folder)
+    except OSError as exc:
+        verb = "write in" if folder.is_dir() else "make"
+        where = f"the folder {folder}" if named is not None else "this folder"
+        raise InputError(str(named or folder), None,
+                         f"{flag}: cannot {verb} {where} ({exc.strerror or exc})") from None
+
+
+class _Progress(Meter):
+    """A stage's progress on stderr: n/N, rate and ETA (:mod:`evalplus_ng.meter`)."""
 
     def __init__(self, label: str) -> None:
-        self.label = label
-        self.bar: Any = None
-        self.shown = 0
-
-    def __enter__(self) -> _Progress:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-
-    def update(self, done: int, total: int) -> None:
-        """Move the bar to ``done`` of ``total``."""
-        if self.bar is None:
-            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
-            self.bar.__enter__()
-        self.bar.update(done - self.shown)
-        self.shown = done
+        super().__init__(label, sys.stderr)
 
 
 def _dataset_options(command: F) -> F:
@@ -166,12 +288,30 @@ def _jail_option(command: F) -> F:
              "samples.")(command)
 
 
-def _backend(backend: str, address: str | None, jobs: int) -> Backend:
+def _backend(backend: str, address: str | None, jobs: int,
+             memory_bytes: int = Limits().memory_bytes) -> Backend:
     """Where the work runs, as ``--backend``, ``--address`` and ``-j`` say: built once,
-    passed down."""
+    passed down. Local workers are capped at what this machine can run (a line says so)."""
     if backend == "local" and address is not None:
         raise click.UsageError("--address names a Ray cluster: add --backend ray")
+    if backend == "local":
+        jobs = _runnable(jobs, memory_bytes)
     return Backend(jobs, backend == "ray", address or None)
+
+
+def _runnable(jobs: int, memory_bytes: int) -> int:
+    """``-j`` capped at this machine's cores and at the workers whose memory cap (each
+    worker's sample may use ``memory_bytes``) the memory available holds."""
+    here = Capacity.here()
+    workers = here.workers(memory_bytes)
+    if jobs <= workers:
+        return jobs
+    memory = ("" if here.available_bytes is None else
+              f", {here.available_bytes / (1 << 30):.1f} GiB of memory available for "
+              f"{memory_bytes / (1 << 30):g} GiB per worker")
+    click.echo(f"notice: -j {jobs} capped at {workers} worker(s): {here.cores} core(s)"
+               f"{memory}", err=True)
+    return workers
 
 
 @contextlib.contextmanager
@@ -204,7 +344,7 @@ def _default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="evalplus-ng")
 def main() -> None:
     """evalplus-ng: rigorous test suites for code-generation benchmarks."""
@@ -216,7 +356,7 @@ def _terminated(signum: int, _frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
-@main.command()
+@main.command(cls=_FireCommand)
 @_dataset_options
 @click.option("--samples", "samples", required=True, type=click.Path(path_type=Path),
               help="JSON Lines file (task_id plus completion or solution per line), or a "
@@ -253,33 +393,48 @@ def _terminated(signum: int, _frame: object) -> None:
               help="Judge answers as written, as evalplus.evaluate does: a completion is "
                    "appended to the prompt, with no markdown or prose stripped.")
 @click.option("--resume", is_flag=True, help="Reuse verdicts already in the results file.")
-@click.option("--details", "--test-details", "--test_details", "details", is_flag=True,
+@click.option("-i", "--i-just-wanna-run", "again", is_flag=True,
+              help="EvalPlus's flag: judge every sample again, ignoring a previous results "
+                   "file (our default; not with --resume).")
+@click.option("--details", "--test-details", "details", is_flag=True,
               help="Run every test instead of stopping at a sample's first failure "
                    "(--test-details: EvalPlus's name).")
-@click.option("--min-time-limit", "--min_time_limit", "min_time_limit",
-              type=click.FloatRange(min=0.01), default=None,
+@click.option("--min-time-limit", "min_time_limit",
+              type=_Finite(min=0.01, max=MAX_SECONDS), default=None,
               show_default="the suite's calibration, else 1.0",
               help="Floor of every per-test time limit, seconds.")
-@click.option("--time-factor", "--gt-time-limit-factor", "--gt_time_limit_factor",
-              "time_factor", type=click.FloatRange(min=1.0), default=None,
+@click.option("--time-factor", "--gt-time-limit-factor", "time_factor",
+              type=_Finite(min=1.0, max=MAX_FACTOR), default=None,
               show_default="the suite's calibration, else 4.0",
               help="Per-test limit as a multiple of the ground truth's time "
                    "(--gt-time-limit-factor: EvalPlus's name).")
-@click.option("--memory-mb", type=click.IntRange(min=64), default=4096, show_default=True,
-              help="Address-space cap of each sample process, MiB.")
+@click.option("--version", "release", default=None, metavar="RELEASE",
+              help="EvalPlus's flag: the HumanEval+ or MBPP+ release it downloads. Accepted "
+                   f"where it names what evalplus-ng reads (MBPP+ {MBPP_RELEASE}; any for "
+                   "HumanEval, which evalplus 0.3.1 ignores it for too).")
+@click.option("--memory-mb", type=click.IntRange(min=64, max=MAX_MEMORY_MB), default=4096,
+              show_default=True, help="Address-space cap of each sample process, MiB.")
 @_backend_options
 @_jail_option
 @_errors_to_exit_codes
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
              suite: str, base_only: bool, mini: bool, noextreme: bool, artifacts: Path,
              jobs: int, results: Path | None, evalplus_results: bool, raw: bool,
-             resume: bool, details: bool,
-             min_time_limit: float | None, time_factor: float | None, memory_mb: int,
-             backend: str, address: str | None) -> None:
-    """Judge LLM samples against a suite and print pass@k."""
-    if base_only and mini:
-        raise click.UsageError("--base-only and --mini name two suites: choose one")
+             resume: bool, again: bool, details: bool,
+             min_time_limit: float | None, time_factor: float | None, release: str | None,
+             memory_mb: int, backend: str, address: str | None) -> None:
+    """Judge LLM samples against a suite and print pass@k.
+
+    evalplus 0.3.1's command lines work too (`evalplus.evaluate` replaced by
+    `evalplus-ng evaluate`): its flags with underscores, --flag=value, --noflag, the
+    dataset and samples as positional arguments (see the README's table).
+    """
+    if again and resume:
+        raise click.UsageError("--i-just-wanna-run judges every sample again and --resume "
+                               "reuses verdicts: choose one")
+    _evalplus_release(dataset_name, release)
     if base_only or mini:
+        # With both, evalplus judges the MINI's base tests: the base tests.
         chosen = "base" if base_only else "mini"
         if suite not in (AUTO, chosen):
             raise click.UsageError(f"--{'base-only' if base_only else 'mini'} and --suite "
@@ -288,10 +443,16 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
     if noextreme and suite in ("stress", "stress-mini"):
         raise click.UsageError(f"--noextreme and --suite {suite} ask for opposite things: "
                                "the stress suite is the extreme inputs")
+    if results is not None:
+        _writable(results.parent, "--results", named=results)
+    elif samples.exists():  # the results go beside the samples
+        _writable(samples if samples.is_dir() else samples.parent,
+                  "--samples (its results go beside it, or to --results PATH)", make=False,
+                  named=samples)
     request = EvaluateRequest(
         samples=samples, suite=suite, resume=resume,
         workspace=_workspace(dataset_name, dataset_file, data, artifacts,
-                             _backend(backend, address, jobs)),
+                             _backend(backend, address, jobs, memory_mb << 20)),
         config=EvalConfig(floor_seconds=min_time_limit, factor=time_factor, details=details),
         limits=Limits(memory_bytes=memory_mb << 20), results=results, raw=raw,
         evalplus_results=evalplus_results,
@@ -326,6 +487,18 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         _print_kills(summary, split=bool(plus_row))
 
 
+def _evalplus_release(dataset: str, release: str | None) -> None:
+    """``--version`` (evalplus's: the release of HumanEval+ or MBPP+ it downloads) where it
+    names what evalplus-ng reads; bare (fire's ``True``) or ``default`` anywhere."""
+    if release in (None, "default", "True") or dataset == "humaneval":
+        return  # evalplus 0.3.1 downloads HumanEval+ v0.1.10 whatever --version says
+    if dataset == "mbpp" and release == MBPP_RELEASE:
+        return
+    reads = f"MBPP+ {MBPP_RELEASE}" if dataset == "mbpp" else "no EvalPlus release"
+    raise click.UsageError(f"--version {release}: evalplus-ng reads {reads} for --dataset "
+                           f"{dataset}")
+
+
 def _print_kills(summary: EvaluateSummary, split: bool) -> None:
     """One line: the kills by failure kind, then (``split``) by what they rest on."""
     kills = summary.kills()
@@ -355,7 +528,8 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Tasks augmented in parallel.")
 @click.option("--no-llm-seeds", is_flag=True, help="Do not use the seed corpus in seeds/.")
-@click.option("--budget", type=click.FloatRange(min=1.0), default=120.0, show_default=True,
+@click.option("--budget", type=_Finite(min=1.0, max=MAX_SECONDS), default=120.0,
+              show_default=True,
               help="Wall-clock safety net per task, seconds.")
 @click.option("--samples", "samples_dir", default=None,
               type=click.Path(path_type=Path, exists=True),
@@ -375,10 +549,11 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
             budget: float, samples_dir: Path | None, family: tuple[str, ...], no_audit: bool,
             no_reduce: bool, no_calibrate: bool, backend: str, address: str | None) -> None:
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
+    _writable(out, "--out")
+    space = _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs))
     from evalplus_ng.pipeline.augment import AugmentConfig, select_tasks
     from evalplus_ng.pipeline.chain import ChainOptions, run_augment_chain
 
-    space = _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs))
     chosen = select_tasks(space.dataset.load(), tasks)
     config = AugmentConfig(dataset=space.dataset.name, per_task=per_task, seed=seed,
                            use_corpus=not no_llm_seeds, budget_seconds=budget)
@@ -390,7 +565,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
         if stage == "augment":
             _print_augment(summary, out, per_task)
         elif stage == "audit":
-            _print_audit(summary, samples_dir, jobs, hold=True)
+            _print_audit(summary, samples_dir, space.backend.workers, hold=True)
         elif stage == "calibrate":
             _print_calibrate(summary, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR)
         elif stage == "stale":
@@ -463,13 +638,15 @@ def _print_table(summary: AugmentSummary, per_task: int) -> None:
               help="Folder for the corpus files [default: DATA/seeds].")
 @click.option("--force", is_flag=True,
               help="Ask again even for tasks this model has answered for all rounds.")
-@click.option("--timeout", type=click.FloatRange(min=1.0), default=120.0, show_default=True,
+@click.option("--timeout", type=_Finite(min=1.0, max=MAX_SECONDS), default=120.0,
+              show_default=True,
               help="Per-request timeout, seconds.")
 @click.option("--retries", type=click.IntRange(min=0), default=4, show_default=True,
               help="Retries of a request after 429, 5xx, a timeout or a connection error.")
-@click.option("--backoff", type=click.FloatRange(min=0.0), default=1.0, show_default=True,
+@click.option("--backoff", type=_Finite(min=0.0, max=MAX_SECONDS), default=1.0,
+              show_default=True,
               help="First retry delay, seconds; doubles per retry, capped at 30.")
-@click.option("--temperature", type=click.FloatRange(min=0.0, max=2.0), default=0.8,
+@click.option("--temperature", type=_Finite(min=0.0, max=2.0), default=0.8,
               show_default=True, help="Sampling temperature.")
 @click.option("--max-tokens", type=click.IntRange(min=16), default=2048, show_default=True,
               help="Reply length cap, tokens.")
@@ -491,6 +668,7 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
     dataset = _dataset(dataset_name, dataset_file, data, DEFAULT_OUT)
     chosen = select_tasks(dataset.load(), tasks)
     folder = out if out is not None else dataset.user_folder.seeds
+    _writable(folder, "--out")
     contracts = {task.task_id: load_contract(task, dataset.contract_path(task.task_id))
                  for task in chosen}
     config = SeedConfig(model=model, date=date or datetime.date.today().isoformat(),
@@ -530,9 +708,9 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
 @_dataset_options
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
               show_default=True, help="Folder where `augment` wrote the suites.")
-@click.option("--floor", type=click.FloatRange(min=0.01), default=DEFAULT_FLOOR_SECONDS,
+@click.option("--floor", type=_Finite(min=0.01, max=MAX_SECONDS), default=DEFAULT_FLOOR_SECONDS,
               show_default=True, help="Least time limit of any test, seconds.")
-@click.option("--factor", type=click.FloatRange(min=1.0), default=DEFAULT_FACTOR,
+@click.option("--factor", type=_Finite(min=1.0, max=MAX_FACTOR), default=DEFAULT_FACTOR,
               show_default=True, help="Time limit as a multiple of the ground truth's time.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Parallel sandbox workers.")
@@ -545,6 +723,7 @@ def calibrate(dataset_name: str, dataset_file: Path | None, data: Path | None, o
     """Time the ground truth on every test and store per-test time limits in the suites."""
     from evalplus_ng.pipeline.calibrate import run_calibrate
 
+    _writable(out, "--out", make=False)
     space = _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs))
     with _Progress("calibrating") as progress:
         summary = run_calibrate(space, floor, factor, progress.update)
@@ -592,6 +771,7 @@ def reduce(dataset_name: str, dataset_file: Path | None, data: Path | None, out:
     chosen = profile or ("stress" if suite == "stress" else "full" if samples_dir else "offline")
     from evalplus_ng.pipeline.reduce import run_reduce
 
+    _writable(out, "--out", make=False)
     space = _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs))
     with _Progress("reducing" if suite == "plus" else f"reducing {suite}") as progress:
         summary = run_reduce(space, chosen, samples_dir, progress.update,
@@ -646,11 +826,12 @@ def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: 
           tasks: str | None, jobs: int, opinion_model: str | None, base_url: str | None,
           api_key_env: str, date: str | None) -> None:
     """Hunt for defects in the dataset's reference solutions."""
+    _writable(out, "--out")
     import datetime
 
     from evalplus_ng.pipeline.augment import select_tasks
 
-    space = _workspace(dataset_name, dataset_file, data, out, Backend(jobs))
+    space = _workspace(dataset_name, dataset_file, data, out, _backend("local", None, jobs))
     dataset = space.dataset
     chosen = [task.task_id for task in select_tasks(dataset.load(), tasks)]
     opinions = None
@@ -735,6 +916,7 @@ def report(results: tuple[Path, ...], artifacts: tuple[Path, ...], models: Path 
     from evalplus_ng.pipeline.report import run_report
 
     began = time.perf_counter()
+    _writable(out, "--out")
     summary = run_report(list(results), out, artifacts, models, include_partial)
     click.echo(summary.markdown_path.read_text(encoding="utf-8"))
     click.echo(f"wrote {summary.markdown_path} and {summary.html_path} "

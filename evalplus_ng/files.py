@@ -13,6 +13,7 @@ half of one. Files get mode 0644, as ``open`` under the usual umask gives.
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import json
 import os
@@ -46,6 +47,21 @@ def write_atomically(path: Path, data: bytes | str) -> None:
 def write_json(path: Path, document: object) -> None:
     """Replace ``path`` with ``document`` as indented JSON and a final newline."""
     write_atomically(path, json.dumps(document, indent=1) + "\n")
+
+
+def probe_folder(path: Path) -> None:
+    """Raise :class:`OSError` unless a file can be written in folder ``path`` or, where it
+    does not exist yet, in the nearest folder above it (where it would be made), as
+    :func:`write_atomically` writes one; before any work whose results go there. Leaves
+    nothing behind."""
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(existing))
+    fd, temporary = tempfile.mkstemp(dir=existing, prefix=".probe.", suffix=".tmp")
+    os.close(fd)
+    os.unlink(temporary)
 
 
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW

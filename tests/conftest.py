@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,3 +74,18 @@ def chromium(tmp_path: Path) -> Callable[..., str]:
         return done.stdout
 
     return run
+
+
+@pytest.fixture
+def evaluate_requests(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """``evaluate`` stops once its request is made, judging nothing: the requests made."""
+    from evalplus_ng import cli
+
+    made: list[Any] = []
+
+    def stop(request: Any, *_args: Any, **_kwargs: Any) -> None:
+        made.append(request)
+        sys.exit(0)
+
+    monkeypatch.setattr(cli, "run_evaluate", stop)
+    return made

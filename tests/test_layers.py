@@ -21,6 +21,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "evalplus_ng"
 #: must not import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),  # parses flags, calls the pipeline
+    ("fireforms", "meter"),  # the command line's: evalplus's (fire's) forms, progress lines
     ("pipeline",),  # one call per command: augment, evaluate, audit, calibrate, report
     ("report",),  # what results say, as Markdown and HTML
     ("reduce",),  # MINI: requirement kinds, set cover, profiles

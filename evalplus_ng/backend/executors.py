@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -56,3 +58,29 @@ class Backend:
 
 #: The default backend: this machine's sandbox pool of two workers.
 LOCAL = Backend()
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """What this machine can run at once: its cores (those this process may use) and the
+    memory available (None: unknown)."""
+
+    cores: int
+    available_bytes: int | None
+
+    @classmethod
+    def here(cls) -> Capacity:
+        """This machine's, now (``MemAvailable`` of ``/proc/meminfo``)."""
+        available = None
+        with contextlib.suppress(OSError, ValueError):
+            for line in Path("/proc/meminfo").read_text(encoding="ascii").splitlines():
+                if line.startswith("MemAvailable:"):
+                    available = int(line.split()[1]) << 10
+        return cls(max(1, len(os.sched_getaffinity(0))), available)
+
+    def workers(self, memory_bytes: int) -> int:
+        """Workers that can run at once when each may use ``memory_bytes``: one per
+        core, as many as the memory available holds, at least one."""
+        held = self.cores if self.available_bytes is None else (
+            self.available_bytes // memory_bytes)
+        return max(1, min(self.cores, held))
