@@ -21,7 +21,7 @@ import click
 
 from evalplus_ng.backend.executors import LOCAL, Backend, Capacity
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
-from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig
+from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig, pass_at_k
 from evalplus_ng.files import probe_folder
 from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, rewrite
 from evalplus_ng.meter import Meter
@@ -37,7 +37,7 @@ from evalplus_ng.report.summary import UNRECORDED
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.tasks.mbpp import VERSION as MBPP_RELEASE
 from evalplus_ng.tasks.registry import known, resolve
-from evalplus_ng.tasks.samples import FAMILIES, Families, parse_families
+from evalplus_ng.tasks.samples import FAMILIES, Families, Sanitizing, parse_families
 from evalplus_ng.tasks.spec import Dataset
 
 EXIT_INPUT = 2  # bad flag, bad file: the same code click uses for usage errors
@@ -390,8 +390,13 @@ def _terminated(signum: int, _frame: object) -> None:
                    "which evalplus.evaluate then loads as its own: written only once "
                    "every sample is judged (until then S_eval_results.json.partial).")
 @click.option("--no-sanitize", "raw", is_flag=True,
-              help="Judge answers as written, as evalplus.evaluate does: a completion is "
-                   "appended to the prompt, with no markdown or prose stripped.")
+              help="Judge answers as written, as evalplus.evaluate alone does: a completion "
+                   "is appended to the prompt, with no markdown or prose stripped. By "
+                   "default answers are sanitized as evalplus.sanitize does, then judged.")
+@click.option("--repair", is_flag=True,
+              help="Sanitize with our repairs too (imports the answer forgot, a body found "
+                   "in prose, a prompt's helper the answer broke): pass@k is then no longer "
+                   "EvalPlus's, and the summary counts the verdicts the repairs changed.")
 @click.option("--resume", is_flag=True, help="Reuse verdicts already in the results file.")
 @click.option("-i", "--i-just-wanna-run", "again", is_flag=True,
               help="EvalPlus's flag: judge every sample again, ignoring a previous results "
@@ -420,7 +425,7 @@ def _terminated(signum: int, _frame: object) -> None:
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
              suite: str, base_only: bool, mini: bool, noextreme: bool, artifacts: Path,
              jobs: int, results: Path | None, evalplus_results: bool, raw: bool,
-             resume: bool, again: bool, details: bool,
+             repair: bool, resume: bool, again: bool, details: bool,
              min_time_limit: float | None, time_factor: float | None, release: str | None,
              memory_mb: int, backend: str, address: str | None) -> None:
     """Judge LLM samples against a suite and print pass@k.
@@ -440,6 +445,8 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
             raise click.UsageError(f"--{'base-only' if base_only else 'mini'} and --suite "
                                    f"{suite} name two suites: choose one")
         suite = chosen
+    if raw and repair:
+        raise click.UsageError("--no-sanitize and --repair ask for opposite things: choose one")
     if noextreme and suite in ("stress", "stress-mini"):
         raise click.UsageError(f"--noextreme and --suite {suite} ask for opposite things: "
                                "the stress suite is the extreme inputs")
@@ -454,8 +461,10 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         workspace=_workspace(dataset_name, dataset_file, data, artifacts,
                              _backend(backend, address, jobs, memory_mb << 20)),
         config=EvalConfig(floor_seconds=min_time_limit, factor=time_factor, details=details),
-        limits=Limits(memory_bytes=memory_mb << 20), results=results, raw=raw,
+        limits=Limits(memory_bytes=memory_mb << 20), results=results,
         evalplus_results=evalplus_results,
+        sanitizing=(Sanitizing.NONE if raw else Sanitizing.REPAIR if repair
+                    else Sanitizing.EVALPLUS),
     )
     with _Progress("judging") as progress:
         summary = run_evaluate(request, progress.update,
@@ -485,6 +494,24 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
                    f"{drops} points")
     if summary.suite != "base":
         _print_kills(summary, split=bool(plus_row))
+    if summary.unrepaired:
+        _print_repairs(summary)
+
+
+def _print_repairs(summary: EvaluateSummary) -> None:
+    """What ``--repair`` changed: programs, verdicts, and pass@k without repairs."""
+    changes = summary.repair_changes()
+    beyond = "stress" if "stress" in summary.suite else "plus"
+    ways = "; ".join(
+        f"{label}: {changes[f'{column} gained']} now pass, {changes[f'{column} lost']} now fail"
+        for column, label in (("base", "base"), ("plus", f"base + {beyond}"))
+        if column == "base" or summary.suite != "base")
+    click.echo(f"repairs (--repair) changed the program of {summary.repaired} sample(s) and "
+               f"the verdict of {summary.verdicts_repaired()} ({ways})")
+    cells = "; ".join(f"{column}: " + ", ".join(f"pass@{k} {100 * value:.1f}"
+                                                 for k, value in row.items())
+                      for column, row in pass_at_k(summary.unrepaired).items())
+    click.echo(f"without repairs (as evalplus.sanitize, then evalplus.evaluate): {cells}")
 
 
 def _evalplus_release(dataset: str, release: str | None) -> None:

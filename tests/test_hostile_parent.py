@@ -119,8 +119,9 @@ def test_a_call_past_its_cpu_time_is_abandoned_and_its_worker_goes_on(
 def test_a_huge_answer_is_refused_before_anything_parses_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     prepared: list[object] = []
-    monkeypatch.setattr("evalplus_ng.tasks.samples.prepare_all", lambda answers: prepared.extend(
-        answers) or [sanitize(a, p, e) for a, p, e, _ in answers])
+    monkeypatch.setattr("evalplus_ng.tasks.samples.prepare_all",
+                        lambda answers, **_: prepared.extend(answers)
+                        or [sanitize(a, p, e) for a, p, e, _ in answers])
     task = Task("T/0", PROMPT, "add", "def add(x, y):\n    return x + y\n", ((1, 2),))
     fits = f"{CORRECT}    # " + "x" * (MAX_SOURCE_BYTES - len(CORRECT) - 7) + "\n"
     over = fits[:-2] + "é\n"  # one character less, one byte more

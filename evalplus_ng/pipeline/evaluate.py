@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
@@ -39,7 +40,7 @@ from evalplus_ng.report.summary import (
 )
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.seal import genuine, sealed, user_secret
-from evalplus_ng.tasks.samples import read_samples_of
+from evalplus_ng.tasks.samples import Sanitizing, read_samples_of, repaired_positions
 from evalplus_ng.tasks.sources import user_cache_dir
 from evalplus_ng.tasks.spec import SUITE_SUFFIXES
 from evalplus_ng.types import TaskId
@@ -119,8 +120,10 @@ class EvaluateRequest:
     results: Path | None = None
     #: Write them under EvalPlus's own name, once complete (:func:`results_path`).
     evalplus_results: bool = False
-    #: Judge the samples as written, as ``evalplus.evaluate`` does (no sanitizing).
-    raw: bool = False
+    #: How an answer becomes its program: as EvalPlus's sanitize then evaluate (the
+    #: default), as its evaluate alone (``NONE``), or with our repairs (``REPAIR``: the
+    #: summary then tells what they changed).
+    sanitizing: Sanitizing = Sanitizing.EVALPLUS
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,10 @@ class EvaluateSummary:
     suite: str = "base"
     #: With the Ray backend: sandbox jobs run per node (by Ray node id).
     nodes: Mapping[str, int] = field(default_factory=dict)
+    #: With ``--repair``: the samples whose program a repair changed, and every sample's
+    #: verdicts without repairs (EvalPlus's workflow), in the order of ``results``.
+    repaired: int = 0
+    unrepaired: tuple[SampleResult, ...] = ()
 
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
@@ -162,12 +169,34 @@ class EvaluateSummary:
             return sum(r.base_status is status for r in self.results)
         return sum(r.plus_status is status for r in self.results)
 
+    def verdicts_repaired(self) -> int:
+        """Samples whose verdict (base, or base and plus) the repairs changed."""
+        return sum(_passes(mine) != _passes(plain)
+                   for mine, plain in zip(self.results, self.unrepaired, strict=True))
+
+    def repair_changes(self) -> Counter[str]:
+        """Those samples by column and way: ``base gained`` (fails without repairs, passes
+        with them), ``base lost``, ``plus gained``, ``plus lost`` (plus: base and plus
+        tests, EvalPlus's "base + extra")."""
+        changes: Counter[str] = Counter()
+        for mine, plain in zip(self.results, self.unrepaired, strict=True):
+            for column, now, before in zip(("base", "plus"), _passes(mine), _passes(plain),
+                                           strict=True):
+                if now != before:
+                    changes[f"{column} {'gained' if now else 'lost'}"] += 1
+        return changes
+
     def kills(self) -> Counter[str]:
         """Samples that pass base and fail the suite beyond it (plus, or stress), by what
         their first failing test did (:data:`evalplus_ng.evaluation.evaluate.FAILURES`): a timeout
         is a kind of its own, apart from a wrong answer."""
         return Counter(r.plus_failure or r.base_failure for r in self.results
                        if r.base_status is Verdict.PASS and not r.passed_plus)
+
+
+def _passes(result: SampleResult) -> tuple[bool, bool]:
+    """Whether a sample passes the base tests, and the base and plus tests."""
+    return result.base_status is Verdict.PASS, result.passed_plus
 
 
 def _suite_kind(suite: str) -> str:
@@ -191,12 +220,16 @@ def run_evaluate(
     with space.backend.executor(request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
         tasks = {task.task_id: task for task in space.load_suite(request.suite)}
-        samples, skipped = read_samples_of(request.samples, tasks,
-                                           lambda: _dataset_tasks(request), request.raw)
+        outside = functools.cache(lambda: _dataset_tasks(request))
+        samples, skipped = read_samples_of(request.samples, tasks, outside,
+                                           request.sanitizing)
         if not samples:
             place = "here" if request.samples.is_dir() else "in file"
             raise InputError(str(request.samples), None,
                              f"no samples of the suite's tasks {place}")
+        # With repairs, EvalPlus's program of each sample they changed is judged too.
+        changed = _repaired(request, tasks, outside, samples)
+        extra = [sample for _, sample in changed]
         if skipped:
             names = ", ".join(sorted(skipped, key=lambda t: (len(t), t))[:5])
             more = ", ..." if len(skipped) > 5 else ""
@@ -221,12 +254,15 @@ def run_evaluate(
         identity = verdict_identity(digest, space.dataset.name, _suite_kind(request.suite),
                                     request.config, request.limits.memory_bytes,
                                     (task.equality for task in tasks.values()))
+        # How the programs were made: only EvalPlus's way gives EvalPlus's numbers.
+        identity["sanitize"] = request.sanitizing.value
         done: dict[int, SampleResult] = {}
         if request.resume:
             saved = next((path for path in (checkpoint, out) if path.is_file()), None)
             done = _resumed(saved, identity, secret, samples, tasks, say)
         needed = {s.task_id for position, s in enumerate(samples)
                   if position not in done and not s.refused}
+        needed |= {s.task_id for s in extra if not s.refused}
         warned: set[TaskId] = set()
 
         def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
@@ -258,15 +294,19 @@ def run_evaluate(
             document = results_document(ordered, identity, run_record(mark, *about), date)
             write_json(out if complete else checkpoint, sealed(document, secret))
 
+        plain: dict[int, SampleResult] = {}  # the extra samples' results
         last = time.monotonic()
         finished = False
         try:
             for position, result in evaluate_staged(
-                tasks, samples, sandbox, config, done, warn
+                tasks, [*samples, *extra], sandbox, config, done, warn
             ):
-                results[position] = result
+                if position < len(samples):
+                    results[position] = result
+                else:
+                    plain[changed[position - len(samples)][0]] = result
                 if progress is not None:
-                    progress(len(results), len(samples))
+                    progress(len(results) + len(plain), len(samples) + len(extra))
                 if time.monotonic() - last > CHECKPOINT_SECONDS:
                     save(complete=False)
                     last = time.monotonic()
@@ -277,8 +317,22 @@ def run_evaluate(
     if checkpoint != out:
         checkpoint.unlink(missing_ok=True)
     ordered = _ordered(results)
+    unrepaired = (tuple(plain.get(position, results[position]) for position in sorted(results))
+                  if request.sanitizing is Sanitizing.REPAIR else ())
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
-                           len(tasks), suite, dict(getattr(sandbox, "nodes", {})))
+                           len(tasks), suite, dict(getattr(sandbox, "nodes", {})),
+                           len(changed), unrepaired)
+
+
+def _repaired(request: EvaluateRequest, tasks: Mapping[TaskId, Task],
+              outside: Callable[[], set[TaskId]],
+              samples: Sequence[Sample]) -> list[tuple[int, Sample]]:
+    """With ``--repair``: each sample whose program the repairs changed, by position, with
+    its program without them (EvalPlus's); else none."""
+    if request.sanitizing is not Sanitizing.REPAIR:
+        return []
+    plain, _ = read_samples_of(request.samples, tasks, outside, Sanitizing.EVALPLUS)
+    return [(position, plain[position]) for position in repaired_positions(samples, plain)]
 
 
 def _resumed(path: Path | None, identity: Mapping[str, Any], secret: bytes,

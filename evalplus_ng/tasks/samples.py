@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import enum
 import re
+import warnings
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -26,6 +29,26 @@ MAX_SOURCE_BYTES = 256 << 10
 PREPARE_LIMITS = CallLimits(cpu_seconds=1.0, memory_bytes=1 << 30)
 #: The text kept as the code of a sample too large to read (its first characters).
 _HEAD_CHARS = 1000
+
+
+class Sanitizing(enum.StrEnum):
+    """How an answer becomes the program judged."""
+
+    #: As ``evalplus.evaluate`` alone runs it: a ``solution`` as written, else the prompt
+    #: followed by the ``completion`` (``--no-sanitize``).
+    NONE = "none"
+    #: As EvalPlus's documented workflow: ``evalplus.sanitize``, then ``evalplus.evaluate``
+    #: (:func:`evalplus_ng.tasks.extract.program`); ``evaluate``'s default.
+    EVALPLUS = "evalplus"
+    #: Our sanitizer (:func:`evalplus_ng.tasks.sanitize.prepare`), which also repairs what
+    #: changes a sample's meaning: a forgotten import added, a body found in prose or
+    #: re-indented, a prompt's helper kept where the answer broke it (``--repair``).
+    REPAIR = "repair"
+
+
+#: The bounded function that makes each answer's program, by way of sanitizing.
+_PREPARE = {Sanitizing.EVALPLUS: "evalplus_ng.tasks.extract:program",
+            Sanitizing.REPAIR: "evalplus_ng.tasks.sanitize:prepare"}
 
 #: A field of a samples file's name that names a prompt template: capitals and digits
 #: (``ALPACA``, ``VICUNA``, ``LONG``, ``Q``, ``H2O``).
@@ -108,7 +131,8 @@ def sample_files(path: Path) -> list[Path]:
 
 
 def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]:
-    """Samples in file order, sanitized into runnable code; other fields are ignored.
+    """Samples in file order, sanitized into runnable code, repairs included (the jury and
+    the MINI want every sample that can run); other fields are ignored.
 
     A ``completion`` is sanitized against the task's prompt (it may be a body, a
     whole function, markdown...); a ``solution`` that parses and defines the
@@ -123,14 +147,14 @@ def read_samples(path: str | Path, tasks: Mapping[TaskId, Task]) -> list[Sample]
 
 def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
                     others: Callable[[], Collection[TaskId]] = lambda: (),
-                    raw: bool = False) -> tuple[list[Sample], Counter[TaskId]]:
+                    sanitizing: Sanitizing = Sanitizing.REPAIR,
+                    ) -> tuple[list[Sample], Counter[TaskId]]:
     """:func:`read_samples`, but records of the tasks ``others()`` names (tasks the
     dataset has and the suite lacks) are checked and left out, counted per task, as
     EvalPlus warns and skips them; only a task unknown to both is an error. ``others`` is
     called once, at the first record of a task outside ``tasks`` (it may load a dataset).
     The samples may then be none (all skipped): the caller decides whether that is an error.
-    ``raw``: nothing is sanitized, as ``evalplus.evaluate`` runs samples (a ``solution``
-    as written, else the prompt followed by the ``completion``)."""
+    ``sanitizing`` says how an answer becomes its program (:class:`Sanitizing`)."""
     path = Path(path)
     samples: list[Sample] = []
     pending: dict[tuple[str, TaskId, bool], list[int]] = {}
@@ -155,7 +179,7 @@ def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
             continue
         if len(answer) * 4 > MAX_SOURCE_BYTES and _size(answer) > MAX_SOURCE_BYTES:
             samples.append(Sample(task_id, answer[:_HEAD_CHARS], record.index, TOO_LARGE))
-        elif raw:
+        elif sanitizing is Sanitizing.NONE:
             code = solution if solution is not None else task.prompt + answer
             samples.append(Sample(task_id, code, record.index))
         else:
@@ -167,7 +191,7 @@ def read_samples_of(path: str | Path, tasks: Mapping[TaskId, Task],
         raise InputError(str(path), None,
                          f"no samples {'here' if path.is_dir() else 'in file'}")
     codes = prepare_all([(answer, tasks[task_id].prompt, tasks[task_id].entry_point, solution)
-                         for answer, task_id, solution in pending])
+                         for answer, task_id, solution in pending], sanitizing=sanitizing)
     for places, code in zip(pending.values(), codes, strict=True):
         for place in places:
             sample = samples[place]
@@ -182,13 +206,47 @@ def _size(text: str) -> int:
 
 
 def prepare_all(answers: Sequence[tuple[str, str, str, bool]],
-                limits: CallLimits = PREPARE_LIMITS) -> list[str | Exceeded]:
-    """:func:`evalplus_ng.tasks.sanitize.prepare` of each ``(answer, prompt, entry_point,
-    solution)``, in one bounded worker process (none when there is nothing to prepare):
-    an answer that makes sanitizing exceed ``limits`` gets :class:`Exceeded`."""
+                limits: CallLimits = PREPARE_LIMITS,
+                sanitizing: Sanitizing = Sanitizing.REPAIR) -> list[str | Exceeded]:
+    """The program of each ``(answer, prompt, entry_point, solution)``
+    (:data:`Sanitizing.EVALPLUS` or :data:`Sanitizing.REPAIR`), in one bounded worker
+    process (none when there is nothing to prepare): an answer that makes sanitizing
+    exceed ``limits`` gets :class:`Exceeded`."""
     if not answers:
         return []
-    return bounded_map("evalplus_ng.tasks.sanitize:prepare", answers, limits)
+    return bounded_map(_PREPARE[sanitizing], answers, limits)
+
+
+def repaired_positions(repaired: Sequence[Sample], plain: Sequence[Sample],
+                       limits: CallLimits = PREPARE_LIMITS) -> list[int]:
+    """Positions of the samples whose program the repairs changed: ``repaired`` and
+    ``plain`` are one file read with :data:`Sanitizing.REPAIR` and with
+    :data:`Sanitizing.EVALPLUS`. Two texts of one program (the same syntax tree: only
+    layout and comments differ) are no change; that is asked of a bounded worker."""
+    differ = [position for position, (mine, theirs) in enumerate(zip(repaired, plain,
+                                                                     strict=True))
+              if (mine.code, mine.refused) != (theirs.code, theirs.refused)]
+    asked = [p for p in differ if not repaired[p].refused and not plain[p].refused]
+    answers = bounded_map("evalplus_ng.tasks.samples:same_program",
+                          [(repaired[p].code, plain[p].code) for p in asked],
+                          limits) if asked else []
+    alike = {p for p, answer in zip(asked, answers, strict=True) if answer == _SAME}
+    return [p for p in differ if p not in alike]
+
+
+_SAME = "same"
+
+
+def same_program(one: str, other: str) -> str:
+    """``"same"`` when both texts parse to the same syntax tree, else ``""`` (a text for
+    :func:`~evalplus_ng.sandbox.bounded.bounded_map`)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escapes only warn
+        try:
+            trees = [ast.dump(ast.parse(code)) for code in (one, other)]
+        except (SyntaxError, ValueError, RecursionError):
+            return ""
+    return _SAME if trees[0] == trees[1] else ""
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,15 @@
-"""Turn messy LLM completions for HumanEval-style tasks into runnable Python modules.
+"""Turn messy LLM completions for HumanEval-style tasks into runnable Python modules, repairing.
 
 :func:`sanitize` takes a raw completion (a bare function body, a whole function, markdown with
 fenced code, prose, trailing test code, truncated output...) plus the task prompt and entry-point
 name, and returns module source that defines the entry point together with the prompt's imports
 and helpers, minus any top-level test code the model appended. The code is only inspected with
 :mod:`ast`; nothing is ever executed, so the function is pure and deterministic.
+
+It repairs what changes a sample's meaning (imports the model forgot are added, a body is
+found in prose or re-indented, the prompt's helpers are kept beside the answer's), so
+``evaluate`` uses it only with ``--repair``; by default a sample's program is the one
+EvalPlus's own sanitizer makes (:mod:`evalplus_ng.tasks.extract`).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ def add(x, y):
         except OSError:
             pass
     os._exit(0)
+    return None  # never reached: a function without a return, EvalPlus's sanitizer drops
 '''
 
 
