@@ -291,8 +291,12 @@ def test_a_timeout_restarts_the_child(sandbox: Sandbox) -> None:
         ("raise ValueError('at import')\n", "ValueError: at import"),
         ("def g(x):\n    return x + 1\n", "KeyError: 'f'"),
         ("f = 3\n", "TypeError: f is not callable"),
+        # Annotations are evaluated, as in a plain interpreter and in EvalPlus: the
+        # sandbox's own ``from __future__ import annotations`` does not reach the sample.
+        ("def f(x: List[int]) -> int:\n    return x + 1\n", "NameError: name 'List'"),
     ],
-    ids=["syntax", "undefined-name", "raises-at-import", "no-entry-point", "not-callable"],
+    ids=["syntax", "undefined-name", "raises-at-import", "no-entry-point", "not-callable",
+         "unimported-annotation"],
 )
 def test_a_load_error_gives_an_error_load_and_no_outcomes(
     sandbox: Sandbox, code: str, error: str

@@ -168,7 +168,10 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
     stop = length(inputs)
     namespace: dict[str, Any] = {"__name__": "__sample__", "__builtins__": __builtins__}
     try:
-        exec(compile(message["code"], "<sample>", "exec"), namespace)
+        # dont_inherit: this module's own ``from __future__ import annotations`` must not
+        # apply to the sample (its annotations are evaluated, as in a plain interpreter and
+        # in EvalPlus: ``List[int]`` without ``from typing import List`` fails to load).
+        exec(compile(message["code"], "<sample>", "exec", dont_inherit=True), namespace)
         function = namespace[message["entry_point"]]
         if not callable(function):
             raise TypeError(f"{message['entry_point']} is not callable")
