@@ -22,6 +22,7 @@ import click
 from evalplus_ng.backend.executors import LOCAL, Backend, Capacity
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig, pass_at_k
+from evalplus_ng.evaluation.programs import DEFAULT_TIME_LIMIT, ProgramConfig
 from evalplus_ng.files import probe_folder
 from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, rewrite
 from evalplus_ng.meter import Meter
@@ -31,12 +32,14 @@ from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.audit import OpinionSource
 from evalplus_ng.pipeline.context import AUTO, DEFAULT_OUT, Workspace
 from evalplus_ng.pipeline.evaluate import EvaluateRequest, EvaluateSummary, run_evaluate
+from evalplus_ng.pipeline.programs import ProgramRequest, run_evaluate_programs
 from evalplus_ng.records import Verdict
 from evalplus_ng.report.render import edge_counts
 from evalplus_ng.report.summary import UNRECORDED
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.tasks.mbpp import VERSION as MBPP_RELEASE
-from evalplus_ng.tasks.registry import known, resolve
+from evalplus_ng.tasks.programs import is_program_file
+from evalplus_ng.tasks.registry import TASKS_FILE_SUFFIXES, known, resolve
 from evalplus_ng.tasks.samples import FAMILIES, Families, Sanitizing, parse_families
 from evalplus_ng.tasks.spec import Dataset
 
@@ -438,6 +441,12 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         raise click.UsageError("--i-just-wanna-run judges every sample again and --resume "
                                "reuses verdicts: choose one")
     _evalplus_release(dataset_name, release)
+    programs = _program_tasks(dataset_name, dataset_file)
+    if programs is not None:  # stdin/stdout tasks: see _evaluate_programs
+        _evaluate_programs(programs, samples, "base" if base_only else suite, jobs, results,
+                           resume, details, min_time_limit, memory_mb,
+                           _backend(backend, address, jobs, memory_mb << 20))
+        return
     if base_only or mini:
         # With both, evalplus judges the MINI's base tests: the base tests.
         chosen = "base" if base_only else "mini"
@@ -524,6 +533,38 @@ def _evalplus_release(dataset: str, release: str | None) -> None:
     reads = f"MBPP+ {MBPP_RELEASE}" if dataset == "mbpp" else "no EvalPlus release"
     raise click.UsageError(f"--version {release}: evalplus-ng reads {reads} for --dataset "
                            f"{dataset}")
+
+
+def _program_tasks(dataset_name: str, dataset_file: Path | None) -> Path | None:
+    """The tasks file of programs ``--dataset-file`` (or ``--dataset``) names, if it is one."""
+    path = dataset_file or (Path(dataset_name) if dataset_name.endswith(TASKS_FILE_SUFFIXES)
+                            else None)
+    return path if path is not None and is_program_file(path) else None
+
+
+def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
+                       results: Path | None, resume: bool, details: bool,
+                       time_limit: float | None, memory_mb: int, backend: Backend) -> None:
+    """``evaluate`` on a tasks file of stdin/stdout programs: base (public tests) and full
+    (all tests) verdicts, pass@k."""
+    if suite not in (AUTO, "base", "plus", "full"):
+        raise click.UsageError(f"--suite {suite}: program tasks are judged on their public "
+                               "tests (base) or on all of them (auto, the default)")
+    if resume:
+        raise click.UsageError("--resume is not supported for program tasks yet")
+    config = ProgramConfig(time_limit=time_limit or DEFAULT_TIME_LIMIT, details=details,
+                           base_only=suite == "base")
+    request = ProgramRequest(tasks, samples, config, Limits(memory_bytes=memory_mb << 20),
+                             backend, results)
+    with _Progress("judging") as progress:
+        summary = run_evaluate_programs(request, progress.update,
+                                        status=lambda message: click.echo(message, err=True))
+    click.echo(f"{len(summary.results)} programs judged; results in {summary.results_path}")
+    click.echo(f"base: {summary.count('base', Verdict.PASS)} pass")
+    click.echo(f"over {summary.coverage()}")
+    for column, row in summary.pass_at_k.items():
+        click.echo(f"{column}: " + ", ".join(f"pass@{k} {100 * value:.1f}"
+                                             for k, value in row.items()))
 
 
 def _print_kills(summary: EvaluateSummary, split: bool) -> None:

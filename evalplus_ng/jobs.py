@@ -1,13 +1,14 @@
 """Sandbox jobs made from a task: the one place a :class:`~evalplus_ng.records.Job` takes
 a task's entry point, id, special oracle, equality and tolerance, so that no caller can
-forget one (a job judged with the wrong equality passes what it should fail)."""
+forget one (a job judged with the wrong equality passes what it should fail); a program
+task's job too (:func:`program_job`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from evalplus_ng.records import Job, Task
+from evalplus_ng.records import Job, ProgramTask, ProgramTest, Task
 from evalplus_ng.serialize import encode
 from evalplus_ng.types import Args, Wire
 
@@ -26,3 +27,22 @@ def task_job(task: Task, code: str, inputs: Sequence[Args] | None = None,
     return Job(code=code, entry_point=task.entry_point, inputs=encoded, time_limits=limits,
                expected=expected, task_id=task.task_id, atol=task.atol, oracle=task.oracle,
                equality=task.equality, **options)
+
+
+def program_job(task: ProgramTask, code: str, tests: Sequence[ProgramTest],
+                seconds: float | Sequence[float], *, judged: bool = True,
+                **options: Any) -> Job:
+    """A job running the program ``code`` (a sample's, or the task's reference) on
+    ``tests`` of ``task`` (each input on its stdin, in a fresh process), each within
+    ``seconds``, its stdout judged against the tests' outputs with the task's equality and
+    tolerance unless ``judged`` is false. ``options`` are :class:`~evalplus_ng.records.Job`'s
+    other fields; a program takes no line budget, second call or batching."""
+    if options.keys() & {"max_lines", "twice", "batch", "oracle"}:
+        raise ValueError("a program job takes no max_lines, twice, batch or oracle")
+    limits = ([float(seconds)] * len(tests) if isinstance(seconds, int | float)
+              else [float(limit) for limit in seconds])
+    return Job(code=code, entry_point="", inputs=[test.input for test in tests],
+               time_limits=limits,
+               expected=[test.output for test in tests] if judged else None,
+               task_id=task.task_id, atol=task.atol, equality=task.equality, program=True,
+               **options)

@@ -24,8 +24,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from evalplus_ng.records import EQUALITIES, NOT_NONE, TYPED, VALUE
+from evalplus_ng.records import EQUALITIES, NOT_NONE, PROGRAM_EQUALITIES, TYPED, VALUE
 from evalplus_ng.serialize import spread
+from evalplus_ng.textjudge import same_output
 from evalplus_ng.types import Args
 
 #: Used when a task's atol is 0 but its expected output holds floats.
@@ -268,7 +269,11 @@ def check(oracle: str, args: Args, expected: Any, actual: Any, atol: float,
           equality: str = TYPED) -> bool:
     """Does ``actual`` pass for this input? ``oracle`` names the task's special oracle
     ("" for equality); ``args`` are the call's arguments; ``equality`` is the task's
-    (:data:`~evalplus_ng.records.EQUALITIES`)."""
+    (:data:`~evalplus_ng.records.EQUALITIES`), or a program's
+    (:data:`~evalplus_ng.records.PROGRAM_EQUALITIES`: stdout as text,
+    :mod:`evalplus_ng.textjudge`)."""
+    if equality in PROGRAM_EQUALITIES:
+        return same_output(expected, actual, equality, atol)
     if equality == VALUE:
         return _value_check(oracle, args, expected, actual, atol)
     if equality != TYPED:

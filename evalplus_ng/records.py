@@ -73,6 +73,16 @@ TYPED = "typed"
 VALUE = "value"
 #: How a task's outputs may compare (:attr:`Task.equality`).
 EQUALITIES = (TYPED, VALUE)
+#: A program's stdout compared line by line, as CodeContests' ``run.sh`` does: trailing
+#: whitespace of each line and trailing blank lines do not count
+#: (:func:`evalplus_ng.textjudge.same_lines`). A program task's default.
+LINES = "lines"
+#: A program's stdout compared token by token (whitespace separates, its amount does not
+#: count), numbers within a tolerance where one is given
+#: (:func:`evalplus_ng.textjudge.same_tokens`).
+TOKENS = "tokens"
+#: How a program task's outputs may compare (:attr:`ProgramTask.equality`).
+PROGRAM_EQUALITIES = (LINES, TOKENS)
 
 
 @dataclass(frozen=True)
@@ -126,8 +136,13 @@ class Job:
     #: the child sends.
     oracle: str = ""
     #: How the judge compares outputs (:data:`EQUALITIES`): the task's
-    #: (:attr:`Task.equality`).
+    #: (:attr:`Task.equality`); a program's (:data:`PROGRAM_EQUALITIES`).
     equality: str = TYPED
+    #: Run ``code`` as a program (``__main__``), one fresh child per input: each input is
+    #: the text given on its stdin (a regular file), each output the text it wrote on
+    #: stdout, at most ``max_output_bytes`` (default :data:`PROGRAM_OUTPUT_BYTES`: more is
+    #: an ERROR of :attr:`Fault.TOO_LARGE`). ``entry_point`` is not used.
+    program: bool = False
 
 
 #: The oracle (:attr:`Job.oracle`) of tasks whose reference's output only matters as
@@ -148,6 +163,12 @@ COST_EXCEEDED = "CostExceeded"
 
 #: The error type reported when an output's text is longer than ``Job.max_output_bytes``.
 OUTPUT_TOO_LARGE = "OutputTooLarge"
+
+#: What a program (:attr:`Job.program`) may write on stdout when its job sets no
+#: ``max_output_bytes``; 40 times the longest expected output of CodeContests' 10,333
+#: tests (200 KB), and small enough that its text (each byte at most six in JSON) fits
+#: in a frame (:attr:`evalplus_ng.sandbox.protocol.Limits.output_bytes`).
+PROGRAM_OUTPUT_BYTES = 8 << 20
 
 
 #: Faults of inputs a job never ran.
@@ -267,3 +288,45 @@ class Sample:
     #: Why the sample fails without running, when it does (:data:`REFUSALS`); ``code``
     #: is then the answer as written (its first characters, when too large).
     refused: str = ""
+
+
+@dataclass(frozen=True)
+class ProgramTest:
+    """One test of a program task: the text given on stdin, the text expected on stdout,
+    and whether the statement shows it (``public``: a base test)."""
+
+    input: str
+    output: str
+    public: bool = False
+
+
+@dataclass(frozen=True)
+class ProgramTask:
+    """One task whose solution is a whole program reading stdin and writing stdout
+    (CodeContests, APPS, LiveCodeBench): a record apart from :class:`Task`, whose
+    entry point, argument lists and contracts mean nothing here.
+
+    ``solution`` is the reference program; ``tests`` hold the public (base) tests first
+    where the dataset lists them so, then the hidden ones. ``flags`` are the dataset's
+    hints, kept as data (``multiple_answers_suspected``: other right programs may print
+    other answers; ``float_output_suspected``); they change no comparison: ``equality``
+    and ``atol`` do.
+    """
+
+    task_id: TaskId
+    prompt: str
+    solution: str
+    tests: tuple[ProgramTest, ...]
+    #: How outputs compare (:data:`PROGRAM_EQUALITIES`).
+    equality: str = LINES
+    #: Numbers compare within this absolute or relative error (``tokens`` only); 0: exactly.
+    atol: float = 0.0
+    #: Seconds a test may take (None: the caller's default).
+    time_limit: float | None = None
+    flags: frozenset[str] = frozenset()
+    name: str = ""
+
+    @property
+    def base_tests(self) -> tuple[ProgramTest, ...]:
+        """The public tests: those the statement shows."""
+        return tuple(test for test in self.tests if test.public)

@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tasks",),  # datasets, tasks files, samples files, artifacts: no stage
     ("sandbox",),  # untrusted code runs here only
     ("judge", "jobs", "protocols", "seal", "pools", "typespec"),
+    ("textjudge",),  # a program's stdout compared as a contest judge does
     ("serialize", "records"),
     ("types", "files", "resources"),
     ("errors",),

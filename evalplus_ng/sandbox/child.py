@@ -1,4 +1,5 @@
-"""What runs in a child: confine itself, take one job, load its code, call it on each input.
+"""What runs in a child: confine itself, take one job, load its code, call it on each input
+(or, for a program job, run the program on one input: :mod:`evalplus_ng.sandbox.stdio`).
 
 The child is forked by its supervisor (:mod:`evalplus_ng.sandbox.supervisor`) and
 never returns: :func:`child_main` ends with ``os._exit``. Everything it sends is an
@@ -22,9 +23,11 @@ from evalplus_ng.sandbox.protocol import (
     HEADER,
     INDEX,
     SECONDS,
+    describe_error,
     read_frame,
     value_text,
 )
+from evalplus_ng.sandbox.stdio import run_program
 from evalplus_ng.types import Wire
 
 #: How long a batching child holds outcomes at most (well within the supervisor's slack,
@@ -95,14 +98,6 @@ def _truth_of(function: Callable[..., Any]) -> Callable[..., Any]:
     return truth
 
 
-def _describe(exc: BaseException) -> str:
-    try:
-        text = str(exc)
-    except BaseException:
-        text = "?"
-    return f"{type(exc).__name__}: {text[:200]}"
-
-
 def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
     """Confine, wait for a job on ``job_fd``; load its code, then run each input from the
     start index the job came with on, one frame per result on ``fd`` (gathered into
@@ -115,13 +110,15 @@ def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
     start, batched = INDEX.unpack_from(frame)[0], frame[INDEX.size] == 1
     message: dict[str, Any] = pickle.loads(frame[INDEX.size + 1:])
     del frame
+    if message.get("program"):  # a whole program on the one input ``start``
+        run_program(message, start, fd, cell.limits)
     from evalplus_ng.serialize import decode
     from evalplus_ng.serialize import encode as wire
 
     # Own references, taken before the sample runs: a sample that patches builtins
     # or these modules garbles at most its own replies, never the framing.
     length, write, clock, loads = len, os.write, time.perf_counter, pickle.loads
-    header, stamp, text, describe = HEADER.pack, SECONDS.pack, value_text, _describe
+    header, stamp, text, describe = HEADER.pack, SECONDS.pack, value_text, describe_error
     ok, bad = CODES[Status.OK, None], CODES[Status.BAD_OUTPUT, None]
     raised, deep, costly, large, unsteady = (
         CODES[Status.ERROR, fault] for fault in (Fault.RAISED, Fault.RECURSION, Fault.COST,

@@ -502,6 +502,7 @@ class Sandbox:
             "twice": job.twice,
             "max_output": job.max_output_bytes,
             "batch": job.batch,
+            "program": job.program,
         }
         payload = JOB + pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
         judge = None

@@ -170,3 +170,13 @@ def split_body(body: bytes, allowed: Mapping[int, Kind]) -> tuple[Kind, float, b
 def error_text(payload: bytes) -> str:
     return payload.decode("utf-8", "replace")
 
+
+def describe_error(exc: BaseException) -> str:
+    """``Type: message`` of an exception a child caught, its message cut at 200 characters
+    (``str`` of untrusted code's exception may raise: then ``?``)."""
+    try:
+        text = str(exc)
+    except BaseException:
+        text = "?"
+    return f"{type(exc).__name__}: {text[:200]}"
+

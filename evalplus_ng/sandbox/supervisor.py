@@ -160,6 +160,8 @@ class _Supervisor:
         self.deferred: tuple[int, int, str, dict[str, int]] | None = None
         #: A confined child waiting for the next job (see :meth:`_spawn`).
         self.spare: tuple[int, int, int, str] | None = None
+        #: The parent said ``stop`` during the job being run.
+        self.halted = False
 
     def serve(self) -> None:
         """Serve jobs until the parent closes the pipe."""
@@ -185,6 +187,7 @@ class _Supervisor:
         load: Outcome | None = None
         start = 0
         batched = bool(job.get("batch"))
+        self.halted = False
         while True:
             child_load, resume_at, batched = self._run_child(job, payload, start, batched)
             if load is None or child_load.status is not Status.OK:
@@ -259,6 +262,11 @@ class _Supervisor:
             self._finish(pid, read_fd, workdir, stamps)
             raise
         _kill(pid)
+        if (job.get("program") and broken is None and load.status is Status.OK
+                and not self.halted and start + 1 < len(job["time_limits"])):
+            # A program runs once per child: the next input gets a fresh one.
+            self._finish(pid, read_fd, workdir, stamps)
+            return load, start + 1, False
         if broken is None and load.status is not Status.CRASH:
             # Nothing needs its exit status: reap it once the parent has been answered.
             self.deferred = (pid, read_fd, workdir, stamps)
@@ -324,10 +332,11 @@ class _Supervisor:
         kept waiting by a busy machine, not by its own work: it gets the rest of its
         limit in CPU time, up to :func:`wall_cap` (which a sleeping child reaches).
         Frames that arrive together are relayed together, unparsed. A ``stop`` from
-        the parent ends the child at once.
+        the parent ends the child at once. A program job's child runs the one input
+        ``start`` (:mod:`evalplus_ng.sandbox.stdio`).
         """
         limits = job["time_limits"]
-        count = len(limits)
+        count = min(len(limits), start + 1) if job.get("program") else len(limits)
         cap = self.limits.output_bytes
         pending = bytearray()
         index = -1  # the frame awaited: -1 is the load frame
@@ -342,6 +351,7 @@ class _Supervisor:
             remaining = max(0.0, deadline - time.monotonic())
             ready = select.select([fd, self.fd_in], [], [], remaining)[0]
             if self.fd_in in ready and self._answer() == STOP:
+                self.halted = True
                 return load, None
             if fd not in ready:
                 now = time.monotonic()

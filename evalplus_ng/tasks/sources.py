@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from evalplus_ng.errors import InputError
-from evalplus_ng.records import Task
+from evalplus_ng.records import ProgramTask, Task
 from evalplus_ng.serialize import canonical
 from evalplus_ng.tasks.spec import Dataset
 from evalplus_ng.types import Args, TaskId
@@ -242,10 +242,14 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 
-def distinct_tasks(path: Path, numbered: Iterable[tuple[int, Task]]) -> list[Task]:
+#: A task record of either kind (a function's or a program's).
+AnyTask = TypeVar("AnyTask", Task, ProgramTask)
+
+
+def distinct_tasks(path: Path, numbered: Iterable[tuple[int, AnyTask]]) -> list[AnyTask]:
     """The tasks read from ``path`` (with their line numbers), checked for a repeated
     task_id and for none at all."""
-    tasks: list[Task] = []
+    tasks: list[AnyTask] = []
     seen: set[str] = set()
     for number, task in numbered:
         if task.task_id in seen:

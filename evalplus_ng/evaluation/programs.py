@@ -1,0 +1,226 @@
+"""Programs judged against a program task's tests (:class:`~evalplus_ng.records.ProgramTask`).
+
+Each distinct sample (same task, same code) is one sandbox job: its public tests first,
+then (unless ``base_only``) the hidden ones, each input given on stdin to a fresh process
+running the program (:mod:`evalplus_ng.sandbox.stdio`) and its stdout judged with the
+task's equality (:mod:`evalplus_ng.textjudge`), stopping at the first failure unless
+``details``. The public tests give the ``base`` verdict, all tests the ``full`` one, as
+EvalPlus's base and plus; each test run has a status a contest judge would give it
+(:class:`RunStatus`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from evalplus_ng.evaluation.evaluate import PASS_AT_K, estimate_pass_at_k
+from evalplus_ng.jobs import program_job
+from evalplus_ng.protocols import Executor
+from evalplus_ng.records import (
+    PROGRAM_EQUALITIES,
+    PROGRAM_OUTPUT_BYTES,
+    TOKENS,
+    Fault,
+    JobResult,
+    Outcome,
+    ProgramTask,
+    Sample,
+    Status,
+    Verdict,
+)
+from evalplus_ng.types import TaskId
+
+#: Seconds a test may take where the task names no limit: what CodeContests' verdicts in
+#: ``../shared/datasets/stdio`` were measured with.
+DEFAULT_TIME_LIMIT = 10.0
+
+
+class RunStatus(enum.Enum):
+    """What one test run did, as a contest judge names it."""
+
+    PASS = "pass"
+    WRONG_ANSWER = "wrong_answer"  #: stdout differs from the expected output
+    RUNTIME_ERROR = "runtime_error"  #: raised, exited with another code, crashed, no syntax
+    TIMEOUT = "timeout"
+    OUTPUT_LIMIT = "output_limit"  #: more than the output cap on stdout
+
+
+def run_status(outcome: Outcome, passed: bool) -> RunStatus:
+    """The status of one run from its sandbox outcome (decided by its kind, never its text)."""
+    if passed:
+        return RunStatus.PASS
+    if outcome.status is Status.TIMEOUT:
+        return RunStatus.TIMEOUT
+    if outcome.status is Status.ERROR:
+        return (RunStatus.OUTPUT_LIMIT if outcome.fault is Fault.TOO_LARGE
+                else RunStatus.RUNTIME_ERROR)
+    if outcome.status is Status.CRASH:
+        return RunStatus.RUNTIME_ERROR
+    return RunStatus.WRONG_ANSWER  # an output (OK, or one the parent could not read)
+
+
+@dataclass(frozen=True)
+class ProgramRun:
+    """One test run: the test's place in the task's ``tests``, whether it is public, its
+    status, the seconds the program took and, for a failure, what the sandbox said."""
+
+    index: int
+    public: bool
+    status: RunStatus
+    seconds: float = 0.0
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class ProgramConfig:
+    """How programs are judged.
+
+    ``time_limit`` is each test's, in seconds, where the task names none; ``details`` runs
+    every test (else a sample stops at its first failure); ``base_only`` runs the public
+    tests alone. ``equality`` and ``atol``, when set, replace every task's own (the
+    option that turns token-wise comparison and a float tolerance on for all tasks).
+    """
+
+    time_limit: float = DEFAULT_TIME_LIMIT
+    details: bool = False
+    base_only: bool = False
+    max_output_bytes: int = PROGRAM_OUTPUT_BYTES
+    equality: str | None = None
+    atol: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.time_limit <= 0:
+            raise ValueError(f"time_limit must be above 0, not {self.time_limit}")
+        if self.equality is not None and self.equality not in PROGRAM_EQUALITIES:
+            raise ValueError(f"unknown program equality {self.equality!r}; known: "
+                             f"{', '.join(PROGRAM_EQUALITIES)}")
+        if self.atol and (self.equality or TOKENS) != TOKENS:
+            raise ValueError(f"a tolerance compares numbers token by token: it needs "
+                             f"equality {TOKENS!r}")
+
+    def task(self, task: ProgramTask) -> ProgramTask:
+        """``task`` as judged: with the comparison this configuration sets, if any."""
+        equality = self.equality or (TOKENS if self.atol else task.equality)
+        atol = task.atol if self.atol is None else self.atol
+        if (equality, atol) == (task.equality, task.atol):
+            return task
+        return replace(task, equality=equality, atol=atol)
+
+
+@dataclass(frozen=True)
+class ProgramResult:
+    """A sample's verdicts: ``base`` on the public tests, ``full`` on all of them (None
+    with ``base_only``), and each test run, in the order run (public first).
+    ``refused`` is why it failed unrun (:data:`~evalplus_ng.records.REFUSALS`), if it did."""
+
+    task_id: TaskId
+    line: int
+    code: str
+    base: Verdict
+    full: Verdict | None
+    tests: tuple[ProgramRun, ...]
+    refused: str = ""
+
+    @property
+    def first_failure(self) -> ProgramRun | None:
+        """The first test run that did not pass (the one that stopped the sample)."""
+        return next((run for run in self.tests if run.status is not RunStatus.PASS), None)
+
+
+def run_order(task: ProgramTask, base_only: bool = False) -> list[int]:
+    """Indices of the task's tests in the order they run: the public ones, then the rest."""
+    public = [i for i, test in enumerate(task.tests) if test.public]
+    if base_only:
+        return public
+    return public + [i for i, test in enumerate(task.tests) if not test.public]
+
+
+def runs_of(task: ProgramTask, order: Sequence[int], result: JobResult) -> tuple[ProgramRun, ...]:
+    """The test runs of a judged job over ``order``; a program that did not load (a syntax
+    error) fails its first test, as ``python main.py`` would exit there."""
+    if result.load.status is not Status.OK:
+        status = (RunStatus.TIMEOUT if result.load.status is Status.TIMEOUT
+                  else RunStatus.RUNTIME_ERROR)
+        return (ProgramRun(order[0], task.tests[order[0]].public, status, 0.0,
+                        result.load.error or ""),) if order else ()
+    return tuple(
+        ProgramRun(order[k], task.tests[order[k]].public, run_status(outcome, passed),
+                outcome.seconds, "" if passed else outcome.error or "")
+        for k, (outcome, passed) in enumerate(zip(result.outcomes, result.passed,
+                                                  strict=True)))
+
+
+def column(runs: Iterable[ProgramRun], count: int) -> Verdict:
+    """The verdict over ``count`` tests whose runs (in order) are ``runs``: pass when all
+    ran and passed, else fail (EvalPlus's words; what the first failure was, a timeout
+    among them, is its run's status)."""
+    ran = list(runs)
+    passed = all(run.status is RunStatus.PASS for run in ran)
+    return Verdict.PASS if passed and len(ran) == count else Verdict.FAIL
+
+
+def judge_programs(tasks: Mapping[TaskId, ProgramTask], samples: Sequence[Sample],
+                   executor: Executor, config: ProgramConfig = ProgramConfig(),
+                   on_result: Callable[[int, int], None] | None = None,
+                   ) -> list[ProgramResult]:
+    """Judge each sample (a whole program for its task) on its task's tests, in the
+    executor's sandbox; results in sample order. ``on_result(done, total)`` hears each
+    distinct program judged."""
+    judged_tasks = {task_id: config.task(task) for task_id, task in tasks.items()}
+    distinct: dict[tuple[TaskId, str], int] = {}
+    for sample in samples:
+        if not sample.refused:
+            distinct.setdefault((sample.task_id, sample.code), len(distinct))
+    keys = list(distinct)
+
+    def job(key: tuple[TaskId, str]) -> tuple[ProgramTask, list[int]]:
+        task = judged_tasks[key[0]]
+        return task, run_order(task, config.base_only)
+
+    plans = [job(key) for key in keys]
+    jobs = (program_job(task, code, [task.tests[i] for i in order],
+                        task.time_limit or config.time_limit, fail_fast=not config.details,
+                        max_output_bytes=config.max_output_bytes)
+            for (task, order), (_task_id, code) in zip(plans, keys, strict=True))
+    runs: list[tuple[ProgramRun, ...]] = []
+    for done, result in enumerate(executor.map(jobs), start=1):
+        task, order = plans[done - 1]
+        runs.append(runs_of(task, order, result))
+        if on_result is not None:
+            on_result(done, len(keys))
+    results = []
+    for sample in samples:
+        task = judged_tasks[sample.task_id]
+        if sample.refused:
+            results.append(ProgramResult(sample.task_id, sample.line, sample.code, Verdict.FAIL,
+                                         None if config.base_only else Verdict.FAIL, (),
+                                         sample.refused))
+            continue
+        tests = runs[distinct[sample.task_id, sample.code]]
+        public = len(task.base_tests)
+        results.append(ProgramResult(
+            sample.task_id, sample.line, sample.code,
+            column((run for run in tests if run.public), public),
+            None if config.base_only else column(tests, len(task.tests)), tests))
+    return results
+
+
+def program_pass_at_k(results: Sequence[ProgramResult],
+                      ks: Sequence[int] = PASS_AT_K) -> dict[str, dict[int, float]]:
+    """pass@k for ``base`` and (unless only base was judged) ``full``, for k <= min n."""
+    by_task: dict[TaskId, list[ProgramResult]] = {}
+    for result in results:
+        by_task.setdefault(result.task_id, []).append(result)
+    totals = [len(group) for group in by_task.values()]
+    if not totals:
+        return {}
+    columns: dict[str, Callable[[ProgramResult], bool]] = {
+        "base": lambda r: r.base is Verdict.PASS}
+    if any(r.full is not None for r in results):
+        columns["full"] = lambda r: r.full is Verdict.PASS
+    return {name: {k: estimate_pass_at_k(totals, [sum(passed(r) for r in group)
+                                                  for group in by_task.values()], k)
+                   for k in ks if min(totals) >= k}
+            for name, passed in columns.items()}

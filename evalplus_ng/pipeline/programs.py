@@ -1,0 +1,116 @@
+"""``evaluate`` for program tasks: judge a samples file of programs against a tasks file of
+stdin/stdout tasks (:mod:`evalplus_ng.tasks.programs`) and write the results beside it."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng.backend.executors import LOCAL, Backend
+from evalplus_ng.evaluation.programs import (
+    ProgramConfig,
+    ProgramResult,
+    judge_programs,
+    program_pass_at_k,
+)
+from evalplus_ng.files import write_json
+from evalplus_ng.pipeline.context import Progress
+from evalplus_ng.pipeline.evaluate import results_path
+from evalplus_ng.records import Verdict
+from evalplus_ng.sandbox import Limits
+from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples
+
+#: The ``kind`` a results file of programs names in its ``evalplus_ng`` record.
+RESULTS_KIND = "programs"
+
+
+@dataclass(frozen=True)
+class ProgramRequest:
+    """Everything ``evaluate`` of program tasks needs."""
+
+    tasks: Path
+    samples: Path
+    config: ProgramConfig = field(default_factory=ProgramConfig)
+    limits: Limits = field(default_factory=Limits)
+    backend: Backend = LOCAL
+    #: Where the results go; None: beside the samples (``S_eval_results.json``).
+    results: Path | None = None
+
+
+@dataclass(frozen=True)
+class ProgramSummary:
+    """What ``evaluate`` of program tasks did."""
+
+    results_path: Path
+    results: tuple[ProgramResult, ...]
+    pass_at_k: dict[str, dict[int, float]]
+    tasks: int
+
+    def count(self, column: str, verdict: Verdict) -> int:
+        """How many samples have ``verdict`` in ``column`` ("base" or "full")."""
+        return sum((r.base if column == "base" else r.full) is verdict for r in self.results)
+
+    def coverage(self) -> str:
+        """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
+        per_task = Counter(result.task_id for result in self.results)
+        low, high = min(per_task.values(), default=0), max(per_task.values(), default=0)
+        each = f"{low}" if low == high else f"{low} to {high}"
+        return (f"{len(per_task)} of {self.tasks} tasks, {len(self.results)} samples "
+                f"({each} per task)")
+
+
+def result_entry(result: ProgramResult) -> dict[str, Any]:
+    """One sample's entry in the results file."""
+    failure = result.first_failure
+    return {
+        "task_id": result.task_id,
+        "solution": result.code,
+        "base_status": result.base.value,
+        "full_status": None if result.full is None else result.full.value,
+        "first_failure": None if failure is None else {"index": failure.index,
+                                                       "status": failure.status.value},
+        **({"refused": result.refused} if result.refused else {}),
+        "tests": [{"index": run.index, "public": run.public, "status": run.status.value,
+                   "seconds": round(run.seconds, 4), **({"error": run.error} if run.error
+                                                        else {})}
+                  for run in result.tests],
+    }
+
+
+def results_document(results: tuple[ProgramResult, ...], identity: dict[str, Any],
+                     ) -> dict[str, Any]:
+    """The results file: what judged them (``evalplus_ng``) and each sample's entry by task,
+    in samples-file order (EvalPlus's layout, with ``full`` for all tests)."""
+    by_task: dict[str, list[dict[str, Any]]] = {}
+    for result in results:
+        by_task.setdefault(result.task_id, []).append(result_entry(result))
+    return {"evalplus_ng": identity, "eval": by_task}
+
+
+def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = None,
+                          status: Callable[[str], None] | None = None) -> ProgramSummary:
+    """Judge a samples file of programs; write the results beside it (or to
+    ``request.results``)."""
+    say = status or (lambda _message: None)
+    hidden = [request.tasks, request.samples]
+    with request.backend.executor(request.limits, hidden) as sandbox:
+        sandbox.start()  # the supervisors boot while the tasks and the samples load
+        tasks = {task.task_id: task for task in load_program_tasks(request.tasks)}
+        samples = read_program_samples(request.samples, tasks)
+        say(f"judging {len(samples)} program(s) on the "
+            f"{'public' if request.config.base_only else 'public and hidden'} tests of "
+            f"{request.tasks}")
+        results = tuple(judge_programs(tasks, samples, sandbox, request.config, progress))
+    out = request.results or results_path(request.samples,
+                                          "base" if request.config.base_only else "full")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    identity = {"kind": RESULTS_KIND, "tasks": str(request.tasks),
+                "hash": hashlib.sha256(request.tasks.read_bytes()).hexdigest(),
+                "config": asdict(request.config),
+                "memory_bytes": request.limits.memory_bytes}
+    write_json(out, results_document(results, identity))
+    return ProgramSummary(out, results, program_pass_at_k(results), len(tasks))

@@ -1,0 +1,158 @@
+"""Program tasks: a JSON Lines file of tasks whose solutions read stdin and write stdout
+(CodeContests' schema, as in ``../shared/datasets/stdio/tasks.jsonl.gz``; a user's own
+file of the same schema too), and samples of programs for them.
+
+Each line is one task: ``task_id`` (a non-empty string), ``prompt`` (the statement),
+``canonical_solution`` (the reference program) and ``tests``, a non-empty list of
+``{"input", "output", "public"}`` (two strings and a boolean, false when absent; the public
+tests are the base tests). Optional: ``name``; ``equality`` (``lines``, the default, or
+``tokens``: :mod:`evalplus_ng.textjudge`); ``atol`` (numbers within this absolute or
+relative error; needs ``tokens``); ``time_limit`` (seconds a test may take, or null);
+the flags ``multiple_answers_suspected`` and ``float_output_suspected`` (booleans, kept on
+the task as data: they change no comparison). Other fields (``source``, ``license``,
+``difficulty``, ``tags``, ``memory_limit``) are not read. A malformed line is one
+:class:`~evalplus_ng.errors.InputError` naming the file, the line and the problem.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng.errors import InputError
+from evalplus_ng.records import (
+    LINES,
+    PROGRAM_EQUALITIES,
+    TOKENS,
+    TOO_LARGE,
+    ProgramTask,
+    ProgramTest,
+    Sample,
+)
+from evalplus_ng.tasks.samples import MAX_SOURCE_BYTES, sample_records
+from evalplus_ng.tasks.sources import distinct_tasks, read_jsonl
+from evalplus_ng.types import TaskId
+
+#: Fields every program task has.
+REQUIRED = ("task_id", "prompt", "canonical_solution", "tests")
+#: Boolean hints a task may carry (:attr:`~evalplus_ng.records.ProgramTask.flags`).
+FLAGS = ("multiple_answers_suspected", "float_output_suspected")
+#: The text kept as the code of a sample too large to read (its first characters).
+_HEAD_CHARS = 1000
+
+
+def is_program_file(path: Path) -> bool:
+    """Whether ``path`` is a tasks file of programs: its first task's ``tests`` are
+    ``{"input", "output"}`` objects (a tasks file of functions has assert lines there).
+    Reads the first line only; a file that cannot be read is not one."""
+    try:
+        for _number, record in read_jsonl(path):
+            tests = record.get("tests")
+            return (isinstance(tests, list) and bool(tests) and isinstance(tests[0], dict)
+                    and "input" in tests[0])
+    except InputError:
+        return False
+    return False
+
+
+def _test(path: Path, line: int, position: int, value: Any) -> ProgramTest:
+    where = f"test {position}"
+    if not isinstance(value, dict):
+        raise InputError(str(path), line, f"{where}: expected an object with 'input' and "
+                                          "'output'")
+    for name in ("input", "output"):
+        if not isinstance(value.get(name), str):
+            raise InputError(str(path), line, f"{where}: '{name}' must be a string")
+    public = value.get("public", False)
+    if not isinstance(public, bool):
+        raise InputError(str(path), line, f"{where}: 'public' must be true or false")
+    return ProgramTest(value["input"], value["output"], public)
+
+
+def _number(path: Path, line: int, record: dict[str, Any], name: str) -> float | None:
+    """A non-negative finite number field, None when absent or null."""
+    value = record.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not (
+            math.isfinite(value) and value >= 0):
+        raise InputError(str(path), line, f"'{name}' must be a non-negative number")
+    return float(value)
+
+
+def program_task(path: Path, line: int, record: dict[str, Any]) -> ProgramTask:
+    """One line of a tasks file of programs, checked."""
+    missing = [name for name in REQUIRED if name not in record]
+    if missing:
+        raise InputError(str(path), line, f"missing field(s): {', '.join(missing)}")
+    for name in ("task_id", "canonical_solution"):
+        if not isinstance(record[name], str) or not record[name].strip():
+            raise InputError(str(path), line, f"'{name}' must be a non-empty string")
+    if not isinstance(record["prompt"], str):
+        raise InputError(str(path), line, "'prompt' must be a string")
+    tests = record["tests"]
+    if not isinstance(tests, list) or not tests:
+        raise InputError(str(path), line, "'tests' must be a non-empty list of "
+                                          "{input, output, public} objects")
+    equality = record.get("equality", LINES)
+    if equality not in PROGRAM_EQUALITIES:
+        raise InputError(str(path), line, f"unknown equality {equality!r}; known: "
+                                          f"{', '.join(PROGRAM_EQUALITIES)}")
+    atol = _number(path, line, record, "atol") or 0.0
+    if atol and equality != TOKENS:
+        raise InputError(str(path), line, "'atol' compares numbers token by token: it needs "
+                                          f"\"equality\": \"{TOKENS}\"")
+    time_limit = _number(path, line, record, "time_limit")
+    if time_limit == 0:
+        raise InputError(str(path), line, "'time_limit' must be above 0")
+    flags = []
+    for flag in FLAGS:
+        value = record.get(flag, False)
+        if not isinstance(value, bool):
+            raise InputError(str(path), line, f"'{flag}' must be true or false")
+        if value:
+            flags.append(flag)
+    name = record.get("name", "")
+    if not isinstance(name, str):
+        raise InputError(str(path), line, "'name' must be a string")
+    return ProgramTask(
+        task_id=record["task_id"], prompt=record["prompt"],
+        solution=record["canonical_solution"],
+        tests=tuple(_test(path, line, position, test)
+                    for position, test in enumerate(tests)),
+        equality=str(equality), atol=atol, time_limit=time_limit, flags=frozenset(flags),
+        name=name)
+
+
+def load_program_tasks(path: Path) -> list[ProgramTask]:
+    """The program tasks of the file ``path`` (``.jsonl`` or ``.jsonl.gz``), in file order."""
+    return distinct_tasks(path, ((line, program_task(path, line, record))
+                                 for line, record in read_jsonl(path)))
+
+
+def read_program_samples(path: Path, tasks: Mapping[TaskId, ProgramTask]) -> list[Sample]:
+    """Samples of programs in file order: ``task_id`` and ``solution`` (or ``completion``),
+    the whole program, run as written (nothing sanitized yet). An answer over
+    :data:`~evalplus_ng.tasks.samples.MAX_SOURCE_BYTES` fails unread
+    (:data:`~evalplus_ng.records.TOO_LARGE`). A samples folder in EvalPlus's layout reads
+    as for functions."""
+    samples: list[Sample] = []
+    for record in sample_records(path):
+        where, line, fields = record.where, record.line, record.fields
+        task_id = fields.get("task_id")
+        if not isinstance(task_id, str):
+            raise InputError(where, line, "missing or non-string 'task_id'")
+        if task_id not in tasks:
+            raise InputError(where, line, f"unknown task_id {task_id!r}")
+        answer = fields.get("solution", fields.get("completion"))
+        if not isinstance(answer, str):
+            raise InputError(where, line, "missing or non-string 'solution'")
+        if len(answer.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+            samples.append(Sample(task_id, answer[:_HEAD_CHARS], record.index, TOO_LARGE))
+        else:
+            samples.append(Sample(task_id, answer, record.index))
+    if not samples:
+        raise InputError(str(path), None, "no samples in file")
+    return samples
