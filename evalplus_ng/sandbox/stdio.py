@@ -95,10 +95,9 @@ def _inline_threads() -> None:
         self._started.set()  # type: ignore[attr-defined]
         try:
             self.run()
-        except (Exited, SystemExit) as exc:
-            if isinstance(exc, Exited):
-                raise
-        except BaseException:  # a thread's exception ends that thread only
+        except Exited:  # os._exit ends the process, from any thread
+            raise
+        except BaseException:  # sys.exit or an exception ends that thread only
             pass
         finally:
             self._is_stopped = True  # type: ignore[attr-defined]
