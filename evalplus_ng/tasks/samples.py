@@ -42,7 +42,7 @@ class Sanitizing(enum.StrEnum):
     EVALPLUS = "evalplus"
     #: Our sanitizer (:func:`evalplus_ng.tasks.sanitize.prepare`), which also repairs what
     #: changes a sample's meaning: a forgotten import added, a body found in prose or
-    #: re-indented, a prompt's helper kept where the answer broke it (``--repair``).
+    #: re-indented, a helper the answer broke dropped for the prompt's own (``--repair``).
     REPAIR = "repair"
 
 
