@@ -373,9 +373,10 @@ def run_ours_cli(samples: Path, suite: Path, jobs: int, folder: Path) -> Run:
     """evalplus-ng's CLI as a subprocess, end to end."""
     target = _fresh_copy(samples, folder)
     command = [
-        sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--samples", str(target),
+        sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--no-sanitize", "--samples",
+        str(target),
         "--suite", str(suite), "-j", str(jobs), "--min-time-limit", str(MIN_TIME_LIMIT),
-        "--time-factor", str(TIME_FACTOR), "--no-sanitize",
+        "--time-factor", str(TIME_FACTOR),
     ]
     log = folder / "log.txt"
     began = time.perf_counter()

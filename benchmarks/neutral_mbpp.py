@@ -69,10 +69,9 @@ def write_samples(suite: Path, per_task: int, out: Path) -> int:
 
 
 def run_ours(samples: Path, suite: Path, dataset_file: Path, jobs: int) -> Path:
-    """``evalplus-ng evaluate`` on the same samples and suite, with evalplus's limits, the
-    solutions run as written (as ``evalplus.evaluate`` runs them)."""
-    command = [sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--no-sanitize",
-               "--dataset", "mbpp",
+    """``evalplus-ng evaluate`` on the same samples and suite, with evalplus's limits."""
+    command = [sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--dataset", "mbpp",
+               "--no-sanitize",  # solutions as written, as evalplus.evaluate runs them
                "--dataset-file", str(dataset_file), "--suite", str(suite), "--samples",
                str(samples), "-j", str(jobs), "--min-time-limit", str(MIN_TIME_LIMIT),
                "--time-factor", str(TIME_FACTOR)]
