@@ -19,8 +19,9 @@ How:
    :func:`evalplus_ng.tasks.sanitize.sanitize` (repeated to its fixed point: sanitize is
    not always idempotent, and evalplus-ng re-sanitizes a ``solution``), concatenated
    into one temporary JSON Lines file of ``{task_id, solution}``. Both tools get that
-   full code: evalplus 0.3.1 runs a ``solution`` verbatim (no sanitizing). That
-   neither tool changed it is checked and reported.
+   full code and run it verbatim: evalplus 0.3.1's ``evaluate`` does not sanitize,
+   evalplus-ng runs with ``--no-sanitize``. That neither tool changed it is checked and
+   reported.
 3. **evalplus 0.3.1** lives in a scratch venv (``--venv``, created on first use with
    ``pip install evalplus==0.3.1``; never a project dependency). It runs as
    ``python -m evalplus.evaluate --dataset humaneval --samples S --parallel J
@@ -32,7 +33,8 @@ How:
    written: evalplus's "stuck checker" thread would otherwise keep the process
    alive up to 20 s more after the work is done, which is not judging time.
 4. **evalplus-ng** runs as ``python -m evalplus_ng.cli evaluate --samples S --suite
-   PATH -j J --min-time-limit 1 --time-factor 4`` (end to end, like evalplus), and
+   PATH -j J --min-time-limit 1 --time-factor 4 --no-sanitize`` (end to end, like
+   evalplus), and
    in-process through :func:`evalplus_ng.pipeline.evaluate.run_evaluate` to split off the
    ground-truth time.
 5. **Verdicts** are matched by (task, rank within task), which both tools keep in
@@ -94,6 +96,7 @@ from evalplus_ng.serialize import Unserializable, canonical, decode, encode
 from evalplus_ng.tasks.artifact import plus_record, write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.registry import load_humaneval, resolve
+from evalplus_ng.tasks.samples import Sanitizing
 from evalplus_ng.tasks.sanitize import sanitize
 from evalplus_ng.types import Args, TaskId
 
@@ -371,7 +374,8 @@ def run_ours_cli(samples: Path, suite: Path, jobs: int, folder: Path) -> Run:
     target = _fresh_copy(samples, folder)
     results = target.with_name(f"{target.stem}.evalplus-ng.json")
     command = [
-        sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--samples", str(target),
+        sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--no-sanitize", "--samples",
+        str(target),
         "--suite", str(suite), "-j", str(jobs), "--min-time-limit", str(MIN_TIME_LIMIT),
         "--time-factor", str(TIME_FACTOR), "--results", str(results),
     ]
@@ -403,6 +407,7 @@ def run_ours_inprocess(samples: Path, suite: Path, jobs: int, folder: Path) -> R
         samples=target, suite=str(suite),
         workspace=Workspace(resolve("humaneval"), backend=Backend(jobs)),
         config=EvalConfig(floor_seconds=MIN_TIME_LIMIT, factor=TIME_FACTOR),
+        sanitizing=Sanitizing.NONE,
     )
     # ``evaluate_staged`` computes the ground truth in two stages: both are timed.
     with mock.patch.object(evaluate_module, "run_ground_truth", timed):

@@ -72,6 +72,7 @@ def run_ours(samples: Path, suite: Path, dataset_file: Path, jobs: int) -> Path:
     """``evalplus-ng evaluate`` on the same samples and suite, with evalplus's limits."""
     results = samples.with_name(samples.name.replace(".jsonl", ".evalplus-ng.json"))
     command = [sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--dataset", "mbpp",
+               "--no-sanitize",  # solutions as written, as evalplus.evaluate runs them
                "--dataset-file", str(dataset_file), "--suite", str(suite), "--samples",
                str(samples), "-j", str(jobs), "--min-time-limit", str(MIN_TIME_LIMIT),
                "--time-factor", str(TIME_FACTOR), "--results", str(results)]

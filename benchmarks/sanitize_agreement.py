@@ -218,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (kept)")
     parser.add_argument("--no-repair", action="store_true", help="skip the --repair run")
+    parser.add_argument("--reuse", action="store_true",
+                        help="reuse evalplus's results already in --work (same samples)")
     parser.add_argument("--json", type=Path, default=None)
     options = parser.parse_args(argv)
     options.suite = options.suite.resolve()
@@ -236,9 +238,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{len(judged)} samples from {len(files)} file(s) (+{len(origins) - len(judged)} "
           f"fillers); scratch {work}", file=sys.stderr)
 
-    theirs, seconds = evalplus_workflow(python, samples, options.suite, options.dataset,
-                                        options.jobs, work / "evalplus", work / "cache")
-    print(f"evalplus sanitize + evaluate: {seconds:.0f}s", file=sys.stderr)
+    earlier = sorted((work / "evalplus" / "evaluate").glob("*_eval_results.json"))
+    if options.reuse and earlier:
+        theirs = load_verdicts(earlier[0])
+        print(f"evalplus sanitize + evaluate: reused {earlier[0]}", file=sys.stderr)
+    else:
+        theirs, seconds = evalplus_workflow(python, samples, options.suite, options.dataset,
+                                            options.jobs, work / "evalplus", work / "cache")
+        print(f"evalplus sanitize + evaluate: {seconds:.0f}s", file=sys.stderr)
     began = time.perf_counter()
     mine, _ = ours(samples, options.suite, options, work / "ours.json")
     print(f"evalplus-ng evaluate: {time.perf_counter() - began:.0f}s", file=sys.stderr)

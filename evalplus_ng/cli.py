@@ -398,8 +398,9 @@ def _terminated(signum: int, _frame: object) -> None:
                    "default answers are sanitized as evalplus.sanitize does, then judged.")
 @click.option("--repair", is_flag=True,
               help="Sanitize with our repairs too (imports the answer forgot, a body found "
-                   "in prose, a prompt's helper the answer broke): pass@k is then no longer "
-                   "EvalPlus's, and the summary counts the verdicts the repairs changed.")
+                   "in prose, a broken helper dropped for the prompt's): pass@k is then no "
+                   "longer EvalPlus's, and the summary counts the verdicts the repairs "
+                   "changed.")
 @click.option("--resume", is_flag=True, help="Reuse verdicts already in the results file.")
 @click.option("-i", "--i-just-wanna-run", "again", is_flag=True,
               help="EvalPlus's flag: judge every sample again, ignoring a previous results "

@@ -24,8 +24,8 @@ from evalplus_ng.types import TaskId
 #: the largest of 10,988 answers in 67 HumanEval samples files is 5.8 KB.
 MAX_SOURCE_BYTES = 256 << 10
 #: What sanitizing one answer may use, in a worker process (see :func:`prepare_all`).
-#: The slowest of those 10,988 answers takes 33 ms of CPU: 1 s leaves room for slower
-#: machines.
+#: The slowest of those 10,988 answers takes 33 ms of CPU (93 ms for EvalPlus's sanitizer,
+#: :mod:`evalplus_ng.tasks.extract`): 1 s leaves room for slower machines.
 PREPARE_LIMITS = CallLimits(cpu_seconds=1.0, memory_bytes=1 << 30)
 #: The text kept as the code of a sample too large to read (its first characters).
 _HEAD_CHARS = 1000
@@ -42,7 +42,7 @@ class Sanitizing(enum.StrEnum):
     EVALPLUS = "evalplus"
     #: Our sanitizer (:func:`evalplus_ng.tasks.sanitize.prepare`), which also repairs what
     #: changes a sample's meaning: a forgotten import added, a body found in prose or
-    #: re-indented, a prompt's helper kept where the answer broke it (``--repair``).
+    #: re-indented, a helper the answer broke dropped for the prompt's own (``--repair``).
     REPAIR = "repair"
 
 

@@ -7,9 +7,9 @@ and helpers, minus any top-level test code the model appended. The code is only 
 :mod:`ast`; nothing is ever executed, so the function is pure and deterministic.
 
 It repairs what changes a sample's meaning (imports the model forgot are added, a body is
-found in prose or re-indented, the prompt's helpers are kept beside the answer's), so
-``evaluate`` uses it only with ``--repair``; by default a sample's program is the one
-EvalPlus's own sanitizer makes (:mod:`evalplus_ng.tasks.extract`).
+found in prose or re-indented, a helper the answer broke is dropped for the prompt's
+own), so ``evaluate`` uses it only with ``--repair``; by default a sample's program is the
+one EvalPlus's own sanitizer makes (:mod:`evalplus_ng.tasks.extract`).
 """
 
 from __future__ import annotations
