@@ -11,7 +11,7 @@ import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from evalplus_ng.jobs import task_job
 from evalplus_ng.oracle.calibrate import limit_seconds, seconds_per_unit
@@ -33,6 +33,15 @@ from evalplus_ng.serialize import dumps, encode, plain_json
 from evalplus_ng.types import Args, TaskId
 
 PASS_AT_K = (1, 10, 100)
+
+
+class _OfTask(Protocol):
+    @property
+    def task_id(self) -> TaskId: ...
+
+
+#: A judged sample of any task kind (a function's, a program's): what pass@k groups.
+_Judged = TypeVar("_Judged", bound=_OfTask)
 
 
 @dataclass(frozen=True)
@@ -454,17 +463,25 @@ def estimate_pass_at_k(totals: Sequence[int], corrects: Sequence[int], k: int) -
 def pass_at_k(results: Sequence[SampleResult],
               ks: Sequence[int] = PASS_AT_K) -> dict[str, dict[int, float]]:
     """pass@k for "base" and (when the suite has plus inputs) "plus", for k <= min n."""
-    by_task: dict[TaskId, list[SampleResult]] = {}
-    for result in results:
-        by_task.setdefault(result.task_id, []).append(result)
-    totals = [len(group) for group in by_task.values()]
-    if not totals:
-        return {}
     columns: dict[str, Callable[[SampleResult], bool]] = {
         "base": lambda r: r.base_status is Verdict.PASS
     }
     if any(r.plus_status is not None for r in results):
         columns["plus"] = lambda r: r.passed_plus
+    return columns_pass_at_k(results, columns, ks)
+
+
+def columns_pass_at_k(results: Sequence[_Judged],
+                      columns: Mapping[str, Callable[[_Judged], bool]],
+                      ks: Sequence[int] = PASS_AT_K) -> dict[str, dict[int, float]]:
+    """pass@k of each column (a name and whether a result passes it) over ``results``
+    grouped by task, for every k <= the fewest samples a task has; {} without results."""
+    by_task: dict[TaskId, list[_Judged]] = {}
+    for result in results:
+        by_task.setdefault(result.task_id, []).append(result)
+    totals = [len(group) for group in by_task.values()]
+    if not totals:
+        return {}
     table: dict[str, dict[int, float]] = {}
     for name, passed in columns.items():
         corrects = [sum(passed(r) for r in group) for group in by_task.values()]

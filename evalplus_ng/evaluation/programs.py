@@ -15,7 +15,7 @@ import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from evalplus_ng.evaluation.evaluate import PASS_AT_K, estimate_pass_at_k
+from evalplus_ng.evaluation.evaluate import PASS_AT_K, columns_pass_at_k
 from evalplus_ng.jobs import program_job
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
@@ -210,17 +210,8 @@ def judge_programs(tasks: Mapping[TaskId, ProgramTask], samples: Sequence[Sample
 def program_pass_at_k(results: Sequence[ProgramResult],
                       ks: Sequence[int] = PASS_AT_K) -> dict[str, dict[int, float]]:
     """pass@k for ``base`` and (unless only base was judged) ``full``, for k <= min n."""
-    by_task: dict[TaskId, list[ProgramResult]] = {}
-    for result in results:
-        by_task.setdefault(result.task_id, []).append(result)
-    totals = [len(group) for group in by_task.values()]
-    if not totals:
-        return {}
     columns: dict[str, Callable[[ProgramResult], bool]] = {
         "base": lambda r: r.base is Verdict.PASS}
     if any(r.full is not None for r in results):
         columns["full"] = lambda r: r.full is Verdict.PASS
-    return {name: {k: estimate_pass_at_k(totals, [sum(passed(r) for r in group)
-                                                  for group in by_task.values()], k)
-                   for k in ks if min(totals) >= k}
-            for name, passed in columns.items()}
+    return columns_pass_at_k(results, columns, ks)

@@ -37,7 +37,8 @@ class ProgramRequest:
     config: ProgramConfig = field(default_factory=ProgramConfig)
     limits: Limits = field(default_factory=Limits)
     backend: Backend = LOCAL
-    #: Where the results go; None: beside the samples (``S_eval_results.json``).
+    #: Where the results go; None: beside the samples (``S.evalplus-ng.base.json`` or
+    #: ``S.evalplus-ng.full.json``).
     results: Path | None = None
 
 
