@@ -20,7 +20,7 @@ Pure: values in, facts out; facts and values in, a violation (or None) out.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
@@ -81,16 +81,23 @@ class WordFact:
     shortest: int
     longest: int
     length: Count | None = None
+    #: Every example's length was even ("its length is even" goes unsaid as often as not).
+    even: bool = False
 
 
 @dataclass(frozen=True)
 class BlockFact:
-    """A block's rows: distinct (as tuples, or as unordered pairs), or a tree: its two
-    number fields are the edges of a tree over ``1..n`` (``n`` a variable)."""
+    """A block's rows: distinct (as tuples, or as unordered pairs); its two integer fields
+    the edges of a tree, or of a connected graph, over ``1..n`` (``n`` a variable)."""
 
     distinct: bool = False
     unordered: bool = False
-    tree: tuple[str, str, str] | None = None  # (u, v, n)
+    #: The pairs are a tree over ``1..tree`` (a variable) in every example.
+    tree: str | None = None
+    #: The pairs join every vertex of ``1..connected`` (a variable) in every example.
+    connected: str | None = None
+    #: The block's two fields, where it has two integer fields.
+    ends: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +126,7 @@ class Facts:
             "blocks": {name: {k: v for k, v in vars(fact).items() if v not in (False, None)}
                        for name, fact in sorted(self.blocks.items())},
             "ties": [f"{a} == {b}" for a, b in self.ties],
+            "counts": sorted(self.counts),
         }
 
 
@@ -190,14 +198,39 @@ def learn(grammar: Grammar, examples: Sequence[Values],
             else:
                 numbers.setdefault(part.name, []).extend(float(value) for value in got)
     ranges = {name: Range(min(seen), max(seen)) for name, seen in numbers.items() if seen}
+    relations = list(_relations(all_scopes))
+    blocks = _blocks(all_scopes)
+    for fact in blocks.values():
+        # a tree's or a connected graph's ends are any vertices: its shape is the fact
+        n = fact.tree or fact.connected
+        if n is None or n not in ranges or fact.ends is None:
+            continue
+        for end in fact.ends:
+            ranges[end] = Range(1, ranges[n].high)
+        # any vertex may be an end: what held of the examples' ends against n by chance
+        # goes; what held between the two ends (u < v, u != v) stays
+        relations = [r for r in relations if not (r.left in fact.ends and r.right == n)]
+        relations += [Relation(end, "<=", n) for end in fact.ends]
     return Facts(
         ranges=ranges,
-        relations=tuple(_relations(all_scopes)),
+        relations=tuple(relations),
         runs=_runs(all_scopes),
         words=_words(all_scopes, words),
-        blocks=_blocks(all_scopes),
+        blocks=blocks,
         ties=tuple(ties),
         counts=frozenset(_count_names(grammar)))
+
+
+def spread(facts: Facts) -> Facts:
+    """``facts`` with each tree's or connected graph's ends ranging over ``1..n``'s range
+    (after the statement widened ``n``'s)."""
+    ranges = dict(facts.ranges)
+    for fact in facts.blocks.values():
+        n = fact.tree or fact.connected
+        if n is not None and n in ranges and fact.ends is not None:
+            for end in fact.ends:
+                ranges[end] = Range(1, ranges[n].high)
+    return replace(facts, ranges=ranges)
 
 
 def _count_names(items: Sequence[Item]) -> Iterator[str]:
@@ -301,13 +334,15 @@ def _words(all_scopes: Sequence[_Scope], seen: Mapping[str, list[str]]) -> dict[
         alphabet = "".join(sorted(set("".join(items))))
         equal = lengths.get(name) or []
         out[name] = WordFact(alphabet, min(map(len, items)), max(map(len, items)),
-                             equal[0] if equal else None)
+                             equal[0] if equal else None,
+                             all(len(item) % 2 == 0 for item in items))
     return out
 
 
 def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
     rows: dict[str, list[list[tuple[Scalar, ...]]]] = {}
     pairs: dict[str, list[tuple[list[tuple[int, int]], dict[str, Scalar]]]] = {}
+    endpoints: dict[str, tuple[str, str]] = {}
     for scope in all_scopes:
         for item in scope.items:
             if not isinstance(item, Repeat) or len(item.body) != 1:
@@ -320,6 +355,7 @@ def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
             rows.setdefault(item.name, []).append(
                 [tuple(it.scalars[n] for n in names) for it in iterations])
             if len(names) == 2 and all(p.kind == INT for p in line.segments):
+                endpoints[item.name] = (names[0], names[1])
                 pairs.setdefault(item.name, []).append((
                     [(int(it.scalars[names[0]]), int(it.scalars[names[1]])) for it in iterations],
                     dict(scope.env)))
@@ -331,13 +367,44 @@ def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
         unordered = distinct and all(
             len({tuple(sorted(map(str, row))) for row in r}) == len(r) for r in examples)
         tree = next(_tree_candidates(pairs.get(name, [])), None)
-        if distinct or tree:
-            out[name] = BlockFact(distinct, unordered, tree)
+        connected = next(_connected_candidates(pairs.get(name, [])), None)
+        if distinct or tree or connected:
+            out[name] = BlockFact(distinct, unordered, tree, None if tree else connected,
+                                  endpoints.get(name))
     return out
 
 
+def _is_connected(pairs: Sequence[tuple[int, int]], n: int) -> bool:
+    """Whether the pairs join every vertex of ``1..n`` (and name no other)."""
+    if n < 1 or any(not (1 <= u <= n and 1 <= v <= n) for u, v in pairs):
+        return False
+    parent = list(range(n + 1))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for u, v in pairs:
+        parent[find(u)] = find(v)
+    return len({find(x) for x in range(1, n + 1)}) == 1
+
+
+def _connected_candidates(examples: Sequence[tuple[list[tuple[int, int]], dict[str, Scalar]]],
+                          ) -> Iterator[str]:
+    if not examples:
+        return
+    for n_name, value in examples[0][1].items():
+        if isinstance(value, int) and all(
+                isinstance(env.get(n_name), int) and _is_connected(edges, int(env[n_name]))
+                for edges, env in examples) and any(int(env[n_name]) >= 3
+                                                    for _edges, env in examples):
+            yield n_name
+
+
 def _tree_candidates(examples: Sequence[tuple[list[tuple[int, int]], dict[str, Scalar]]],
-                     ) -> Iterator[tuple[str, str, str]]:
+                     ) -> Iterator[str]:
     if not examples:
         return
     for n_name, value in examples[0][1].items():
@@ -345,7 +412,7 @@ def _tree_candidates(examples: Sequence[tuple[list[tuple[int, int]], dict[str, S
             continue
         if all(isinstance(env.get(n_name), int) and _is_tree(edges, int(env[n_name]))
                for edges, env in examples) and any(len(edges) >= 2 for edges, _ in examples):
-            yield ("0", "1", n_name)
+            yield n_name
 
 
 def check(facts: Facts, grammar: Grammar, values: Values) -> str | None:
@@ -381,6 +448,8 @@ def _check_scope(facts: Facts, scope: _Scope) -> str | None:
                 for item in map(str, items):
                     if set(item) - set(word.alphabet):
                         return f"{part.name}: letters outside {word.alphabet!r}"
+                    if word.even and len(item) % 2:
+                        return f"{part.name}: odd length {len(item)}"
                     if word.length is not None:
                         if len(item) != word.length.of(scope.env):
                             return f"{part.name}: length {len(item)} != {word.length}"
@@ -434,8 +503,13 @@ def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
         return f"{item.name}: repeated rows"
     if fact.unordered and len({tuple(sorted(map(str, row))) for row in rows}) != len(rows):
         return f"{item.name}: a pair repeated in reverse"
+    if fact.connected is not None:
+        n = scope.env.get(fact.connected)
+        if not isinstance(n, int) or not _is_connected([(int(r[0]), int(r[1])) for r in rows],
+                                                       n):
+            return f"{item.name}: not connected over 1..{fact.connected}"
     if fact.tree is not None:
-        n = scope.env.get(fact.tree[2])
+        n = scope.env.get(fact.tree)
         if not isinstance(n, int) or not _is_tree([(int(r[0]), int(r[1])) for r in rows], n):
-            return f"{item.name}: not a tree over 1..{fact.tree[2]}"
+            return f"{item.name}: not a tree over 1..{fact.tree}"
     return None

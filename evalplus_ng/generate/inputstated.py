@@ -37,7 +37,7 @@ class Alignment:
     conflict: bool
 
 
-def _lines(items: Sequence[Item], per_test: bool = False,
+def grammar_lines(items: Sequence[Item], per_test: bool = False,
            ) -> Iterator[tuple[Line, Repeat | None, bool]]:
     """The grammar's lines in order: (line, the one-line block repeating it, in a test case)."""
     for item in items:
@@ -46,7 +46,7 @@ def _lines(items: Sequence[Item], per_test: bool = False,
         elif len(item.body) == 1 and isinstance(item.body[0], Line):
             yield item.body[0], item, per_test
         else:
-            yield from _lines(item.body, True)
+            yield from grammar_lines(item.body, True)
 
 
 def _same_count(ref: Ref, count: Count, names: Mapping[str, str]) -> bool | None:
@@ -66,7 +66,7 @@ def align(grammar: Sequence[Item], stated: Stated) -> Alignment:
                              or spec.repeat]
     agreed = 0
     counted_tests = False
-    for (line, repeat, per_test), spec in zip(_lines(grammar), specs, strict=False):
+    for (line, repeat, per_test), spec in zip(grammar_lines(grammar), specs, strict=False):
         if per_test and not counted_tests:
             counted_tests = True  # the block of test cases: its count is the test count
             top = next((item for item in grammar if isinstance(item, Repeat)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalplus_ng.generate.infergrammar import Inferred, infer_all
-from evalplus_ng.generate.inputfacts import Facts, Range, check, learn
+from evalplus_ng.generate.inputfacts import Facts, Range, check, learn, spread
 from evalplus_ng.generate.inputgrammar import (
     FLOAT,
     INT,
@@ -42,7 +42,13 @@ from evalplus_ng.generate.inputgrammar import (
     parse,
     render,
 )
-from evalplus_ng.generate.inputstated import align, choose, stated_ranges, stated_words
+from evalplus_ng.generate.inputstated import (
+    align,
+    choose,
+    grammar_lines,
+    stated_ranges,
+    stated_words,
+)
 from evalplus_ng.generate.statement import stated_input
 from evalplus_ng.records import ProgramTask
 
@@ -115,14 +121,19 @@ def plan_for(task: ProgramTask) -> InputPlan:
     stated = stated_input(task.prompt)
     chosen, alignment = choose(found, stated)
     size = _size(chosen.grammar)
-    alternatives = tuple(other for other in found if other is not chosen
-                         and _size(other.grammar) <= size + ALTERNATIVE_SLACK
-                         and not align(other.grammar, stated).conflict)
+    # where the statement confirms every line of the grammar, it settles the reading;
+    # elsewhere an input must fit every reading the statement does not speak against
+    confirmed = alignment.agreed >= len(list(grammar_lines(chosen.grammar)))
+    alternatives = () if confirmed else tuple(
+        other for other in found if other is not chosen
+        and _size(other.grammar) <= size + ALTERNATIVE_SLACK
+        and not (aligned := align(other.grammar, stated)).conflict
+        and aligned.agreed >= alignment.agreed)
     seeds = tuple(parse(chosen.grammar, text) for text in examples)
     facts = learn(chosen.grammar, seeds, chosen.ties)
-    facts = replace(facts, ranges={**facts.ranges,
-                                   **stated_ranges(alignment, stated, facts.ranges)},
-                    words=stated_words(alignment, stated, facts.words))
+    facts = spread(replace(facts, ranges={**facts.ranges,
+                                          **stated_ranges(alignment, stated, facts.ranges)},
+                           words=stated_words(alignment, stated, facts.words)))
     contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
                 "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
@@ -160,8 +171,9 @@ class _Maker:
                 if count > self.budget:  # each iteration reads a token at least
                     raise Mismatch("too large")
                 fact = self.facts.blocks.get(item.name)
-                if fact is not None and fact.tree is not None:
-                    values.blocks[item.name] = self.tree(item, scope, count)
+                joined = fact and (fact.tree or fact.connected)
+                if joined:
+                    values.blocks[item.name] = self.graph(item, int(scope[joined]), count)
                     continue
                 rows: list[Values] = []
                 seen: set[tuple[Any, ...]] = set()
@@ -281,6 +293,8 @@ class _Maker:
             length = self.rng.randint(fact.shortest, fact.longest)
         else:
             length = 1
+        if fact is not None and fact.even and length % 2:
+            length = length - 1 if length > fact.shortest else length + 1
         self.budget -= length
         if self.budget < 0 or length < 0:
             raise Mismatch("too large")
@@ -288,25 +302,44 @@ class _Maker:
             return self.rng.choice(alphabet) * length
         return "".join(self.rng.choice(alphabet) for _ in range(length))
 
-    def tree(self, item: Repeat, env: Mapping[str, Scalar], count: int) -> list[Values]:
+    def graph(self, item: Repeat, n: int, count: int) -> list[Values]:
+        """``count`` edges over ``1..n`` joining every vertex: a random spanning tree (a
+        path, a star or anything between), then distinct extra edges."""
         line = item.body[0]
         assert isinstance(line, Line)
         u, v = (part.name for part in line.segments)
-        n = count + 1
+        if n < 1 or count < n - 1:
+            raise Mismatch(f"{item.name}: {count} edges cannot join {n} vertices")
+        if count > self.budget:
+            raise Mismatch("too large")
         labels = list(range(1, n + 1))
         self.rng.shuffle(labels)
+        chain = self.rng.random()
         edges = []
         for child in range(1, n):
-            parent = self.rng.randrange(child) if self.rng.random() < 0.7 else child - 1
-            a, b = labels[parent], labels[child]
-            if self.rng.random() < 0.5:
-                a, b = b, a
-            edges.append((a, b))
+            parent = child - 1 if self.rng.random() < chain else self.rng.randrange(child)
+            edges.append((labels[parent], labels[child]))
+        taken = {frozenset(edge) for edge in edges}
+        for _ in range((count - len(edges)) * 20):
+            if len(edges) >= count:
+                break
+            a, b = self.rng.randint(1, n), self.rng.randint(1, n)
+            if a != b and frozenset((a, b)) not in taken:
+                taken.add(frozenset((a, b)))
+                edges.append((a, b))
+        if len(edges) < count:
+            raise Mismatch(f"{item.name}: no {count} distinct edges over {n} vertices")
         self.rng.shuffle(edges)
         ordered = any(r.left == u and r.right == v and r.op in ("<", "<=")
                       for r in self.facts.relations)
-        return [Values({u: min(a, b), v: max(a, b)} if ordered else {u: a, v: b}, {}, {})
-                for a, b in edges]
+        out = []
+        for a, b in edges:
+            if ordered:
+                a, b = min(a, b), max(a, b)
+            elif self.rng.random() < 0.5:
+                a, b = b, a
+            out.append(Values({u: a, v: b}, {}, {}))
+        return out
 
 
 def _mutant(plan: InputPlan, rng: random.Random) -> Values | None:
