@@ -143,3 +143,37 @@ def test_no_grammar_no_inputs() -> None:
     assert plan.inferred is None and plan.contract is None and plan.reason
     assert program_inputs(plan, [], random.Random(0), 5) == []
     assert plan.violation("1\n") is not None
+
+
+GRAPH = """Input
+
+The first line contains two integers n and m (2 ≤ n ≤ 50, 1 ≤ m ≤ 100).
+
+Each of the next m lines contains two integers u and v (1 ≤ u, v ≤ n, u ≠ v).
+
+It is guaranteed that the graph is connected.
+
+Output
+
+Print the answer.
+"""
+
+
+def test_a_connected_graph_stays_connected() -> None:
+    examples = ["4 4\n1 2\n2 3\n3 4\n4 1\n", "3 2\n1 3\n3 2\n"]
+    plan = plan_for(task(examples, GRAPH))
+    block = plan.facts.blocks["r1"]
+    assert block.connected == "x1" and block.ends == ("x3", "x4")
+    assert plan.facts.ranges["x3"].high == 50  # any vertex may be an end
+    assert plan.violation("4 3\n1 2\n2 3\n1 3\n") is not None  # 4 is alone
+    made = program_inputs(plan, examples, random.Random(1), 40)
+    assert len(made) >= 20
+    assert all(plan.violation(item.text) is None for item in made)
+
+
+def test_a_word_of_even_length_in_every_example_stays_even() -> None:
+    plan = plan_for(task(["ab\n", "abba\n"]))
+    assert plan.facts.words["x1"].even
+    assert plan.violation("aba\n") == "x1: odd length 3"
+    made = program_inputs(plan, ["ab\n", "abba\n"], random.Random(3), 10)
+    assert made and all(len(item.text.strip()) % 2 == 0 for item in made)

@@ -18,7 +18,7 @@ stays). Pure.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from evalplus_ng.generate.infergrammar import Inferred
@@ -152,5 +152,5 @@ def stated_words(alignment: Alignment, stated: Stated, learnt: Mapping[str, Word
             low = int(bound.low) if bound.low is not None else 1
             if low <= fact.shortest and fact.longest <= bound.high:
                 shortest, longest = low, int(bound.high)
-        out[var] = WordFact(letters, shortest, longest, fact.length)
+        out[var] = replace(fact, alphabet=letters, shortest=shortest, longest=longest)
     return out
