@@ -70,7 +70,7 @@ CHUNK = 32
 #: Candidates asked of the generator per task (``--per-task``).
 DEFAULT_COUNT = 1000
 #: Seconds the reference may take on one input (``--time-limit``).
-DEFAULT_TIME_LIMIT = 5.0
+DEFAULT_TIME_LIMIT = 2.0
 #: Expected outputs longer than this are dropped (``output_limit``): every sample judged
 #: compares them, and the artifact holds them; CodeContests' longest is 200 KB.
 MAX_EXPECTED_BYTES = 1 << 20
