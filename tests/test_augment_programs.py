@@ -21,21 +21,29 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.programs import PROGRAM_SUITES, run_order
 from evalplus_ng.generate import programgen
 from evalplus_ng.generate.programgen import LARGE, RANDOM, InputPlan, ProgramInput
 from evalplus_ng.oracle.programs import (
+    UNRUN,
     Drop,
     Stressed,
+    aligned,
     answers,
-    chunks,
+    batches,
     drop_reason,
     screen,
     stress_why,
 )
-from evalplus_ng.pipeline.augment_programs import ARTIFACT, checkpoint_path
+from evalplus_ng.pipeline.augment_programs import (
+    ARTIFACT,
+    ProgramAugmentConfig,
+    checkpoint_path,
+    run_augment_programs,
+)
 from evalplus_ng.records import Fault, Outcome, ProgramTask, ProgramTest, Status
 from evalplus_ng.tasks.programs import augmented_record, load_program_tasks
 
@@ -137,7 +145,13 @@ def test_what_the_reference_did_decides_drops_and_tiers() -> None:
     assert got.dropped == {"not_run": 1, "output_limit": 1, "runtime_error": 2, "timeout": 1}
     assert got.stressed == {"large": 1, "slow": 1}
     assert stress_why(RANDOM, 0.5, 0.5) is None and stress_why(LARGE, 0, 1) is Stressed.LARGE
-    assert [len(piece) for piece in chunks(candidates, 3)] == [3, 3, 1]
+    # the large inputs in jobs of their own, after the others; a stopped job's rest unrun
+    mixed = [ProgramInput("a", LARGE), ProgramInput("b", RANDOM), ProgramInput("c", LARGE),
+             ProgramInput("d", RANDOM), ProgramInput("e", RANDOM), ProgramInput("f", LARGE)]
+    jobs = batches(mixed, 2, 1)
+    assert jobs == [[1, 3], [4], [0], [2], [5]]
+    assert aligned(jobs, [[ok, slow], [ok], [], [ok], [slow]], 6) == [
+        UNRUN, ok, ok, slow, ok, slow]
 
 
 # --------------------------------------------------------------------------- the tasks file
@@ -295,3 +309,19 @@ def test_flags_of_the_other_kind_of_task_are_one_line_errors(tmp_path: Path) -> 
         assert result.exit_code == 2, result.output
         assert problem in result.output and len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "o").exists()
+
+
+def test_a_reference_looping_on_large_inputs_costs_two_time_limits(tmp_path: Path) -> None:
+    looping = SUM.replace("assert n != 7\n", "while n == 200:\n    pass\n")
+    records = [(task, record) for task, record in zip(
+        load_program_tasks(_tasks(tmp_path / "t.jsonl.gz")), _lines(tmp_path / "t.jsonl.gz"),
+        strict=True)][:1]
+    task, record = records[0]
+    record = {**record, "canonical_solution": looping}
+    task = ProgramTask(task.task_id, task.prompt, looping, task.tests)
+    summary = run_augment_programs([(task, record)], ProgramAugmentConfig(count=40,
+                                   time_limit=0.2), tmp_path / "out", Backend(1),
+                                   planner=fake_plan, generator=fake_inputs)
+    (report,) = summary.reports
+    assert report.dropped == {"not_run": 2, "timeout": 2}  # one job of the four large ones
+    assert (report.plus, report.stress) == (36, 0)

@@ -155,6 +155,29 @@ def answers(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome],
     return Answers(tuple(kept), dict(sorted(dropped.items())), dict(sorted(stressed.items())))
 
 
-def chunks(items: Sequence[ProgramInput], size: int) -> list[Sequence[ProgramInput]]:
-    """``items`` in consecutive pieces of at most ``size`` (one sandbox job each)."""
-    return [items[start:start + size] for start in range(0, len(items), size)]
+#: The outcome of an input its job never ran.
+UNRUN = Outcome(Status.ERROR, error="not run", fault=Fault.NOT_RUN)
+
+
+def batches(candidates: Sequence[ProgramInput], size: int,
+            large_size: int) -> list[list[int]]:
+    """The candidates' positions in sandbox jobs: the large ones (which may run to the
+    time limit) apart, after the others, in jobs of at most ``large_size``; the others in
+    jobs of at most ``size``; each job in candidate order. A job stopped by its timeouts
+    then leaves only large inputs unrun."""
+    small = [k for k, candidate in enumerate(candidates) if candidate.kind != LARGE]
+    large = [k for k, candidate in enumerate(candidates) if candidate.kind == LARGE]
+    return ([small[start:start + size] for start in range(0, len(small), size)]
+            + [large[start:start + large_size] for start in range(0, len(large), large_size)])
+
+
+def aligned(positions: Sequence[Sequence[int]], outcomes: Sequence[Sequence[Outcome]],
+            count: int) -> list[Outcome]:
+    """The outcome of each of ``count`` candidates, in candidate order, from the jobs'
+    outcomes (``outcomes[j]`` for the inputs at ``positions[j]``; fewer where a job
+    stopped: the rest are :data:`UNRUN`)."""
+    found = [UNRUN] * count
+    for places, got in zip(positions, outcomes, strict=True):
+        for place, outcome in zip(places, got, strict=False):
+            found[place] = outcome
+    return found

@@ -40,18 +40,17 @@ from evalplus_ng.oracle.programs import (
     STRESS_SHARE,
     NewTest,
     Screened,
+    aligned,
     answers,
-    chunks,
+    batches,
     screen,
 )
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
     STRESS_ORIGIN,
-    Fault,
     Job,
     JobResult,
-    Outcome,
     ProgramTask,
     ProgramTest,
     Status,
@@ -65,8 +64,12 @@ ARTIFACT = "ProgramsPlus.jsonl.gz"
 #: Per task: the reference's seconds on each new test, in the artifact's order.
 SECONDS_FILE = "reference-seconds.json"
 #: Inputs in one sandbox job: small enough that both workers share a task's candidates,
-#: large enough that a job's round trip is a small part of its cost.
-CHUNK = 32
+#: large enough that a job's round trip is a small part of its cost; large inputs (which
+#: may each run to the time limit) in jobs of their own, smaller.
+CHUNK, LARGE_CHUNK = 32, 8
+#: A job stops after this many timeouts (its other inputs dropped as not run): a
+#: reference that loops on a kind of input costs a few time limits, not one an input.
+MAX_TIMEOUTS = 2
 #: Candidates asked of the generator per task (``--per-task``).
 DEFAULT_COUNT = 1000
 #: Seconds the reference may take on one input (``--time-limit``).
@@ -236,14 +239,13 @@ class _Pending:
     report: ProgramTaskReport
     results: list[JobResult] = field(default_factory=list)
 
-    @property
-    def pieces(self) -> list[Sequence[ProgramInput]]:
-        """The candidates, one piece per sandbox job."""
-        return chunks(self.screened.inputs, CHUNK)
+    def __post_init__(self) -> None:
+        #: The candidates' positions, one list per sandbox job.
+        self.jobs = batches(self.screened.inputs, CHUNK, LARGE_CHUNK)
 
     @property
     def complete(self) -> bool:
-        return len(self.results) == len(self.pieces)
+        return len(self.results) == len(self.jobs)
 
 
 def _prepare(task: ProgramTask, config: ProgramAugmentConfig, planner: Planner,
@@ -277,14 +279,10 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
     report = pending.report
     if report.outcome != AUGMENTED:
         return TaskTests((), None, report)
-    outcomes: list[Outcome] = []
-    error = ""
-    for piece, result in zip(pending.pieces, pending.results, strict=True):
-        if result.load.status is not Status.OK:
-            error = error or (result.load.error or result.load.status.value)
-        outcomes.extend(result.outcomes)
-        # A job that stopped early leaves its last inputs unrun; keep positions aligned.
-        outcomes.extend([UNRUN] * (len(piece) - len(result.outcomes)))
+    error = next((result.load.error or result.load.status.value for result in pending.results
+                  if result.load.status is not Status.OK), "")
+    outcomes = aligned(pending.jobs, [result.outcomes for result in pending.results],
+                       len(pending.screened.inputs))
     got = answers(pending.screened.inputs, outcomes, config.stress_seconds)
     stress = sum(new.test.origin == STRESS_ORIGIN for new in got.tests)
     seconds = {**report.seconds, "reference": round(sum(o.seconds for o in outcomes), 4),
@@ -292,10 +290,6 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
     return TaskTests(got.tests, pending.contract, replace(
         report, plus=len(got.tests) - stress, stress=stress, dropped=got.dropped,
         stressed=got.stressed, reference_error=error[:200], seconds=seconds))
-
-
-#: The outcome of an input its job never ran.
-UNRUN = Outcome(Status.ERROR, error="not run", fault=Fault.NOT_RUN)
 
 
 class _Run:
@@ -313,10 +307,12 @@ class _Run:
         for task in self.tasks:
             pending = _prepare(task, self.config, self.planner, self.generator)
             self.pending.append(pending)
-            for piece in pending.pieces:
-                tests = [ProgramTest(candidate.text, "") for candidate in piece]
+            inputs = pending.screened.inputs
+            for places in pending.jobs:
+                tests = [ProgramTest(inputs[place].text, "") for place in places]
                 yield program_job(task, task.solution, tests, self.config.time_limit,
                                   judged=False, fail_fast=False,
+                                  max_timeouts=MAX_TIMEOUTS,
                                   max_output_bytes=self.config.max_output_bytes)
 
     def settled(self) -> Iterator[_Pending]:
