@@ -1,21 +1,60 @@
 """New stdin inputs for a program task: its input plan (the contract every kept input
 passes) and the inputs made from it.
 
-Interface first (the stage that runs the reference builds on it); the grammar that fills
-it in is :mod:`evalplus_ng.generate.inputgrammar`.
+The plan (:func:`plan_for`) is the grammar inferred from the task's public inputs
+(:mod:`~evalplus_ng.generate.infergrammar`), the facts that hold on all of them
+(:mod:`~evalplus_ng.generate.inputfacts`), and the other grammars that read the examples
+as well (the examples cannot tell them apart): an input is valid (:meth:`InputPlan.
+violation`) when the grammar and every such alternative read it and it keeps every fact.
+So where the examples leave a reading open, a new input is one every reading admits.
+
+Inputs (:func:`program_inputs`) are drawn from the grammar item by item, each value in
+its range and its relations with the values read before it, in a few manners (the kinds):
+``bound`` (sizes and values at the ends of their ranges), ``random`` (small sizes,
+values anywhere), ``mutate`` (an example with one value changed), ``large`` (sizes at
+their largest, for the stress tier). Each is kept only if the plan admits it.
+Pure and deterministic: a task and a ``random.Random`` in, texts out.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from evalplus_ng.generate.infergrammar import Inferred, infer_all
+from evalplus_ng.generate.inputfacts import Facts, Range, check, learn
+from evalplus_ng.generate.inputgrammar import (
+    FLOAT,
+    INT,
+    WORD,
+    Field,
+    Grammar,
+    Item,
+    Line,
+    Mismatch,
+    Repeat,
+    Scalar,
+    Seq,
+    Values,
+    describe,
+    parse,
+    render,
+)
 from evalplus_ng.records import ProgramTask
 
 #: How a new input was made (``ProgramInput.kind``).
 SEED, BOUND, RANDOM, MUTATE, LARGE = "seed", "bound", "random", "mutate", "large"
+#: Why a task has no plan when no grammar reads its examples.
+NO_GRAMMAR = "no grammar of lines, runs and blocks reads every public input"
+#: Grammars besides the chosen one an input must fit: those no larger than it by more
+#: than this many items.
+ALTERNATIVE_SLACK = 1
+#: Tokens at most in an input of each kind (the large ones go to the stress tier).
+TOKENS = {BOUND: 400, RANDOM: 400, MUTATE: 100_000, LARGE: 200_000}
+#: Tries per wanted input before giving up (the deterministic stopping rule).
+TRIES_PER_INPUT = 8
 
 
 @dataclass(frozen=True)
@@ -34,20 +73,308 @@ class InputPlan:
     task_id: str
     contract: dict[str, Any] | None
     reason: str = ""
+    inferred: Inferred | None = None
+    alternatives: tuple[Inferred, ...] = ()
+    facts: Facts = field(default_factory=Facts)
+    seeds: tuple[Values, ...] = ()
 
     def violation(self, text: str) -> str | None:
         """Why ``text`` is not a valid input of the task (None: it is). A task without a
         contract admits nothing new."""
-        raise NotImplementedError  # filled in by the grammar slice
+        if self.inferred is None:
+            return f"no input grammar: {self.reason}"
+        try:
+            values = parse(self.inferred.grammar, text)
+        except Mismatch as error:
+            return f"does not fit the grammar: {error}"
+        problem = check(self.facts, self.inferred.grammar, values)
+        if problem:
+            return problem
+        for other in self.alternatives:
+            try:
+                parsed = parse(other.grammar, text)
+            except Mismatch as error:
+                return f"another reading of the examples rejects it: {error}"
+            if check(Facts(ties=other.ties), other.grammar, parsed):
+                return "another reading of the examples rejects it"
+        return None
 
 
 def plan_for(task: ProgramTask) -> InputPlan:
-    """The task's input plan, inferred from its public inputs and its statement."""
-    raise NotImplementedError  # filled in by the grammar slice
+    """The task's input plan, inferred from its public inputs."""
+    examples = [test.input for test in task.base_tests]
+    if not examples:
+        return InputPlan(task.task_id, None, "the task has no public tests")
+    found = infer_all(examples)
+    if not found:
+        return InputPlan(task.task_id, None, NO_GRAMMAR)
+    chosen = found[0]
+    size = _size(chosen.grammar)
+    alternatives = tuple(other for other in found[1:]
+                         if _size(other.grammar) <= size + ALTERNATIVE_SLACK)
+    seeds = tuple(parse(chosen.grammar, text) for text in examples)
+    facts = learn(chosen.grammar, seeds, chosen.ties)
+    contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
+                "alternatives": len(alternatives)}
+    return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds)
+
+
+def _size(items: Sequence[Item]) -> int:
+    return sum(1 + (_size(item.body) if isinstance(item, Repeat) else 0) for item in items)
+
+
+class _Maker:
+    """Draws one input's values from a grammar, item by item."""
+
+    def __init__(self, plan: InputPlan, rng: random.Random, kind: str) -> None:
+        self.facts = plan.facts
+        self.rng = rng
+        self.kind = kind
+        self.budget = TOKENS[kind]
+
+    def items(self, items: Sequence[Item], env: Mapping[str, Scalar]) -> Values:
+        values = Values({}, {}, {})
+        for item in items:
+            scope = {**env, **values.scalars}
+            if isinstance(item, Line):
+                for segment in item.segments:
+                    scope = {**env, **values.scalars}
+                    if isinstance(segment, Field):
+                        values.scalars[segment.name] = self.scalar(segment.name, segment.kind,
+                                                                   scope)
+                    else:
+                        length = segment.length.of(scope)
+                        values.lists[segment.name] = self.run(segment, max(length, 0), scope)
+            else:
+                count = max(item.count.of(scope), 0)
+                fact = self.facts.blocks.get(item.name)
+                if fact is not None and fact.tree is not None:
+                    values.blocks[item.name] = self.tree(item, scope, count)
+                    continue
+                rows: list[Values] = []
+                seen: set[tuple[Any, ...]] = set()
+                for _ in range(count):
+                    for _attempt in range(10):
+                        row = self.items(item.body, scope)
+                        key = tuple(sorted(row.scalars.items()))
+                        if fact is None or not fact.distinct or key not in seen:
+                            break
+                    seen.add(key)
+                    rows.append(row)
+                values.blocks[item.name] = rows
+        return values
+
+    def window(self, name: str, env: Mapping[str, Scalar]) -> tuple[float, float] | None:
+        """The range of ``name`` given the values read before it, or None when empty."""
+        bounds = self.facts.ranges.get(name, Range(0, 10))
+        low, high = bounds.low, bounds.high
+        for relation in self.facts.relations:
+            if relation.left == name and relation.right in env:
+                value = float(env[relation.right])
+                if relation.op == "<=":
+                    high = min(high, value)
+                elif relation.op == "<":
+                    high = min(high, value - 1)
+                elif relation.op == "==":
+                    low, high = max(low, value), min(high, value)
+            elif relation.right == name and relation.left in env:
+                value = float(env[relation.left])
+                if relation.op == "<=":
+                    low = max(low, value)
+                elif relation.op == "<":
+                    low = max(low, value + 1)
+                elif relation.op == "==":
+                    low, high = max(low, value), min(high, value)
+        return (low, high) if low <= high else None
+
+    def number(self, low: float, high: float, kind: str, size: bool = False) -> Scalar:
+        rng = self.rng
+        if kind == INT:
+            lo, hi = int(low), int(high)
+            if self.kind == BOUND:
+                picks = [lo, hi, min(lo + 1, hi), max(hi - 1, lo)]
+                return rng.choice(picks)
+            if self.kind == LARGE and size:
+                return hi
+            if size:  # small sizes mostly: a size of 1 or 2 finds the edge cases
+                return rng.randint(lo, min(hi, lo + rng.choice((1, 2, 4, 8))))
+            return rng.randint(lo, hi)
+        value = rng.uniform(low, high)
+        return round(value, 2) if kind == FLOAT else value
+
+    def tied(self, name: str, env: Mapping[str, Scalar]) -> int | None:
+        for left, right in self.facts.ties:
+            for a, b in ((left, right), (right, left)):
+                if a.var == name and (b.var is None or b.var in env):
+                    total = b.of(env) - a.offset
+                    if total % a.scale == 0:
+                        return total // a.scale
+        return None
+
+    def scalar(self, name: str, kind: str, env: Mapping[str, Scalar]) -> Scalar:
+        if kind == WORD:
+            return self.word(name, env)
+        tied = self.tied(name, env)
+        if tied is not None:
+            return tied
+        window = self.window(name, env)
+        if window is None:
+            raise Mismatch(f"{name}: no value fits")
+        return self.number(*window, kind, size=self.sizes(name))
+
+    def sizes(self, name: str) -> bool:
+        return name in self.facts.counts
+
+    def run(self, seq: Seq, length: int, env: Mapping[str, Scalar]) -> list[Scalar]:
+        self.budget -= length
+        if self.budget < 0:
+            raise Mismatch("too large")
+        if seq.kind == WORD:
+            return [self.word(seq.name, env) for _ in range(length)]
+        fact = self.facts.runs.get(seq.name)
+        if fact is not None and fact.permutation:
+            items: list[Scalar] = list(range(1, length + 1))
+            self.rng.shuffle(items)
+            return items
+        window = self.window(seq.name, env)
+        if window is None:
+            raise Mismatch(f"{seq.name}: no value fits")
+        low, high = window
+        if fact is not None and fact.distinct and seq.kind == INT:
+            if high - low + 1 < length:
+                raise Mismatch(f"{seq.name}: too few distinct values")
+            chosen = self.rng.sample(range(int(low), int(high) + 1), length)
+            out: list[Scalar] = list(chosen)
+        elif fact is not None and fact.position is not None:
+            out = [self.number(low, min(high, k + fact.position), seq.kind)
+                   for k in range(length)]
+        else:
+            shared = self.rng.random() < 0.2  # runs of equal values find their own bugs
+            first = self.number(low, high, seq.kind)
+            out = [first if shared else self.number(low, high, seq.kind) for _ in range(length)]
+        if fact is not None and fact.order:
+            out.sort()
+        return out
+
+    def word(self, name: str, env: Mapping[str, Scalar]) -> str:
+        fact = self.facts.words.get(name)
+        alphabet = fact.alphabet if fact else "ab"
+        if fact is not None and fact.length is not None:
+            length = fact.length.of(env)
+        elif fact is not None:
+            length = self.rng.randint(fact.shortest, fact.longest)
+        else:
+            length = 1
+        self.budget -= length
+        if self.budget < 0 or length < 0:
+            raise Mismatch("too large")
+        if self.rng.random() < 0.2:
+            return self.rng.choice(alphabet) * length
+        return "".join(self.rng.choice(alphabet) for _ in range(length))
+
+    def tree(self, item: Repeat, env: Mapping[str, Scalar], count: int) -> list[Values]:
+        line = item.body[0]
+        assert isinstance(line, Line)
+        u, v = (part.name for part in line.segments)
+        n = count + 1
+        labels = list(range(1, n + 1))
+        self.rng.shuffle(labels)
+        edges = []
+        for child in range(1, n):
+            parent = self.rng.randrange(child) if self.rng.random() < 0.7 else child - 1
+            a, b = labels[parent], labels[child]
+            if self.rng.random() < 0.5:
+                a, b = b, a
+            edges.append((a, b))
+        self.rng.shuffle(edges)
+        ordered = any(r.left == u and r.right == v and r.op in ("<", "<=")
+                      for r in self.facts.relations)
+        return [Values({u: min(a, b), v: max(a, b)} if ordered else {u: a, v: b}, {}, {})
+                for a, b in edges]
+
+
+def _mutant(plan: InputPlan, rng: random.Random) -> Values | None:
+    """A copy of one example with one number or word changed within its range."""
+    assert plan.inferred is not None
+    seed = rng.choice(plan.seeds)
+    copy = _copy(seed)
+    leaves: list[tuple[Values, str, int | None]] = []
+    _leaves(plan.inferred.grammar, copy, leaves)
+    if not leaves:
+        return None
+    values, name, index = rng.choice(leaves)
+    maker = _Maker(plan, rng, rng.choice((BOUND, RANDOM)))
+    bounds = plan.facts.ranges.get(name)
+    current = values.scalars[name] if index is None else values.lists[name][index]
+    if isinstance(current, str):
+        new: Scalar = maker.word(name, {})
+    elif bounds is None:
+        return None
+    else:
+        new = maker.number(bounds.low, bounds.high, INT if isinstance(current, int) else FLOAT)
+    if index is None:
+        values.scalars[name] = new
+    else:
+        values.lists[name][index] = new
+    return copy
+
+
+def _copy(values: Values) -> Values:
+    return Values(dict(values.scalars), {k: list(v) for k, v in values.lists.items()},
+                  {k: [_copy(inner) for inner in v] for k, v in values.blocks.items()})
+
+
+def _leaves(items: Sequence[Item], values: Values,
+            out: list[tuple[Values, str, int | None]]) -> None:
+    for item in items:
+        if isinstance(item, Line):
+            for part in item.segments:
+                if isinstance(part, Field):
+                    out.append((values, part.name, None))
+                else:
+                    out.extend((values, part.name, k)
+                               for k in range(len(values.lists[part.name])))
+        else:
+            for inner in values.blocks[item.name]:
+                _leaves(item.body, inner, out)
+
+
+#: The kinds in the order a run cycles through them (fixed, so a longer run starts with
+#: a shorter one's inputs).
+SCHEDULE = (BOUND, RANDOM, MUTATE, RANDOM, BOUND, MUTATE, RANDOM, RANDOM, MUTATE, RANDOM,
+            BOUND, RANDOM, MUTATE, RANDOM, RANDOM, MUTATE, RANDOM, BOUND, RANDOM, LARGE)
 
 
 def program_inputs(plan: InputPlan, seeds: Sequence[str], rng: random.Random,
                    count: int) -> list[ProgramInput]:
     """Up to ``count`` new distinct inputs (none of ``seeds``), each passing
     ``plan.violation``; the same ``rng`` state gives the same list."""
-    raise NotImplementedError  # filled in by the grammar slice
+    if plan.inferred is None or count <= 0:
+        return []
+    grammar: Grammar = plan.inferred.grammar
+    seen = set(seeds)
+    out: list[ProgramInput] = []
+    for attempt in range(count * TRIES_PER_INPUT):
+        if len(out) >= count:
+            break
+        kind = SCHEDULE[attempt % len(SCHEDULE)]
+        try:
+            values = (_mutant(plan, rng) if kind == MUTATE
+                      else _Maker(plan, rng, kind).items(grammar, {}))
+        except (Mismatch, KeyError, ValueError, IndexError):
+            continue
+        if values is None:
+            continue
+        text = render(grammar, values)
+        if text in seen or plan.violation(text) is not None:
+            continue
+        seen.add(text)
+        out.append(ProgramInput(text, kind))
+    return out
+
+
+def widen(plan: InputPlan, ranges: Mapping[str, Range]) -> InputPlan:
+    """``plan`` with the given ranges in place of the learnt ones (bounds a statement
+    gives)."""
+    facts = replace(plan.facts, ranges={**plan.facts.ranges, **ranges})
+    return replace(plan, facts=facts)

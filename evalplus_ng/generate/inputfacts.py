@@ -1,0 +1,443 @@
+"""What holds of every example input beyond its grammar: ranges, relations, shapes.
+
+Learnt from the examples' values (:func:`learn`), Daikon-style, and kept only when it
+held on every one: a new input must keep it (:func:`check`). A fact that held by chance
+(two examples whose ``a_i`` happen to be distinct) only narrows what new inputs may be;
+a fact missed would let an input through that the statement may forbid, so the list
+leans to keeping:
+
+* each number's range (the examples' smallest and largest, widened only by bounds the
+  statement gives, :class:`Range`); each word's alphabet and length;
+* relations between numbers read in one scope: ``l <= r``, ``a_i <= n``, ``u != v``,
+  ``x == y`` (:class:`Relation`);
+* a run's shape: its items distinct, sorted, a permutation of ``1..len``, or each item
+  at most its position plus a constant (``p_i < i``) (:class:`RunFact`);
+* a block's rows distinct, its pairs an undirected tree over ``1..n`` (:class:`BlockFact`).
+
+Pure: values in, facts out; facts and values in, a violation (or None) out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from evalplus_ng.generate.inputgrammar import (
+    FLOAT,
+    INT,
+    WORD,
+    Count,
+    Field,
+    Grammar,
+    Item,
+    Line,
+    Repeat,
+    Scalar,
+    Seq,
+    Values,
+)
+
+#: Relations tried between two numbers of one scope.
+OPS = ("==", "<", "<=", "!=")
+
+
+@dataclass(frozen=True)
+class Range:
+    """The values a number may take (both ends included)."""
+
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Relation:
+    """``left OP right`` for numbers of one scope; a run as ``left`` means each of its
+    items."""
+
+    left: str
+    op: str
+    right: str
+
+
+@dataclass(frozen=True)
+class RunFact:
+    """The shape of a run of numbers."""
+
+    distinct: bool = False
+    #: "" (none), "<=" (non-decreasing) or "<" (increasing).
+    order: str = ""
+    permutation: bool = False
+    #: Each item at most its 0-based position plus this (None: no such bound).
+    position: int | None = None
+
+
+@dataclass(frozen=True)
+class WordFact:
+    """A word's letters and length (``length``: a count it equals, if any)."""
+
+    alphabet: str
+    shortest: int
+    longest: int
+    length: Count | None = None
+
+
+@dataclass(frozen=True)
+class BlockFact:
+    """A block's rows: distinct (as tuples, or as unordered pairs), or a tree: its two
+    number fields are the edges of a tree over ``1..n`` (``n`` a variable)."""
+
+    distinct: bool = False
+    unordered: bool = False
+    tree: tuple[str, str, str] | None = None  # (u, v, n)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Everything learnt of a task's inputs."""
+
+    ranges: Mapping[str, Range] = field(default_factory=dict)
+    relations: tuple[Relation, ...] = ()
+    runs: Mapping[str, RunFact] = field(default_factory=dict)
+    words: Mapping[str, WordFact] = field(default_factory=dict)
+    blocks: Mapping[str, BlockFact] = field(default_factory=dict)
+    ties: tuple[tuple[Count, Count], ...] = ()
+    #: Variables that count something (a run's length, a block's iterations).
+    counts: frozenset[str] = frozenset()
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-able (stored in the artifact's contract)."""
+        return {
+            "ranges": {name: [r.low, r.high] for name, r in sorted(self.ranges.items())},
+            "relations": [f"{r.left} {r.op} {r.right}" for r in self.relations],
+            "runs": {name: {k: v for k, v in vars(fact).items() if v not in (False, "", None)}
+                     for name, fact in sorted(self.runs.items())},
+            "words": {name: {"alphabet": w.alphabet, "length": [w.shortest, w.longest],
+                             **({"equals": str(w.length)} if w.length else {})}
+                      for name, w in sorted(self.words.items())},
+            "blocks": {name: {k: v for k, v in vars(fact).items() if v not in (False, None)}
+                       for name, fact in sorted(self.blocks.items())},
+            "ties": [f"{a} == {b}" for a, b in self.ties],
+        }
+
+
+@dataclass
+class _Scope:
+    """One scope's values: its own and the enclosing ones' scalars, its runs, its blocks."""
+
+    env: dict[str, Scalar]
+    values: Values
+    items: Sequence[Item]
+
+
+def scopes(grammar: Grammar, values: Values,
+           env: Mapping[str, Scalar] | None = None) -> Iterator[_Scope]:
+    """Every scope of a parsed input: the whole input, then each block's iterations."""
+    here = {**(env or {}), **values.scalars}
+    yield _Scope(here, values, grammar)
+    for item in grammar:
+        if isinstance(item, Repeat):
+            for inner in values.blocks.get(item.name, []):
+                yield from scopes(item.body, inner, here)
+
+
+def _fields(items: Sequence[Item]) -> Iterator[Field | Seq]:
+    for item in items:
+        if isinstance(item, Line):
+            yield from item.segments
+
+
+def _holds(op: str, a: float, b: float) -> bool:
+    return {"==": a == b, "<": a < b, "<=": a <= b, "!=": a != b}[op]
+
+
+def _number(value: Scalar) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_tree(pairs: Sequence[tuple[int, int]], n: int) -> bool:
+    if len(pairs) != n - 1 or any(not (1 <= u <= n and 1 <= v <= n) for u, v in pairs):
+        return False
+    parent = list(range(n + 1))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for u, v in pairs:
+        a, b = find(u), find(v)
+        if a == b:
+            return False
+        parent[a] = b
+    return True
+
+
+def learn(grammar: Grammar, examples: Sequence[Values],
+          ties: Sequence[tuple[Count, Count]] = ()) -> Facts:
+    """The facts that hold on every one of ``examples`` (parsed with ``grammar``)."""
+    all_scopes = [scope for values in examples for scope in scopes(grammar, values)]
+    numbers: dict[str, list[float]] = {}
+    words: dict[str, list[str]] = {}
+    for scope in all_scopes:
+        for part in _fields(scope.items):
+            got: list[Scalar] = ([scope.values.scalars[part.name]] if isinstance(part, Field)
+                                 else list(scope.values.lists.get(part.name, [])))
+            if part.kind == WORD:
+                words.setdefault(part.name, []).extend(str(value) for value in got)
+            else:
+                numbers.setdefault(part.name, []).extend(float(value) for value in got)
+    ranges = {name: Range(min(seen), max(seen)) for name, seen in numbers.items() if seen}
+    return Facts(
+        ranges=ranges,
+        relations=tuple(_relations(all_scopes)),
+        runs=_runs(all_scopes),
+        words=_words(all_scopes, words),
+        blocks=_blocks(all_scopes),
+        ties=tuple(ties),
+        counts=frozenset(_count_names(grammar)))
+
+
+def _count_names(items: Sequence[Item]) -> Iterator[str]:
+    for item in items:
+        if isinstance(item, Repeat):
+            if item.count.var is not None:
+                yield item.count.var
+            yield from _count_names(item.body)
+        else:
+            for part in item.segments:
+                if isinstance(part, Seq) and part.length.var is not None:
+                    yield part.length.var
+
+
+def _relations(all_scopes: Sequence[_Scope]) -> Iterator[Relation]:
+    """Relations between a number of a scope (a field or each item of a run) and a
+    scalar number in scope, held in every scope where both are."""
+    verdicts: dict[tuple[str, str, str], bool] = {}
+    seen_apart: dict[tuple[str, str], bool] = {}
+    for scope in all_scopes:
+        scalars = {k: v for k, v in scope.env.items() if _number(v)}
+        left_items: dict[str, list[float]] = {}
+        for part in _fields(scope.items):
+            if part.kind == WORD:
+                continue
+            if isinstance(part, Field):
+                left_items[part.name] = [float(scope.values.scalars[part.name])]
+            else:
+                left_items[part.name] = [float(v) for v in scope.values.lists[part.name]]
+        for left, items in left_items.items():
+            for right, value in scalars.items():
+                if right == left or not items:
+                    continue
+                for op in OPS:
+                    key = (left, op, right)
+                    ok = all(_holds(op, item, float(value)) for item in items)
+                    verdicts[key] = verdicts.get(key, True) and ok
+                pair = (left, right)
+                seen_apart[pair] = seen_apart.get(pair, False) or any(
+                    item != float(value) for item in items)
+    order = {name: index for index, name in enumerate(dict.fromkeys(
+        name for (name, _op, _right) in verdicts))}
+    for (left, op, right), ok in verdicts.items():
+        if not ok:
+            continue
+        # the strongest only: == over <= ; < over <= and != ; and each pair once
+        if op == "<=" and (verdicts.get((left, "<", right)) or verdicts.get((left, "==", right))):
+            continue
+        if op == "!=" and verdicts.get((left, "<", right)):
+            continue
+        if op in ("!=", "==") and (right, op, left) in verdicts and order.get(right, 0) < order[left] \
+                and verdicts[(right, op, left)]:
+            continue  # the same relation read the other way round
+        yield Relation(left, op, right)
+
+
+def _runs(all_scopes: Sequence[_Scope]) -> dict[str, RunFact]:
+    lists: dict[str, list[list[float]]] = {}
+    for scope in all_scopes:
+        for part in _fields(scope.items):
+            if isinstance(part, Seq) and part.kind != WORD:
+                lists.setdefault(part.name, []).append(
+                    [float(v) for v in scope.values.lists[part.name]])
+    out = {}
+    for name, runs in lists.items():
+        longest = max((len(run) for run in runs), default=0)
+        if longest < 2:
+            out[name] = RunFact()
+            continue
+        distinct = all(len(set(run)) == len(run) for run in runs)
+        increasing = all(all(a < b for a, b in zip(run, run[1:])) for run in runs)
+        nondecreasing = all(all(a <= b for a, b in zip(run, run[1:])) for run in runs)
+        permutation = all(sorted(run) == [float(i) for i in range(1, len(run) + 1)]
+                          for run in runs)
+        position = max((item - k for run in runs for k, item in enumerate(run)), default=0)
+        out[name] = RunFact(
+            distinct=distinct, order="<" if increasing else "<=" if nondecreasing else "",
+            permutation=permutation,
+            position=int(position) if position <= 1 and not permutation else None)
+    return out
+
+
+def _words(all_scopes: Sequence[_Scope], seen: Mapping[str, list[str]]) -> dict[str, WordFact]:
+    lengths: dict[str, list[Count]] = {}
+    for scope in all_scopes:
+        for part in _fields(scope.items):
+            if part.kind != WORD:
+                continue
+            items = ([str(scope.values.scalars[part.name])] if isinstance(part, Field)
+                     else [str(v) for v in scope.values.lists[part.name]])
+            candidates = [Count(name, offset) for name, value in scope.env.items()
+                          if isinstance(value, int) and name != part.name for offset in (0, -1, 1)]
+            fitting = [count for count in candidates
+                       if all(len(item) == count.of(scope.env) for item in items)]
+            if part.name in lengths:
+                lengths[part.name] = [c for c in lengths[part.name] if c in fitting]
+            else:
+                lengths[part.name] = fitting
+    out = {}
+    for name, items in seen.items():
+        alphabet = "".join(sorted(set("".join(items))))
+        equal = lengths.get(name) or []
+        out[name] = WordFact(alphabet, min(map(len, items)), max(map(len, items)),
+                             equal[0] if equal else None)
+    return out
+
+
+def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
+    rows: dict[str, list[list[tuple[Scalar, ...]]]] = {}
+    pairs: dict[str, list[tuple[list[tuple[int, int]], dict[str, Scalar]]]] = {}
+    for scope in all_scopes:
+        for item in scope.items:
+            if not isinstance(item, Repeat) or len(item.body) != 1:
+                continue
+            line = item.body[0]
+            if not isinstance(line, Line) or not all(isinstance(p, Field) for p in line.segments):
+                continue
+            names = [p.name for p in line.segments]
+            iterations = scope.values.blocks.get(item.name, [])
+            rows.setdefault(item.name, []).append(
+                [tuple(it.scalars[n] for n in names) for it in iterations])
+            if len(names) == 2 and all(p.kind == INT for p in line.segments):  # type: ignore[union-attr]
+                pairs.setdefault(item.name, []).append((
+                    [(int(it.scalars[names[0]]), int(it.scalars[names[1]])) for it in iterations],
+                    dict(scope.env)))
+    out = {}
+    for name, examples in rows.items():
+        if max((len(r) for r in examples), default=0) < 2:
+            continue
+        distinct = all(len(set(r)) == len(r) for r in examples)
+        unordered = distinct and all(
+            len({tuple(sorted(map(str, row))) for row in r}) == len(r) for r in examples)
+        tree = None
+        for names in _tree_candidates(pairs.get(name, [])):
+            tree = names
+            break
+        if distinct or tree:
+            out[name] = BlockFact(distinct, unordered, tree)
+    return out
+
+
+def _tree_candidates(examples: Sequence[tuple[list[tuple[int, int]], dict[str, Scalar]]],
+                     ) -> Iterator[tuple[str, str, str]]:
+    if not examples:
+        return
+    for n_name, value in examples[0][1].items():
+        if not isinstance(value, int):
+            continue
+        if all(isinstance(env.get(n_name), int) and _is_tree(edges, int(env[n_name]))
+               for edges, env in examples) and any(len(edges) >= 2 for edges, _ in examples):
+            yield ("0", "1", n_name)
+
+
+def check(facts: Facts, grammar: Grammar, values: Values) -> str | None:
+    """The first fact ``values`` breaks, as a sentence; None when it keeps them all."""
+    for scope in scopes(grammar, values):
+        for left, right in facts.ties:
+            try:
+                if left.of(scope.env) != right.of(scope.env):
+                    return f"{left} != {right}"
+            except KeyError:
+                continue
+        problem = _check_scope(facts, scope)
+        if problem:
+            return problem
+    return None
+
+
+def _check_scope(facts: Facts, scope: _Scope) -> str | None:
+    own: dict[str, list[Scalar]] = {}
+    for part in _fields(scope.items):
+        items = ([scope.values.scalars[part.name]] if isinstance(part, Field)
+                 else list(scope.values.lists[part.name]))
+        own[part.name] = items
+        if part.kind in (INT, FLOAT):
+            bounds = facts.ranges.get(part.name)
+            if bounds is not None:
+                for item in items:
+                    if not bounds.low <= float(item) <= bounds.high:
+                        return f"{part.name} = {item} outside [{bounds.low:g}, {bounds.high:g}]"
+        else:
+            word = facts.words.get(part.name)
+            if word is not None:
+                for item in map(str, items):
+                    if set(item) - set(word.alphabet):
+                        return f"{part.name}: letters outside {word.alphabet!r}"
+                    if word.length is not None:
+                        if len(item) != word.length.of(scope.env):
+                            return f"{part.name}: length {len(item)} != {word.length}"
+                    elif not word.shortest <= len(item) <= word.longest:
+                        return f"{part.name}: length {len(item)} outside " \
+                               f"[{word.shortest}, {word.longest}]"
+        if isinstance(part, Seq) and part.name in facts.runs:
+            problem = _check_run(part.name, facts.runs[part.name],
+                                 [float(v) for v in items] if part.kind != WORD else [])
+            if problem:
+                return problem
+    for relation in facts.relations:
+        if relation.left in own and relation.right in scope.env:
+            right = float(scope.env[relation.right])
+            for item in own[relation.left]:
+                if not _holds(relation.op, float(item), right):
+                    return f"{relation.left} {relation.op} {relation.right} broken"
+    for item in scope.items:
+        if isinstance(item, Repeat) and item.name in facts.blocks:
+            problem = _check_block(item, facts.blocks[item.name], scope)
+            if problem:
+                return problem
+    return None
+
+
+def _check_run(name: str, fact: RunFact, items: list[float]) -> str | None:
+    if not items:
+        return None
+    if fact.permutation and sorted(items) != [float(i) for i in range(1, len(items) + 1)]:
+        return f"{name} is not a permutation"
+    if fact.distinct and len(set(items)) != len(items):
+        return f"{name} has equal items"
+    pairs = list(zip(items, items[1:]))
+    if fact.order == "<" and not all(a < b for a, b in pairs):
+        return f"{name} is not increasing"
+    if fact.order == "<=" and not all(a <= b for a, b in pairs):
+        return f"{name} is not sorted"
+    if fact.position is not None and any(item > k + fact.position
+                                         for k, item in enumerate(items)):
+        return f"{name}: an item above its position + {fact.position}"
+    return None
+
+
+def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
+    line = item.body[0]
+    assert isinstance(line, Line)
+    names = [part.name for part in line.segments]
+    iterations = scope.values.blocks.get(item.name, [])
+    rows = [tuple(it.scalars[n] for n in names) for it in iterations]
+    if fact.distinct and len(set(rows)) != len(rows):
+        return f"{item.name}: repeated rows"
+    if fact.unordered and len({tuple(sorted(map(str, row))) for row in rows}) != len(rows):
+        return f"{item.name}: a pair repeated in reverse"
+    if fact.tree is not None:
+        n = scope.env.get(fact.tree[2])
+        if not isinstance(n, int) or not _is_tree([(int(r[0]), int(r[1])) for r in rows], n):
+            return f"{item.name}: not a tree over 1..{fact.tree[2]}"
+    return None

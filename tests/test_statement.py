@@ -1,0 +1,200 @@
+"""What a statement's Input section says: bounds, lines, alphabets, guarantees."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from evalplus_ng.generate.statement import (
+    CONNECTED,
+    DISTINCT,
+    NO_MULTI_EDGES,
+    NO_SELF_LOOPS,
+    NOT_EQUAL,
+    PERMUTATION,
+    SUM,
+    TREE,
+    Bound,
+    Guarantee,
+    Ref,
+    base_name,
+    input_section,
+    stated_input,
+)
+
+
+def prompt(section: str) -> str:
+    return f"Some story.\n\nInput\n\n{section}\n\nOutput\n\nPrint 1 ≤ x ≤ 5.\n"
+
+
+def test_the_section_is_between_the_input_and_output_lines() -> None:
+    assert input_section(prompt("The only line contains n.")) == "The only line contains n."
+    assert input_section("no headings here") == ""
+    assert stated_input("no headings").bounds == ()
+
+
+def test_names_drop_index_subscripts_and_keep_naming_ones() -> None:
+    for token in ("a_i", "a_{i}", "ai", "a[i]", "a_{i, j}"):
+        assert base_name(token) == "a", token
+    assert base_name("tij") == "t"
+    assert base_name("s_x") == "s_x"
+    assert base_name("d_1") == "d1"
+    assert base_name("n") == "n"
+
+
+def test_a_chain_of_unicode_bounds_on_the_first_line() -> None:
+    stated = stated_input(prompt(
+        "The first line contains two integers n and m (1 ≤ n ≤ 2·10^5, 0 ≤ m ≤ 10^{18})."))
+    assert stated.lines[0].names == ("n", "m")
+    assert stated.lines[0].ordinal == 1
+    assert stated.bound("n") == Bound("n", 1, 200_000, line=0)
+    assert stated.bound("m") == Bound("m", 0, 10**18, line=0)
+
+
+def test_shared_bounds_and_strict_operators() -> None:
+    stated = stated_input(prompt(
+        "The only line contains integers a and b (1 ≤ a, b ≤ 10^9) and x (0 ≤ x < 2^{30})."))
+    a, b = stated.bound("a"), stated.bound("b")
+    assert a is not None and b is not None and (a.low, a.high) == (b.low, b.high) == (1, 10**9)
+    assert stated.bound("x").high == 2**30 - 1  # type: ignore[union-attr]
+
+
+def test_a_chain_of_variables_gives_refs_and_the_numbers_through_it() -> None:
+    stated = stated_input(prompt(
+        "The first line contains three integers k, n and q (1 ≤ k < n ≤ 10^5, 1 ≤ q ≤ 5 ⋅ 10^5)."
+        "\nEach of the next q lines contains two integers l and r (1 ≤ l ≤ r ≤ n)."))
+    k = stated.bound("k")
+    assert k is not None and (k.low, k.high) == (1, 10**5 - 1)
+    assert k.high_ref == Ref("n", Fraction(1), Fraction(-1))
+    n = stated.bound("n")
+    assert n is not None and (n.low, n.high, n.low_ref) == (2, 10**5, Ref("k", offset=Fraction(1)))
+    left, right = stated.bound("l"), stated.bound("r")
+    assert left is not None and (left.low, left.high_ref) == (1, Ref("r"))
+    assert right is not None and (right.low, right.high_ref) == (1, Ref("n"))
+    assert right.admits(7, {"n": 10}) and not right.admits(11, {"n": 10})
+    assert stated.lines[1].repeat == Ref("q")
+    assert stated.lines[1].names == ("l", "r")
+
+
+def test_lost_superscripts_are_powers_only_where_the_section_writes_none() -> None:
+    lost = stated_input(prompt(
+        "The first line contains integer n (1 ≤ n ≤ 105). The second line contains n "
+        "integers a1, a2, ..., an ( - 109 ≤ ai ≤ 109), and k (1 ≤ k ≤ 2·105)."))
+    assert lost.bound("n") == Bound("n", 1, 10**5, line=0)
+    assert (lost.bound("a", indexed=True).low, lost.bound("a", indexed=True).high) == (  # type: ignore[union-attr]
+        -(10**9), 10**9)
+    assert lost.bound("k").high == 2 * 10**5  # type: ignore[union-attr]
+    kept = stated_input(prompt("The first line contains n (1 ≤ n ≤ 105) and m (1 ≤ m ≤ 10^5)."))
+    assert kept.bound("n").high == 105  # type: ignore[union-attr]
+    wide = stated_input(prompt("The first line contains t (1 ≤ t ≤ 1024) and q (1 ≤ q ≤ 1018)."))
+    assert wide.bound("t").high == 1024  # type: ignore[union-attr]
+    assert wide.bound("q").high == 10**18  # type: ignore[union-attr]
+
+
+def test_thousands_written_with_spaces() -> None:
+    stated = stated_input(prompt("The first line contains n (3 ≤ n ≤ 150 000)."))
+    assert stated.bound("n") == Bound("n", 3, 150_000, line=0)
+
+
+def test_a_list_line_names_its_values_and_length() -> None:
+    stated = stated_input(prompt(
+        "The first line contains a single integer n (2 ≤ n ≤ 10^4).\n"
+        "The second line contains n - 1 integers p_2, p_3, ..., p_n (1 ≤ p_i < i).\n"
+        "The third line contains n distinct integers c_1, c_2, …, c_n (1 ≤ c_i ≤ n).\n"
+        "The last line contains n integers ki (1 ≤ ki ≤ 10^9)."))
+    second, third, last = stated.lines[1:]
+    assert (second.names, second.list_length, second.ordinal) == (
+        ("p",), Ref("n", offset=Fraction(-1)), 2)
+    assert (third.names, third.list_length) == (("c",), Ref("n"))
+    assert (last.names, last.ordinal, last.list_length) == (("k",), -1, Ref("n"))
+    assert Guarantee(DISTINCT, ("c",)) in stated.guarantees
+    c = stated.bound("c", indexed=True)
+    assert c is not None and (c.low, c.high_ref, c.line) == (1, Ref("n"), 2)
+
+
+def test_absolute_values_and_lengths_between_bars() -> None:
+    stated = stated_input(prompt(
+        "The first line contains a string s (1 ≤ |s| ≤ 10^5).\n"
+        "Each of the next n lines contains x_i and y_i (|x_i|, |y_i| ≤ 10^9)."))
+    assert stated.bound("s", length=True) == Bound("s", 1, 10**5, length=True, line=0)
+    x = stated.bound("x")
+    assert x is not None and (x.low, x.high, x.length) == (-(10**9), 10**9, False)
+
+
+def test_prose_bounds() -> None:
+    stated = stated_input(prompt(
+        "The first line contains a single integer n (1 ≤ n ≤ 100).\n"
+        "The second line contains n positive integers a_1, a_2, ..., a_n.\n"
+        "The third line contains n integers b_1, b_2, ..., b_n (b_i is either 0 or 1).\n"
+        "The last line contains a string t. Its length is at most 50."))
+    assert stated.bound("a").low == 1  # type: ignore[union-attr]
+    assert (stated.bound("b").low, stated.bound("b").high) == (0, 1)  # type: ignore[union-attr]
+    assert stated.bound("t", length=True).high == 50  # type: ignore[union-attr]
+
+
+def test_a_union_is_not_a_bound() -> None:
+    stated = stated_input(prompt(
+        "The first line contains integer n (1 ≤ n ≤ 2000). The next n lines contain the "
+        "integers pi (1 ≤ pi ≤ n or pi = -1)."))
+    assert stated.bound("p") is None
+
+
+def test_subtask_limits_are_left_out() -> None:
+    stated = stated_input(prompt(
+        "The single line contains a single integer n.\n"
+        "The input limitations for getting 30 points are:\n  * 2 ≤ n ≤ 50\n"
+        "The input limitations for getting 100 points are:\n  * 2 ≤ n ≤ 109"))
+    assert stated.bound("n") is None
+    assert stated.lines[0].names == ("n",)
+
+
+def test_alphabets() -> None:
+    cases = {
+        "The only line contains a string s consisting of lowercase English letters.":
+            ("s", "abcdefghijklmnopqrstuvwxyz"),
+        "The first line contains a string s. It contains small English letters 'a', 'b' "
+        "and characters '?' only.": ("", "?ab"),
+        "Each character is an uppercase Latin letter.": ("", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+        "The first line contains sequence s1s2... sn containing only characters \"*\", \"?\" "
+        "and digits \"0\", \"1\" or \"2\".": ("", "*012?"),
+        "The board consists only of characters '.' and '#'.": ("", "#."),
+        "All strings consist of the first six lowercase English letters.": ("", "abcdef"),
+    }
+    for sentence, (name, chars) in cases.items():
+        stated = stated_input(prompt(sentence))
+        assert stated.alphabet(name) == chars, sentence
+
+
+def test_graph_guarantees() -> None:
+    stated = stated_input(prompt(
+        "The first line contains two integers n and m (2 ≤ n ≤ 10^5, 1 ≤ m ≤ 10^5).\n"
+        "Each of the next m lines contains u_i and v_i (1 ≤ u_i, v_i ≤ n, u_i ≠ v_i).\n"
+        "It is guaranteed that the given graph is connected. There are no multiple edges and "
+        "no self-loops."))
+    assert {Guarantee(CONNECTED), Guarantee(NO_MULTI_EDGES), Guarantee(NO_SELF_LOOPS),
+            Guarantee(NOT_EQUAL, ("u", "v"))} <= stated.guarantees
+    tree = stated_input(prompt("It is guaranteed that the given edges form a tree."))
+    assert Guarantee(TREE) in tree.guarantees
+    loose = stated_input(prompt("The graph may contain multiple edges and loops."))
+    assert not loose.guarantees
+
+
+def test_test_cases_and_their_sum() -> None:
+    stated = stated_input(prompt(
+        "The first line contains an integer t (1 ≤ t ≤ 10^4) — the number of test cases.\n"
+        "The first line of each test case contains an integer n (1 ≤ n ≤ 2 ⋅ 10^5).\n"
+        "The second line contains n integers p_1, p_2, ..., p_n — a permutation.\n"
+        "It is guaranteed that the sum of n over all test cases does not exceed 2 ⋅ 10^5."))
+    assert stated.test_count == "t"
+    first, per_case, second = stated.lines
+    assert not first.per_test and per_case.per_test and second.per_test
+    assert Guarantee(SUM, ("n",), 200_000) in stated.guarantees
+    assert Guarantee(PERMUTATION, ("p",)) in stated.guarantees
+
+
+def test_two_variables_of_one_name_are_told_apart() -> None:
+    stated = stated_input(prompt(
+        "The first line contains a single integer t (1 ≤ t ≤ 500).\n"
+        "Each of the next n lines contains a_i and t_i (1 ≤ t_i ≤ 10^6)."))
+    assert stated.bound("t", indexed=False).high == 500  # type: ignore[union-attr]
+    assert stated.bound("t", indexed=True).high == 10**6  # type: ignore[union-attr]
+    assert stated.bound("t", line=1).high == 10**6  # type: ignore[union-attr]
