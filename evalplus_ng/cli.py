@@ -35,6 +35,7 @@ from evalplus_ng.oracle.audit import task_order
 from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
 from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.audit import OpinionSource
+from evalplus_ng.pipeline.augment_programs import DEFAULT_COUNT as PROGRAM_CANDIDATES
 from evalplus_ng.pipeline.augment_programs import DEFAULT_TIME_LIMIT as PROGRAM_REFERENCE_SECONDS
 from evalplus_ng.pipeline.context import AUTO, DEFAULT_OUT, Workspace
 from evalplus_ng.pipeline.evaluate import EvaluateRequest, EvaluateSummary, run_evaluate
@@ -601,7 +602,7 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
               help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20'.")
 @click.option("--per-task", type=click.IntRange(min=1), default=1000, show_default=True,
               help="New (plus) inputs wanted per task (program tasks: candidate inputs made "
-                   "per task).")
+                   f"per task, {PROGRAM_CANDIDATES} by default).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Random seed; the same seed gives byte-identical artifacts.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
@@ -646,8 +647,9 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     if programs is not None:
         _refuse(given, _FUNCTION_ONLY, "program tasks")
         _writable(out, "--out")
-        _augment_programs(programs, out, tasks, per_task, seed, time_limit, multiple_answers,
-                          _backend(backend, address, jobs))
+        _augment_programs(programs, out, tasks,
+                          per_task if "per_task" in given else PROGRAM_CANDIDATES, seed,
+                          time_limit, multiple_answers, _backend(backend, address, jobs))
         return
     _refuse(given, _PROGRAM_ONLY, "function tasks")
     _writable(out, "--out")

@@ -223,8 +223,8 @@ def test_augment_programs_end_to_end(tmp_path: Path, fake: list[str]) -> None:
          "tests": [{"input": "1\n", "output": "1\n", "public": True}]}])
     result = _augment(tasks, tmp_path / "one", "-j", "1")
     assert fake == ["cc/sum", "cc/echo"]  # never the task flagged multiple answers
-    assert "3 tasks: 1 augmented (0 from checkpoints), 1 without an input grammar, " \
-           "1 skipped as multiple answers" in result.output
+    assert "3 tasks: 1 augmented (0 from checkpoints), 1 without an input grammar, 0 with " \
+           "no new input made, 1 skipped as multiple answers" in result.output
     assert "no input grammar: the statement names no input format (1)" in result.output
     sums, echo, anyone = _lines(tmp_path / "one" / ARTIFACT)
     assert sums["contract"] == {"grammar": "n then n integers"}
@@ -325,3 +325,28 @@ def test_a_reference_looping_on_large_inputs_costs_two_time_limits(tmp_path: Pat
     (report,) = summary.reports
     assert report.dropped == {"not_run": 2, "timeout": 2}  # one job of the four large ones
     assert (report.plus, report.stress) == (36, 0)
+
+
+class _NoRuns:
+    """An executor for runs that must not need the sandbox."""
+
+    def run(self, job: Any) -> Any:
+        raise AssertionError("no job expected")
+
+    def map(self, jobs: Any) -> Any:
+        assert not list(jobs), "no job expected"
+        return iter(())
+
+
+def test_a_plan_the_generator_finds_no_input_for_keeps_its_tests(tmp_path: Path) -> None:
+    path = _tasks(tmp_path / "t.jsonl.gz")
+    records = list(zip(load_program_tasks(path), _lines(path), strict=True))
+    summary = run_augment_programs(records, ProgramAugmentConfig(count=5), tmp_path / "out",
+                                   planner=fake_plan, generator=lambda *_args: [],
+                                   executor=_NoRuns())
+    assert [(r.outcome, r.reason) for r in summary.reports] == [
+        ("no_inputs", "the generator made no input the plan admits"),
+        ("no_grammar", "the statement names no input format")]
+    sums, echo = _lines(summary.artifact)
+    assert sums["tests"] == records[0][1]["tests"] and sums["contract"] is not None
+    assert echo["tests"] == records[1][1]["tests"] and echo["contract"] is None

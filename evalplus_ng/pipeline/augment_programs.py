@@ -70,8 +70,10 @@ CHUNK, LARGE_CHUNK = 32, 8
 #: A job stops after this many timeouts (its other inputs dropped as not run): a
 #: reference that loops on a kind of input costs a few time limits, not one an input.
 MAX_TIMEOUTS = 2
-#: Candidates asked of the generator per task (``--per-task``).
-DEFAULT_COUNT = 1000
+#: Candidates asked of the generator per task (``--per-task``): on two cores the
+#: references of CodeContests' 195 tasks with one answer run them in about a quarter of
+#: an hour (see the README).
+DEFAULT_COUNT = 500
 #: Seconds the reference may take on one input (``--time-limit``).
 DEFAULT_TIME_LIMIT = 2.0
 #: Expected outputs longer than this are dropped (``output_limit``): every sample judged
@@ -79,8 +81,11 @@ DEFAULT_TIME_LIMIT = 2.0
 MAX_EXPECTED_BYTES = 1 << 20
 #: Part of every checkpoint's fingerprint: bumped whenever what a task keeps changes.
 FORMAT_VERSION = 1
-#: Why a task has no new tests (:attr:`ProgramTaskReport.outcome`).
-AUGMENTED, NO_GRAMMAR, MULTIPLE_ANSWERS = "augmented", "no_grammar", "multiple_answers"
+#: What became of a task (:attr:`ProgramTaskReport.outcome`): new tests made, or none
+#: because no grammar reads its public inputs, because the generator made no input its
+#: plan admits, or because its outputs need a checker program (skipped).
+AUGMENTED, NO_GRAMMAR, NO_INPUTS, MULTIPLE_ANSWERS = (
+    "augmented", "no_grammar", "no_inputs", "multiple_answers")
 #: The flag of tasks whose outputs need a checker program (skipped unless asked).
 MULTIPLE_ANSWERS_FLAG = "multiple_answers_suspected"
 
@@ -120,10 +125,10 @@ class ProgramAugmentConfig:
 class ProgramTaskReport:
     """What happened to one task (its checkpoint and its entry in ``stats.json``).
 
-    ``outcome`` is :data:`AUGMENTED`, :data:`NO_GRAMMAR` (``reason`` says why) or
-    :data:`MULTIPLE_ANSWERS` (skipped). ``seconds`` are measured (planning and generating
-    in the parent; the reference's runs, summed and the longest): the only fields that
-    differ between runs.
+    ``outcome`` is :data:`AUGMENTED`, :data:`NO_GRAMMAR`, :data:`NO_INPUTS` or
+    :data:`MULTIPLE_ANSWERS` (skipped), ``reason`` saying why where no test was made.
+    ``seconds`` are measured (planning and generating in the parent; the reference's
+    runs, summed and the longest): the only fields that differ between runs.
     """
 
     task_id: str
@@ -267,7 +272,9 @@ def _prepare(task: ProgramTask, config: ProgramAugmentConfig, planner: Planner,
         exc.add_note(f"while planning the inputs of {task.task_id}")
         raise
     report = ProgramTaskReport(
-        task.task_id, AUGMENTED, seeds=len(seeds), candidates=len(made),
+        task.task_id, AUGMENTED if screened.inputs else NO_INPUTS,
+        "" if screened.inputs else "the generator made no input the plan admits",
+        seeds=len(seeds), candidates=len(made),
         violations=screened.violations, repeated=screened.repeated,
         shown_violations=screened.shown,
         seconds={"generate": round(time.perf_counter() - began, 3)})
@@ -277,7 +284,7 @@ def _prepare(task: ProgramTask, config: ProgramAugmentConfig, planner: Planner,
 def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
     """A task whose every job came back: its new tests and its report."""
     report = pending.report
-    if report.outcome != AUGMENTED:
+    if report.outcome not in (AUGMENTED, NO_INPUTS):
         return TaskTests((), None, report)
     error = next((result.load.error or result.load.status.value for result in pending.results
                   if result.load.status is not Status.OK), "")
@@ -438,7 +445,8 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
     by = Counter(report.outcome for report in reports)
     augmented = [report for report in reports if report.outcome == AUGMENTED]
     lines = [f"{len(reports)} tasks: {by[AUGMENTED]} augmented ({summary.resumed} from "
-             f"checkpoints), {by[NO_GRAMMAR]} without an input grammar, "
+             f"checkpoints), {by[NO_GRAMMAR]} without an input grammar, {by[NO_INPUTS]} "
+             "with no new input made, "
              f"{by[MULTIPLE_ANSWERS]} skipped as multiple answers suspected (their outputs "
              "need a checker program; --include-multiple-answers augments them on the "
              "reference's own answer)"]
