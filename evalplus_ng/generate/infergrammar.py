@@ -19,7 +19,7 @@ Pure and deterministic: example texts in, a grammar (or None) out.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from evalplus_ng.generate.inputgrammar import (
     INT,
@@ -132,8 +132,8 @@ def _kinds(tokens: Sequence[str]) -> str:
     return widest([kind_of(token) for token in tokens])
 
 
-def _line_candidates(states: Sequence[_At], search: _Search) -> Iterator[tuple[Line, list[_At],
-                                                                               list[Tie]]]:
+def _line_candidates(states: Sequence[_At], search: _Search,
+                     ) -> Iterator[tuple[Line, list[_At], list[Tie]]]:
     """Lines that fit the next line of every state, with the states after and any pins."""
     if not states or any(state.done for state in states):
         return
@@ -178,7 +178,8 @@ def _line_candidates(states: Sequence[_At], search: _Search) -> Iterator[tuple[L
             yield line, after, pins
 
 
-def _bind_line(line: Line, row: Sequence[str], env: Mapping[str, Scalar]) -> dict[str, Scalar] | None:
+def _bind_line(line: Line, row: Sequence[str], env: Mapping[str, Scalar],
+               ) -> dict[str, Scalar] | None:
     """The fields a row binds under ``line``; None when it does not fit."""
     bound: dict[str, Scalar] = {}
     position = 0
@@ -214,7 +215,7 @@ def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = Tru
     plans = []
     for count in counts:
         wanted = [count.of(scope) for scope in scopes]
-        if min(wanted) < 0 or max(wanted) < 2 and not any(w == 0 for w in wanted):
+        if min(wanted) < 0 or (max(wanted) < 2 and not any(w == 0 for w in wanted)):
             continue  # a block must repeat in some example (or be empty in one)
         plans.append((count, wanted))
     # one line per iteration: every line of every iteration of every example in lockstep

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from evalplus_ng.generate.inputgrammar import (
@@ -247,8 +248,8 @@ def _relations(all_scopes: Sequence[_Scope]) -> Iterator[Relation]:
             continue
         if op == "!=" and verdicts.get((left, "<", right)):
             continue
-        if op in ("!=", "==") and (right, op, left) in verdicts and order.get(right, 0) < order[left] \
-                and verdicts[(right, op, left)]:
+        mirrored = (right, op, left)
+        if op in ("!=", "==") and verdicts.get(mirrored) and order.get(right, 0) < order[left]:
             continue  # the same relation read the other way round
         yield Relation(left, op, right)
 
@@ -267,8 +268,8 @@ def _runs(all_scopes: Sequence[_Scope]) -> dict[str, RunFact]:
             out[name] = RunFact()
             continue
         distinct = all(len(set(run)) == len(run) for run in runs)
-        increasing = all(all(a < b for a, b in zip(run, run[1:])) for run in runs)
-        nondecreasing = all(all(a <= b for a, b in zip(run, run[1:])) for run in runs)
+        increasing = all(all(a < b for a, b in pairwise(run)) for run in runs)
+        nondecreasing = all(all(a <= b for a, b in pairwise(run)) for run in runs)
         permutation = all(sorted(run) == [float(i) for i in range(1, len(run) + 1)]
                           for run in runs)
         position = max((item - k for run in runs for k, item in enumerate(run)), default=0)
@@ -318,7 +319,7 @@ def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
             iterations = scope.values.blocks.get(item.name, [])
             rows.setdefault(item.name, []).append(
                 [tuple(it.scalars[n] for n in names) for it in iterations])
-            if len(names) == 2 and all(p.kind == INT for p in line.segments):  # type: ignore[union-attr]
+            if len(names) == 2 and all(p.kind == INT for p in line.segments):
                 pairs.setdefault(item.name, []).append((
                     [(int(it.scalars[names[0]]), int(it.scalars[names[1]])) for it in iterations],
                     dict(scope.env)))
@@ -329,10 +330,7 @@ def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
         distinct = all(len(set(r)) == len(r) for r in examples)
         unordered = distinct and all(
             len({tuple(sorted(map(str, row))) for row in r}) == len(r) for r in examples)
-        tree = None
-        for names in _tree_candidates(pairs.get(name, [])):
-            tree = names
-            break
+        tree = next(_tree_candidates(pairs.get(name, [])), None)
         if distinct or tree:
             out[name] = BlockFact(distinct, unordered, tree)
     return out
@@ -397,12 +395,12 @@ def _check_scope(facts: Facts, scope: _Scope) -> str | None:
     for relation in facts.relations:
         if relation.left in own and relation.right in scope.env:
             right = float(scope.env[relation.right])
-            for item in own[relation.left]:
-                if not _holds(relation.op, float(item), right):
+            for value in own[relation.left]:
+                if not _holds(relation.op, float(value), right):
                     return f"{relation.left} {relation.op} {relation.right} broken"
-    for item in scope.items:
-        if isinstance(item, Repeat) and item.name in facts.blocks:
-            problem = _check_block(item, facts.blocks[item.name], scope)
+    for block in scope.items:
+        if isinstance(block, Repeat) and block.name in facts.blocks:
+            problem = _check_block(block, facts.blocks[block.name], scope)
             if problem:
                 return problem
     return None
@@ -415,7 +413,7 @@ def _check_run(name: str, fact: RunFact, items: list[float]) -> str | None:
         return f"{name} is not a permutation"
     if fact.distinct and len(set(items)) != len(items):
         return f"{name} has equal items"
-    pairs = list(zip(items, items[1:]))
+    pairs = list(pairwise(items))
     if fact.order == "<" and not all(a < b for a, b in pairs):
         return f"{name} is not increasing"
     if fact.order == "<=" and not all(a <= b for a, b in pairs):
@@ -427,9 +425,9 @@ def _check_run(name: str, fact: RunFact, items: list[float]) -> str | None:
 
 
 def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
-    line = item.body[0]
-    assert isinstance(line, Line)
-    names = [part.name for part in line.segments]
+    body = item.body[0]
+    assert isinstance(body, Line)
+    names = [part.name for part in body.segments]
     iterations = scope.values.blocks.get(item.name, [])
     rows = [tuple(it.scalars[n] for n in names) for it in iterations]
     if fact.distinct and len(set(rows)) != len(rows):

@@ -25,7 +25,7 @@ INT, FLOAT, WORD = "int", "float", "word"
 _INT = re.compile(r"[-+]?\d+")
 _FLOAT = re.compile(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?")
 
-Scalar = Union[int, float, str]
+Scalar = int | float | str
 
 
 def kind_of(token: str) -> str:
@@ -108,7 +108,7 @@ class Seq:
     length: Count
 
 
-Segment = Union[Field, Seq]
+Segment = Field | Seq
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ class Repeat:
     body: tuple[Item, ...]
 
 
-Item = Union[Line, Repeat]
+Item = Union[Line, "Repeat"]
 Grammar = tuple[Item, ...]
 
 

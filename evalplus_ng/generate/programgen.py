@@ -42,6 +42,8 @@ from evalplus_ng.generate.inputgrammar import (
     parse,
     render,
 )
+from evalplus_ng.generate.inputstated import align, choose, stated_ranges, stated_words
+from evalplus_ng.generate.statement import stated_input
 from evalplus_ng.records import ProgramTask
 
 #: How a new input was made (``ProgramInput.kind``).
@@ -52,7 +54,9 @@ NO_GRAMMAR = "no grammar of lines, runs and blocks reads every public input"
 #: than this many items.
 ALTERNATIVE_SLACK = 1
 #: Tokens at most in an input of each kind (the large ones go to the stress tier).
-TOKENS = {BOUND: 400, RANDOM: 400, MUTATE: 100_000, LARGE: 200_000}
+TOKENS = {BOUND: 400, RANDOM: 400, MUTATE: 100_000, LARGE: 50_000}
+#: Tries at most of a large input per task (each is costly to make, check and run).
+LARGE_TRIES = 3
 #: Tries per wanted input before giving up (the deterministic stopping rule).
 TRIES_PER_INPUT = 8
 
@@ -108,13 +112,19 @@ def plan_for(task: ProgramTask) -> InputPlan:
     found = infer_all(examples)
     if not found:
         return InputPlan(task.task_id, None, NO_GRAMMAR)
-    chosen = found[0]
+    stated = stated_input(task.prompt)
+    chosen, alignment = choose(found, stated)
     size = _size(chosen.grammar)
-    alternatives = tuple(other for other in found[1:]
-                         if _size(other.grammar) <= size + ALTERNATIVE_SLACK)
+    alternatives = tuple(other for other in found if other is not chosen
+                         and _size(other.grammar) <= size + ALTERNATIVE_SLACK
+                         and not align(other.grammar, stated).conflict)
     seeds = tuple(parse(chosen.grammar, text) for text in examples)
     facts = learn(chosen.grammar, seeds, chosen.ties)
+    facts = replace(facts, ranges={**facts.ranges,
+                                   **stated_ranges(alignment, stated, facts.ranges)},
+                    words=stated_words(alignment, stated, facts.words))
     contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
+                "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
     return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds)
 
@@ -147,6 +157,8 @@ class _Maker:
                         values.lists[segment.name] = self.run(segment, max(length, 0), scope)
             else:
                 count = max(item.count.of(scope), 0)
+                if count > self.budget:  # each iteration reads a token at least
+                    raise Mismatch("too large")
                 fact = self.facts.blocks.get(item.name)
                 if fact is not None and fact.tree is not None:
                     values.blocks[item.name] = self.tree(item, scope, count)
@@ -192,8 +204,9 @@ class _Maker:
         if kind == INT:
             lo, hi = int(low), int(high)
             if self.kind == BOUND:
-                picks = [lo, hi, min(lo + 1, hi), max(hi - 1, lo)]
-                return rng.choice(picks)
+                if size:  # the largest sizes are the stress tier's
+                    return rng.choice([lo, min(lo + 1, hi), min(lo + 2, hi)])
+                return rng.choice([lo, hi, min(lo + 1, hi), max(hi - 1, lo)])
             if self.kind == LARGE and size:
                 return hi
             if size:  # small sizes mostly: a size of 1 or 2 finds the edge cases
@@ -212,6 +225,9 @@ class _Maker:
         return None
 
     def scalar(self, name: str, kind: str, env: Mapping[str, Scalar]) -> Scalar:
+        self.budget -= 1
+        if self.budget < 0:
+            raise Mismatch("too large")
         if kind == WORD:
             return self.word(name, env)
         tied = self.tied(name, env)
@@ -354,10 +370,15 @@ def program_inputs(plan: InputPlan, seeds: Sequence[str], rng: random.Random,
     grammar: Grammar = plan.inferred.grammar
     seen = set(seeds)
     out: list[ProgramInput] = []
+    large_tries = 0
     for attempt in range(count * TRIES_PER_INPUT):
         if len(out) >= count:
             break
         kind = SCHEDULE[attempt % len(SCHEDULE)]
+        if kind == LARGE:
+            large_tries += 1
+            if large_tries > LARGE_TRIES:
+                continue
         try:
             values = (_mutant(plan, rng) if kind == MUTATE
                       else _Maker(plan, rng, kind).items(grammar, {}))

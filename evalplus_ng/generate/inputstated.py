@@ -1,0 +1,156 @@
+"""A grammar's variables named by the statement, and the bounds the statement gives them.
+
+The statement describes the input line by line (:mod:`~evalplus_ng.generate.statement`:
+"the first line contains n and m", "each of the next m lines contains u and v", "the
+second line contains n integers a_i"). :func:`align` walks the grammar's lines and the
+described lines together while they agree (the same number of fields; a run whose length
+is the variable the statement names; a block counted as the statement counts it) and
+names the grammar's variables; a description whose count names another variable than the
+grammar's is a *conflict*: that grammar reads the examples but not as the statement says
+(:func:`choose` then prefers another). Alignment stops at the first line that does not
+agree: a name is given only where the order of the lines leaves no doubt.
+
+:func:`stated_ranges` turns the statement's bounds of named variables into ranges, each
+kept only where it holds on every example (else the naming is wrong, and the learnt range
+stays). Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from evalplus_ng.generate.infergrammar import Inferred
+from evalplus_ng.generate.inputfacts import Range, WordFact
+from evalplus_ng.generate.inputgrammar import WORD, Count, Field, Item, Line, Repeat, Seq
+from evalplus_ng.generate.statement import LineSpec, Ref, Stated
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """Statement names of grammar variables (``names[var]``), how many described lines
+    agreed, and whether one contradicted the grammar."""
+
+    names: Mapping[str, str]
+    agreed: int
+    conflict: bool
+
+
+def _lines(items: Sequence[Item], per_test: bool = False,
+           ) -> Iterator[tuple[Line, Repeat | None, bool]]:
+    """The grammar's lines in order: (line, the one-line block repeating it, in a test case)."""
+    for item in items:
+        if isinstance(item, Line):
+            yield item, None, per_test
+        elif len(item.body) == 1 and isinstance(item.body[0], Line):
+            yield item.body[0], item, per_test
+        else:
+            yield from _lines(item.body, True)
+
+
+def _same_count(ref: Ref, count: Count, names: Mapping[str, str]) -> bool | None:
+    """Whether the statement's count ``ref`` is the grammar's ``count`` (None: the
+    statement's variable is not named yet, so it cannot tell)."""
+    var = next((v for v, name in names.items() if name == ref.name), None)
+    if var is None:
+        return None
+    return (var == count.var and Fraction(count.scale) == ref.scale
+            and Fraction(count.offset) == ref.offset)
+
+
+def align(grammar: Sequence[Item], stated: Stated) -> Alignment:
+    """Name the grammar's variables from the statement's line descriptions."""
+    names: dict[str, str] = {}
+    specs: list[LineSpec] = [spec for spec in stated.lines if spec.names or spec.list_length
+                             or spec.repeat]
+    agreed = 0
+    counted_tests = False
+    for (line, repeat, per_test), spec in zip(_lines(grammar), specs, strict=False):
+        if per_test and not counted_tests:
+            counted_tests = True  # the block of test cases: its count is the test count
+            top = next((item for item in grammar if isinstance(item, Repeat)
+                        and len(item.body) > 1), None)
+            if stated.test_count and top is not None and top.count.var is not None:
+                names.setdefault(top.count.var, stated.test_count)
+        if per_test != spec.per_test:
+            break
+        if (spec.repeat is None) != (repeat is None):
+            break
+        if spec.repeat is not None and repeat is not None:
+            same = _same_count(spec.repeat, repeat.count, names)
+            if same is False:
+                return Alignment(names, agreed, True)
+            if same is None:
+                break
+        fields = [part for part in line.segments if isinstance(part, Field)]
+        runs = [part for part in line.segments if isinstance(part, Seq)]
+        if spec.list_length is not None:
+            if len(runs) == 1:
+                same = _same_count(spec.list_length, runs[0].length, names)
+                if same is False:
+                    return Alignment(names, agreed, True)
+                if same is None:
+                    break
+                if spec.names:
+                    names[runs[0].name] = spec.names[0]
+            elif len(fields) == 1 and fields[0].kind == WORD and not runs:
+                if spec.names:
+                    names[fields[0].name] = spec.names[0]
+            else:
+                break
+        elif runs or len(fields) != len(spec.names):
+            break
+        else:
+            for part, name in zip(fields, spec.names, strict=True):
+                names[part.name] = name
+        agreed += 1
+    return Alignment(names, agreed, False)
+
+
+def choose(found: Sequence[Inferred], stated: Stated) -> tuple[Inferred, Alignment]:
+    """Of grammars that read the examples (simplest first), the one the statement agrees
+    with most: no conflict, most described lines agreeing, then the simplest."""
+    scored = [(align(inferred.grammar, stated), index, inferred)
+              for index, inferred in enumerate(found)]
+    best = min(scored, key=lambda item: (item[0].conflict, -item[0].agreed, item[1]))
+    return best[2], best[0]
+
+
+def stated_ranges(alignment: Alignment, stated: Stated, learnt: Mapping[str, Range],
+                  ) -> dict[str, Range]:
+    """Ranges of the named numbers from the statement's numeric bounds, each only where
+    every example's values lie within it (one side the statement leaves open keeps the
+    learnt end)."""
+    out = {}
+    for var, name in alignment.names.items():
+        seen = learnt.get(var)
+        bound = stated.bound(name)
+        if seen is None or bound is None or (bound.low is None and bound.high is None):
+            continue
+        low = float(bound.low) if bound.low is not None else seen.low
+        high = float(bound.high) if bound.high is not None else seen.high
+        if low <= seen.low and seen.high <= high:
+            out[var] = Range(low, high)
+    return out
+
+
+def stated_words(alignment: Alignment, stated: Stated, learnt: Mapping[str, WordFact],
+                 ) -> dict[str, WordFact]:
+    """Words' alphabets and lengths as the statement gives them, where the examples keep
+    them (an alphabet holding every letter seen; a length range holding every length)."""
+    out = {}
+    for var, fact in learnt.items():
+        name = alignment.names.get(var, "")
+        alphabet = stated.alphabet(name) if name else stated.alphabet("")
+        letters = fact.alphabet
+        if alphabet and set(fact.alphabet) <= set(alphabet):
+            letters = "".join(sorted(set(alphabet)))
+        shortest, longest = fact.shortest, fact.longest
+        bound = stated.bound(name, length=True) if name else None
+        if bound is not None and bound.high is not None and fact.length is None:
+            low = int(bound.low) if bound.low is not None else 1
+            if low <= fact.shortest and fact.longest <= bound.high:
+                shortest, longest = low, int(bound.high)
+        out[var] = WordFact(letters, shortest, longest, fact.length)
+    return out

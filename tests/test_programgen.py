@@ -1,0 +1,145 @@
+"""Input grammars of program tasks: inferred from examples, read back, facts kept, and new
+inputs drawn from them (pure; literal examples of the forms real statements use)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from evalplus_ng.generate.infergrammar import infer, infer_all
+from evalplus_ng.generate.inputfacts import check, learn
+from evalplus_ng.generate.inputgrammar import (
+    Count,
+    Field,
+    Line,
+    Mismatch,
+    Repeat,
+    Seq,
+    describe,
+    parse,
+    render,
+)
+from evalplus_ng.generate.programgen import plan_for, program_inputs
+from evalplus_ng.records import ProgramTask, ProgramTest
+
+ARRAY = ["5\n1 3 2 3 4\n", "3\n7 7 7\n"]
+TREE = ["5\n1 2\n1 3\n2 4\n2 5\n", "3\n1 2\n2 3\n"]
+MULTI = ["2\n3\n1 2 3\n1\n5\n", "1\n2\n4 4\n"]
+
+STATEMENT = """Title
+
+Input
+
+The first line contains a single integer n (1 ≤ n ≤ 100) — the length of the array.
+
+The second line contains n integers a_1, a_2, ..., a_n (1 ≤ a_i ≤ 10^9).
+
+Output
+
+Print the answer.
+"""
+
+
+def task(examples: list[str], prompt: str = "") -> ProgramTask:
+    return ProgramTask("t/1", prompt, "print(1)",
+                       tuple(ProgramTest(text, "1\n", True) for text in examples))
+
+
+def test_a_count_then_that_many_integers() -> None:
+    inferred = infer(ARRAY)
+    assert inferred is not None
+    assert inferred.grammar == (Line((Field("x1", "int"),)),
+                                Line((Seq("s1", "int", Count("x1")),)))
+    values = parse(inferred.grammar, "2\n9 8\n")
+    assert values.lists["s1"] == [9, 8]
+    with pytest.raises(Mismatch):
+        parse(inferred.grammar, "3\n9 8\n")
+
+
+def test_a_block_of_n_minus_one_edges() -> None:
+    inferred = infer(TREE)
+    assert inferred is not None
+    block = inferred.grammar[1]
+    assert isinstance(block, Repeat) and block.count == Count("x1", -1)
+
+
+def test_test_cases_are_a_block_of_several_lines() -> None:
+    inferred = infer(MULTI)
+    assert inferred is not None
+    assert describe(inferred.grammar) == [
+        {"line": [["x1", "int"]]},
+        {"repeat": "r1", "count": "x1",
+         "body": [{"line": [["x2", "int"]]}, {"line": [["s1", "int", "x2"]]}]}]
+
+
+def test_render_gives_back_what_parse_read() -> None:
+    inferred = infer(MULTI)
+    assert inferred is not None
+    for text in MULTI:
+        assert render(inferred.grammar, parse(inferred.grammar, text)) == text
+
+
+def test_an_ambiguous_length_is_pinned() -> None:
+    """Every example has n == 2 and two tokens after it: a fixed line, n kept at 2."""
+    inferred = infer(["2\n5 6\n", "2\n1 1\n"])
+    assert inferred is not None
+    assert (Count("x1"), Count(None, 2)) in inferred.ties
+
+
+def test_examples_that_fit_no_grammar() -> None:
+    assert infer([]) is None
+    assert infer_all(["1\n", ""]) == []
+
+
+def test_facts_held_by_every_example() -> None:
+    inferred = infer(TREE)
+    assert inferred is not None
+    seeds = [parse(inferred.grammar, text) for text in TREE]
+    facts = learn(inferred.grammar, seeds)
+    assert facts.blocks["r1"].tree is not None
+    assert check(facts, inferred.grammar, parse(inferred.grammar, "4\n1 2\n2 3\n1 4\n")) is None
+    cycle = parse(inferred.grammar, "4\n1 2\n2 1\n3 4\n")
+    assert check(facts, inferred.grammar, cycle) is not None
+
+
+def test_a_permutation_stays_one() -> None:
+    examples = ["3\n2 3 1\n", "4\n4 1 3 2\n"]
+    plan = plan_for(task(examples))
+    assert plan.facts.runs["s1"].permutation
+    assert plan.violation("3\n1 1 2\n") == "s1 is not a permutation"
+    made = program_inputs(plan, examples, random.Random(0), 20)
+    assert made
+    for item in made:
+        rows = item.text.split("\n")
+        assert sorted(map(int, rows[1].split())) == list(range(1, int(rows[0]) + 1))
+
+
+def test_statement_bounds_widen_the_learnt_ranges() -> None:
+    plan = plan_for(task(ARRAY, STATEMENT))
+    assert plan.contract is not None
+    assert plan.contract["names"] == {"s1": "a", "x1": "n"}
+    assert plan.facts.ranges["x1"].low == 1 and plan.facts.ranges["x1"].high == 100
+    assert plan.violation("1\n1000000000\n") is None
+    assert plan.violation("101\n" + "1 " * 100 + "1\n") is not None
+    assert plan.violation("1\n0\n") is not None  # a_i >= 1
+
+
+def test_new_inputs_are_valid_distinct_and_reproducible() -> None:
+    plan = plan_for(task(ARRAY, STATEMENT))
+    first = program_inputs(plan, ARRAY, random.Random(7), 60)
+    again = program_inputs(plan, ARRAY, random.Random(7), 60)
+    assert first == again
+    texts = [item.text for item in first]
+    assert len(set(texts)) == len(texts) == 60
+    assert not set(texts) & set(ARRAY)
+    assert all(plan.violation(text) is None for text in texts)
+    assert {item.kind for item in first} >= {"bound", "random", "mutate"}
+    assert any(text.startswith("1\n") for text in texts)  # the smallest size is tried
+
+
+def test_no_grammar_no_inputs() -> None:
+    plan = plan_for(task(["1\n", "\n"]))  # an empty example: no grammar reads it
+    assert plan.inferred is None and plan.contract is None and plan.reason
+    assert program_inputs(plan, [], random.Random(0), 5) == []
+    assert plan.violation("1\n") is not None
