@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import json
 import random
 import time
@@ -190,15 +191,26 @@ def _own(record: dict[str, Any]) -> dict[str, Any]:
             "tests": [test for test in record["tests"] if not test.get("origin")]}
 
 
-def fingerprint(config: ProgramAugmentConfig, record: dict[str, Any], planner: Planner,
-                generator: Generator) -> str:
-    """Changes whenever anything that decides this task's new tests changes: the settings,
-    the task's line, the planner and generator (by name and, where they say one, version)."""
+def code_digest(planner: Planner, generator: Generator) -> str:
+    """What the planner and the generator are: their names and the source of their modules
+    and of every module of :mod:`evalplus_ng.generate` (where the grammar, the facts and
+    the statement's reading live), so that a change there makes every task again."""
+    files = set(Path(programgen.__file__).parent.glob("*.py"))
+    for function in (planner, generator):
+        with contextlib.suppress(TypeError, OSError):
+            source = inspect.getsourcefile(function)
+            if source is not None:
+                files.add(Path(source))
     names = [f"{f.__module__}.{getattr(f, '__qualname__', repr(f))}"
              for f in (planner, generator)]
-    version = str(getattr(programgen, "VERSION", ""))
-    return _digest(json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), version,
-                   *names, json.dumps(_own(record), sort_keys=True))
+    return _digest(*names, *(path.read_text(encoding="utf-8") for path in sorted(files)))
+
+
+def fingerprint(config: ProgramAugmentConfig, record: dict[str, Any], code: str) -> str:
+    """Changes whenever anything that decides this task's new tests changes: the settings,
+    the task's line and the planner's and generator's code (``code``: :func:`code_digest`)."""
+    return _digest(json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), code,
+                   json.dumps(_own(record), sort_keys=True))
 
 
 def checkpoint_path(out: Path, task_id: str) -> Path:
@@ -348,8 +360,8 @@ def run_augment_programs(
     planner = planner or programgen.plan_for
     generator = generator or programgen.program_inputs
     out.mkdir(parents=True, exist_ok=True)
-    keys = {task.task_id: fingerprint(config, record, planner, generator)
-            for task, record in records}
+    code = code_digest(planner, generator)
+    keys = {task.task_id: fingerprint(config, record, code) for task, record in records}
     done: dict[str, TaskTests] = {}
     for task, _record in records:
         loaded = load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id])
