@@ -10,7 +10,7 @@ baseline measured first in the same run: the sandbox's own cost a run (a program
 copies stdin to stdout, on the tasks' public inputs).
 
     python benchmarks/stdio_augment.py [../shared/datasets/stdio] [--tasks 16] [-j 2]
-                                       [--per-task 1000] [--time-limit 2] [--out DIR]
+                                       [--per-task 300] [--time-limit 1] [--out DIR]
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import Any
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.jobs import program_job
 from evalplus_ng.pipeline.augment_programs import (
+    DEFAULT_COUNT,
     DEFAULT_TIME_LIMIT,
     MULTIPLE_ANSWERS_FLAG,
     ProgramAugmentConfig,
@@ -59,7 +60,7 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=16,
                         help="tasks taken, spread evenly over the file")
     parser.add_argument("-j", "--jobs", type=int, default=2)
-    parser.add_argument("--per-task", type=int, default=1000)
+    parser.add_argument("--per-task", type=int, default=DEFAULT_COUNT)
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None,

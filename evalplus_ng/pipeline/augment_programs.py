@@ -71,12 +71,12 @@ CHUNK, LARGE_CHUNK = 32, 8
 #: A job stops after this many timeouts (its other inputs dropped as not run): a
 #: reference that loops on a kind of input costs a few time limits, not one an input.
 MAX_TIMEOUTS = 2
-#: Candidates asked of the generator per task (``--per-task``): on two cores the
-#: references of CodeContests' 195 tasks with one answer run them in about a quarter of
-#: an hour (see the README).
-DEFAULT_COUNT = 500
-#: Seconds the reference may take on one input (``--time-limit``).
-DEFAULT_TIME_LIMIT = 2.0
+#: Candidates asked of the generator per task (``--per-task``) and seconds the reference
+#: may take on one of them (``--time-limit``): on two cores, CodeContests' 195 tasks with
+#: one answer then take about 13 minutes of the references' runs, estimated from their
+#: measured times on inputs drawn within the statements' bounds (see the README).
+DEFAULT_COUNT = 300
+DEFAULT_TIME_LIMIT = 1.0
 #: Expected outputs longer than this are dropped (``output_limit``): every sample judged
 #: compares them, and the artifact holds them; CodeContests' longest is 200 KB.
 MAX_EXPECTED_BYTES = 1 << 20
