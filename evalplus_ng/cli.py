@@ -22,7 +22,12 @@ import click
 from evalplus_ng.backend.executors import LOCAL, Backend, Capacity
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig, pass_at_k
-from evalplus_ng.evaluation.programs import DEFAULT_TIME_LIMIT, ProgramConfig
+from evalplus_ng.evaluation.programs import (
+    DEFAULT_TIME_LIMIT,
+    FULL,
+    PROGRAM_SUITES,
+    ProgramConfig,
+)
 from evalplus_ng.files import probe_folder
 from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, rewrite
 from evalplus_ng.meter import Meter
@@ -30,6 +35,8 @@ from evalplus_ng.oracle.audit import task_order
 from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
 from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.audit import OpinionSource
+from evalplus_ng.pipeline.augment_programs import DEFAULT_COUNT as PROGRAM_CANDIDATES
+from evalplus_ng.pipeline.augment_programs import DEFAULT_TIME_LIMIT as PROGRAM_REFERENCE_SECONDS
 from evalplus_ng.pipeline.context import AUTO, DEFAULT_OUT, Workspace
 from evalplus_ng.pipeline.evaluate import EvaluateRequest, EvaluateSummary, run_evaluate
 from evalplus_ng.pipeline.programs import ProgramRequest, run_evaluate_programs
@@ -370,7 +377,8 @@ def _terminated(signum: int, _frame: object) -> None:
                    "base and plus tests; stress: the efficiency tier; the minis: their "
                    "reductions; edge: inputs unlike the base tests where no contract is "
                    "written), or a suite file in EvalPlus's format. auto: plus when "
-                   "--artifacts holds augment's plus suite, else base.")
+                   "--artifacts holds augment's plus suite, else base. Program tasks: "
+                   "base|original|plus|stress|full (auto: full; see the README).")
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
               default=DEFAULT_OUT, show_default=True,
               help="Folder where `augment` wrote its suites (for --suite plus|mini).")
@@ -546,15 +554,17 @@ def _program_tasks(dataset_name: str, dataset_file: Path | None) -> Path | None:
 def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
                        results: Path | None, resume: bool, details: bool,
                        time_limit: float | None, memory_mb: int, backend: Backend) -> None:
-    """``evaluate`` on a tasks file of stdin/stdout programs: base (public tests) and full
-    (all tests) verdicts, pass@k."""
-    if suite not in (AUTO, "base", "plus", "full"):
-        raise click.UsageError(f"--suite {suite}: program tasks are judged on their public "
-                               "tests (base) or on all of them (auto, the default)")
+    """``evaluate`` on a tasks file of stdin/stdout programs: base (public tests) and the
+    suite's verdicts (:data:`~evalplus_ng.evaluation.programs.PROGRAM_SUITES`), pass@k."""
+    if suite not in (AUTO, *PROGRAM_SUITES):
+        raise click.UsageError(
+            f"--suite {suite}: program tasks are judged on {'|'.join(PROGRAM_SUITES)}: the "
+            "public tests (base), the dataset's tests (original), augment's tiers after the "
+            "public tests (plus, stress), or every test (full; auto, the default)")
     if resume:
         raise click.UsageError("--resume is not supported for program tasks yet")
     config = ProgramConfig(time_limit=time_limit or DEFAULT_TIME_LIMIT, details=details,
-                           base_only=suite == "base")
+                           suite=FULL if suite == AUTO else suite)
     request = ProgramRequest(tasks, samples, config, Limits(memory_bytes=memory_mb << 20),
                              backend, results)
     with _Progress("judging") as progress:
@@ -591,7 +601,8 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
 @click.option("--tasks", default=None, metavar="LIST",
               help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20'.")
 @click.option("--per-task", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="New (plus) inputs wanted per task.")
+              help="New (plus) inputs wanted per task (program tasks: candidate inputs made "
+                   f"per task, {PROGRAM_CANDIDATES} by default).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Random seed; the same seed gives byte-identical artifacts.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
@@ -610,14 +621,37 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
 @click.option("--no-calibrate", is_flag=True,
               help="Do not time the ground truth: no calibrated per-test time limits "
                    "(timings are the only part of the suites that differs between runs).")
+@click.option("--time-limit", "time_limit", type=_Finite(min=0.01, max=MAX_SECONDS),
+              default=None, show_default=f"{PROGRAM_REFERENCE_SECONDS:g}",
+              help="Program tasks: seconds the reference may take on a new input (beyond, "
+                   "the input is dropped; beyond a tenth of it, the input goes to stress).")
+@click.option("--include-multiple-answers", "multiple_answers", is_flag=True,
+              help="Program tasks: augment the tasks flagged multiple_answers_suspected too "
+                   "(their new outputs are the reference's answer, which another right "
+                   "program need not print; skipped by default).")
 @_backend_options
 @_jail_option
 @_errors_to_exit_codes
 def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
             tasks: str | None, per_task: int, seed: int, jobs: int, no_llm_seeds: bool,
             budget: float, samples_dir: Path | None, family: tuple[str, ...], no_audit: bool,
-            no_reduce: bool, no_calibrate: bool, backend: str, address: str | None) -> None:
-    """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI."""
+            no_reduce: bool, no_calibrate: bool, time_limit: float | None,
+            multiple_answers: bool, backend: str, address: str | None) -> None:
+    """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI.
+
+    On a tasks file of stdin/stdout programs: new hidden tests (plus and stress) appended
+    to each task, in OUT/ProgramsPlus.jsonl.gz.
+    """
+    programs = _program_tasks(dataset_name, dataset_file)
+    given = _given_flags(click.get_current_context())
+    if programs is not None:
+        _refuse(given, _FUNCTION_ONLY, "program tasks")
+        _writable(out, "--out")
+        _augment_programs(programs, out, tasks,
+                          per_task if "per_task" in given else PROGRAM_CANDIDATES, seed,
+                          time_limit, multiple_answers, _backend(backend, address, jobs))
+        return
+    _refuse(given, _PROGRAM_ONLY, "function tasks")
     _writable(out, "--out")
     space = _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs))
     from evalplus_ng.pipeline.augment import AugmentConfig, select_tasks
@@ -645,6 +679,55 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
 
     run_augment_chain(chosen, config, space, options, _bar, on_stage,
                       status=lambda message: click.echo(message, err=True))
+
+
+#: ``augment``'s flags that only one kind of task takes (by parameter name).
+_FUNCTION_ONLY = {"data": "--data", "no_llm_seeds": "--no-llm-seeds", "budget": "--budget",
+                  "samples_dir": "--samples", "family": "--family", "no_audit": "--no-audit",
+                  "no_reduce": "--no-reduce", "no_calibrate": "--no-calibrate"}
+_PROGRAM_ONLY = {"time_limit": "--time-limit", "multiple_answers": "--include-multiple-answers"}
+
+
+def _given_flags(ctx: click.Context) -> set[str]:
+    """The parameters the command line set (not left at their defaults)."""
+    return {name for name in ctx.params
+            if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
+
+
+def _refuse(given: set[str], flags: Mapping[str, str], kind: str) -> None:
+    """One usage line naming the flags of ``flags`` that were given but mean nothing for
+    ``kind``."""
+    named = [flag for name, flag in flags.items() if name in given]
+    if named:
+        raise click.UsageError(f"{', '.join(named)}: not for {kind}")
+
+
+def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, seed: int,
+                      time_limit: float | None, multiple_answers: bool,
+                      backend: Backend) -> None:
+    """``augment`` on a tasks file of stdin/stdout programs (see the README)."""
+    from evalplus_ng.pipeline.augment import select_tasks
+    from evalplus_ng.pipeline.augment_programs import (
+        ProgramAugmentConfig,
+        run_augment_programs,
+        summary_lines,
+        warning_lines,
+    )
+    from evalplus_ng.tasks.programs import load_program_records
+
+    records = load_program_records(path)
+    chosen = {task.task_id for task in select_tasks(
+        [task for task, _record in records], spec, numbers=range(len(records)))}
+    config = ProgramAugmentConfig(count=per_task, seed=seed,
+                                  time_limit=time_limit or PROGRAM_REFERENCE_SECONDS,
+                                  multiple_answers=multiple_answers)
+    with _Progress("augmenting") as progress:
+        summary = run_augment_programs([item for item in records if item[0].task_id in chosen],
+                                       config, out, backend, progress.update)
+    for line in summary_lines(summary):
+        click.echo(line)
+    for line in warning_lines(summary.reports):
+        click.echo(f"warning: {line}", err=True)
 
 
 def _print_augment(summary: AugmentSummary, out: Path, per_task: int) -> None:

@@ -290,14 +290,23 @@ class Sample:
     refused: str = ""
 
 
+#: Where a program test comes from (:attr:`ProgramTest.origin`): the dataset (""), or
+#: ``augment``'s correctness tier (``plus``) or efficiency tier (``stress``).
+DATASET_ORIGIN, PLUS_ORIGIN, STRESS_ORIGIN = "", "plus", "stress"
+PROGRAM_ORIGINS = (DATASET_ORIGIN, PLUS_ORIGIN, STRESS_ORIGIN)
+
+
 @dataclass(frozen=True)
 class ProgramTest:
     """One test of a program task: the text given on stdin, the text expected on stdout,
-    and whether the statement shows it (``public``: a base test)."""
+    whether the statement shows it (``public``: a base test) and where it comes from
+    (``origin``, :data:`PROGRAM_ORIGINS`: the dataset's own tests have none; a test
+    ``augment`` made is never public)."""
 
     input: str
     output: str
     public: bool = False
+    origin: str = DATASET_ORIGIN
 
 
 @dataclass(frozen=True)

@@ -346,7 +346,7 @@ def test_judging_samples_gives_base_and_full_verdicts(sandbox: Sandbox) -> None:
     assert [run.status for run in every[0].tests] == [
         RunStatus.PASS, RunStatus.WRONG_ANSWER, RunStatus.WRONG_ANSWER]
     base = judge_programs({"cc/add": TASK}, _samples()[1:2], sandbox,
-                          ProgramConfig(time_limit=LIMIT, base_only=True))
+                          ProgramConfig(time_limit=LIMIT, suite="base"))
     assert (base[0].base, base[0].full, len(base[0].tests)) == (Verdict.PASS, None, 1)
 
 

@@ -1,11 +1,12 @@
 """Programs judged against a program task's tests (:class:`~evalplus_ng.records.ProgramTask`).
 
 Each distinct sample (same task, same code) is one sandbox job: its public tests first,
-then (unless ``base_only``) the hidden ones, each input given on stdin to a fresh process
-running the program (:mod:`evalplus_ng.sandbox.stdio`) and its stdout judged with the
-task's equality (:mod:`evalplus_ng.textjudge`), stopping at the first failure unless
-``details``. The public tests give the ``base`` verdict, all tests the ``full`` one, as
-EvalPlus's base and plus; each test run has a status a contest judge would give it
+then the hidden tests of the chosen suite (:data:`PROGRAM_SUITES`: none for ``base``; the
+dataset's, ``augment``'s plus or stress tests, or all), each input given on stdin to a fresh
+process running the program (:mod:`evalplus_ng.sandbox.stdio`) and its stdout judged with
+the task's equality (:mod:`evalplus_ng.textjudge`), stopping at the first failure unless
+``details``. The public tests give the ``base`` verdict, the suite's tests the suite's
+one, as EvalPlus's base and plus; each test run has a status a contest judge would give it
 (:class:`RunStatus`).
 """
 
@@ -19,8 +20,11 @@ from evalplus_ng.evaluation.evaluate import PASS_AT_K, columns_pass_at_k
 from evalplus_ng.jobs import program_job
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
+    DATASET_ORIGIN,
+    PLUS_ORIGIN,
     PROGRAM_EQUALITIES,
     PROGRAM_OUTPUT_BYTES,
+    STRESS_ORIGIN,
     TOKENS,
     Fault,
     JobResult,
@@ -35,6 +39,19 @@ from evalplus_ng.types import TaskId
 #: Seconds a test may take where the task names no limit: what CodeContests' verdicts in
 #: ``../shared/datasets/stdio`` were measured with.
 DEFAULT_TIME_LIMIT = 10.0
+
+#: The suites a program task is judged on, each the origins of the hidden tests it runs
+#: (:attr:`~evalplus_ng.records.ProgramTest.origin`) after the public ones: ``base`` the
+#: public tests alone; ``original`` the dataset's own tests; ``plus`` and ``stress`` the
+#: tiers ``augment`` made (correctness, efficiency); ``full`` every test.
+BASE, ORIGINAL, FULL = "base", "original", "full"
+PROGRAM_SUITES: dict[str, frozenset[str]] = {
+    BASE: frozenset(),
+    ORIGINAL: frozenset({DATASET_ORIGIN}),
+    PLUS_ORIGIN: frozenset({PLUS_ORIGIN}),
+    STRESS_ORIGIN: frozenset({STRESS_ORIGIN}),
+    FULL: frozenset({DATASET_ORIGIN, PLUS_ORIGIN, STRESS_ORIGIN}),
+}
 
 
 class RunStatus(enum.Enum):
@@ -78,14 +95,15 @@ class ProgramConfig:
     """How programs are judged.
 
     ``time_limit`` is each test's, in seconds, where the task names none; ``details`` runs
-    every test (else a sample stops at its first failure); ``base_only`` runs the public
-    tests alone. ``equality`` and ``atol``, when set, replace every task's own (the
-    option that turns token-wise comparison and a float tolerance on for all tasks).
+    every test (else a sample stops at its first failure); ``suite`` names the tests run
+    (:data:`PROGRAM_SUITES`). ``equality`` and ``atol``, when set, replace every task's
+    own (the option that turns token-wise comparison and a float tolerance on for all
+    tasks).
     """
 
     time_limit: float = DEFAULT_TIME_LIMIT
     details: bool = False
-    base_only: bool = False
+    suite: str = FULL
     max_output_bytes: int = PROGRAM_OUTPUT_BYTES
     equality: str | None = None
     atol: float | None = None
@@ -93,12 +111,20 @@ class ProgramConfig:
     def __post_init__(self) -> None:
         if self.time_limit <= 0:
             raise ValueError(f"time_limit must be above 0, not {self.time_limit}")
+        if self.suite not in PROGRAM_SUITES:
+            raise ValueError(f"unknown program suite {self.suite!r}; known: "
+                             f"{', '.join(PROGRAM_SUITES)}")
         if self.equality is not None and self.equality not in PROGRAM_EQUALITIES:
             raise ValueError(f"unknown program equality {self.equality!r}; known: "
                              f"{', '.join(PROGRAM_EQUALITIES)}")
         if self.atol and (self.equality or TOKENS) != TOKENS:
             raise ValueError(f"a tolerance compares numbers token by token: it needs "
                              f"equality {TOKENS!r}")
+
+    @property
+    def base_only(self) -> bool:
+        """Whether only the public tests run (the ``base`` suite)."""
+        return self.suite == BASE
 
     def task(self, task: ProgramTask) -> ProgramTask:
         """``task`` as judged: with the comparison this configuration sets, if any."""
@@ -111,8 +137,9 @@ class ProgramConfig:
 
 @dataclass(frozen=True)
 class ProgramResult:
-    """A sample's verdicts: ``base`` on the public tests, ``full`` on all of them (None
-    with ``base_only``), and each test run, in the order run (public first).
+    """A sample's verdicts: ``base`` on the public tests, ``full`` on the suite's tests
+    (the public ones too; None for the ``base`` suite), and each test run, in the order
+    run (public first).
     ``refused`` is why it failed unrun (:data:`~evalplus_ng.records.REFUSALS`), if it did."""
 
     task_id: TaskId
@@ -129,12 +156,13 @@ class ProgramResult:
         return next((run for run in self.tests if run.status is not RunStatus.PASS), None)
 
 
-def run_order(task: ProgramTask, base_only: bool = False) -> list[int]:
-    """Indices of the task's tests in the order they run: the public ones, then the rest."""
+def run_order(task: ProgramTask, suite: str = FULL) -> list[int]:
+    """Indices of the task's tests that ``suite`` runs (:data:`PROGRAM_SUITES`), in the
+    order they run: the public ones, then the suite's hidden ones in file order."""
+    origins = PROGRAM_SUITES[suite]
     public = [i for i, test in enumerate(task.tests) if test.public]
-    if base_only:
-        return public
-    return public + [i for i, test in enumerate(task.tests) if not test.public]
+    return public + [i for i, test in enumerate(task.tests)
+                     if not test.public and test.origin in origins]
 
 
 def runs_of(task: ProgramTask, order: Sequence[int], result: JobResult) -> tuple[ProgramRun, ...]:
@@ -177,7 +205,7 @@ def judge_programs(tasks: Mapping[TaskId, ProgramTask], samples: Sequence[Sample
 
     def job(key: tuple[TaskId, str]) -> tuple[ProgramTask, list[int]]:
         task = judged_tasks[key[0]]
-        return task, run_order(task, config.base_only)
+        return task, run_order(task, config.suite)
 
     plans = [job(key) for key in keys]
     jobs = (program_job(task, code, [task.tests[i] for i in order],
@@ -198,20 +226,22 @@ def judge_programs(tasks: Mapping[TaskId, ProgramTask], samples: Sequence[Sample
                                          None if config.base_only else Verdict.FAIL, (),
                                          sample.refused))
             continue
-        tests = runs[distinct[sample.task_id, sample.code]]
+        index = distinct[sample.task_id, sample.code]
+        tests, order = runs[index], plans[index][1]
         public = len(task.base_tests)
         results.append(ProgramResult(
             sample.task_id, sample.line, sample.code,
             column((run for run in tests if run.public), public),
-            None if config.base_only else column(tests, len(task.tests)), tests))
+            None if config.base_only else column(tests, len(order)), tests))
     return results
 
 
-def program_pass_at_k(results: Sequence[ProgramResult],
-                      ks: Sequence[int] = PASS_AT_K) -> dict[str, dict[int, float]]:
-    """pass@k for ``base`` and (unless only base was judged) ``full``, for k <= min n."""
+def program_pass_at_k(results: Sequence[ProgramResult], ks: Sequence[int] = PASS_AT_K,
+                      suite: str = FULL) -> dict[str, dict[int, float]]:
+    """pass@k for ``base`` and (unless only base was judged) the suite's tests (the
+    column named after ``suite``), for k <= min n."""
     columns: dict[str, Callable[[ProgramResult], bool]] = {
-        "base": lambda r: r.base is Verdict.PASS}
+        BASE: lambda r: r.base is Verdict.PASS}
     if any(r.full is not None for r in results):
-        columns["full"] = lambda r: r.full is Verdict.PASS
+        columns[suite] = lambda r: r.full is Verdict.PASS
     return columns_pass_at_k(results, columns, ks)

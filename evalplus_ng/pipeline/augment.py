@@ -39,12 +39,12 @@ from evalplus_ng.oracle.groundtruth import oracle
 from evalplus_ng.oracle.tiers import PlainReference, Why, plain_reference, split_tiers
 from evalplus_ng.pipeline.context import Progress, Workspace
 from evalplus_ng.protocols import Executor
-from evalplus_ng.records import TYPED, Calibration, Task
+from evalplus_ng.records import TYPED, Calibration, ProgramTask, Task
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
-from evalplus_ng.tasks.sources import efficiency_tasks, plain_solutions
+from evalplus_ng.tasks.sources import AnyTask, efficiency_tasks, plain_solutions
 from evalplus_ng.tasks.spec import Dataset, file_stem
 
 #: Candidates generated beyond the target, to make up for inputs the oracle drops.
@@ -522,16 +522,20 @@ def table(counts: Sequence[int]) -> dict[str, float]:
             "min": min(counts), "max": max(counts)}
 
 
-def select_tasks(tasks: Sequence[Task], spec: str | None) -> list[Task]:
+def select_tasks(tasks: Sequence[AnyTask], spec: str | None,
+                 numbers: Sequence[int] | None = None) -> list[AnyTask]:
     """Tasks named by ``spec``: comma-separated ids, numbers or ranges (``0,5,10-20``); a
-    range takes the numbers it holds that are tasks (MBPP's are not contiguous). An
-    unknown id or number, a range holding no task and a range that runs backwards are
-    errors."""
+    range takes the numbers it holds that are tasks (MBPP's are not contiguous). A task's
+    number is the ``N`` of its id (``HumanEval/N``), or ``numbers[i]`` for the i-th task
+    where given. An unknown id or number, a range holding no task and a range that runs
+    backwards are errors."""
     if not spec:
         return list(tasks)
     by_id = {task.task_id: task for task in tasks}
-    by_number = {task.number: task for task in tasks}
-    chosen: dict[str, Task] = {}
+    by_number = {number: task for number, task in zip(
+        numbers if numbers is not None else [_number(task) for task in tasks], tasks,
+        strict=True)}
+    chosen: dict[str, AnyTask] = {}
     for part in (p.strip() for p in spec.split(",")):
         if not part:
             continue
@@ -556,6 +560,12 @@ def select_tasks(tasks: Sequence[Task], spec: str | None) -> list[Task]:
     if not chosen:
         raise UnknownTaskError(f"no task selected by {spec!r}")
     return [task for task in tasks if task.task_id in chosen]
+
+
+def _number(task: Task | ProgramTask) -> int:
+    if isinstance(task, ProgramTask):
+        raise TypeError("program tasks are numbered by the caller")
+    return task.number
 
 
 def stats_document(reports: Sequence[TaskReport], config: AugmentConfig) -> dict[str, Any]:

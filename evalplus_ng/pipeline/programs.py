@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend
+from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.programs import (
+    BASE,
+    FULL,
+    ORIGINAL,
     ProgramConfig,
     ProgramResult,
     judge_programs,
@@ -20,12 +24,31 @@ from evalplus_ng.evaluation.programs import (
 from evalplus_ng.files import write_json
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.pipeline.evaluate import results_path
-from evalplus_ng.records import Verdict
+from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Verdict
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples
 
 #: The ``kind`` a results file of programs names in its ``evalplus_ng`` record.
 RESULTS_KIND = "programs"
+#: What each suite judges on, for the line that says so.
+SUITE_WORDS = {
+    BASE: "the public tests",
+    ORIGINAL: "the public and hidden tests",
+    PLUS_ORIGIN: "the public tests and augment's plus tests",
+    STRESS_ORIGIN: "the public tests and augment's stress tests",
+    FULL: "every test (the dataset's and augment's)",
+}
+
+
+def suite_missing(tasks: Iterable[ProgramTask], suite: str) -> str:
+    """Why ``suite`` cannot judge ``tasks`` (a tier ``augment`` made that no task has: a
+    tasks file that is not augment's), or "" when it can."""
+    if suite not in (PLUS_ORIGIN, STRESS_ORIGIN):
+        return ""
+    if any(test.origin == suite for task in tasks for test in task.tests):
+        return ""
+    return (f"no {suite} tests here: `evalplus-ng augment --dataset-file FILE` writes them "
+            "(ProgramsPlus.jsonl.gz in its --out folder)")
 
 
 @dataclass(frozen=True)
@@ -37,8 +60,8 @@ class ProgramRequest:
     config: ProgramConfig = field(default_factory=ProgramConfig)
     limits: Limits = field(default_factory=Limits)
     backend: Backend = LOCAL
-    #: Where the results go; None: beside the samples (``S.evalplus-ng.base.json`` or
-    #: ``S.evalplus-ng.full.json``).
+    #: Where the results go; None: beside the samples, named after the suite
+    #: (``S.evalplus-ng.full.json``, ``S.evalplus-ng.plus.json``, ...).
     results: Path | None = None
 
 
@@ -50,10 +73,11 @@ class ProgramSummary:
     results: tuple[ProgramResult, ...]
     pass_at_k: dict[str, dict[int, float]]
     tasks: int
+    suite: str = FULL
 
     def count(self, column: str, verdict: Verdict) -> int:
-        """How many samples have ``verdict`` in ``column`` ("base" or "full")."""
-        return sum((r.base if column == "base" else r.full) is verdict for r in self.results)
+        """How many samples have ``verdict`` in ``column`` ("base", or the suite's)."""
+        return sum((r.base if column == BASE else r.full) is verdict for r in self.results)
 
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
@@ -64,14 +88,16 @@ class ProgramSummary:
                 f"({each} per task)")
 
 
-def result_entry(result: ProgramResult) -> dict[str, Any]:
-    """One sample's entry in the results file."""
+def result_entry(result: ProgramResult, suite: str = FULL) -> dict[str, Any]:
+    """One sample's entry in the results file: ``base_status``, and the suite's verdict
+    named after it (``full_status``, ``plus_status``, ...) unless the suite is base."""
     failure = result.first_failure
     return {
         "task_id": result.task_id,
         "solution": result.code,
         "base_status": result.base.value,
-        "full_status": None if result.full is None else result.full.value,
+        **({} if suite == BASE else {
+            f"{suite}_status": None if result.full is None else result.full.value}),
         "first_failure": None if failure is None else {"index": failure.index,
                                                        "status": failure.status.value},
         **({"refused": result.refused} if result.refused else {}),
@@ -83,12 +109,12 @@ def result_entry(result: ProgramResult) -> dict[str, Any]:
 
 
 def results_document(results: tuple[ProgramResult, ...], identity: dict[str, Any],
-                     ) -> dict[str, Any]:
+                     suite: str = FULL) -> dict[str, Any]:
     """The results file: what judged them (``evalplus_ng``) and each sample's entry by task,
-    in samples-file order (EvalPlus's layout, with ``full`` for all tests)."""
+    in samples-file order (EvalPlus's layout, the suite's verdict named after it)."""
     by_task: dict[str, list[dict[str, Any]]] = {}
     for result in results:
-        by_task.setdefault(result.task_id, []).append(result_entry(result))
+        by_task.setdefault(result.task_id, []).append(result_entry(result, suite))
     return {"evalplus_ng": identity, "eval": by_task}
 
 
@@ -101,17 +127,19 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
     with request.backend.executor(request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the tasks and the samples load
         tasks = {task.task_id: task for task in load_program_tasks(request.tasks)}
+        suite = request.config.suite
+        missing = suite_missing(tasks.values(), suite)
+        if missing:
+            raise InputError(str(request.tasks), None, missing)
         samples = read_program_samples(request.samples, tasks)
-        say(f"judging {len(samples)} program(s) on the "
-            f"{'public' if request.config.base_only else 'public and hidden'} tests of "
-            f"{request.tasks}")
+        say(f"judging {len(samples)} program(s) on {SUITE_WORDS[suite]} of {request.tasks}")
         results = tuple(judge_programs(tasks, samples, sandbox, request.config, progress))
-    out = request.results or results_path(request.samples,
-                                          "base" if request.config.base_only else "full")
+    out = request.results or results_path(request.samples, suite)
     out.parent.mkdir(parents=True, exist_ok=True)
-    identity = {"kind": RESULTS_KIND, "tasks": str(request.tasks),
+    identity = {"kind": RESULTS_KIND, "suite": suite, "tasks": str(request.tasks),
                 "hash": hashlib.sha256(request.tasks.read_bytes()).hexdigest(),
                 "config": asdict(request.config),
                 "memory_bytes": request.limits.memory_bytes}
-    write_json(out, results_document(results, identity))
-    return ProgramSummary(out, results, program_pass_at_k(results), len(tasks))
+    write_json(out, results_document(results, identity, suite))
+    return ProgramSummary(out, results, program_pass_at_k(results, suite=suite), len(tasks),
+                          suite)

@@ -40,8 +40,13 @@ def write_plus_file(tasks: Sequence[Task], path: Path, schema: str = "humaneval"
     """Write ``path`` (gzip when it ends in .gz) atomically and reproducibly, in
     ``schema`` (:attr:`evalplus_ng.tasks.spec.Dataset.schema`: the field of each task's
     own tests, :data:`TEST_FIELD`)."""
-    text = "".join(json.dumps(plus_record(task, schema), ensure_ascii=False) + "\n"
-                   for task in tasks)
+    write_jsonl(path, [plus_record(task, schema) for task in tasks])
+
+
+def write_jsonl(path: Path, records: Sequence[dict[str, Any]]) -> None:
+    """Write ``records`` as JSON Lines to ``path`` (gzip when it ends in .gz), atomically
+    and reproducibly: the same records give the same bytes."""
+    text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
     data = text.encode("utf-8")
     if path.suffix == ".gz":
         buffer = io.BytesIO()

@@ -5,32 +5,39 @@ file of the same schema too), and samples of programs for them.
 Each line is one task: ``task_id`` (a non-empty string), ``prompt`` (the statement),
 ``canonical_solution`` (the reference program) and ``tests``, a non-empty list of
 ``{"input", "output", "public"}`` (two strings and a boolean, false when absent; the public
-tests are the base tests). Optional: ``name``; ``equality`` (``lines``, the default, or
-``tokens``: :mod:`evalplus_ng.textjudge`); ``atol`` (numbers within this absolute or
-relative error; needs ``tokens``); ``time_limit`` (seconds a test may take, or null);
-the flags ``multiple_answers_suspected`` and ``float_output_suspected`` (booleans, kept on
-the task as data: they change no comparison). Other fields (``source``, ``license``,
-``difficulty``, ``tags``, ``memory_limit``) are not read. A malformed line is one
+tests are the base tests), each with an optional ``origin`` (``plus`` or ``stress``: a
+hidden test that ``augment`` made; absent for the dataset's own). Optional: ``name``;
+``equality`` (``lines``, the default, or ``tokens``: :mod:`evalplus_ng.textjudge`);
+``atol`` (numbers within this absolute or relative error; needs ``tokens``);
+``time_limit`` (seconds a test may take, or null); ``contract`` (what ``augment`` wrote:
+the input plan its new tests passed; not read); the flags ``multiple_answers_suspected``
+and ``float_output_suspected`` (booleans, kept on the task as data: they change no
+comparison). Other fields (``source``, ``license``, ``difficulty``, ``tags``,
+``memory_limit``) are not read. A malformed line is one
 :class:`~evalplus_ng.errors.InputError` naming the file, the line and the problem.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import (
+    DATASET_ORIGIN,
     LINES,
+    PLUS_ORIGIN,
     PROGRAM_EQUALITIES,
+    STRESS_ORIGIN,
     TOKENS,
     TOO_LARGE,
     ProgramTask,
     ProgramTest,
     Sample,
 )
+from evalplus_ng.tasks.artifact import write_jsonl
 from evalplus_ng.tasks.samples import MAX_SOURCE_BYTES, sample_records
 from evalplus_ng.tasks.sources import distinct_tasks, read_jsonl
 from evalplus_ng.types import TaskId
@@ -39,6 +46,8 @@ from evalplus_ng.types import TaskId
 REQUIRED = ("task_id", "prompt", "canonical_solution", "tests")
 #: Boolean hints a task may carry (:attr:`~evalplus_ng.records.ProgramTask.flags`).
 FLAGS = ("multiple_answers_suspected", "float_output_suspected")
+#: The origins a test ``augment`` made may name (the dataset's own tests name none).
+MADE_ORIGINS = (PLUS_ORIGIN, STRESS_ORIGIN)
 #: The text kept as the code of a sample too large to read (its first characters).
 _HEAD_CHARS = 1000
 
@@ -68,7 +77,14 @@ def _test(path: Path, line: int, position: int, value: Any) -> ProgramTest:
     public = value.get("public", False)
     if not isinstance(public, bool):
         raise InputError(str(path), line, f"{where}: 'public' must be true or false")
-    return ProgramTest(value["input"], value["output"], public)
+    origin = value.get("origin", DATASET_ORIGIN)
+    if "origin" in value and origin not in MADE_ORIGINS:
+        raise InputError(str(path), line, f"{where}: unknown origin {origin!r}; known: "
+                                          f"{', '.join(MADE_ORIGINS)} (absent: the dataset's)")
+    if origin and public:
+        raise InputError(str(path), line, f"{where}: a test of origin {origin!r} is never "
+                                          "public")
+    return ProgramTest(value["input"], value["output"], public, origin)
 
 
 def _number(path: Path, line: int, record: dict[str, Any], name: str) -> float | None:
@@ -128,8 +144,39 @@ def program_task(path: Path, line: int, record: dict[str, Any]) -> ProgramTask:
 
 def load_program_tasks(path: Path) -> list[ProgramTask]:
     """The program tasks of the file ``path`` (``.jsonl`` or ``.jsonl.gz``), in file order."""
-    return distinct_tasks(path, ((line, program_task(path, line, record))
-                                 for line, record in read_jsonl(path)))
+    return [task for task, _record in load_program_records(path)]
+
+
+def load_program_records(path: Path) -> list[tuple[ProgramTask, dict[str, Any]]]:
+    """Each program task of the file ``path`` with its line as read (every field, those
+    not read too), in file order."""
+    records = list(read_jsonl(path))
+    tasks = distinct_tasks(path, ((line, program_task(path, line, record))
+                                  for line, record in records))
+    return list(zip(tasks, (record for _line, record in records), strict=True))
+
+
+def record_of_test(test: ProgramTest) -> dict[str, Any]:
+    """One test as a tasks file holds it (``origin`` only where ``augment`` made it)."""
+    return {"input": test.input, "output": test.output, "public": test.public,
+            **({"origin": test.origin} if test.origin else {})}
+
+
+def augmented_record(record: dict[str, Any], tests: Sequence[ProgramTest],
+                     contract: dict[str, Any] | None) -> dict[str, Any]:
+    """A task's line of a tasks file (``record``, as read) with ``tests`` after its own
+    (those of an earlier ``augment`` left out) and ``contract`` (the plan new inputs
+    passed, null where there is none): every other field as it was."""
+    own = [test for test in record["tests"] if not test.get("origin")]
+    kept = {name: value for name, value in record.items() if name != "contract"}
+    return {**kept, "tests": own + [record_of_test(test) for test in tests],
+            "contract": contract}
+
+
+def write_program_file(records: Sequence[dict[str, Any]], path: Path) -> None:
+    """A tasks file of programs (gzip where ``path`` ends in .gz), the same bytes for the
+    same records."""
+    write_jsonl(path, records)
 
 
 def read_program_samples(path: Path, tasks: Mapping[TaskId, ProgramTask]) -> list[Sample]:

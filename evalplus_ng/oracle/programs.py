@@ -1,0 +1,183 @@
+"""The reference's answers on new inputs of a program task: which candidates a task keeps
+(its reference ends normally within the budget; its stdout is the expected output), which
+tier each goes to, and what was dropped and why.
+
+Pure functions on the candidates and the sandbox's outcomes; the pipeline plans, runs the
+jobs and writes (:mod:`evalplus_ng.pipeline.augment_programs`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from evalplus_ng.generate.programgen import LARGE, ProgramInput
+from evalplus_ng.records import (
+    PLUS_ORIGIN,
+    STRESS_ORIGIN,
+    Fault,
+    Outcome,
+    ProgramTest,
+    Status,
+)
+
+#: An input goes to the stress tier when the reference took more than this share of its
+#: budget (``--time-limit``): a correct program a few times slower than the reference
+#: must still pass every plus test.
+STRESS_SHARE = 0.1
+#: A violation's text kept in a task's report (the first few), for the warning.
+VIOLATIONS_SHOWN = 3
+
+
+class Drop(enum.Enum):
+    """Why an input the plan admits was not kept: what the reference did on it."""
+
+    TIMEOUT = "timeout"  #: over the budget (``--time-limit``)
+    RUNTIME_ERROR = "runtime_error"  #: raised, exited with another code, crashed
+    OUTPUT_LIMIT = "output_limit"  #: wrote more than the expected output may hold
+    BAD_OUTPUT = "bad_output"  #: wrote what the sandbox could not read back as text
+    NOT_RUN = "not_run"  #: the reference did not load, or its job stopped first
+
+
+class Stressed(enum.Enum):
+    """Why a kept input went to the stress tier rather than plus."""
+
+    LARGE = "large"  #: the generator made it large (:data:`~evalplus_ng.generate.programgen.LARGE`)
+    SLOW = "slow"  #: the reference took more than :data:`STRESS_SHARE` of its budget
+
+
+def drop_reason(outcome: Outcome) -> Drop | None:
+    """Why the reference's run on an input makes it unusable (None: it ended normally and
+    its stdout is the expected output); decided by the outcome's kind, never its text."""
+    if outcome.status is Status.OK:
+        return None
+    if outcome.status is Status.TIMEOUT:
+        return Drop.TIMEOUT
+    if outcome.status is Status.ERROR:
+        if outcome.fault is Fault.TOO_LARGE:
+            return Drop.OUTPUT_LIMIT
+        if outcome.fault in (Fault.NOT_LOADED, Fault.NOT_RUN, Fault.NOT_EXAMINED):
+            return Drop.NOT_RUN
+        return Drop.RUNTIME_ERROR
+    if outcome.status is Status.BAD_OUTPUT:
+        return Drop.BAD_OUTPUT
+    return Drop.RUNTIME_ERROR  # a crash
+
+
+def stress_why(kind: str, seconds: float, stress_seconds: float) -> Stressed | None:
+    """Why an input the reference answered in ``seconds`` goes to stress (None: to plus)."""
+    if kind == LARGE:
+        return Stressed.LARGE
+    if seconds > stress_seconds:
+        return Stressed.SLOW
+    return None
+
+
+@dataclass(frozen=True)
+class NewTest:
+    """A kept input: the test it becomes (hidden, of origin plus or stress), how it was
+    made and the seconds the reference took on it (for calibration)."""
+
+    test: ProgramTest
+    kind: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Screened:
+    """The candidates worth running: admitted by the plan, distinct, none a seed; and how
+    many were not (``violations``: must be 0, since the generator checks its own)."""
+
+    inputs: tuple[ProgramInput, ...]
+    violations: int = 0
+    repeated: int = 0
+    #: The first few violations, ``text: why`` (shortened), for the warning.
+    shown: tuple[str, ...] = ()
+
+
+def screen(candidates: Iterable[ProgramInput], seeds: Sequence[str],
+           violation: Callable[[str], str | None]) -> Screened:
+    """Check each candidate again with the plan's validator (``violation``) and drop the
+    invalid ones, the repeats and the seeds, counting each."""
+    seen = set(seeds)
+    kept: list[ProgramInput] = []
+    violations = repeated = 0
+    shown: list[str] = []
+    for candidate in candidates:
+        if candidate.text in seen:
+            repeated += 1
+            continue
+        seen.add(candidate.text)
+        why = violation(candidate.text)
+        if why is not None:
+            violations += 1
+            if len(shown) < VIOLATIONS_SHOWN:
+                shown.append(f"{candidate.text[:40]!r}: {why[:120]}")
+            continue
+        kept.append(candidate)
+    return Screened(tuple(kept), violations, repeated, tuple(shown))
+
+
+@dataclass(frozen=True)
+class Answers:
+    """A task's kept inputs as new tests (candidate order), and what the rest became."""
+
+    tests: tuple[NewTest, ...]
+    dropped: dict[str, int] = field(default_factory=dict)
+    stressed: dict[str, int] = field(default_factory=dict)
+
+
+def answers(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome],
+            stress_seconds: float) -> Answers:
+    """The reference's answers on ``candidates`` (``outcomes`` in the same order; fewer
+    where its job stopped: the rest count as not run): each input it ended normally on
+    becomes a test whose output is its stdout, in stress when :func:`stress_why` says so,
+    else in plus."""
+    kept: list[NewTest] = []
+    dropped: Counter[str] = Counter()
+    stressed: Counter[str] = Counter()
+    for position, candidate in enumerate(candidates):
+        outcome = outcomes[position] if position < len(outcomes) else None
+        reason = Drop.NOT_RUN if outcome is None else drop_reason(outcome)
+        if reason is not None:
+            dropped[reason.value] += 1
+            continue
+        assert outcome is not None
+        why = stress_why(candidate.kind, outcome.seconds, stress_seconds)
+        if why is not None:
+            stressed[why.value] += 1
+        origin = PLUS_ORIGIN if why is None else STRESS_ORIGIN
+        output = outcome.value if isinstance(outcome.value, str) else ""
+        kept.append(NewTest(ProgramTest(candidate.text, output, False, origin),
+                            candidate.kind, outcome.seconds))
+    return Answers(tuple(kept), dict(sorted(dropped.items())), dict(sorted(stressed.items())))
+
+
+#: The outcome of an input its job never ran.
+UNRUN = Outcome(Status.ERROR, error="not run", fault=Fault.NOT_RUN)
+
+
+def batches(candidates: Sequence[ProgramInput], size: int,
+            large_size: int) -> list[list[int]]:
+    """The candidates' positions in sandbox jobs: the large ones (which may run to the
+    time limit) apart, after the others, in jobs of at most ``large_size``; the others in
+    jobs of at most ``size``; each job in candidate order. A job stopped by its timeouts
+    then leaves only large inputs unrun."""
+    small = [k for k, candidate in enumerate(candidates) if candidate.kind != LARGE]
+    large = [k for k, candidate in enumerate(candidates) if candidate.kind == LARGE]
+    return ([small[start:start + size] for start in range(0, len(small), size)]
+            + [large[start:start + large_size] for start in range(0, len(large), large_size)])
+
+
+def aligned(positions: Sequence[Sequence[int]], outcomes: Sequence[Sequence[Outcome]],
+            count: int) -> list[Outcome]:
+    """The outcome of each of ``count`` candidates, in candidate order, from the jobs'
+    outcomes (``outcomes[j]`` for the inputs at ``positions[j]``; fewer where a job
+    stopped: the rest are :data:`UNRUN`)."""
+    found = [UNRUN] * count
+    for places, got in zip(positions, outcomes, strict=True):
+        for place, outcome in zip(places, got, strict=False):
+            found[place] = outcome
+    return found

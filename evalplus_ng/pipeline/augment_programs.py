@@ -1,0 +1,501 @@
+"""`augment` for program tasks (stdin/stdout): plan -> new inputs -> the reference runs them
+-> plus and stress tests appended to the tasks file (``ProgramsPlus.jsonl.gz``).
+
+Orchestration only (it opens files and starts the sandbox); the stages are
+:mod:`evalplus_ng.generate.programgen` (the input plan and its inputs, passed in as
+``planner`` and ``generator`` so that tests can give their own) and
+:mod:`evalplus_ng.oracle.programs` (what the reference's runs make of the inputs).
+
+For each task, in the parent: its plan (from the statement and the public inputs; never
+the hidden tests, which measure what the new ones find), its candidates (a random stream
+seeded by ``--seed`` and the task id), each checked again by the plan's validator. Then
+the task's reference runs the candidates in the sandbox, in jobs of :data:`CHUNK` inputs
+spread over the workers while the next tasks are planned; an input is kept where the
+reference ends normally within ``time_limit``, its stdout the expected output. Each
+finished task is checkpointed in ``OUT/checkpoints/programs/``, so an interrupted run
+resumes where it stopped; the same seed gives the same artifact, byte for byte, whatever
+``-j`` (only inputs the reference answers near a threshold of time could differ: near
+``time_limit`` kept or dropped, near the stress share plus or stress).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import inspect
+import json
+import random
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng.backend.executors import LOCAL, Backend
+from evalplus_ng.files import write_atomically, write_json
+from evalplus_ng.generate import programgen
+from evalplus_ng.generate.programgen import InputPlan, ProgramInput
+from evalplus_ng.jobs import program_job
+from evalplus_ng.oracle.programs import (
+    STRESS_SHARE,
+    NewTest,
+    Screened,
+    aligned,
+    answers,
+    batches,
+    screen,
+)
+from evalplus_ng.pipeline.context import Progress
+from evalplus_ng.protocols import Executor
+from evalplus_ng.records import (
+    STRESS_ORIGIN,
+    Job,
+    JobResult,
+    ProgramTask,
+    ProgramTest,
+    Status,
+)
+from evalplus_ng.sandbox import Limits
+from evalplus_ng.tasks.programs import augmented_record, write_program_file
+from evalplus_ng.tasks.spec import file_stem
+
+#: The artifact: the tasks file with the new tests appended.
+ARTIFACT = "ProgramsPlus.jsonl.gz"
+#: Per task: the reference's seconds on each new test, in the artifact's order.
+SECONDS_FILE = "reference-seconds.json"
+#: Inputs in one sandbox job: small enough that both workers share a task's candidates,
+#: large enough that a job's round trip is a small part of its cost; large inputs (which
+#: may each run to the time limit) in jobs of their own, smaller.
+CHUNK, LARGE_CHUNK = 32, 8
+#: A job stops after this many timeouts (its other inputs dropped as not run): a
+#: reference that loops on a kind of input costs a few time limits, not one an input.
+MAX_TIMEOUTS = 2
+#: Candidates asked of the generator per task (``--per-task``) and seconds the reference
+#: may take on one of them (``--time-limit``): on two cores, CodeContests' 195 tasks with
+#: one answer then take about 13 minutes of the references' runs, estimated from their
+#: measured times on inputs drawn within the statements' bounds (see the README).
+DEFAULT_COUNT = 300
+DEFAULT_TIME_LIMIT = 1.0
+#: Expected outputs longer than this are dropped (``output_limit``): every sample judged
+#: compares them, and the artifact holds them; CodeContests' longest is 200 KB.
+MAX_EXPECTED_BYTES = 1 << 20
+#: Part of every checkpoint's fingerprint: bumped whenever what a task keeps changes.
+FORMAT_VERSION = 1
+#: What became of a task (:attr:`ProgramTaskReport.outcome`): new tests made, or none
+#: because no grammar reads its public inputs, because the generator made no input its
+#: plan admits, or because its outputs need a checker program (skipped).
+AUGMENTED, NO_GRAMMAR, NO_INPUTS, MULTIPLE_ANSWERS = (
+    "augmented", "no_grammar", "no_inputs", "multiple_answers")
+#: The flag of tasks whose outputs need a checker program (skipped unless asked).
+MULTIPLE_ANSWERS_FLAG = "multiple_answers_suspected"
+
+Planner = Callable[[ProgramTask], InputPlan]
+Generator = Callable[[InputPlan, Sequence[str], random.Random, int], list[ProgramInput]]
+
+
+@dataclass(frozen=True)
+class ProgramAugmentConfig:
+    """Everything that decides the new tests of an augment run of program tasks (and so
+    its checkpoints)."""
+
+    #: Candidates asked of the generator per task.
+    count: int = DEFAULT_COUNT
+    seed: int = 0
+    #: Seconds the reference may take on an input: beyond, the input is dropped.
+    time_limit: float = DEFAULT_TIME_LIMIT
+    #: An input the reference took more than this share of ``time_limit`` on goes to stress.
+    stress_share: float = STRESS_SHARE
+    max_output_bytes: int = MAX_EXPECTED_BYTES
+    #: Augment the tasks flagged ``multiple_answers_suspected`` too (their new outputs are
+    #: the reference's answer, which another right program need not print).
+    multiple_answers: bool = False
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or self.time_limit <= 0 or not 0 < self.stress_share <= 1:
+            raise ValueError("count must be positive, time_limit above 0, stress_share in "
+                             "(0, 1]")
+
+    @property
+    def stress_seconds(self) -> float:
+        """Seconds of the reference past which an input goes to stress."""
+        return self.stress_share * self.time_limit
+
+
+@dataclass(frozen=True)
+class ProgramTaskReport:
+    """What happened to one task (its checkpoint and its entry in ``stats.json``).
+
+    ``outcome`` is :data:`AUGMENTED`, :data:`NO_GRAMMAR`, :data:`NO_INPUTS` or
+    :data:`MULTIPLE_ANSWERS` (skipped), ``reason`` saying why where no test was made.
+    ``seconds`` are measured (planning and generating in the parent; the reference's
+    runs, summed and the longest): the only fields that differ between runs.
+    """
+
+    task_id: str
+    outcome: str
+    reason: str = ""
+    seeds: int = 0
+    candidates: int = 0
+    violations: int = 0
+    repeated: int = 0
+    plus: int = 0
+    stress: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)
+    stressed: dict[str, int] = field(default_factory=dict)
+    #: The first few violations, for the warning (there should be none).
+    shown_violations: tuple[str, ...] = ()
+    #: The reference did not load (every input then dropped as not run).
+    reference_error: str = ""
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TaskTests:
+    """One task's new tests (in order) and its input plan's contract, with its report."""
+
+    tests: tuple[NewTest, ...]
+    contract: dict[str, Any] | None
+    report: ProgramTaskReport
+
+
+@dataclass(frozen=True)
+class ProgramAugmentSummary:
+    """The files written and every task's report, in file order."""
+
+    artifact: Path
+    stats: Path
+    seconds_file: Path
+    reports: tuple[ProgramTaskReport, ...]
+    resumed: int = 0
+    wall_seconds: float = 0.0
+
+
+def _digest(*parts: str) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(part.encode())
+        hasher.update(b"\0")
+    return hasher.hexdigest()[:16]
+
+
+def task_rng(seed: int, task_id: str) -> random.Random:
+    """The task's own random stream: the same for the same seed and id, whatever else runs."""
+    return random.Random(_digest("programs", str(seed), task_id))
+
+
+def _own(record: dict[str, Any]) -> dict[str, Any]:
+    """A task's line without what an earlier ``augment`` added (its tests, its contract):
+    what decides its new tests."""
+    return {**{name: value for name, value in record.items() if name != "contract"},
+            "tests": [test for test in record["tests"] if not test.get("origin")]}
+
+
+def code_digest(planner: Planner, generator: Generator) -> str:
+    """What the planner and the generator are: their names and the source of their modules
+    and of every module of :mod:`evalplus_ng.generate` (where the grammar, the facts and
+    the statement's reading live), so that a change there makes every task again."""
+    files = set(Path(programgen.__file__).parent.glob("*.py"))
+    for function in (planner, generator):
+        with contextlib.suppress(TypeError, OSError):
+            source = inspect.getsourcefile(function)
+            if source is not None:
+                files.add(Path(source))
+    names = [f"{f.__module__}.{getattr(f, '__qualname__', repr(f))}"
+             for f in (planner, generator)]
+    return _digest(*names, *(path.read_text(encoding="utf-8") for path in sorted(files)))
+
+
+def fingerprint(config: ProgramAugmentConfig, record: dict[str, Any], code: str) -> str:
+    """Changes whenever anything that decides this task's new tests changes: the settings,
+    the task's line and the planner's and generator's code (``code``: :func:`code_digest`)."""
+    return _digest(json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), code,
+                   json.dumps(_own(record), sort_keys=True))
+
+
+def checkpoint_path(out: Path, task_id: str) -> Path:
+    """Where a task's checkpoint is kept."""
+    return out / "checkpoints" / "programs" / f"{file_stem(task_id)}.json"
+
+
+def _report(document: dict[str, Any]) -> ProgramTaskReport:
+    fields = dict(document)
+    fields["shown_violations"] = tuple(fields.get("shown_violations", ()))
+    return ProgramTaskReport(**fields)
+
+
+def load_checkpoint(path: Path, key: str) -> TaskTests | None:
+    """A task's checkpoint when it was made with ``key`` (None: absent, stale, unreadable)."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        if document.get("fingerprint") != key:
+            return None
+        tests = tuple(NewTest(ProgramTest(text, output, False, origin), kind, float(seconds))
+                      for text, output, origin, kind, seconds in document["tests"])
+        return TaskTests(tests, document["contract"], _report(document["report"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def save_checkpoint(path: Path, key: str, done: TaskTests) -> None:
+    """A task's checkpoint, written atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document = {"fingerprint": key, "report": asdict(done.report), "contract": done.contract,
+                "tests": [[new.test.input, new.test.output, new.test.origin, new.kind,
+                           new.seconds] for new in done.tests]}
+    write_atomically(path, json.dumps(document, ensure_ascii=False) + "\n")
+
+
+@dataclass
+class _Pending:
+    """A task planned and waiting for its reference's results (one per chunk)."""
+
+    task: ProgramTask
+    contract: dict[str, Any] | None
+    screened: Screened
+    report: ProgramTaskReport
+    results: list[JobResult] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        #: The candidates' positions, one list per sandbox job.
+        self.jobs = batches(self.screened.inputs, CHUNK, LARGE_CHUNK)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.results) == len(self.jobs)
+
+
+def _prepare(task: ProgramTask, config: ProgramAugmentConfig, planner: Planner,
+             generator: Generator) -> _Pending:
+    """Plan the task and make its candidates (in the parent); no run yet."""
+    began = time.perf_counter()
+    if MULTIPLE_ANSWERS_FLAG in task.flags and not config.multiple_answers:
+        return _Pending(task, None, Screened(()), ProgramTaskReport(
+            task.task_id, MULTIPLE_ANSWERS, "its outputs need a checker program"))
+    seeds = [test.input for test in task.base_tests]
+    try:
+        plan = planner(task)
+        if plan.contract is None:
+            return _Pending(task, None, Screened(()), ProgramTaskReport(
+                task.task_id, NO_GRAMMAR, plan.reason or "no reason given", len(seeds)))
+        made = generator(plan, seeds, task_rng(config.seed, task.task_id), config.count)
+        screened = screen(made, seeds, plan.violation)
+    except Exception as exc:
+        exc.add_note(f"while planning the inputs of {task.task_id}")
+        raise
+    report = ProgramTaskReport(
+        task.task_id, AUGMENTED if screened.inputs else NO_INPUTS,
+        "" if screened.inputs else "the generator made no input the plan admits",
+        seeds=len(seeds), candidates=len(made),
+        violations=screened.violations, repeated=screened.repeated,
+        shown_violations=screened.shown,
+        seconds={"generate": round(time.perf_counter() - began, 3)})
+    return _Pending(task, plan.contract, screened, report)
+
+
+def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
+    """A task whose every job came back: its new tests and its report."""
+    report = pending.report
+    if report.outcome not in (AUGMENTED, NO_INPUTS):
+        return TaskTests((), None, report)
+    error = next((result.load.error or result.load.status.value for result in pending.results
+                  if result.load.status is not Status.OK), "")
+    outcomes = aligned(pending.jobs, [result.outcomes for result in pending.results],
+                       len(pending.screened.inputs))
+    got = answers(pending.screened.inputs, outcomes, config.stress_seconds)
+    stress = sum(new.test.origin == STRESS_ORIGIN for new in got.tests)
+    seconds = {**report.seconds, "reference": round(sum(o.seconds for o in outcomes), 4),
+               "reference_max": round(max((o.seconds for o in outcomes), default=0.0), 4)}
+    return TaskTests(got.tests, pending.contract, replace(
+        report, plus=len(got.tests) - stress, stress=stress, dropped=got.dropped,
+        stressed=got.stressed, reference_error=error[:200], seconds=seconds))
+
+
+class _Run:
+    """The tasks left to do, as one stream of sandbox jobs (planned as the sandbox asks for
+    more) and the tasks it made whose results are still coming."""
+
+    def __init__(self, tasks: Sequence[ProgramTask], config: ProgramAugmentConfig,
+                 planner: Planner, generator: Generator) -> None:
+        self.tasks, self.config = tasks, config
+        self.planner, self.generator = planner, generator
+        self.pending: deque[_Pending] = deque()
+
+    def jobs(self) -> Iterator[Job]:
+        """Each task's jobs, planning it when the sandbox asks for its first."""
+        for task in self.tasks:
+            pending = _prepare(task, self.config, self.planner, self.generator)
+            self.pending.append(pending)
+            inputs = pending.screened.inputs
+            for places in pending.jobs:
+                tests = [ProgramTest(inputs[place].text, "") for place in places]
+                yield program_job(task, task.solution, tests, self.config.time_limit,
+                                  judged=False, fail_fast=False,
+                                  max_timeouts=MAX_TIMEOUTS,
+                                  max_output_bytes=self.config.max_output_bytes)
+
+    def settled(self) -> Iterator[_Pending]:
+        """The tasks at the front whose every job came back, in order."""
+        while self.pending and self.pending[0].complete:
+            yield self.pending.popleft()
+
+    def take(self, result: JobResult) -> None:
+        """The next job's result: it belongs to the first task still waiting for one."""
+        waiting = next(p for p in self.pending if not p.complete)
+        waiting.results.append(result)
+
+
+def run_augment_programs(
+        records: Sequence[tuple[ProgramTask, dict[str, Any]]], config: ProgramAugmentConfig,
+        out: Path, backend: Backend = LOCAL, progress: Progress | None = None,
+        planner: Planner | None = None, generator: Generator | None = None,
+        executor: Executor | None = None) -> ProgramAugmentSummary:
+    """Augment each program task of ``records`` (a task and its line as read, file order),
+    resuming from checkpoints in ``out``; write ``out/ProgramsPlus.jsonl.gz`` (every task's
+    line, its new tests appended), ``out/stats.json`` and ``out/reference-seconds.json``.
+    ``planner`` and ``generator`` default to :mod:`evalplus_ng.generate.programgen`'s
+    (looked up when called). The reference runs on ``executor`` where given, else on
+    ``backend``'s sandbox."""
+    began = time.perf_counter()
+    planner = planner or programgen.plan_for
+    generator = generator or programgen.program_inputs
+    out.mkdir(parents=True, exist_ok=True)
+    code = code_digest(planner, generator)
+    keys = {task.task_id: fingerprint(config, record, code) for task, record in records}
+    done: dict[str, TaskTests] = {}
+    for task, _record in records:
+        loaded = load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id])
+        if loaded is not None:
+            done[task.task_id] = loaded
+    resumed = len(done)
+    todo = [task for task, _record in records if task.task_id not in done]
+    if progress is not None:
+        progress(len(done), len(records))
+    if todo:
+        run = _Run(todo, config, planner, generator)
+
+        def settle() -> None:
+            for pending in run.settled():
+                path = checkpoint_path(out, pending.task.task_id)
+                save_checkpoint(path, keys[pending.task.task_id], _finish(pending, config))
+                # Read back, so that a run and its resumption build the file from the same data.
+                loaded = load_checkpoint(path, keys[pending.task.task_id])
+                assert loaded is not None, f"{pending.task.task_id}: checkpoint unreadable"
+                done[pending.task.task_id] = loaded
+                if progress is not None:
+                    progress(len(done), len(records))
+
+        context: contextlib.AbstractContextManager[Executor] = (
+            contextlib.nullcontext(executor) if executor is not None
+            else backend.executor(Limits(), []))
+        with context as sandbox:
+            for result in sandbox.map(run.jobs()):
+                settle()
+                run.take(result)
+                settle()
+        settle()
+    artifact = out / ARTIFACT
+    write_program_file([augmented_record(record, [new.test for new in done[task.task_id].tests],
+                                         done[task.task_id].contract)
+                        for task, record in records], artifact)
+    reports = tuple(done[task.task_id].report for task, _record in records)
+    stats = out / "stats.json"
+    write_json(stats, stats_document(reports, config))
+    seconds_file = out / SECONDS_FILE
+    write_json(seconds_file, {
+        "time_limit": config.time_limit,
+        "tasks": {task.task_id: [new.seconds for new in done[task.task_id].tests]
+                  for task, _record in records if done[task.task_id].tests}})
+    return ProgramAugmentSummary(artifact, stats, seconds_file, reports, resumed,
+                                 time.perf_counter() - began)
+
+
+def totals(reports: Sequence[ProgramTaskReport]) -> dict[str, Any]:
+    """The run's counts over every task: tasks by outcome, candidates, violations, tests
+    kept per tier, inputs dropped by reason and sent to stress by reason."""
+    dropped: Counter[str] = Counter()
+    stressed: Counter[str] = Counter()
+    for report in reports:
+        dropped.update(report.dropped)
+        stressed.update(report.stressed)
+    return {
+        "tasks": dict(sorted(Counter(report.outcome for report in reports).items())),
+        "candidates": sum(report.candidates for report in reports),
+        "violations": sum(report.violations for report in reports),
+        "repeated": sum(report.repeated for report in reports),
+        "plus": sum(report.plus for report in reports),
+        "stress": sum(report.stress for report in reports),
+        "dropped": dict(sorted(dropped.items())),
+        "stressed": dict(sorted(stressed.items())),
+        "reference_seconds": round(sum(report.seconds.get("reference", 0.0)
+                                       for report in reports), 1),
+        "generate_seconds": round(sum(report.seconds.get("generate", 0.0)
+                                      for report in reports), 1),
+    }
+
+
+def stats_document(reports: Sequence[ProgramTaskReport],
+                   config: ProgramAugmentConfig) -> dict[str, Any]:
+    """stats.json: the configuration, the totals and every task's report."""
+    return {"kind": "programs", "config": asdict(config), "totals": totals(reports),
+            "tasks": [asdict(report) for report in reports]}
+
+
+def _table(counts: Sequence[int]) -> str:
+    if not counts:
+        return "none"
+    ordered = sorted(counts)
+    middle = ordered[len(ordered) // 2]
+    return (f"avg {sum(counts) / len(counts):.1f}, median {middle}, min {ordered[0]}, "
+            f"max {ordered[-1]}")
+
+
+def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
+    """What a run did, on one screen: tasks by outcome, candidates and where they went,
+    tests per task, time, the files written and why tasks got no new tests."""
+    reports, sums = summary.reports, totals(summary.reports)
+    by = Counter(report.outcome for report in reports)
+    augmented = [report for report in reports if report.outcome == AUGMENTED]
+    lines = [f"{len(reports)} tasks: {by[AUGMENTED]} augmented ({summary.resumed} from "
+             f"checkpoints), {by[NO_GRAMMAR]} without an input grammar, {by[NO_INPUTS]} "
+             "with no new input made, "
+             f"{by[MULTIPLE_ANSWERS]} skipped as multiple answers suspected (their outputs "
+             "need a checker program; --include-multiple-answers augments them on the "
+             "reference's own answer)"]
+    stressed = ", ".join(f"{why} {n}" for why, n in sums["stressed"].items())
+    kept = sums["plus"] + sums["stress"]
+    lines.append(f"candidates: {sums['candidates']} made, {kept} kept: plus {sums['plus']}, "
+                 f"stress {sums['stress']}" + (f" ({stressed})" if stressed else ""))
+    dropped = ", ".join(f"{why} {n}" for why, n in sums["dropped"].items()) or "none"
+    lines.append(f"dropped by the reference: {dropped}; repeated or a seed: "
+                 f"{sums['repeated']}; violations of the plan: {sums['violations']}")
+    lines.append(f"new tests per augmented task: plus {_table([r.plus for r in augmented])}; "
+                 f"stress {_table([r.stress for r in augmented])}")
+    slowest = max(augmented, key=lambda r: r.seconds.get("reference", 0.0), default=None)
+    lines.append(
+        f"seconds: reference runs {sums['reference_seconds']}"
+        + (f" (most: {slowest.task_id} {slowest.seconds.get('reference', 0.0):.1f})"
+           if slowest is not None else "")
+        + f", planning and generating {sums['generate_seconds']}, wall "
+          f"{summary.wall_seconds:.1f}")
+    reasons = Counter(report.reason for report in reports if report.outcome == NO_GRAMMAR)
+    if reasons:
+        lines.append("no input grammar: " + "; ".join(
+            f"{reason} ({n})" for reason, n in reasons.most_common(5))
+            + ("; ..." if len(reasons) > 5 else ""))
+    lines.append(f"wrote {summary.artifact}, {summary.stats} and {summary.seconds_file}")
+    return lines
+
+
+def warning_lines(reports: Sequence[ProgramTaskReport]) -> list[str]:
+    """What must not happen, one line each: candidates the plan's own validator refuses,
+    references that do not load."""
+    lines = []
+    for report in reports:
+        if report.violations:
+            lines.append(f"{report.task_id}: {report.violations} candidate(s) violate the "
+                         f"task's input plan (dropped): " + "; ".join(report.shown_violations))
+        if report.reference_error:
+            lines.append(f"{report.task_id}: the reference did not load: "
+                         f"{report.reference_error}")
+    return lines

@@ -1,0 +1,352 @@
+"""``augment`` on program tasks (stdin/stdout): the pure parts (candidates screened, the
+reference's outcomes sorted into tiers and drops), the ``origin`` field of a tasks file, and
+the command end to end on a two-task file of our own with a fake input plan ("n, then n
+integers"): byte-identical reruns whatever ``-j``, resumption from checkpoints, flags that
+do not apply, and ``evaluate`` on the artifact's suites.
+
+The plan and its generator are written here (the real ones are
+:mod:`evalplus_ng.generate.programgen`'s); nothing reads ``../shared``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from evalplus_ng.backend.executors import Backend
+from evalplus_ng.cli import main
+from evalplus_ng.errors import InputError
+from evalplus_ng.evaluation.programs import PROGRAM_SUITES, run_order
+from evalplus_ng.generate import programgen
+from evalplus_ng.generate.programgen import LARGE, RANDOM, InputPlan, ProgramInput
+from evalplus_ng.oracle.programs import (
+    UNRUN,
+    Drop,
+    Stressed,
+    aligned,
+    answers,
+    batches,
+    drop_reason,
+    screen,
+    stress_why,
+)
+from evalplus_ng.pipeline.augment_programs import (
+    ARTIFACT,
+    ProgramAugmentConfig,
+    checkpoint_path,
+    run_augment_programs,
+)
+from evalplus_ng.records import Fault, Outcome, ProgramTask, ProgramTest, Status
+from evalplus_ng.tasks.programs import augmented_record, load_program_tasks
+
+# --------------------------------------------------------------------------- a fake plan
+
+#: The reference: the sum of n integers; it raises on n == 7 (a runtime error to drop).
+SUM = ("n = int(input())\nxs = list(map(int, input().split()))\n"
+       "assert n != 7\nprint(sum(xs))\n")
+
+
+@dataclass(frozen=True)
+class SumPlan:
+    """"n, then n integers" (1 <= n <= 200, |x| <= 1000): a real little validator."""
+
+    task_id: str
+    contract: dict[str, Any] | None = None
+    reason: str = ""
+
+    def violation(self, text: str) -> str | None:
+        lines = text.split("\n")
+        if len(lines) != 3 or lines[2] != "":
+            return "two lines expected"
+        if not lines[0].isdigit() or not 1 <= int(lines[0]) <= 200:
+            return "n out of 1..200"
+        numbers = lines[1].split(" ")
+        if len(numbers) != int(lines[0]):
+            return "not n numbers"
+        if not all(x.lstrip("-").isdigit() and abs(int(x)) <= 1000 for x in numbers):
+            return "a number out of range"
+        return None
+
+
+def fake_plan(task: ProgramTask) -> Any:
+    if task.task_id == "cc/sum":
+        return SumPlan(task.task_id, {"grammar": "n then n integers"})
+    return InputPlan(task.task_id, None, "the statement names no input format")
+
+
+def fake_inputs(plan: Any, seeds: Sequence[str], rng: random.Random,
+                count: int) -> list[ProgramInput]:
+    """Distinct inputs, none a seed; every tenth one large (n = 200)."""
+    made: list[ProgramInput] = []
+    seen = set(seeds)
+    while len(made) < count:
+        large = len(made) % 10 == 9
+        n = 200 if large else rng.randint(1, 12)
+        text = f"{n}\n{' '.join(str(rng.randint(-1000, 1000)) for _ in range(n))}\n"
+        if text not in seen:
+            seen.add(text)
+            made.append(ProgramInput(text, LARGE if large else RANDOM))
+    return made
+
+
+@pytest.fixture()
+def fake(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The fake plan in place of programgen's; returns the ids planned, in order."""
+    planned: list[str] = []
+
+    def plan(task: ProgramTask) -> Any:
+        planned.append(task.task_id)
+        return fake_plan(task)
+
+    monkeypatch.setattr(programgen, "plan_for", plan)
+    monkeypatch.setattr(programgen, "program_inputs", fake_inputs)
+    return planned
+
+
+# --------------------------------------------------------------------------- pure parts
+
+
+def test_screen_drops_violations_repeats_and_seeds() -> None:
+    plan = SumPlan("cc/sum")
+    made = [ProgramInput("2\n1 2\n", RANDOM), ProgramInput("2\n1 2\n", RANDOM),
+            ProgramInput("1\n5\n", RANDOM), ProgramInput("3\n1 2\n", RANDOM),
+            ProgramInput("1\n9999\n", RANDOM)]
+    screened = screen(made, ["1\n5\n"], plan.violation)
+    assert [c.text for c in screened.inputs] == ["2\n1 2\n"]
+    assert (screened.violations, screened.repeated) == (2, 2)
+    assert screened.shown[0].endswith("not n numbers")
+
+
+def test_what_the_reference_did_decides_drops_and_tiers() -> None:
+    ok = Outcome(Status.OK, "3\n", seconds=0.01)
+    slow = Outcome(Status.OK, "4\n", seconds=0.9)
+    outcomes = [ok, Outcome(Status.TIMEOUT, error="t"),
+                Outcome(Status.ERROR, error="e", fault=Fault.RAISED),
+                Outcome(Status.ERROR, error="big", fault=Fault.TOO_LARGE),
+                Outcome(Status.CRASH, error="killed"), slow, ok]
+    assert [drop_reason(o) for o in outcomes] == [
+        None, Drop.TIMEOUT, Drop.RUNTIME_ERROR, Drop.OUTPUT_LIMIT, Drop.RUNTIME_ERROR, None,
+        None]
+    kinds = [RANDOM] * 6 + [LARGE]
+    candidates = [ProgramInput(f"{k}\n", kind) for k, kind in enumerate(kinds)]
+    # one more candidate than outcomes: its job stopped before it
+    got = answers([*candidates, ProgramInput("x\n", RANDOM)], outcomes, stress_seconds=0.5)
+    assert [(t.test.input, t.test.output, t.test.origin) for t in got.tests] == [
+        ("0\n", "3\n", "plus"), ("5\n", "4\n", "stress"), ("6\n", "3\n", "stress")]
+    assert all(not t.test.public for t in got.tests) and got.tests[1].seconds == 0.9
+    assert got.dropped == {"not_run": 1, "output_limit": 1, "runtime_error": 2, "timeout": 1}
+    assert got.stressed == {"large": 1, "slow": 1}
+    assert stress_why(RANDOM, 0.5, 0.5) is None and stress_why(LARGE, 0, 1) is Stressed.LARGE
+    # the large inputs in jobs of their own, after the others; a stopped job's rest unrun
+    mixed = [ProgramInput("a", LARGE), ProgramInput("b", RANDOM), ProgramInput("c", LARGE),
+             ProgramInput("d", RANDOM), ProgramInput("e", RANDOM), ProgramInput("f", LARGE)]
+    jobs = batches(mixed, 2, 1)
+    assert jobs == [[1, 3], [4], [0], [2], [5]]
+    assert aligned(jobs, [[ok, slow], [ok], [], [ok], [slow]], 6) == [
+        UNRUN, ok, ok, slow, ok, slow]
+
+
+# --------------------------------------------------------------------------- the tasks file
+
+
+def _tasks(path: Path, extra: Sequence[dict[str, Any]] = ()) -> Path:
+    records = [
+        {"task_id": "cc/sum", "name": "1A. Sum", "prompt": "Print the sum of n integers.",
+         "canonical_solution": SUM, "source": "ours", "tags": ["math"],
+         "tests": [{"input": "3\n1 2 3\n", "output": "6\n", "public": True},
+                   {"input": "2\n5 5\n", "output": "10\n", "public": False}]},
+        {"task_id": "cc/echo", "prompt": "Echo.", "canonical_solution": "print(input())\n",
+         "tests": [{"input": "a\n", "output": "a\n", "public": True}]},
+        *extra,
+    ]
+    text = "".join(json.dumps(record) + "\n" for record in records)
+    path.write_bytes(gzip.compress(text.encode(), mtime=0))
+    return path
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in gzip.decompress(path.read_bytes()).splitlines()]
+
+
+def test_origin_round_trips_and_is_checked(tmp_path: Path) -> None:
+    record = _lines(_tasks(tmp_path / "t.jsonl.gz"))[0]
+    new = [ProgramTest("1\n4\n", "4\n", False, "plus"), ProgramTest("1\n5\n", "5\n", False,
+                                                                     "stress")]
+    line = augmented_record(record, new, {"grammar": "g"})
+    assert list(line) == [*record, "contract"] and line["tags"] == ["math"]
+    assert line["tests"][2:] == [
+        {"input": "1\n4\n", "output": "4\n", "public": False, "origin": "plus"},
+        {"input": "1\n5\n", "output": "5\n", "public": False, "origin": "stress"}]
+    # augmenting again replaces the earlier new tests, never stacks them
+    assert augmented_record(line, new[:1], None)["tests"] == [*record["tests"],
+                                                              line["tests"][2]]
+    path = tmp_path / "a.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    (task,) = load_program_tasks(path)
+    assert [t.origin for t in task.tests] == ["", "", "plus", "stress"]
+    assert {suite: [task.tests[i].input for i in run_order(task, suite)]
+            for suite in PROGRAM_SUITES} == {
+        "base": ["3\n1 2 3\n"], "original": ["3\n1 2 3\n", "2\n5 5\n"],
+        "plus": ["3\n1 2 3\n", "1\n4\n"], "stress": ["3\n1 2 3\n", "1\n5\n"],
+        "full": ["3\n1 2 3\n", "2\n5 5\n", "1\n4\n", "1\n5\n"]}
+    for test, problem in [({"origin": "edge"}, "unknown origin 'edge'"),
+                          ({"origin": ""}, "unknown origin ''"),
+                          ({"origin": "plus", "public": True}, "never public")]:
+        bad = {**line, "tests": [{"input": "1\n", "output": "1\n", **test}]}
+        path.write_text(json.dumps(bad) + "\n")
+        with pytest.raises(InputError, match=problem):
+            load_program_tasks(path)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _augment(tasks: Path, out: Path, *flags: str) -> Any:
+    result = CliRunner().invoke(main, ["augment", "--dataset-file", str(tasks), "--out",
+                                       str(out), "--per-task", "40", *flags])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_augment_programs_end_to_end(tmp_path: Path, fake: list[str]) -> None:
+    tasks = _tasks(tmp_path / "tasks.jsonl.gz", [
+        {"task_id": "cc/any", "prompt": "Print any.", "canonical_solution": "print(1)\n",
+         "multiple_answers_suspected": True,
+         "tests": [{"input": "1\n", "output": "1\n", "public": True}]}])
+    result = _augment(tasks, tmp_path / "one", "-j", "1")
+    assert fake == ["cc/sum", "cc/echo"]  # never the task flagged multiple answers
+    assert "3 tasks: 1 augmented (0 from checkpoints), 1 without an input grammar, 0 with " \
+           "no new input made, 1 skipped as multiple answers" in result.output
+    assert "no input grammar: the statement names no input format (1)" in result.output
+    sums, echo, anyone = _lines(tmp_path / "one" / ARTIFACT)
+    assert sums["contract"] == {"grammar": "n then n integers"}
+    assert (echo["contract"], anyone["contract"]) == (None, None)
+    assert echo["tests"] == [{"input": "a\n", "output": "a\n", "public": True}]
+    new = sums["tests"][2:]
+    assert sums["tests"][:2] == _lines(tasks)[0]["tests"] and sums["source"] == "ours"
+    for test in new:  # the reference's own answer, nothing the plan refuses
+        n, numbers = test["input"].split("\n")[:2]
+        assert SumPlan("x").violation(test["input"]) is None and n != "7"
+        assert test["output"] == f"{sum(map(int, numbers.split()))}\n"
+        assert test["origin"] == ("stress" if n == "200" else "plus")
+    stats = json.loads((tmp_path / "one" / "stats.json").read_text())
+    report = stats["tasks"][0]
+    assert (report["candidates"], report["violations"], report["stress"]) == (40, 0, 4)
+    assert report["plus"] + report["dropped"].get("runtime_error", 0) == 36
+    assert report["plus"] == sum(t["origin"] == "plus" for t in new)
+    seconds = json.loads((tmp_path / "one" / "reference-seconds.json").read_text())
+    assert len(seconds["tasks"]["cc/sum"]) == len(new) and set(seconds["tasks"]) == {"cc/sum"}
+
+    # the same seed, the same bytes, whatever -j; another seed, other inputs
+    _augment(tasks, tmp_path / "two", "-j", "2")
+    assert (tmp_path / "one" / ARTIFACT).read_bytes() == (tmp_path / "two" / ARTIFACT
+                                                          ).read_bytes()
+    _augment(tasks, tmp_path / "other", "--seed", "1", "-j", "2")
+    assert _lines(tmp_path / "other" / ARTIFACT)[0]["tests"] != sums["tests"]
+
+    # evaluate on the artifact: the public tests pass a program wrong past n = 100; the
+    # plus suite does not catch it (its large inputs are in stress), stress does
+    wrong = "n = int(input())\nxs = input().split()\nprint(sum(map(int, xs[:100])))\n"
+    samples = tmp_path / "s.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": "cc/sum", "solution": code}) + "\n"
+                               for code in (SUM, wrong)))
+    verdicts = {}
+    for suite in ("plus", "stress", "original", "full", "base"):
+        run = CliRunner().invoke(main, ["evaluate", "--dataset-file",
+                                        str(tmp_path / "one" / ARTIFACT), "--samples",
+                                        str(samples), "--suite", suite, "-j", "1"])
+        assert run.exit_code == 0, run.output
+        document = json.loads((tmp_path / f"s.evalplus-ng.{suite}.json").read_text())
+        assert document["evalplus_ng"]["suite"] == suite
+        verdicts[suite] = [e.get(f"{suite}_status", e["base_status"])
+                           for e in document["eval"]["cc/sum"]]
+    assert verdicts == {"plus": ["pass", "pass"], "stress": ["pass", "fail"],
+                        "original": ["pass", "pass"], "full": ["pass", "fail"],
+                        "base": ["pass", "pass"]}
+    plain = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(tasks), "--samples",
+                                      str(samples), "--suite", "plus"])
+    assert plain.exit_code == 2 and "no plus tests here" in plain.output
+
+
+def test_augment_programs_resumes_from_checkpoints(tmp_path: Path, fake: list[str]) -> None:
+    tasks = _tasks(tmp_path / "tasks.jsonl.gz")
+    out = tmp_path / "out"
+    first = _augment(tasks, out, "--tasks", "cc/sum", "-j", "1")
+    assert "1 tasks: 1 augmented (0 from checkpoints)" in first.output
+    assert len(_lines(out / ARTIFACT)) == 1
+    fake.clear()
+    again = _augment(tasks, out, "--tasks", "0-1", "-j", "1")  # numbers: places in the file
+    assert fake == ["cc/echo"]  # the task checkpointed is not planned again
+    assert "2 tasks: 1 augmented (1 from checkpoints)" in again.output
+    whole = _lines(out / ARTIFACT)
+    alone = tmp_path / "alone"
+    _augment(tasks, alone, "-j", "1")
+    assert (alone / ARTIFACT).read_bytes() == (out / ARTIFACT).read_bytes()
+    # another setting is another checkpoint: the task is made again
+    fake.clear()
+    _augment(tasks, out, "--time-limit", "3", "-j", "1")
+    assert fake == ["cc/sum", "cc/echo"] and len(whole) == 2
+    assert checkpoint_path(out, "cc/sum").is_file()
+
+
+def test_flags_of_the_other_kind_of_task_are_one_line_errors(tmp_path: Path) -> None:
+    tasks = _tasks(tmp_path / "tasks.jsonl.gz")
+    for flags, problem in [(["--dataset-file", str(tasks), "--budget", "5", "--no-audit"],
+                            "--budget, --no-audit: not for program tasks"),
+                           (["--dataset", "humaneval", "--time-limit", "1"],
+                            "--time-limit: not for function tasks"),
+                           (["--dataset-file", str(tasks), "--tasks", "5"],
+                            "unknown task number 5")]:
+        result = CliRunner().invoke(main, ["augment", "--out", str(tmp_path / "o"), *flags])
+        assert result.exit_code == 2, result.output
+        assert problem in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_reference_looping_on_large_inputs_costs_two_time_limits(tmp_path: Path) -> None:
+    looping = SUM.replace("assert n != 7\n", "while n == 200:\n    pass\n")
+    records = [(task, record) for task, record in zip(
+        load_program_tasks(_tasks(tmp_path / "t.jsonl.gz")), _lines(tmp_path / "t.jsonl.gz"),
+        strict=True)][:1]
+    task, record = records[0]
+    record = {**record, "canonical_solution": looping}
+    task = ProgramTask(task.task_id, task.prompt, looping, task.tests)
+    summary = run_augment_programs([(task, record)], ProgramAugmentConfig(count=40,
+                                   time_limit=0.2), tmp_path / "out", Backend(1),
+                                   planner=fake_plan, generator=fake_inputs)
+    (report,) = summary.reports
+    assert report.dropped == {"not_run": 2, "timeout": 2}  # one job of the four large ones
+    assert (report.plus, report.stress) == (36, 0)
+
+
+class _NoRuns:
+    """An executor for runs that must not need the sandbox."""
+
+    def run(self, job: Any) -> Any:
+        raise AssertionError("no job expected")
+
+    def map(self, jobs: Any) -> Any:
+        assert not list(jobs), "no job expected"
+        return iter(())
+
+
+def test_a_plan_the_generator_finds_no_input_for_keeps_its_tests(tmp_path: Path) -> None:
+    path = _tasks(tmp_path / "t.jsonl.gz")
+    records = list(zip(load_program_tasks(path), _lines(path), strict=True))
+    summary = run_augment_programs(records, ProgramAugmentConfig(count=5), tmp_path / "out",
+                                   planner=fake_plan, generator=lambda *_args: [],
+                                   executor=_NoRuns())
+    assert [(r.outcome, r.reason) for r in summary.reports] == [
+        ("no_inputs", "the generator made no input the plan admits"),
+        ("no_grammar", "the statement names no input format")]
+    sums, echo = _lines(summary.artifact)
+    assert sums["tests"] == records[0][1]["tests"] and sums["contract"] is not None
+    assert echo["tests"] == records[1][1]["tests"] and echo["contract"] is None
