@@ -18,6 +18,7 @@ Pure and deterministic: a task and a ``random.Random`` in, texts out.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -223,6 +224,10 @@ class _Maker:
                 return hi
             if size:  # small sizes mostly: a size of 1 or 2 finds the edge cases
                 return rng.randint(lo, min(hi, lo + rng.choice((1, 2, 4, 8))))
+            if hi - lo > 64 and rng.random() < 0.6:
+                # log-uniform: small values as often as large ones (a value may be a size
+                # the grammar cannot see, a loop's bound: its largest are the stress tier's)
+                return lo + int(math.exp(rng.uniform(0, math.log(hi - lo + 1)))) - 1
             return rng.randint(lo, hi)
         value = rng.uniform(low, high)
         return round(value, 2) if kind == FLOAT else value
