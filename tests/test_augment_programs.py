@@ -43,15 +43,18 @@ from evalplus_ng.pipeline.augment_programs import (
     ProgramAugmentConfig,
     checkpoint_path,
     run_augment_programs,
+    summary_lines,
+    task_rng,
 )
 from evalplus_ng.records import Fault, Outcome, ProgramTask, ProgramTest, Status
 from evalplus_ng.tasks.programs import augmented_record, load_program_tasks
 
 # --------------------------------------------------------------------------- a fake plan
 
-#: The reference: the sum of n integers; it raises on n == 7 (a runtime error to drop).
-SUM = ("n = int(input())\nxs = list(map(int, input().split()))\n"
-       "assert n != 7\nprint(sum(xs))\n")
+#: The reference: the sum of n integers.
+SUM = "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs))\n"
+#: A reference that raises on n == 7, an input the plan admits: it refutes the plan.
+PICKY = SUM.replace("print(", "assert n != 7\nprint(", 1)
 
 
 @dataclass(frozen=True)
@@ -224,7 +227,8 @@ def test_augment_programs_end_to_end(tmp_path: Path, fake: list[str]) -> None:
     result = _augment(tasks, tmp_path / "one", "-j", "1")
     assert fake == ["cc/sum", "cc/echo"]  # never the task flagged multiple answers
     assert "3 tasks: 1 augmented (0 from checkpoints), 1 without an input grammar, 0 with " \
-           "no new input made, 1 skipped as multiple answers" in result.output
+           "no new input made, 0 whose plan the reference refuted" in result.output
+    assert "1 skipped as multiple answers" in result.output
     assert "no input grammar: the statement names no input format (1)" in result.output
     sums, echo, anyone = _lines(tmp_path / "one" / ARTIFACT)
     assert sums["contract"] == {"grammar": "n then n integers"}
@@ -234,13 +238,13 @@ def test_augment_programs_end_to_end(tmp_path: Path, fake: list[str]) -> None:
     assert sums["tests"][:2] == _lines(tasks)[0]["tests"] and sums["source"] == "ours"
     for test in new:  # the reference's own answer, nothing the plan refuses
         n, numbers = test["input"].split("\n")[:2]
-        assert SumPlan("x").violation(test["input"]) is None and n != "7"
+        assert SumPlan("x").violation(test["input"]) is None
         assert test["output"] == f"{sum(map(int, numbers.split()))}\n"
         assert test["origin"] == ("stress" if n == "200" else "plus")
     stats = json.loads((tmp_path / "one" / "stats.json").read_text())
     report = stats["tasks"][0]
     assert (report["candidates"], report["violations"], report["stress"]) == (40, 0, 4)
-    assert report["plus"] + report["dropped"].get("runtime_error", 0) == 36
+    assert report["plus"] == 36 and report["dropped"] == {}
     assert report["plus"] == sum(t["origin"] == "plus" for t in new)
     seconds = json.loads((tmp_path / "one" / "reference-seconds.json").read_text())
     assert len(seconds["tasks"]["cc/sum"]) == len(new) and set(seconds["tasks"]) == {"cc/sum"}
@@ -312,7 +316,7 @@ def test_flags_of_the_other_kind_of_task_are_one_line_errors(tmp_path: Path) -> 
 
 
 def test_a_reference_looping_on_large_inputs_costs_two_time_limits(tmp_path: Path) -> None:
-    looping = SUM.replace("assert n != 7\n", "while n == 200:\n    pass\n")
+    looping = SUM.replace("print(", "while n == 200:\n    pass\nprint(", 1)
     records = [(task, record) for task, record in zip(
         load_program_tasks(_tasks(tmp_path / "t.jsonl.gz")), _lines(tmp_path / "t.jsonl.gz"),
         strict=True)][:1]
@@ -325,6 +329,29 @@ def test_a_reference_looping_on_large_inputs_costs_two_time_limits(tmp_path: Pat
     (report,) = summary.reports
     assert report.dropped == {"not_run": 2, "timeout": 2}  # one job of the four large ones
     assert (report.plus, report.stress) == (36, 0)
+
+
+def test_a_reference_raising_on_an_admitted_input_refutes_the_plan(tmp_path: Path) -> None:
+    """The reference passes the dataset's tests, so it answers every valid input: one it
+    raises on shows the plan admits what it should not, and no new test is kept."""
+    (task, record), *_ = zip(load_program_tasks(_tasks(tmp_path / "t.jsonl.gz")),
+                             _lines(tmp_path / "t.jsonl.gz"), strict=True)
+    task = ProgramTask(task.task_id, task.prompt, PICKY, task.tests)
+    summary = run_augment_programs([(task, {**record, "canonical_solution": PICKY})],
+                                   ProgramAugmentConfig(count=40), tmp_path / "out",
+                                   Backend(1), planner=fake_plan, generator=fake_inputs)
+    (report,) = summary.reports
+    assert report.outcome == "refuted" and (report.plus, report.stress) == (0, 0)
+    raised = report.dropped["runtime_error"]
+    assert raised > 0 and report.reason.startswith(f"the reference raised on {raised} of 40")
+    assert report.witness.startswith("7\n")
+    made = fake_inputs(None, [test.input for test in task.base_tests],
+                       task_rng(0, task.task_id), 40)
+    sevens = [item.text for item in made if item.text.startswith("7\n")]
+    assert report.witness == min(sevens, key=lambda text: (len(text), text))
+    (line,) = _lines(tmp_path / "out" / ARTIFACT)
+    assert line["tests"] == record["tests"]  # the dataset's tests, nothing added
+    assert any("refuted" in text for text in summary_lines(summary))
 
 
 class _NoRuns:

@@ -127,6 +127,9 @@ class Answers:
     tests: tuple[NewTest, ...]
     dropped: dict[str, int] = field(default_factory=dict)
     stressed: dict[str, int] = field(default_factory=dict)
+    #: The shortest input the reference raised (or crashed) on, if any: the witness that
+    #: the plan admits an input outside the reference's domain (see :func:`refuted`).
+    witness: str | None = None
 
 
 def answers(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome],
@@ -138,11 +141,16 @@ def answers(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome],
     kept: list[NewTest] = []
     dropped: Counter[str] = Counter()
     stressed: Counter[str] = Counter()
+    witness: str | None = None
     for position, candidate in enumerate(candidates):
         outcome = outcomes[position] if position < len(outcomes) else None
         reason = Drop.NOT_RUN if outcome is None else drop_reason(outcome)
         if reason is not None:
             dropped[reason.value] += 1
+            if reason is Drop.RUNTIME_ERROR and (
+                    witness is None or (len(candidate.text), candidate.text)
+                    < (len(witness), witness)):
+                witness = candidate.text
             continue
         assert outcome is not None
         why = stress_why(candidate.kind, outcome.seconds, stress_seconds)
@@ -152,7 +160,21 @@ def answers(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome],
         output = outcome.value if isinstance(outcome.value, str) else ""
         kept.append(NewTest(ProgramTest(candidate.text, output, False, origin),
                             candidate.kind, outcome.seconds))
-    return Answers(tuple(kept), dict(sorted(dropped.items())), dict(sorted(stressed.items())))
+    return Answers(tuple(kept), dict(sorted(dropped.items())), dict(sorted(stressed.items())),
+                   witness)
+
+
+def refuted(got: Answers) -> bool:
+    """Whether the reference refuted the plan: it raised on an input the plan admits.
+
+    The reference passes every test of the dataset, so on a valid input it answers; an
+    input it raises on is one the plan should not have admitted (a grammar the examples
+    left open, a guarantee the statement gives in words), or the reference is wrong
+    there, which only the statement can tell. Either way the plan is not a faithful
+    validator of that task, and the other inputs it admitted may be invalid without
+    making the reference raise: none of the task's new tests is kept. (A time-out says
+    nothing of validity: a large valid input may be slow.)"""
+    return got.witness is not None
 
 
 #: The outcome of an input its job never ran.

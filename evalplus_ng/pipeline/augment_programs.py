@@ -39,11 +39,13 @@ from evalplus_ng.generate.programgen import InputPlan, ProgramInput
 from evalplus_ng.jobs import program_job
 from evalplus_ng.oracle.programs import (
     STRESS_SHARE,
+    Drop,
     NewTest,
     Screened,
     aligned,
     answers,
     batches,
+    refuted,
     screen,
 )
 from evalplus_ng.pipeline.context import Progress
@@ -81,12 +83,13 @@ DEFAULT_TIME_LIMIT = 1.0
 #: compares them, and the artifact holds them; CodeContests' longest is 200 KB.
 MAX_EXPECTED_BYTES = 1 << 20
 #: Part of every checkpoint's fingerprint: bumped whenever what a task keeps changes.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 #: What became of a task (:attr:`ProgramTaskReport.outcome`): new tests made, or none
 #: because no grammar reads its public inputs, because the generator made no input its
-#: plan admits, or because its outputs need a checker program (skipped).
-AUGMENTED, NO_GRAMMAR, NO_INPUTS, MULTIPLE_ANSWERS = (
-    "augmented", "no_grammar", "no_inputs", "multiple_answers")
+#: plan admits, because the reference raised on an input the plan admits (the plan is
+#: refuted), or because its outputs need a checker program (skipped).
+AUGMENTED, NO_GRAMMAR, NO_INPUTS, REFUTED, MULTIPLE_ANSWERS = (
+    "augmented", "no_grammar", "no_inputs", "refuted", "multiple_answers")
 #: The flag of tasks whose outputs need a checker program (skipped unless asked).
 MULTIPLE_ANSWERS_FLAG = "multiple_answers_suspected"
 
@@ -126,7 +129,9 @@ class ProgramAugmentConfig:
 class ProgramTaskReport:
     """What happened to one task (its checkpoint and its entry in ``stats.json``).
 
-    ``outcome`` is :data:`AUGMENTED`, :data:`NO_GRAMMAR`, :data:`NO_INPUTS` or
+    ``outcome`` is :data:`AUGMENTED`, :data:`NO_GRAMMAR`, :data:`NO_INPUTS`,
+    :data:`REFUTED` (the reference raised on an input the plan admitted:
+    :func:`~evalplus_ng.oracle.programs.refuted`; no new test kept) or
     :data:`MULTIPLE_ANSWERS` (skipped), ``reason`` saying why where no test was made.
     ``seconds`` are measured (planning and generating in the parent; the reference's
     runs, summed and the longest): the only fields that differ between runs.
@@ -147,6 +152,8 @@ class ProgramTaskReport:
     shown_violations: tuple[str, ...] = ()
     #: The reference did not load (every input then dropped as not run).
     reference_error: str = ""
+    #: For :data:`REFUTED`: the shortest admitted input the reference raised on.
+    witness: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -306,6 +313,13 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
     stress = sum(new.test.origin == STRESS_ORIGIN for new in got.tests)
     seconds = {**report.seconds, "reference": round(sum(o.seconds for o in outcomes), 4),
                "reference_max": round(max((o.seconds for o in outcomes), default=0.0), 4)}
+    if refuted(got):
+        raised = got.dropped.get(Drop.RUNTIME_ERROR.value, 0)
+        return TaskTests((), pending.contract, replace(
+            report, outcome=REFUTED,
+            reason=f"the reference raised on {raised} of {len(outcomes)} admitted inputs",
+            witness=got.witness or "", dropped=got.dropped, stressed=got.stressed,
+            reference_error=error[:200], seconds=seconds))
     return TaskTests(got.tests, pending.contract, replace(
         report, plus=len(got.tests) - stress, stress=stress, dropped=got.dropped,
         stressed=got.stressed, reference_error=error[:200], seconds=seconds))
@@ -458,7 +472,8 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
     augmented = [report for report in reports if report.outcome == AUGMENTED]
     lines = [f"{len(reports)} tasks: {by[AUGMENTED]} augmented ({summary.resumed} from "
              f"checkpoints), {by[NO_GRAMMAR]} without an input grammar, {by[NO_INPUTS]} "
-             "with no new input made, "
+             f"with no new input made, {by[REFUTED]} whose plan the reference refuted (it "
+             "raised on an admitted input: no new test kept), "
              f"{by[MULTIPLE_ANSWERS]} skipped as multiple answers suspected (their outputs "
              "need a checker program; --include-multiple-answers augments them on the "
              "reference's own answer)"]
@@ -483,6 +498,11 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
         lines.append("no input grammar: " + "; ".join(
             f"{reason} ({n})" for reason, n in reasons.most_common(5))
             + ("; ..." if len(reasons) > 5 else ""))
+    refuted_tasks = [report for report in reports if report.outcome == REFUTED]
+    if refuted_tasks:
+        lines.append("refuted plans (the shortest input the reference raised on): " + "; ".join(
+            f"{report.task_id} {report.witness[:40]!r}" for report in refuted_tasks[:5])
+            + ("; ..." if len(refuted_tasks) > 5 else "") + " (all in stats.json)")
     lines.append(f"wrote {summary.artifact}, {summary.stats} and {summary.seconds_file}")
     return lines
 
