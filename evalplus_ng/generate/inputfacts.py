@@ -164,9 +164,11 @@ def _number(value: Scalar) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _is_tree(pairs: Sequence[tuple[int, int]], n: int) -> bool:
-    if len(pairs) != n - 1 or any(not (1 <= u <= n and 1 <= v <= n) for u, v in pairs):
-        return False
+def _joined(pairs: Sequence[tuple[int, int]], n: int) -> tuple[int, bool] | None:
+    """(connected parts of ``1..n``, whether a pair closed a cycle) for the pairs as
+    undirected edges; None when a pair names a vertex outside ``1..n``."""
+    if n < 1 or any(not (1 <= u <= n and 1 <= v <= n) for u, v in pairs):
+        return None
     parent = list(range(n + 1))
 
     def find(x: int) -> int:
@@ -175,12 +177,22 @@ def _is_tree(pairs: Sequence[tuple[int, int]], n: int) -> bool:
             x = parent[x]
         return x
 
+    cycle = False
     for u, v in pairs:
         a, b = find(u), find(v)
-        if a == b:
-            return False
+        cycle = cycle or a == b
         parent[a] = b
-    return True
+    return len({find(x) for x in range(1, n + 1)}), cycle
+
+
+def _is_tree(pairs: Sequence[tuple[int, int]], n: int) -> bool:
+    return len(pairs) == n - 1 and _joined(pairs, n) == (1, False)
+
+
+def _is_connected(pairs: Sequence[tuple[int, int]], n: int) -> bool:
+    """Whether the pairs join every vertex of ``1..n`` (and name no other)."""
+    joined = _joined(pairs, n)
+    return joined is not None and joined[0] == 1
 
 
 def learn(grammar: Grammar, examples: Sequence[Values],
@@ -372,23 +384,6 @@ def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
             out[name] = BlockFact(distinct, unordered, tree, None if tree else connected,
                                   endpoints.get(name))
     return out
-
-
-def _is_connected(pairs: Sequence[tuple[int, int]], n: int) -> bool:
-    """Whether the pairs join every vertex of ``1..n`` (and name no other)."""
-    if n < 1 or any(not (1 <= u <= n and 1 <= v <= n) for u, v in pairs):
-        return False
-    parent = list(range(n + 1))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for u, v in pairs:
-        parent[find(u)] = find(v)
-    return len({find(x) for x in range(1, n + 1)}) == 1
 
 
 def _connected_candidates(examples: Sequence[tuple[list[tuple[int, int]], dict[str, Scalar]]],

@@ -149,7 +149,8 @@ class AugmentSummary:
     nodes: Mapping[str, int] = field(default_factory=dict)
 
 
-def _digest(*parts: str) -> str:
+def digest(*parts: str) -> str:
+    """A short stable digest of ``parts`` (task seeds, checkpoint keys)."""
     hasher = hashlib.sha256()
     for part in parts:
         hasher.update(part.encode())
@@ -158,7 +159,7 @@ def _digest(*parts: str) -> str:
 
 
 def _task_seed(config: AugmentConfig, task_id: str) -> int:
-    return int(_digest(str(config.seed), task_id), 16) % (2**32)
+    return int(digest(str(config.seed), task_id), 16) % (2**32)
 
 
 def references(tasks: Sequence[Task], dataset: Dataset) -> dict[str, PlainReference]:
@@ -179,7 +180,7 @@ def fingerprint(config: AugmentConfig, task: Task, reference: PlainReference,
     # The equality decides where the plain reference disagrees (tiers); typed tasks keep
     # the fingerprints they had before equalities.
     equality = [] if task.equality == TYPED else [task.equality]
-    return _digest(
+    return digest(
         json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), task.solution,
         reference.code, str(reference.efficiency), _text(dataset.contract_path(task.task_id)),
         task.contract, task.oracle, _text(corpus), json.dumps(encode(list(task.base_inputs))),

@@ -21,7 +21,6 @@ resumes where it stopped; the same seed gives the same artifact, byte for byte, 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import inspect
 import json
 import random
@@ -48,6 +47,7 @@ from evalplus_ng.oracle.programs import (
     refuted,
     screen,
 )
+from evalplus_ng.pipeline.augment import digest
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
@@ -178,17 +178,9 @@ class ProgramAugmentSummary:
     wall_seconds: float = 0.0
 
 
-def _digest(*parts: str) -> str:
-    hasher = hashlib.sha256()
-    for part in parts:
-        hasher.update(part.encode())
-        hasher.update(b"\0")
-    return hasher.hexdigest()[:16]
-
-
 def task_rng(seed: int, task_id: str) -> random.Random:
     """The task's own random stream: the same for the same seed and id, whatever else runs."""
-    return random.Random(_digest("programs", str(seed), task_id))
+    return random.Random(digest("programs", str(seed), task_id))
 
 
 def _own(record: dict[str, Any]) -> dict[str, Any]:
@@ -210,13 +202,13 @@ def code_digest(planner: Planner, generator: Generator) -> str:
                 files.add(Path(source))
     names = [f"{f.__module__}.{getattr(f, '__qualname__', repr(f))}"
              for f in (planner, generator)]
-    return _digest(*names, *(path.read_text(encoding="utf-8") for path in sorted(files)))
+    return digest(*names, *(path.read_text(encoding="utf-8") for path in sorted(files)))
 
 
 def fingerprint(config: ProgramAugmentConfig, record: dict[str, Any], code: str) -> str:
     """Changes whenever anything that decides this task's new tests changes: the settings,
     the task's line and the planner's and generator's code (``code``: :func:`code_digest`)."""
-    return _digest(json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), code,
+    return digest(json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), code,
                    json.dumps(_own(record), sort_keys=True))
 
 
