@@ -177,3 +177,25 @@ def test_a_word_of_even_length_in_every_example_stays_even() -> None:
     assert plan.violation("aba\n") == "x1: odd length 3"
     made = program_inputs(plan, ["ab\n", "abba\n"], random.Random(3), 10)
     assert made and all(len(item.text.strip()) % 2 == 0 for item in made)
+
+
+RANGE = """Input
+
+The only line contains two integers l and r (1 ≤ l ≤ r ≤ 100).
+
+Output
+
+Print the answer.
+"""
+
+
+def test_one_example_shows_no_relation_the_statement_does() -> None:
+    """A lone example "4 2" says nothing of how its two numbers compare; "l ≤ r" does."""
+    alone = plan_for(task(["4 2\n"]))
+    assert alone.facts.relations == ()
+    stated = plan_for(task(["3 9\n"], RANGE))
+    assert [str(r) for r in stated.facts.relations] == [
+        "Relation(left='x1', op='<=', right='x2')"]
+    assert stated.violation("5 4\n") == "x1 <= x2 broken"
+    made = program_inputs(stated, ["3 9\n"], random.Random(2), 30)
+    assert made and all(int(a) <= int(b) for a, b in (i.text.split() for i in made))

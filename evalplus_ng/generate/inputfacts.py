@@ -41,6 +41,8 @@ from evalplus_ng.generate.inputgrammar import (
 
 #: Relations tried between two numbers of one scope.
 OPS = ("==", "<", "<=", "!=")
+#: Pairs of values a relation must hold on to be learnt.
+MIN_SUPPORT = 2
 
 
 @dataclass(frozen=True)
@@ -259,9 +261,11 @@ def _count_names(items: Sequence[Item]) -> Iterator[str]:
 
 def _relations(all_scopes: Sequence[_Scope]) -> Iterator[Relation]:
     """Relations between a number of a scope (a field or each item of a run) and a
-    scalar number in scope, held in every scope where both are."""
+    scalar number in scope, held in every scope where both are, on at least
+    :data:`MIN_SUPPORT` pairs of values (one pair, such as the two numbers of a lone
+    example, shows nothing: the statement's own relations come from its bounds)."""
     verdicts: dict[tuple[str, str, str], bool] = {}
-    seen_apart: dict[tuple[str, str], bool] = {}
+    support: dict[tuple[str, str], int] = {}
     for scope in all_scopes:
         scalars = {k: v for k, v in scope.env.items() if _number(v)}
         left_items: dict[str, list[float]] = {}
@@ -280,13 +284,11 @@ def _relations(all_scopes: Sequence[_Scope]) -> Iterator[Relation]:
                     key = (left, op, right)
                     ok = all(_holds(op, item, float(value)) for item in items)
                     verdicts[key] = verdicts.get(key, True) and ok
-                pair = (left, right)
-                seen_apart[pair] = seen_apart.get(pair, False) or any(
-                    item != float(value) for item in items)
+                support[left, right] = support.get((left, right), 0) + len(items)
     order = {name: index for index, name in enumerate(dict.fromkeys(
         name for (name, _op, _right) in verdicts))}
     for (left, op, right), ok in verdicts.items():
-        if not ok:
+        if not ok or support[left, right] < MIN_SUPPORT:
             continue
         # the strongest only: == over <= ; < over <= and != ; and each pair once
         if op == "<=" and (verdicts.get((left, "<", right)) or verdicts.get((left, "==", right))):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from evalplus_ng.generate.infergrammar import Inferred
-from evalplus_ng.generate.inputfacts import Range, WordFact
+from evalplus_ng.generate.inputfacts import Range, Relation, WordFact
 from evalplus_ng.generate.inputgrammar import WORD, Count, Field, Item, Line, Repeat, Seq
 from evalplus_ng.generate.statement import LineSpec, Ref, Stated
 
@@ -132,6 +132,29 @@ def stated_ranges(alignment: Alignment, stated: Stated, learnt: Mapping[str, Ran
         high = float(bound.high) if bound.high is not None else seen.high
         if low <= seen.low and seen.high <= high:
             out[var] = Range(low, high)
+    return out
+
+
+def stated_relations(alignment: Alignment, stated: Stated) -> list[Relation]:
+    """The statement's bounds by another named variable as relations (``1 ≤ a_i ≤ n``:
+    ``a <= n``; ``l < r``: ``l < r``; ``x ≥ y``: ``y <= x``), where both are named and
+    the side is the variable itself or one less than it."""
+    var_of = {name: var for var, name in alignment.names.items()}
+    out = []
+    for var, name in sorted(alignment.names.items()):
+        bound = stated.bound(name)
+        if bound is None:
+            continue
+        for ref, below in ((bound.high_ref, False), (bound.low_ref, True)):
+            if ref is None or ref.scale != 1 or ref.name not in var_of:
+                continue
+            other = var_of[ref.name]
+            if other == var or ref.offset not in (0, -1, 1):
+                continue
+            if not below and ref.offset in (0, -1):  # var <= other (+ -1)
+                out.append(Relation(var, "<=" if ref.offset == 0 else "<", other))
+            elif below and ref.offset in (0, 1):  # var >= other (+ 1)
+                out.append(Relation(other, "<=" if ref.offset == 0 else "<", var))
     return out
 
 

@@ -48,6 +48,7 @@ from evalplus_ng.generate.inputstated import (
     choose,
     grammar_lines,
     stated_ranges,
+    stated_relations,
     stated_words,
 )
 from evalplus_ng.generate.statement import stated_input
@@ -135,6 +136,12 @@ def plan_for(task: ProgramTask) -> InputPlan:
     facts = spread(replace(facts, ranges={**facts.ranges,
                                           **stated_ranges(alignment, stated, facts.ranges)},
                            words=stated_words(alignment, stated, facts.words)))
+    # the statement's relations, each where every example keeps it
+    for relation in stated_relations(alignment, stated):
+        if relation not in facts.relations:
+            more = replace(facts, relations=(*facts.relations, relation))
+            if all(check(more, chosen.grammar, seed) is None for seed in seeds):
+                facts = more
     contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
                 "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
