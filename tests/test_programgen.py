@@ -199,3 +199,16 @@ def test_one_example_shows_no_relation_the_statement_does() -> None:
     assert stated.violation("5 4\n") == "x1 <= x2 broken"
     made = program_inputs(stated, ["3 9\n"], random.Random(2), 30)
     assert made and all(int(a) <= int(b) for a, b in (i.text.split() for i in made))
+
+
+def test_a_bound_past_two_to_the_53_stays_exact() -> None:
+    """``n < 10^18`` is ``n <= 10^18 - 1``: as a float it would round up to ``10^18``."""
+    statement = STATEMENT.replace("(1 ≤ n ≤ 100)", "(1 ≤ n < 10^18)").replace(
+        "The second line contains n integers a_1, a_2, ..., a_n (1 ≤ a_i ≤ 10^9).\n", "")
+    plan = plan_for(task(["5\n", "7\n"], statement))
+    assert plan.facts.ranges["x1"].high == 10**18 - 1
+    assert plan.violation(f"{10**18 - 1}\n") is None
+    assert plan.violation(f"{10**18}\n") is not None
+    made = program_inputs(plan, ["5\n", "7\n"], random.Random(0), 40)
+    assert all(int(item.text) < 10**18 for item in made)
+    assert any(int(item.text) == 10**18 - 1 for item in made)

@@ -128,8 +128,8 @@ def stated_ranges(alignment: Alignment, stated: Stated, learnt: Mapping[str, Ran
         bound = stated.bound(name)
         if seen is None or bound is None or (bound.low is None and bound.high is None):
             continue
-        low = float(bound.low) if bound.low is not None else seen.low
-        high = float(bound.high) if bound.high is not None else seen.high
+        low = bound.low if bound.low is not None else seen.low
+        high = bound.high if bound.high is not None else seen.high
         if low <= seen.low and seen.high <= high:
             out[var] = Range(low, high)
     return out

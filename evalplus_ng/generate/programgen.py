@@ -152,6 +152,11 @@ def _size(items: Sequence[Item]) -> int:
     return sum(1 + (_size(item.body) if isinstance(item, Repeat) else 0) for item in items)
 
 
+def _exact(value: Scalar) -> float:
+    """A number as read (an integer stays exact)."""
+    return value if isinstance(value, int | float) else float(value)
+
+
 class _Maker:
     """Draws one input's values from a grammar, item by item."""
 
@@ -202,7 +207,7 @@ class _Maker:
         low, high = bounds.low, bounds.high
         for relation in self.facts.relations:
             if relation.left == name and relation.right in env:
-                value = float(env[relation.right])
+                value = _exact(env[relation.right])
                 if relation.op == "<=":
                     high = min(high, value)
                 elif relation.op == "<":
@@ -210,7 +215,7 @@ class _Maker:
                 elif relation.op == "==":
                     low, high = max(low, value), min(high, value)
             elif relation.right == name and relation.left in env:
-                value = float(env[relation.left])
+                value = _exact(env[relation.left])
                 if relation.op == "<=":
                     low = max(low, value)
                 elif relation.op == "<":
