@@ -162,7 +162,7 @@ def _holds(op: str, a: float, b: float) -> bool:
     return {"==": a == b, "<": a < b, "<=": a <= b, "!=": a != b}[op]
 
 
-def _num(value: Scalar) -> float:
+def exact(value: Scalar) -> float:
     """A number as read: an integer stays one (past 2**53 a float would round a bound
     such as ``10**18 - 1`` up to ``10**18``)."""
     return value if isinstance(value, int | float) else float(value)
@@ -216,7 +216,7 @@ def learn(grammar: Grammar, examples: Sequence[Values],
             if part.kind == WORD:
                 words.setdefault(part.name, []).extend(str(value) for value in got)
             else:
-                numbers.setdefault(part.name, []).extend(_num(value) for value in got)
+                numbers.setdefault(part.name, []).extend(exact(value) for value in got)
     ranges = {name: Range(min(seen), max(seen)) for name, seen in numbers.items() if seen}
     relations = list(_relations(all_scopes))
     blocks = _blocks(all_scopes)
@@ -279,16 +279,16 @@ def _relations(all_scopes: Sequence[_Scope]) -> Iterator[Relation]:
             if part.kind == WORD:
                 continue
             if isinstance(part, Field):
-                left_items[part.name] = [_num(scope.values.scalars[part.name])]
+                left_items[part.name] = [exact(scope.values.scalars[part.name])]
             else:
-                left_items[part.name] = [_num(v) for v in scope.values.lists[part.name]]
+                left_items[part.name] = [exact(v) for v in scope.values.lists[part.name]]
         for left, items in left_items.items():
             for right, value in scalars.items():
                 if right == left or not items:
                     continue
                 for op in OPS:
                     key = (left, op, right)
-                    ok = all(_holds(op, item, _num(value)) for item in items)
+                    ok = all(_holds(op, item, exact(value)) for item in items)
                     verdicts[key] = verdicts.get(key, True) and ok
                 support[left, right] = support.get((left, right), 0) + len(items)
     order = {name: index for index, name in enumerate(dict.fromkeys(
@@ -313,7 +313,7 @@ def _runs(all_scopes: Sequence[_Scope]) -> dict[str, RunFact]:
         for part in _fields(scope.items):
             if isinstance(part, Seq) and part.kind != WORD:
                 lists.setdefault(part.name, []).append(
-                    [_num(v) for v in scope.values.lists[part.name]])
+                    [exact(v) for v in scope.values.lists[part.name]])
     out = {}
     for name, runs in lists.items():
         longest = max((len(run) for run in runs), default=0)
@@ -443,7 +443,7 @@ def _check_scope(facts: Facts, scope: _Scope) -> str | None:
             bounds = facts.ranges.get(part.name)
             if bounds is not None:
                 for item in items:
-                    if not bounds.low <= _num(item) <= bounds.high:
+                    if not bounds.low <= exact(item) <= bounds.high:
                         return f"{part.name} = {item} outside [{bounds.low:g}, {bounds.high:g}]"
         else:
             word = facts.words.get(part.name)
@@ -461,14 +461,14 @@ def _check_scope(facts: Facts, scope: _Scope) -> str | None:
                                f"[{word.shortest}, {word.longest}]"
         if isinstance(part, Seq) and part.name in facts.runs:
             problem = _check_run(part.name, facts.runs[part.name],
-                                 [_num(v) for v in items] if part.kind != WORD else [])
+                                 [exact(v) for v in items] if part.kind != WORD else [])
             if problem:
                 return problem
     for relation in facts.relations:
         if relation.left in own and relation.right in scope.env:
-            right = _num(scope.env[relation.right])
+            right = exact(scope.env[relation.right])
             for value in own[relation.left]:
-                if not _holds(relation.op, _num(value), right):
+                if not _holds(relation.op, exact(value), right):
                     return f"{relation.left} {relation.op} {relation.right} broken"
     for block in scope.items:
         if isinstance(block, Repeat) and block.name in facts.blocks:

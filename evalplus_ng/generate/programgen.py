@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalplus_ng.generate.infergrammar import Inferred, infer_all
-from evalplus_ng.generate.inputfacts import Facts, Range, check, learn, spread
+from evalplus_ng.generate.inputfacts import Facts, Range, check, exact, learn, spread
 from evalplus_ng.generate.inputgrammar import (
     FLOAT,
     INT,
@@ -152,11 +152,6 @@ def _size(items: Sequence[Item]) -> int:
     return sum(1 + (_size(item.body) if isinstance(item, Repeat) else 0) for item in items)
 
 
-def _exact(value: Scalar) -> float:
-    """A number as read (an integer stays exact)."""
-    return value if isinstance(value, int | float) else float(value)
-
-
 class _Maker:
     """Draws one input's values from a grammar, item by item."""
 
@@ -207,7 +202,7 @@ class _Maker:
         low, high = bounds.low, bounds.high
         for relation in self.facts.relations:
             if relation.left == name and relation.right in env:
-                value = _exact(env[relation.right])
+                value = exact(env[relation.right])
                 if relation.op == "<=":
                     high = min(high, value)
                 elif relation.op == "<":
@@ -215,7 +210,7 @@ class _Maker:
                 elif relation.op == "==":
                     low, high = max(low, value), min(high, value)
             elif relation.right == name and relation.left in env:
-                value = _exact(env[relation.left])
+                value = exact(env[relation.left])
                 if relation.op == "<=":
                     low = max(low, value)
                 elif relation.op == "<":
