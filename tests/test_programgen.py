@@ -212,3 +212,19 @@ def test_a_bound_past_two_to_the_53_stays_exact() -> None:
     made = program_inputs(plan, ["5\n", "7\n"], random.Random(0), 40)
     assert all(int(item.text) < 10**18 for item in made)
     assert any(int(item.text) == 10**18 - 1 for item in made)
+
+
+def test_a_guarantee_no_plan_checks_leaves_the_task_without_a_plan() -> None:
+    """"An answer exists" cannot be drawn from a grammar: the task gets no new input."""
+    promise = STATEMENT.replace(
+        "Output\n", "It is guaranteed that the answer exists.\n\nOutput\n")
+    plan = plan_for(task(ARRAY, promise))
+    assert plan.contract is None
+    assert plan.reason == ("the statement guarantees what no plan checks: It is "
+                           "guaranteed that the answer exists.")
+    checked = STATEMENT.replace(
+        "Output\n", "It is guaranteed that all a_i are distinct and that the sum of n "
+                    "over all test cases does not exceed 2 ⋅ 10^5.\n\nOutput\n")
+    assert plan_for(task(ARRAY, checked)).contract is not None
+    small_sum = checked.replace("2 ⋅ 10^5", "400")
+    assert plan_for(task(ARRAY, small_sum)).contract is None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -51,7 +52,7 @@ from evalplus_ng.generate.inputstated import (
     stated_relations,
     stated_words,
 )
-from evalplus_ng.generate.statement import stated_input
+from evalplus_ng.generate.statement import input_section, stated_input
 from evalplus_ng.records import ProgramTask
 
 #: How a new input was made (``ProgramInput.kind``).
@@ -112,11 +113,54 @@ class InputPlan:
         return None
 
 
+#: What a guarantee of the statement may speak of for a plan to stand: what the facts
+#: keep where the examples show it (a tree, a connected graph, distinct or sorted items,
+#: a permutation, no repeated edge or loop, two values that differ) or the size budgets
+#: keep (a sum over test cases of at least :data:`SUM_FLOOR`).
+COVERED = re.compile(
+    r"\btree\b|connected|distinct|different|permutation|sorted|increasing|decreasing|"
+    r"ascending|descending|at most one|no more than one|multiple edges|twice|self[- ]?loop|"
+    r"to itself|loops|!=|≠|\bnot equal|coincide|the same|reach any|to any other|"
+    r"path between any", re.IGNORECASE)
+SUM_FLOOR = TOKENS[LARGE]
+
+
+def _limit(sentence: str) -> int:
+    """The largest number a sentence names (``2 ⋅ 10^5``, ``10^{6}``, ``100 000``)."""
+    found = [10 ** int(power) for power in re.findall(r"10\^\{?(\d+)", sentence)]
+    found += [int(digits.replace(" ", "")) for digits in re.findall(r"\d[\d ]*\d|\d",
+                                                                    sentence)]
+    return max(found, default=0)
+
+
+def unchecked_guarantee(prompt: str) -> str | None:
+    """A sentence of the Input section that guarantees what no plan checks ("it is
+    guaranteed that an answer exists", "that the root has two children"), if any: an
+    input drawn from the grammar may break it, and the reference's answer to such an
+    input is no test of anything (a right program may answer it otherwise)."""
+    section = input_section(prompt)
+    for sentence in re.split(r"(?<=[.!?])\s+", section):
+        if not re.search(r"guarantee|promise", sentence, re.IGNORECASE):
+            continue
+        if re.search(r"\bsum\b|total|exceed", sentence, re.IGNORECASE):
+            if _limit(sentence) >= SUM_FLOOR:
+                continue  # no input drawn here comes near it
+            return " ".join(sentence.split())
+        if not COVERED.search(sentence):
+            return " ".join(sentence.split())
+    return None
+
+
 def plan_for(task: ProgramTask) -> InputPlan:
-    """The task's input plan, inferred from its public inputs."""
+    """The task's input plan, inferred from its public inputs; none where the statement
+    guarantees what no plan checks (:func:`unchecked_guarantee`)."""
     examples = [test.input for test in task.base_tests]
     if not examples:
         return InputPlan(task.task_id, None, "the task has no public tests")
+    guarantee = unchecked_guarantee(task.prompt)
+    if guarantee is not None:
+        return InputPlan(task.task_id, None,
+                         f"the statement guarantees what no plan checks: {guarantee[:120]}")
     found = infer_all(examples)
     if not found:
         return InputPlan(task.task_id, None, NO_GRAMMAR)
