@@ -37,6 +37,7 @@ from evalplus_ng.generate.inputgrammar import (
     lines_of,
     parse,
     read_prefix,
+    size,
     value_of,
     widest,
 )
@@ -238,8 +239,8 @@ def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = Tru
             continue
         same = [(count, other) for other, want in plans
                 if other != count and list(want) == list(wanted)]
-        for size in range(2, MAX_BODY + 1):
-            for body, pins in _bodies(states, size, search):
+        for length in range(2, MAX_BODY + 1):
+            for body, pins in _bodies(states, length, search):
                 pins = pins + same
                 repeat = Repeat(search.name("r"), count, body)
                 after = _read_block(repeat, states)
@@ -353,7 +354,7 @@ def infer_all(examples: Sequence[str], budget: int = BUDGET) -> list[Inferred]:
                 parse(inferred.grammar, text)
         except Mismatch:
             continue
-        found.append(((_size(inferred.grammar), len(found)), inferred))
+        found.append(((size(inferred.grammar), len(found)), inferred))
         if len(found) >= CANDIDATES:
             break
     return [inferred for _key, inferred in sorted(found, key=lambda pair: pair[0])]
@@ -364,8 +365,3 @@ def infer(examples: Sequence[str], budget: int = BUDGET) -> Inferred | None:
     within the search budget (or there are no examples)."""
     found = infer_all(examples, budget)
     return found[0] if found else None
-
-
-def _size(items: Sequence[Item]) -> int:
-    """Items, blocks' bodies included: the simpler grammar is the likelier one."""
-    return sum(1 + (_size(item.body) if isinstance(item, Repeat) else 0) for item in items)

@@ -19,7 +19,7 @@ Pure: values in, facts out; facts and values in, a violation (or None) out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
@@ -386,36 +386,32 @@ def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
         distinct = all(len(set(r)) == len(r) for r in examples)
         unordered = distinct and all(
             len({tuple(sorted(map(str, row))) for row in r}) == len(r) for r in examples)
-        tree = next(_tree_candidates(pairs.get(name, [])), None)
-        connected = next(_connected_candidates(pairs.get(name, [])), None)
+        graphs = pairs.get(name, [])
+        tree = _vertex_count(graphs, _is_tree, lambda edges, _n: len(edges) >= 2)
+        connected = _vertex_count(graphs, _is_connected, lambda _edges, n: n >= 3)
         if distinct or tree or connected:
             out[name] = BlockFact(distinct, unordered, tree, None if tree else connected,
                                   endpoints.get(name))
     return out
 
 
-def _connected_candidates(examples: Sequence[tuple[list[tuple[int, int]], dict[str, Scalar]]],
-                          ) -> Iterator[str]:
+#: Each example's pairs of a block and the scalars in its scope.
+_Graphs = Sequence[tuple[list[tuple[int, int]], dict[str, Scalar]]]
+
+
+def _vertex_count(examples: _Graphs, shape: Callable[[Sequence[tuple[int, int]], int], bool],
+                  shows: Callable[[list[tuple[int, int]], int], bool]) -> str | None:
+    """The first variable ``n`` such that every example's pairs have ``shape`` over
+    ``1..n`` and at least one example ``shows`` it (is large enough to mean something)."""
     if not examples:
-        return
-    for n_name, value in examples[0][1].items():
+        return None
+    for name, value in examples[0][1].items():
         if isinstance(value, int) and all(
-                isinstance(env.get(n_name), int) and _is_connected(edges, int(env[n_name]))
-                for edges, env in examples) and any(int(env[n_name]) >= 3
-                                                    for _edges, env in examples):
-            yield n_name
-
-
-def _tree_candidates(examples: Sequence[tuple[list[tuple[int, int]], dict[str, Scalar]]],
-                     ) -> Iterator[str]:
-    if not examples:
-        return
-    for n_name, value in examples[0][1].items():
-        if not isinstance(value, int):
-            continue
-        if all(isinstance(env.get(n_name), int) and _is_tree(edges, int(env[n_name]))
-               for edges, env in examples) and any(len(edges) >= 2 for edges, _ in examples):
-            yield n_name
+                isinstance(env.get(name), int) and shape(edges, int(env[name]))
+                for edges, env in examples) and any(
+                shows(edges, int(env[name])) for edges, env in examples):
+            return name
+    return None
 
 
 def check(facts: Facts, grammar: Grammar, values: Values) -> str | None:

@@ -43,6 +43,7 @@ from evalplus_ng.generate.inputgrammar import (
     describe,
     parse,
     render,
+    size,
 )
 from evalplus_ng.generate.inputstated import (
     align,
@@ -166,13 +167,13 @@ def plan_for(task: ProgramTask) -> InputPlan:
         return InputPlan(task.task_id, None, NO_GRAMMAR)
     stated = stated_input(task.prompt)
     chosen, alignment = choose(found, stated)
-    size = _size(chosen.grammar)
+    largest = size(chosen.grammar) + ALTERNATIVE_SLACK
     # where the statement confirms every line of the grammar, it settles the reading;
     # elsewhere an input must fit every reading the statement does not speak against
     confirmed = alignment.agreed >= len(list(grammar_lines(chosen.grammar)))
     alternatives = () if confirmed else tuple(
         other for other in found if other is not chosen
-        and _size(other.grammar) <= size + ALTERNATIVE_SLACK
+        and size(other.grammar) <= largest
         and not (aligned := align(other.grammar, stated)).conflict
         and aligned.agreed >= alignment.agreed)
     seeds = tuple(parse(chosen.grammar, text) for text in examples)
@@ -190,10 +191,6 @@ def plan_for(task: ProgramTask) -> InputPlan:
                 "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
     return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds)
-
-
-def _size(items: Sequence[Item]) -> int:
-    return sum(1 + (_size(item.body) if isinstance(item, Repeat) else 0) for item in items)
 
 
 class _Maker:
@@ -304,10 +301,7 @@ class _Maker:
         window = self.window(name, env)
         if window is None:
             raise Mismatch(f"{name}: no value fits")
-        return self.number(*window, kind, size=self.sizes(name))
-
-    def sizes(self, name: str) -> bool:
-        return name in self.facts.counts
+        return self.number(*window, kind, size=name in self.facts.counts)
 
     def run(self, seq: Seq, length: int, env: Mapping[str, Scalar]) -> list[Scalar]:
         self.budget -= length
@@ -481,10 +475,3 @@ def program_inputs(plan: InputPlan, seeds: Sequence[str], rng: random.Random,
         seen.add(text)
         out.append(ProgramInput(text, kind))
     return out
-
-
-def widen(plan: InputPlan, ranges: Mapping[str, Range]) -> InputPlan:
-    """``plan`` with the given ranges in place of the learnt ones (bounds a statement
-    gives)."""
-    facts = replace(plan.facts, ranges={**plan.facts.ranges, **ranges})
-    return replace(plan, facts=facts)
