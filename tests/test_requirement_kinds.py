@@ -15,7 +15,7 @@ from evalplus_ng.reduce.cost import LINE_BUDGET, cost_goals, executed_lines
 from evalplus_ng.reduce.habits import goals, rewrites
 from evalplus_ng.reduce.profiles import Profile, select
 from evalplus_ng.reduce.requirements import class_requirement
-from evalplus_ng.reduce.slips import KINDS, slip_sources
+from evalplus_ng.reduce.slips import FUNCTION_KINDS, KINDS, slip_sources
 from evalplus_ng.serialize import encode
 from evalplus_ng.tasks.registry import load_humaneval
 
@@ -68,9 +68,36 @@ def test_slips_compile_differ_and_are_deterministic() -> None:
         assert ast.dump(ast.parse(source)) not in normal
         assert [m.code for m in slip_sources(source)] == [m.code for m in slips]
         assert [m.number for m in slips] == list(range(len(slips)))
-    assert set(KINDS) == {"bound", "skip", "guard", "forget", "strict"}
+    assert set(FUNCTION_KINDS) == {"bound", "skip", "guard", "forget", "strict"}
+    assert set(KINDS) == {*FUNCTION_KINDS, "operator", "constant"}
     forgets = slip_sources(TASKS["HumanEval/27"].solution, ("forget",))  # flip_case
     assert all(m.code != TASKS["HumanEval/27"].solution for m in forgets)
+
+
+_PROGRAM = """import sys
+sys.setrecursionlimit(10 ** 6)
+n, k = map(int, input().split())
+def solve(a, b):
+    return a * b + 1
+print(solve(n, k) % 7 if n > k and k != 0 else 0)
+"""
+
+
+def test_a_programs_slips_mutate_its_module_level_code_but_not_its_stack_size() -> None:
+    # A function's slips stay in its functions: the last line is setup to them.
+    assert all("print(solve(n, k) % 7 if n > k" in m.code for m in slip_sources(_PROGRAM))
+    operators = [ast.unparse(ast.parse(m.code))
+                 for m in slip_sources(_PROGRAM, ("operator",), module=True)]
+    for changed in ("a // b + 1", "a * b - 1", "if n < k", "k == 0", "n > k or k != 0"):
+        assert any(changed in code for code in operators), changed
+    constants = [ast.unparse(ast.parse(m.code))
+                 for m in slip_sources(_PROGRAM, ("constant",), module=True)]
+    assert any("% 8" in code for code in constants) and any("% 6" in code for code in constants)
+    assert any("else 1" in code for code in constants)
+    assert all("setrecursionlimit(10 ** 6)" in code for code in constants + operators)
+    every = slip_sources(_PROGRAM, tuple(KINDS), module=True)
+    assert len({m.code for m in every}) == len(every)
+    assert [m.line for m in every] == sorted(m.line for m in every)
 
 
 def test_executed_lines_grow_with_the_work_and_are_exact() -> None:

@@ -15,7 +15,17 @@ those, each at one site of a function of the ground truth:
 * **forget**: a normalising call dropped (``sorted(xs)`` -> ``xs``, ``abs(x)`` -> ``x``,
   ``s.lower()`` -> ``s``, ``s.strip()`` -> ``s``, ``set(xs)`` -> ``xs``);
 * **strict**: a comparison's strictness flipped (``<`` for ``<=`` and back), kept
-  here too so the kind stands alone.
+  here too so the kind stands alone;
+* **operator**: an operator swapped for its neighbour (``+`` and ``-``, ``*`` and ``//``,
+  ``<<`` and ``>>``, ``&`` and ``|``, ``^`` for ``|``, ``and`` and ``or``, ``==`` and
+  ``!=``, ``<`` and ``>``, ``<=`` and ``>=``), in expressions and augmented assignments;
+* **constant**: an integer constant one off (``0`` for ``1``, ``10**9 + 6`` for
+  ``10**9 + 7``), except where it only sizes the stack or the recursion limit.
+
+Functions' mutants (``augment``'s MINI on HumanEval and MBPP) use
+:data:`FUNCTION_KINDS`, the first five; a whole program (a stdin task's reference) has
+:data:`KINDS`, all of them, and its module-level code mutated too (``module=True``: a
+program's behaviour is there, not only in its functions).
 
 Pure: source in, mutant sources out (each compiles; duplicates and the original
 are dropped). Mutants are untrusted code, only ever run through the sandbox.
@@ -25,6 +35,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections import deque
 from collections.abc import Callable, Iterator
 
 from evalplus_ng.reduce.mutants import Mutant
@@ -127,6 +138,45 @@ def _strict_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
     return out
 
 
+_SWAP_BINARY: dict[type[ast.operator], type[ast.operator]] = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
+    ast.LShift: ast.RShift, ast.RShift: ast.LShift, ast.BitAnd: ast.BitOr,
+    ast.BitOr: ast.BitAnd, ast.BitXor: ast.BitOr,
+}
+_SWAP_COMPARE: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.Gt, ast.Gt: ast.Lt,
+    ast.LtE: ast.GtE, ast.GtE: ast.LtE,
+}
+
+
+def _operator_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
+    out: list[ast.AST | None] = []
+    if isinstance(node, (ast.BinOp, ast.AugAssign)):
+        swapped = _SWAP_BINARY.get(type(node.op))
+        if swapped is not None:
+            changed = copy.deepcopy(node)
+            changed.op = swapped()
+            out.append(changed)
+    elif isinstance(node, ast.BoolOp):
+        changed_bool = copy.deepcopy(node)
+        changed_bool.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        out.append(changed_bool)
+    elif isinstance(node, ast.Compare):
+        for index, op in enumerate(node.ops):
+            other = _SWAP_COMPARE.get(type(op))
+            if other is not None:
+                changed_compare = copy.deepcopy(node)
+                changed_compare.ops[index] = other()
+                out.append(changed_compare)
+    return out
+
+
+def _constant_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
+    if not (isinstance(node, ast.Constant) and type(node.value) is int):
+        return []
+    return [ast.Constant(node.value + delta) for delta in (-1, 1)]
+
+
 #: The kinds, in the order their mutants are listed.
 KINDS: dict[str, Variants] = {
     "bound": _bound_variants,
@@ -134,28 +184,59 @@ KINDS: dict[str, Variants] = {
     "guard": _guard_variants,
     "forget": _forget_variants,
     "strict": _strict_variants,
+    "operator": _operator_variants,
+    "constant": _constant_variants,
 }
+#: The kinds a function's mutants have (MINI's ``slips`` requirement).
+FUNCTION_KINDS = ("bound", "skip", "guard", "forget", "strict")
+
+#: Calls whose integer arguments only size the machine (a changed one changes nothing
+#: a test can see): a program's constants there are not mutated.
+_SIZING_CALLS = frozenset({"setrecursionlimit", "stack_size"})
 
 
-def _function_nodes(tree: ast.Module) -> Iterator[tuple[ast.AST, bool]]:
-    """Nodes inside the module's functions (module-level code is setup, not behaviour),
-    each with whether it is a statement of the function's own body (where an edge-case
-    guard sits)."""
+def _function_nodes(tree: ast.Module, module: bool) -> Iterator[tuple[ast.AST, bool]]:
+    """Nodes inside the module's functions (module-level code is setup, not behaviour,
+    unless ``module``: a program's), each with whether it is a statement of a function's
+    own body (where an edge-case guard sits). Nothing under a call in
+    :data:`_SIZING_CALLS`."""
     for top in tree.body:
         if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for statement in top.body:
-                for node in ast.walk(statement):
+                for node in _walk(statement):
                     yield node, node is statement
+        elif module:
+            for node in _walk(top):
+                yield node, False
 
 
-def slip_sources(source: str, kinds: tuple[str, ...] = tuple(KINDS)) -> list[Mutant]:
-    """Every slip of ``kinds`` at every site of ``source``'s functions, in source order
-    of the sites (then kind order); each compiles and differs from the original and
-    from every earlier one."""
+def _walk(root: ast.AST) -> Iterator[ast.AST]:
+    """``ast.walk``, pruned at sizing calls."""
+    todo = deque([root])
+    while todo:
+        node = todo.popleft()
+        if isinstance(node, ast.Call) and _called_name(node) in _SIZING_CALLS:
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _called_name(node: ast.Call) -> str:
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def slip_sources(source: str, kinds: tuple[str, ...] = FUNCTION_KINDS,
+                 module: bool = False) -> list[Mutant]:
+    """Every slip of ``kinds`` at every site of ``source``'s functions (and, if
+    ``module``, of its module-level code), in source order of the sites (then kind
+    order); each compiles and differs from the original and from every earlier one."""
     tree = ast.parse(source)
     seen = {ast.dump(tree)}
     sites: list[tuple[int, int, ast.AST, ast.AST | None]] = []
-    for node, top in _function_nodes(tree):
+    for node, top in _function_nodes(tree, module):
         for rank, kind in enumerate(kinds):
             for replacement in KINDS[kind](node, top):
                 line = getattr(node, "lineno", 0)

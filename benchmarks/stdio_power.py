@@ -1,0 +1,309 @@
+"""Test power on CodeContests' stdin/stdout tasks: kills by ``augment``'s suite against
+kills by CodeContests' own hidden tests (private + generated), on programs that pass the
+public tests.
+
+The tasks: every one whose statement does not suggest several right answers (those need a
+checker). The programs: mutants of every reference (:func:`evalplus_ng.reduce.slips.slip_sources`
+with every kind, module-level code included: operator, bound, constant slips and the
+rest), up to ``--per-task`` a task chosen evenly over the kinds (a seeded shuffle); and the
+agents' rewrites in ``solutions.jsonl.gz``, right and wrong (a right one our suite fails is
+a false kill, found without review). Each is judged on the public tests first; those that
+pass are judged on CodeContests' hidden tests (``original``), on ``augment``'s plus tier
+(correctness) and on its stress tier (efficiency), each stopping at its first failure.
+
+A kill is a program that passes the public tests and fails a suite. Every disagreement
+(killed by one side only) is written to ``--review``: the changed line, the simplest
+failing input of the killing side (fewest characters), the expected output and the
+program's, for a reader to decide whether the input is valid per the statement and the
+program really wrong there. Survivors of both (missed, or equivalent mutants) are counted,
+not reviewed.
+
+    python benchmarks/stdio_power.py OUT/ProgramsPlus.jsonl.gz [--dataset ../shared/datasets/stdio]
+        [--tasks N] [--per-task 16] [-j 2] [--time-limit 4] [--out power.json]
+        [--review power.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import gzip
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng.backend.executors import Backend
+from evalplus_ng.evaluation.programs import (
+    BASE,
+    ORIGINAL,
+    ProgramConfig,
+    ProgramResult,
+    RunStatus,
+    judge_programs,
+)
+from evalplus_ng.jobs import program_job
+from evalplus_ng.pipeline.augment_programs import MULTIPLE_ANSWERS_FLAG
+from evalplus_ng.protocols import Executor
+from evalplus_ng.records import (
+    PLUS_ORIGIN,
+    STRESS_ORIGIN,
+    ProgramTask,
+    ProgramTest,
+    Sample,
+    Verdict,
+)
+from evalplus_ng.reduce.slips import KINDS, slip_sources
+from evalplus_ng.sandbox import Limits
+from evalplus_ng.tasks.programs import load_program_tasks
+from evalplus_ng.types import TaskId
+
+DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "stdio"
+#: The suites each passing program is judged on: CodeContests' own hidden tests, then
+#: augment's two tiers.
+SIDES = (ORIGINAL, PLUS_ORIGIN, STRESS_ORIGIN)
+SHOWN = 400  #: characters of an input or output shown in the review
+
+
+@dataclass(frozen=True)
+class Program:
+    """One program judged: a mutant of the reference (``kind`` its slip) or a rewrite
+    (``kind`` ``rewrite``, ``recorded`` its verdict in the dataset's README's sense)."""
+
+    task_id: TaskId
+    kind: str
+    code: str
+    change: str = ""
+    recorded: str = ""
+
+
+def chosen_mutants(task: ProgramTask, per_task: int, seed: int) -> list[Program]:
+    """Up to ``per_task`` distinct mutants of ``task``'s reference, taken in turn from each
+    kind's shuffled list (kind order of :data:`KINDS`)."""
+    rng = random.Random(f"{seed}:{task.task_id}")
+    seen: set[str] = set()
+    by_kind: list[list[Program]] = []
+    original = ast.unparse(ast.parse(task.solution)).splitlines()
+    for kind in KINDS:
+        found = []
+        for mutant in slip_sources(task.solution, (kind,), module=True):
+            if mutant.code not in seen:
+                seen.add(mutant.code)
+                found.append(Program(task.task_id, kind, mutant.code,
+                                     _change(original, mutant.code)))
+        rng.shuffle(found)
+        by_kind.append(found)
+    taken: list[Program] = []
+    while len(taken) < per_task and any(by_kind):
+        for found in by_kind:
+            if found and len(taken) < per_task:
+                taken.append(found.pop())
+    return taken
+
+
+def _change(original: list[str], code: str) -> str:
+    """The lines a mutant changed: ``- old`` and ``+ new``."""
+    diff = difflib.unified_diff(original, code.splitlines(), lineterm="", n=0)
+    return "\n".join(line for line in diff
+                     if line[:1] in "+-" and not line.startswith(("+++", "---")))
+
+
+def rewrites(path: Path, tasks: Mapping[TaskId, ProgramTask]) -> list[Program]:
+    """The agents' rewrites of the chosen tasks, with their recorded verdicts."""
+    out = []
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            if record["task_id"] in tasks:
+                out.append(Program(record["task_id"], "rewrite", record["code"],
+                                   record["solution_id"], record["verdict"]))
+    return out
+
+
+def judge(tasks: Mapping[TaskId, ProgramTask], programs: Sequence[Program], suite: str,
+          executor: Executor, time_limit: float, label: str) -> list[ProgramResult]:
+    """Each program's result on ``suite`` (its first failure stops it)."""
+    samples = [Sample(p.task_id, p.code, k + 1) for k, p in enumerate(programs)]
+    began = time.monotonic()
+
+    def heard(done: int, total: int) -> None:
+        if done % 200 == 0 or done == total:
+            print(f"  {label}: {done}/{total} ({time.monotonic() - began:.0f} s)", flush=True)
+
+    return judge_programs(tasks, samples, executor,
+                          ProgramConfig(time_limit=time_limit, suite=suite), heard)
+
+
+def failing_tests(task: ProgramTask, program: Program, suite: str, executor: Executor,
+                  time_limit: float) -> list[tuple[int, RunStatus]]:
+    """Every hidden test of ``suite`` the program fails (all run), with its status."""
+    [full] = judge_programs({task.task_id: task}, [Sample(task.task_id, program.code, 1)],
+                            executor, ProgramConfig(time_limit=time_limit, suite=suite,
+                                                    details=True))
+    return [(run.index, run.status) for run in full.tests
+            if not run.public and run.status is not RunStatus.PASS]
+
+
+def output_of(task: ProgramTask, code: str, text: str, executor: Executor,
+              time_limit: float) -> str:
+    """What ``code`` prints on ``text`` (or its failure), for the review."""
+    job = program_job(task, code, [ProgramTest(text, "", False)], time_limit, judged=False)
+    [result] = list(executor.map([job]))
+    if not result.outcomes:
+        return f"(did not load: {result.load.error})"
+    outcome = result.outcomes[0]
+    if isinstance(outcome.value, str):
+        return outcome.value
+    return f"({outcome.status.value}: {outcome.error})"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= SHOWN else text[:SHOWN] + f"... ({len(text)} characters)"
+
+
+def verdict(result: ProgramResult) -> str:
+    """``pass``, or the status of the first hidden test failed."""
+    if result.full is Verdict.PASS:
+        return "pass"
+    failure = result.first_failure
+    return failure.status.value if failure is not None else "fail"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("suite", type=Path, help="augment's ProgramsPlus.jsonl.gz")
+    parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
+    parser.add_argument("--tasks", type=int, default=0, help="the first N tasks (0: all)")
+    parser.add_argument("--per-task", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument("--time-limit", type=float, default=4.0)
+    parser.add_argument("--out", type=Path, default=Path("power.json"))
+    parser.add_argument("--review", type=Path, default=Path("power.md"))
+    options = parser.parse_args()
+    # A "print any" task's outputs need a checker: no suite can judge its programs by
+    # comparing with the reference's answer.
+    every = [task for task in load_program_tasks(options.suite)
+             if MULTIPLE_ANSWERS_FLAG not in task.flags]
+    if options.tasks:
+        every = every[:options.tasks]
+    tasks = {task.task_id: task for task in every}
+    has_plus = {task.task_id for task in every
+                if any(test.origin == PLUS_ORIGIN for test in task.tests)}
+    programs = [m for task in every for m in chosen_mutants(task, options.per_task,
+                                                             options.seed)]
+    programs += rewrites(options.dataset / "solutions.jsonl.gz", tasks)
+    began = time.monotonic()
+    print(f"{len(tasks)} tasks ({len(has_plus)} with plus tests), {len(programs)} programs "
+          f"({sum(p.kind == 'rewrite' for p in programs)} rewrites)", flush=True)
+    hidden = [options.suite, options.dataset]
+    with Backend(options.jobs).executor(Limits(), hidden) as executor:
+        base = judge(tasks, programs, BASE, executor, options.time_limit, "public")
+        passing = [p for p, r in zip(programs, base, strict=True) if r.base is Verdict.PASS]
+        sides = {side: judge(tasks, passing, side, executor, options.time_limit, side)
+                 for side in SIDES}
+        rows = table(passing, sides, has_plus)
+        review_lines = review(tasks, passing, rows, executor, options.time_limit)
+    summary = summarise(rows)
+    wall = time.monotonic() - began
+    summary["wall_seconds"] = round(wall, 1)
+    summary["programs"] = len(programs)
+    summary["mutants_made"] = sum(p.kind != "rewrite" for p in programs)
+    options.out.write_text(json.dumps({"summary": summary, "programs": rows}, indent=1) + "\n")
+    options.review.write_text("\n".join(review_lines) + "\n")
+    for key, value in summary.items():
+        print(f"{key}: {value}")
+
+
+def table(passing: Sequence[Program], sides: Mapping[str, Sequence[ProgramResult]],
+          has_plus: set[TaskId]) -> list[dict[str, Any]]:
+    """One row a program: what it is and each side's verdict (``pass`` or the status of
+    its first failure)."""
+    rows = []
+    for k, program in enumerate(passing):
+        row = {"task_id": program.task_id, "kind": program.kind, "change": program.change,
+               "recorded": program.recorded, "plus_tests": program.task_id in has_plus,
+               "cc": verdict(sides[ORIGINAL][k])}
+        for side in (PLUS_ORIGIN, STRESS_ORIGIN):
+            row[side] = verdict(sides[side][k])
+        rows.append(row)
+    return rows
+
+
+def killed(row: Mapping[str, Any], side: str) -> bool:
+    return bool(row[side] != "pass")
+
+
+def summarise(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The counts: mutants by who kills them, rewrites by recorded verdict and ours."""
+    mutants = [r for r in rows if r["kind"] != "rewrite"]
+    table: Counter[str] = Counter()
+    by_kind: dict[str, Counter[str]] = {}
+    for row in mutants:
+        cc, ours = killed(row, "cc"), killed(row, PLUS_ORIGIN) or killed(row, STRESS_ORIGIN)
+        cell = {(True, True): "both", (True, False): "cc_only", (False, True): "ours_only",
+                (False, False): "neither"}[cc, ours]
+        table[cell] += 1
+        by_kind.setdefault(row["kind"], Counter())[cell] += 1
+        if ours and not killed(row, PLUS_ORIGIN):
+            table["ours_by_stress_only"] += 1
+        if killed(row, PLUS_ORIGIN) and row[PLUS_ORIGIN] == RunStatus.TIMEOUT.value:
+            table["plus_kills_by_timeout"] += 1
+    written = [r for r in rows if r["kind"] == "rewrite"]
+    right = [r for r in written if r["recorded"] == "pass"]
+    wrong = [r for r in written if r["recorded"] != "pass"]
+    return {
+        "mutants_passing_public": len(mutants),
+        "kills": dict(sorted(table.items())),
+        "cc_kills": table["both"] + table["cc_only"],
+        "our_kills": table["both"] + table["ours_only"],
+        "by_kind": {kind: dict(sorted(c.items())) for kind, c in sorted(by_kind.items())},
+        "rewrites_passing_public": len(written),
+        "right_rewrites_we_fail": sum(killed(r, PLUS_ORIGIN) or killed(r, STRESS_ORIGIN)
+                                      for r in right),
+        "right_rewrites": len(right),
+        "wrong_rewrites_passing_public": len(wrong),
+        "wrong_rewrites_cc_kills": sum(killed(r, "cc") for r in wrong),
+        "wrong_rewrites_our_kills": sum(killed(r, PLUS_ORIGIN) or killed(r, STRESS_ORIGIN)
+                                        for r in wrong),
+    }
+
+
+def review(tasks: Mapping[TaskId, ProgramTask], passing: Sequence[Program],
+           rows: Sequence[Mapping[str, Any]], executor: Executor,
+           time_limit: float) -> list[str]:
+    """Markdown: every disagreement (and every right rewrite our suite fails), with the
+    simplest failing input of the side that kills it."""
+    lines = ["# Disagreements: kills by one side only", ""]
+    for program, row in zip(passing, rows, strict=True):
+        cc = killed(row, "cc")
+        ours_side = next((s for s in (PLUS_ORIGIN, STRESS_ORIGIN) if killed(row, s)), "")
+        false_kill = program.kind == "rewrite" and program.recorded == "pass" and ours_side
+        if cc == bool(ours_side) and not false_kill:
+            continue
+        side = ours_side or ORIGINAL
+        task = tasks[program.task_id]
+        failures = failing_tests(task, program, side, executor, time_limit)
+        if not failures:
+            continue  # flaky: passed when all run
+        index, status = min(failures, key=lambda f: (len(task.tests[f[0]].input), f[0]))
+        test = task.tests[index]
+        got = output_of(task, program.code, test.input, executor, time_limit)
+        who = "ours only" if ours_side else "CodeContests only"
+        lines += [f"## {program.task_id} ({program.kind}): {who}, by {side} "
+                  f"({status.value}; {len(failures)} failing tests)", "",
+                  "```", program.change or program.recorded, "```", "",
+                  "input:", "```", _short(test.input).rstrip("\n"), "```",
+                  "expected:", "```", _short(test.output).rstrip("\n"), "```",
+                  "program:", "```", _short(got).rstrip("\n"), "```", "",
+                  "verdict: ", ""]
+    return lines
+
+
+if __name__ == "__main__":
+    main()
