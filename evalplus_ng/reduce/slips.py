@@ -34,6 +34,7 @@ are dropped). Mutants are untrusted code, only ever run through the sandbox.
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -242,65 +243,71 @@ def slip_sources(source: str, kinds: tuple[str, ...] = FUNCTION_KINDS,
                 line = getattr(node, "lineno", 0)
                 column = getattr(node, "col_offset", 0)
                 sites.append((line * 1000 + column, rank, node, replacement))
+    places = _places(tree)
     mutants: list[Mutant] = []
     for position, _rank, node, replacement in sorted(sites, key=lambda s: (s[0], s[1])):
-        changed = _apply(tree, node, replacement)
-        if changed is None:
+        if id(node) not in places:
             continue
-        dumped = ast.dump(changed)
-        if dumped in seen:
-            continue
-        try:
-            code = ast.unparse(ast.fix_missing_locations(changed))
-            compile(code, "<slip>", "exec")
-        except (SyntaxError, ValueError):
-            continue
+        with _applied(places[id(node)], replacement) as changed:
+            if not changed:
+                continue
+            dumped = ast.dump(tree)
+            if dumped in seen:
+                continue
+            try:
+                code = ast.unparse(ast.fix_missing_locations(tree))
+                compile(code, "<slip>", "exec")
+            except (SyntaxError, ValueError):
+                continue
         seen.add(dumped)
         mutants.append(Mutant(len(mutants), position // 1000, code))
     return mutants
 
 
-def _apply(tree: ast.Module, node: ast.AST, replacement: ast.AST | None) -> ast.Module | None:
-    """A copy of ``tree`` with ``node`` replaced (None: removed, where a statement may go)."""
-    path = _path_to(tree, node)
-    if path is None:
-        return None
-    copied = copy.deepcopy(tree)
-    parent: ast.AST = copied
-    for field, index in path[:-1]:
-        value = getattr(parent, field)
-        parent = value[index] if index is not None else value
-    field, index = path[-1]
+#: Where a node sits: its parent, the parent's field, and its index when that is a list.
+Place = tuple[ast.AST, str, int | None]
+
+
+def _places(root: ast.AST) -> dict[int, Place]:
+    """Every node under ``root`` by ``id``, with its place."""
+    places: dict[int, Place] = {}
+    for parent in ast.walk(root):
+        for field, value in ast.iter_fields(parent):
+            if isinstance(value, list):
+                for index, item in enumerate(value):
+                    if isinstance(item, ast.AST):
+                        places[id(item)] = (parent, field, index)
+            elif isinstance(value, ast.AST):
+                places[id(value)] = (parent, field, None)
+    return places
+
+
+@contextlib.contextmanager
+def _applied(place: Place, replacement: ast.AST | None) -> Iterator[bool]:
+    """The tree with the node at ``place`` replaced by a copy of ``replacement`` (None:
+    the statement removed; a body left empty gets a ``pass``) while the block runs, put
+    back after; yields False, changing nothing, where nothing can be removed."""
+    parent, field, index = place
     if index is None:
         if replacement is None:
-            return None
+            yield False
+            return
+        old = getattr(parent, field)
         setattr(parent, field, copy.deepcopy(replacement))
-        return copied
+        try:
+            yield True
+        finally:
+            setattr(parent, field, old)
+        return
     items = getattr(parent, field)
+    saved = list(items)
     if replacement is None:
         del items[index]
         if not items:  # a body cannot be empty
             items.append(ast.Pass())
     else:
         items[index] = copy.deepcopy(replacement)
-    return copied
-
-
-def _path_to(root: ast.AST, target: ast.AST) -> list[tuple[str, int | None]] | None:
-    """The (field, index) steps from ``root`` to ``target``; None when absent."""
-    for field, value in ast.iter_fields(root):
-        if isinstance(value, list):
-            for index, item in enumerate(value):
-                if item is target:
-                    return [(field, index)]
-                if isinstance(item, ast.AST):
-                    found = _path_to(item, target)
-                    if found is not None:
-                        return [(field, index), *found]
-        elif isinstance(value, ast.AST):
-            if value is target:
-                return [(field, None)]
-            found = _path_to(value, target)
-            if found is not None:
-                return [(field, None), *found]
-    return None
+    try:
+        yield True
+    finally:
+        items[:] = saved
