@@ -226,6 +226,36 @@ class _Progress(Meter):
         super().__init__(label, sys.stderr)
 
 
+class _Stages:
+    """The progress of stages that follow one another, one meter at a time: a stage's
+    first update ends the meter of the one before."""
+
+    def __init__(self) -> None:
+        self.label = ""
+        self.meter: _Progress | None = None
+
+    def __enter__(self) -> _Stages:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.meter is not None:
+            self.meter.close()
+            self.meter = None
+
+    def progress(self, label: str) -> Callable[[int, int], None]:
+        """The progress callback of the stage ``label``."""
+        def update(done: int, total: int) -> None:
+            if self.meter is None or self.label != label:
+                self.close()
+                self.label, self.meter = label, _Progress(label)
+                self.meter.__enter__()
+            self.meter.update(done, total)
+        return update
+
+
 def _dataset_options(command: F) -> F:
     """``--dataset``, ``--dataset-file`` and ``--data``; see :func:`_dataset`."""
     for option in reversed([
@@ -419,7 +449,8 @@ def _terminated(signum: int, _frame: object) -> None:
 @click.option("--min-time-limit", "min_time_limit",
               type=_Finite(min=0.01, max=MAX_SECONDS), default=None,
               show_default="the suite's calibration, else 1.0",
-              help="Floor of every per-test time limit, seconds.")
+              help="Floor of every per-test time limit, seconds (program tasks: also "
+                   "the limit of a test that neither it nor its task names, else 10 s).")
 @click.option("--time-factor", "--gt-time-limit-factor", "time_factor",
               type=_Finite(min=1.0, max=MAX_FACTOR), default=None,
               show_default="the suite's calibration, else 4.0",
@@ -564,7 +595,7 @@ def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
     if resume:
         raise click.UsageError("--resume is not supported for program tasks yet")
     config = ProgramConfig(time_limit=time_limit or DEFAULT_TIME_LIMIT, details=details,
-                           suite=FULL if suite == AUTO else suite)
+                           suite=FULL if suite == AUTO else suite, min_time_limit=time_limit)
     request = ProgramRequest(tasks, samples, config, Limits(memory_bytes=memory_mb << 20),
                              backend, results)
     with _Progress("judging") as progress:
@@ -576,6 +607,15 @@ def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
     for column, row in summary.pass_at_k.items():
         click.echo(f"{column}: " + ", ".join(f"pass@{k} {100 * value:.1f}"
                                              for k, value in row.items()))
+    for column in summary.pass_at_k:
+        failed = summary.failures(column)
+        if failed["samples"]:
+            wrong = ", ".join(f"{n} {status}" for status, n in failed["correctness"].items()
+                              if n)
+            click.echo(f"{column} failures: {failed['samples']} sample(s): correctness "
+                       f"{sum(failed['correctness'].values())}" + (f" ({wrong})" if wrong else "")
+                       + f", timeout {failed['timeout']}"
+                       + (f", refused {failed['refused']}" if failed["refused"] else ""))
 
 
 def _print_kills(summary: EvaluateSummary, split: bool) -> None:
@@ -620,7 +660,8 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
 @click.option("--no-reduce", is_flag=True, help="Do not write the MINI suite.")
 @click.option("--no-calibrate", is_flag=True,
               help="Do not time the ground truth: no calibrated per-test time limits "
-                   "(timings are the only part of the suites that differs between runs).")
+                   "(timings are the only part of the suites that differs between runs; "
+                   "program tasks: no time_limit on the new tests).")
 @click.option("--time-limit", "time_limit", type=_Finite(min=0.01, max=MAX_SECONDS),
               default=None, show_default=f"{PROGRAM_REFERENCE_SECONDS:g}",
               help="Program tasks: seconds the reference may take on a new input (beyond, "
@@ -649,7 +690,8 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
         _writable(out, "--out")
         _augment_programs(programs, out, tasks,
                           per_task if "per_task" in given else PROGRAM_CANDIDATES, seed,
-                          time_limit, multiple_answers, _backend(backend, address, jobs))
+                          time_limit, multiple_answers, _backend(backend, address, jobs),
+                          calibrate=not no_calibrate)
         return
     _refuse(given, _PROGRAM_ONLY, "function tasks")
     _writable(out, "--out")
@@ -684,7 +726,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
 #: ``augment``'s flags that only one kind of task takes (by parameter name).
 _FUNCTION_ONLY = {"data": "--data", "no_llm_seeds": "--no-llm-seeds", "budget": "--budget",
                   "samples_dir": "--samples", "family": "--family", "no_audit": "--no-audit",
-                  "no_reduce": "--no-reduce", "no_calibrate": "--no-calibrate"}
+                  "no_reduce": "--no-reduce"}
 _PROGRAM_ONLY = {"time_limit": "--time-limit", "multiple_answers": "--include-multiple-answers"}
 
 
@@ -704,8 +746,9 @@ def _refuse(given: set[str], flags: Mapping[str, str], kind: str) -> None:
 
 def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, seed: int,
                       time_limit: float | None, multiple_answers: bool,
-                      backend: Backend) -> None:
+                      backend: Backend, calibrate: bool = True) -> None:
     """``augment`` on a tasks file of stdin/stdout programs (see the README)."""
+    from evalplus_ng.oracle.programlimits import DEFAULT_RULE
     from evalplus_ng.pipeline.augment import select_tasks
     from evalplus_ng.pipeline.augment_programs import (
         ProgramAugmentConfig,
@@ -721,12 +764,14 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
     config = ProgramAugmentConfig(count=per_task, seed=seed,
                                   time_limit=time_limit or PROGRAM_REFERENCE_SECONDS,
                                   multiple_answers=multiple_answers)
-    with _Progress("augmenting") as progress:
+    with _Stages() as stages:
         summary = run_augment_programs([item for item in records if item[0].task_id in chosen],
-                                       config, out, backend, progress.update)
+                                       config, out, backend, stages.progress("augmenting"),
+                                       rule=DEFAULT_RULE if calibrate else None,
+                                       timing=stages.progress("timing limits"))
     for line in summary_lines(summary):
         click.echo(line)
-    for line in warning_lines(summary.reports):
+    for line in warning_lines(summary.reports, summary.limits):
         click.echo(f"warning: {line}", err=True)
 
 

@@ -299,14 +299,17 @@ PROGRAM_ORIGINS = (DATASET_ORIGIN, PLUS_ORIGIN, STRESS_ORIGIN)
 @dataclass(frozen=True)
 class ProgramTest:
     """One test of a program task: the text given on stdin, the text expected on stdout,
-    whether the statement shows it (``public``: a base test) and where it comes from
+    whether the statement shows it (``public``: a base test), where it comes from
     (``origin``, :data:`PROGRAM_ORIGINS`: the dataset's own tests have none; a test
-    ``augment`` made is never public)."""
+    ``augment`` made is never public) and its own time limit, if it has one."""
 
     input: str
     output: str
     public: bool = False
     origin: str = DATASET_ORIGIN
+    #: Seconds a program may take on this test, calibrated from the reference's own runs
+    #: (:mod:`evalplus_ng.oracle.programlimits`); None: the task's limit, else the caller's.
+    time_limit: float | None = None
 
 
 @dataclass(frozen=True)

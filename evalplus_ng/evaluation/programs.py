@@ -8,13 +8,22 @@ the task's equality (:mod:`evalplus_ng.textjudge`), stopping at the first failur
 ``details``. The public tests give the ``base`` verdict, the suite's tests the suite's
 one, as EvalPlus's base and plus; each test run has a status a contest judge would give it
 (:class:`RunStatus`).
+
+Each test runs within its own limit where it has one (``time_limit`` of the test:
+``augment`` calibrates it from the reference's runs), else the task's, else the
+configuration's (``--min-time-limit``, 10 s by default), and never below the
+configuration's ``min_time_limit`` when set. A failure is either of correctness (a wrong
+answer, a runtime error, too much output) or of efficiency (a timeout): the two are
+counted apart (:func:`failure_counts`).
 """
 
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from evalplus_ng.evaluation.evaluate import PASS_AT_K, columns_pass_at_k
 from evalplus_ng.jobs import program_job
@@ -30,6 +39,7 @@ from evalplus_ng.records import (
     JobResult,
     Outcome,
     ProgramTask,
+    ProgramTest,
     Sample,
     Status,
     Verdict,
@@ -64,6 +74,10 @@ class RunStatus(enum.Enum):
     OUTPUT_LIMIT = "output_limit"  #: more than the output cap on stdout
 
 
+#: The failures of correctness: the program's answer is wrong, whatever its speed.
+CORRECTNESS = (RunStatus.WRONG_ANSWER, RunStatus.RUNTIME_ERROR, RunStatus.OUTPUT_LIMIT)
+
+
 def run_status(outcome: Outcome, passed: bool) -> RunStatus:
     """The status of one run from its sandbox outcome (decided by its kind, never its text)."""
     if passed:
@@ -81,21 +95,26 @@ def run_status(outcome: Outcome, passed: bool) -> RunStatus:
 @dataclass(frozen=True)
 class ProgramRun:
     """One test run: the test's place in the task's ``tests``, whether it is public, its
-    status, the seconds the program took and, for a failure, what the sandbox said."""
+    status, the seconds the program took, for a failure what the sandbox said, and the
+    test's limit."""
 
     index: int
     public: bool
     status: RunStatus
     seconds: float = 0.0
     error: str = ""
+    #: The seconds the test was allowed (:meth:`ProgramConfig.limit`).
+    time_limit: float = 0.0
 
 
 @dataclass(frozen=True)
 class ProgramConfig:
     """How programs are judged.
 
-    ``time_limit`` is each test's, in seconds, where the task names none; ``details`` runs
-    every test (else a sample stops at its first failure); ``suite`` names the tests run
+    ``time_limit`` is a test's, in seconds, where neither the test nor the task names one;
+    ``min_time_limit``, when set, is the least any test gets (the test's or the task's
+    own limit is raised to it: a slower machine's leeway); ``details`` runs every test
+    (else a sample stops at its first failure); ``suite`` names the tests run
     (:data:`PROGRAM_SUITES`). ``equality`` and ``atol``, when set, replace every task's
     own (the option that turns token-wise comparison and a float tolerance on for all
     tasks).
@@ -107,10 +126,13 @@ class ProgramConfig:
     max_output_bytes: int = PROGRAM_OUTPUT_BYTES
     equality: str | None = None
     atol: float | None = None
+    min_time_limit: float | None = None
 
     def __post_init__(self) -> None:
         if self.time_limit <= 0:
             raise ValueError(f"time_limit must be above 0, not {self.time_limit}")
+        if self.min_time_limit is not None and self.min_time_limit <= 0:
+            raise ValueError(f"min_time_limit must be above 0, not {self.min_time_limit}")
         if self.suite not in PROGRAM_SUITES:
             raise ValueError(f"unknown program suite {self.suite!r}; known: "
                              f"{', '.join(PROGRAM_SUITES)}")
@@ -133,6 +155,12 @@ class ProgramConfig:
         if (equality, atol) == (task.equality, task.atol):
             return task
         return replace(task, equality=equality, atol=atol)
+
+    def limit(self, task: ProgramTask, test: ProgramTest) -> float:
+        """The seconds ``test`` of ``task`` may take: its own limit, else the task's, else
+        :attr:`time_limit`; at least :attr:`min_time_limit` when set."""
+        limit = test.time_limit or task.time_limit or self.time_limit
+        return limit if self.min_time_limit is None else max(limit, self.min_time_limit)
 
 
 @dataclass(frozen=True)
@@ -165,17 +193,20 @@ def run_order(task: ProgramTask, suite: str = FULL) -> list[int]:
                      if not test.public and test.origin in origins]
 
 
-def runs_of(task: ProgramTask, order: Sequence[int], result: JobResult) -> tuple[ProgramRun, ...]:
-    """The test runs of a judged job over ``order``; a program that did not load (a syntax
-    error) fails its first test, as ``python main.py`` would exit there."""
+def runs_of(task: ProgramTask, order: Sequence[int], result: JobResult,
+            limits: Sequence[float] = ()) -> tuple[ProgramRun, ...]:
+    """The test runs of a judged job over ``order`` (each within ``limits``, in the same
+    order, where given); a program that did not load (a syntax error) fails its first
+    test, as ``python main.py`` would exit there."""
+    allowed = list(limits) or [0.0] * len(order)
     if result.load.status is not Status.OK:
         status = (RunStatus.TIMEOUT if result.load.status is Status.TIMEOUT
                   else RunStatus.RUNTIME_ERROR)
         return (ProgramRun(order[0], task.tests[order[0]].public, status, 0.0,
-                        result.load.error or ""),) if order else ()
+                           result.load.error or "", allowed[0]),) if order else ()
     return tuple(
         ProgramRun(order[k], task.tests[order[k]].public, run_status(outcome, passed),
-                outcome.seconds, "" if passed else outcome.error or "")
+                   outcome.seconds, "" if passed else outcome.error or "", allowed[k])
         for k, (outcome, passed) in enumerate(zip(result.outcomes, result.passed,
                                                   strict=True)))
 
@@ -203,19 +234,17 @@ def judge_programs(tasks: Mapping[TaskId, ProgramTask], samples: Sequence[Sample
             distinct.setdefault((sample.task_id, sample.code), len(distinct))
     keys = list(distinct)
 
-    def job(key: tuple[TaskId, str]) -> tuple[ProgramTask, list[int]]:
-        task = judged_tasks[key[0]]
-        return task, run_order(task, config.suite)
-
-    plans = [job(key) for key in keys]
-    jobs = (program_job(task, code, [task.tests[i] for i in order],
-                        task.time_limit or config.time_limit, fail_fast=not config.details,
-                        max_output_bytes=config.max_output_bytes)
+    orders = {task_id: run_order(task, config.suite) for task_id, task in judged_tasks.items()}
+    limits = {task_id: [config.limit(task, task.tests[i]) for i in orders[task_id]]
+              for task_id, task in judged_tasks.items()}
+    plans = [(judged_tasks[task_id], orders[task_id]) for task_id, _code in keys]
+    jobs = (program_job(task, code, [task.tests[i] for i in order], limits[task.task_id],
+                        fail_fast=not config.details, max_output_bytes=config.max_output_bytes)
             for (task, order), (_task_id, code) in zip(plans, keys, strict=True))
     runs: list[tuple[ProgramRun, ...]] = []
     for done, result in enumerate(executor.map(jobs), start=1):
         task, order = plans[done - 1]
-        runs.append(runs_of(task, order, result))
+        runs.append(runs_of(task, order, result, limits[task.task_id]))
         if on_result is not None:
             on_result(done, len(keys))
     results = []
@@ -234,6 +263,52 @@ def judge_programs(tasks: Mapping[TaskId, ProgramTask], samples: Sequence[Sample
             column((run for run in tests if run.public), public),
             None if config.base_only else column(tests, len(order)), tests))
     return results
+
+
+def failure_kind(result: ProgramResult, column: str = FULL) -> str:
+    """What failed a sample in ``column`` (``base``, or the suite's), "" where it passed:
+    ``refused`` (it never ran), ``correctness`` where a run it made there got a wrong
+    answer, a runtime error or too much output, else ``timeout`` (every failing run ran
+    out of time: right where it finished, too slow somewhere). Without ``details`` a
+    sample stops at its first failure, which then decides."""
+    verdict = result.base if column == BASE else result.full
+    if verdict is not Verdict.FAIL:
+        return ""
+    if result.refused:
+        return REFUSED
+    runs = [run for run in result.tests if column != BASE or run.public]
+    if all(run.status not in CORRECTNESS for run in runs) and any(
+            run.status is RunStatus.TIMEOUT for run in runs):
+        return RunStatus.TIMEOUT.value
+    return CORRECTNESS_FAILURE
+
+
+#: The kinds of :func:`failure_kind`.
+CORRECTNESS_FAILURE, REFUSED = "correctness", "refused"
+
+
+def failure_counts(results: Iterable[ProgramResult], column: str = FULL) -> dict[str, Any]:
+    """The samples failing ``column`` (``base``, or the suite's), correctness apart from
+    efficiency: ``correctness`` by the status of their first such run (``wrong_answer``,
+    ``runtime_error``, ``output_limit``), ``timeout`` (only timeouts failed them) and
+    ``refused`` (they never ran), with ``samples`` failing in all."""
+    statuses: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    for result in results:
+        kind = failure_kind(result, column)
+        if not kind:
+            continue
+        kinds[kind] += 1
+        if kind == CORRECTNESS_FAILURE:
+            runs = [run for run in result.tests if column != BASE or run.public]
+            first = next((run.status for run in runs if run.status in CORRECTNESS),
+                         RunStatus.RUNTIME_ERROR)  # a run cut short, with no status
+            statuses[first.value] += 1
+    return {"samples": sum(kinds.values()),
+            CORRECTNESS_FAILURE: {status.value: statuses[status.value]
+                                  for status in CORRECTNESS},
+            RunStatus.TIMEOUT.value: kinds[RunStatus.TIMEOUT.value],
+            REFUSED: kinds[REFUSED]}
 
 
 def program_pass_at_k(results: Sequence[ProgramResult], ks: Sequence[int] = PASS_AT_K,

@@ -16,6 +16,11 @@ finished task is checkpointed in ``OUT/checkpoints/programs/``, so an interrupte
 resumes where it stopped; the same seed gives the same artifact, byte for byte, whatever
 ``-j`` (only inputs the reference answers near a threshold of time could differ: near
 ``time_limit`` kept or dropped, near the stress share plus or stress).
+
+Then each new test gets its own time limit (``time_limit`` in its record), from the
+reference's slowest run on it (:mod:`evalplus_ng.pipeline.calibrate_programs`; the rule in
+:mod:`evalplus_ng.oracle.programlimits`): the run that kept it, and more runs where that
+time could decide the limit; checkpointed per task in ``OUT/checkpoints/program-limits/``.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from evalplus_ng.files import write_atomically, write_json
 from evalplus_ng.generate import programgen
 from evalplus_ng.generate.programgen import InputPlan, ProgramInput
 from evalplus_ng.jobs import program_job
+from evalplus_ng.oracle.programlimits import DEFAULT_RULE, LimitRule
 from evalplus_ng.oracle.programs import (
     STRESS_SHARE,
     Drop,
@@ -48,6 +54,7 @@ from evalplus_ng.oracle.programs import (
     screen,
 )
 from evalplus_ng.pipeline.augment import digest
+from evalplus_ng.pipeline.calibrate_programs import TaskLimits, calibrate_program_tests
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
@@ -176,6 +183,10 @@ class ProgramAugmentSummary:
     reports: tuple[ProgramTaskReport, ...]
     resumed: int = 0
     wall_seconds: float = 0.0
+    #: How the new tests' limits were set (None: no limits, ``--no-calibrate``) and each
+    #: task's limits, in file order (tasks with new tests only).
+    rule: LimitRule | None = None
+    limits: tuple[TaskLimits, ...] = ()
 
 
 def task_rng(seed: int, task_id: str) -> random.Random:
@@ -355,13 +366,16 @@ def run_augment_programs(
         records: Sequence[tuple[ProgramTask, dict[str, Any]]], config: ProgramAugmentConfig,
         out: Path, backend: Backend = LOCAL, progress: Progress | None = None,
         planner: Planner | None = None, generator: Generator | None = None,
-        executor: Executor | None = None) -> ProgramAugmentSummary:
+        executor: Executor | None = None, rule: LimitRule | None = DEFAULT_RULE,
+        timing: Progress | None = None) -> ProgramAugmentSummary:
     """Augment each program task of ``records`` (a task and its line as read, file order),
-    resuming from checkpoints in ``out``; write ``out/ProgramsPlus.jsonl.gz`` (every task's
+    resuming from checkpoints in ``out``; give each new test its time limit by ``rule``
+    (none where ``rule`` is None); write ``out/ProgramsPlus.jsonl.gz`` (every task's
     line, its new tests appended), ``out/stats.json`` and ``out/reference-seconds.json``.
     ``planner`` and ``generator`` default to :mod:`evalplus_ng.generate.programgen`'s
     (looked up when called). The reference runs on ``executor`` where given, else on
-    ``backend``'s sandbox."""
+    ``backend``'s sandbox (started only when something must run). ``progress`` counts
+    the tasks augmented, ``timing`` those whose limits are set."""
     began = time.perf_counter()
     planner = planner or programgen.plan_for
     generator = generator or programgen.program_inputs
@@ -377,43 +391,71 @@ def run_augment_programs(
     todo = [task for task, _record in records if task.task_id not in done]
     if progress is not None:
         progress(len(done), len(records))
-    if todo:
-        run = _Run(todo, config, planner, generator)
+    timed: dict[str, TaskLimits] = {}
+    with contextlib.ExitStack() as stack:
+        opened: list[Executor] = []
 
-        def settle() -> None:
-            for pending in run.settled():
-                path = checkpoint_path(out, pending.task.task_id)
-                save_checkpoint(path, keys[pending.task.task_id], _finish(pending, config))
-                # Read back, so that a run and its resumption build the file from the same data.
-                loaded = load_checkpoint(path, keys[pending.task.task_id])
-                assert loaded is not None, f"{pending.task.task_id}: checkpoint unreadable"
-                done[pending.task.task_id] = loaded
-                if progress is not None:
-                    progress(len(done), len(records))
+        def sandbox() -> Executor:
+            """The executor, started on first use."""
+            if not opened:
+                context: contextlib.AbstractContextManager[Executor] = (
+                    contextlib.nullcontext(executor) if executor is not None
+                    else backend.executor(Limits(), []))
+                opened.append(stack.enter_context(context))
+            return opened[0]
 
-        context: contextlib.AbstractContextManager[Executor] = (
-            contextlib.nullcontext(executor) if executor is not None
-            else backend.executor(Limits(), []))
-        with context as sandbox:
-            for result in sandbox.map(run.jobs()):
-                settle()
-                run.take(result)
-                settle()
-        settle()
+        if todo:
+            _augment(todo, config, planner, generator, sandbox(), out, keys, done,
+                     lambda: progress(len(done), len(records)) if progress else None)
+        if rule is not None:
+            timed = calibrate_program_tests(
+                [(task, done[task.task_id].tests) for task, _record in records], rule, out,
+                sandbox, timing)
+    limited = {task_id: [replace(new.test, time_limit=limit) for new, limit
+                         in zip(done[task_id].tests, limits.limits, strict=True)]
+               for task_id, limits in timed.items()}
     artifact = out / ARTIFACT
-    write_program_file([augmented_record(record, [new.test for new in done[task.task_id].tests],
-                                         done[task.task_id].contract)
-                        for task, record in records], artifact)
+    write_program_file([augmented_record(
+        record, limited.get(task.task_id, [new.test for new in done[task.task_id].tests]),
+        done[task.task_id].contract) for task, record in records], artifact)
     reports = tuple(done[task.task_id].report for task, _record in records)
+    in_order = tuple(timed[task.task_id] for task, _record in records if task.task_id in timed)
     stats = out / "stats.json"
-    write_json(stats, stats_document(reports, config))
+    write_json(stats, stats_document(reports, config, rule, in_order))
     seconds_file = out / SECONDS_FILE
     write_json(seconds_file, {
         "time_limit": config.time_limit,
         "tasks": {task.task_id: [new.seconds for new in done[task.task_id].tests]
-                  for task, _record in records if done[task.task_id].tests}})
+                  for task, _record in records if done[task.task_id].tests},
+        **({} if rule is None else {
+            "limits": {**asdict(rule), "rule": rule.words()},
+            "slowest": {limits.task_id: list(limits.slowest) for limits in in_order}})})
     return ProgramAugmentSummary(artifact, stats, seconds_file, reports, resumed,
-                                 time.perf_counter() - began)
+                                 time.perf_counter() - began, rule, in_order)
+
+
+def _augment(todo: Sequence[ProgramTask], config: ProgramAugmentConfig, planner: Planner,
+             generator: Generator, sandbox: Executor, out: Path, keys: dict[str, str],
+             done: dict[str, TaskTests], step: Callable[[], None]) -> None:
+    """Augment the tasks ``todo`` on ``sandbox``, checkpointing each as it settles into
+    ``done`` (read back from its checkpoint) and calling ``step`` then."""
+    run = _Run(todo, config, planner, generator)
+
+    def settle() -> None:
+        for pending in run.settled():
+            path = checkpoint_path(out, pending.task.task_id)
+            save_checkpoint(path, keys[pending.task.task_id], _finish(pending, config))
+            # Read back, so that a run and its resumption build the file from the same data.
+            loaded = load_checkpoint(path, keys[pending.task.task_id])
+            assert loaded is not None, f"{pending.task.task_id}: checkpoint unreadable"
+            done[pending.task.task_id] = loaded
+            step()
+
+    for result in sandbox.map(run.jobs()):
+        settle()
+        run.take(result)
+        settle()
+    settle()
 
 
 def totals(reports: Sequence[ProgramTaskReport]) -> dict[str, Any]:
@@ -440,11 +482,33 @@ def totals(reports: Sequence[ProgramTaskReport]) -> dict[str, Any]:
     }
 
 
-def stats_document(reports: Sequence[ProgramTaskReport],
-                   config: ProgramAugmentConfig) -> dict[str, Any]:
-    """stats.json: the configuration, the totals and every task's report."""
-    return {"kind": "programs", "config": asdict(config), "totals": totals(reports),
-            "tasks": [asdict(report) for report in reports]}
+def limit_totals(limits: Sequence[TaskLimits]) -> dict[str, Any]:
+    """The new tests' limits over every task: tests by limit (seconds, ascending), tests
+    timed again, and tests with a run that timed out or that was unstable."""
+    by_limit = Counter(limit for task in limits for limit in task.limits)
+    return {"tests": sum(by_limit.values()),
+            "by_limit": {f"{limit:g}": n for limit, n in sorted(by_limit.items())},
+            "repeated": sum(task.repeated for task in limits),
+            "timeouts": sum(task.timeouts for task in limits),
+            "unstable": sum(task.unstable for task in limits)}
+
+
+def stats_document(reports: Sequence[ProgramTaskReport], config: ProgramAugmentConfig,
+                   rule: LimitRule | None = None,
+                   limits: Sequence[TaskLimits] = ()) -> dict[str, Any]:
+    """stats.json: the configuration, the totals and every task's report; with a ``rule``,
+    how the new tests' limits came out (``limits``: the rule, totals and the tasks with a
+    test timed again)."""
+    document: dict[str, Any] = {"kind": "programs", "config": asdict(config),
+                                "totals": totals(reports),
+                                "tasks": [asdict(report) for report in reports]}
+    if rule is not None:
+        document["limits"] = {
+            "rule": {**asdict(rule), "words": rule.words()}, "totals": limit_totals(limits),
+            "tasks": {task.task_id: {"repeated": task.repeated, "timeouts": task.timeouts,
+                                     "unstable": task.unstable}
+                      for task in limits if task.repeated}}
+    return document
 
 
 def _table(counts: Sequence[int]) -> str:
@@ -495,13 +559,22 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
         lines.append("refuted plans (the shortest input the reference raised on): " + "; ".join(
             f"{report.task_id} {report.witness[:40]!r}" for report in refuted_tasks[:5])
             + ("; ..." if len(refuted_tasks) > 5 else "") + " (all in stats.json)")
+    if summary.rule is not None:
+        sums = limit_totals(summary.limits)
+        spread = ", ".join(f"{n} at {limit} s" for limit, n in sums["by_limit"].items())
+        lines.append(f"time limits of the new tests ({summary.rule.words()}): "
+                     f"{spread or 'no new test'}; {sums['repeated']} timed again"
+                     + (f", {sums['timeouts']} with a run over its limit"
+                        if sums["timeouts"] else ""))
     lines.append(f"wrote {summary.artifact}, {summary.stats} and {summary.seconds_file}")
     return lines
 
 
-def warning_lines(reports: Sequence[ProgramTaskReport]) -> list[str]:
+def warning_lines(reports: Sequence[ProgramTaskReport],
+                  limits: Sequence[TaskLimits] = ()) -> list[str]:
     """What must not happen, one line each: candidates the plan's own validator refuses,
-    references that do not load."""
+    references that do not load, references that answered a test otherwise when timed
+    again."""
     lines = []
     for report in reports:
         if report.violations:
@@ -510,4 +583,6 @@ def warning_lines(reports: Sequence[ProgramTaskReport]) -> list[str]:
         if report.reference_error:
             lines.append(f"{report.task_id}: the reference did not load: "
                          f"{report.reference_error}")
-    return lines
+    return lines + [f"{task.task_id}: the reference did not answer {task.unstable} new "
+                    "test(s) the same way when timed again (their expected outputs may not "
+                    "be the only right ones)" for task in limits if task.unstable]

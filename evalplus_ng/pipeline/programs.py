@@ -18,6 +18,7 @@ from evalplus_ng.evaluation.programs import (
     ORIGINAL,
     ProgramConfig,
     ProgramResult,
+    failure_counts,
     judge_programs,
     program_pass_at_k,
 )
@@ -79,6 +80,11 @@ class ProgramSummary:
         """How many samples have ``verdict`` in ``column`` ("base", or the suite's)."""
         return sum((r.base if column == BASE else r.full) is verdict for r in self.results)
 
+    def failures(self, column: str) -> dict[str, Any]:
+        """The samples failing ``column`` ("base", or the suite's), correctness apart from
+        timeouts (:func:`~evalplus_ng.evaluation.programs.failure_counts`)."""
+        return failure_counts(self.results, column)
+
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
         per_task = Counter(result.task_id for result in self.results)
@@ -102,20 +108,24 @@ def result_entry(result: ProgramResult, suite: str = FULL) -> dict[str, Any]:
                                                        "status": failure.status.value},
         **({"refused": result.refused} if result.refused else {}),
         "tests": [{"index": run.index, "public": run.public, "status": run.status.value,
-                   "seconds": round(run.seconds, 4), **({"error": run.error} if run.error
-                                                        else {})}
+                   "seconds": round(run.seconds, 4), "time_limit": run.time_limit,
+                   **({"error": run.error} if run.error else {})}
                   for run in result.tests],
     }
 
 
 def results_document(results: tuple[ProgramResult, ...], identity: dict[str, Any],
                      suite: str = FULL) -> dict[str, Any]:
-    """The results file: what judged them (``evalplus_ng``) and each sample's entry by task,
-    in samples-file order (EvalPlus's layout, the suite's verdict named after it)."""
+    """The results file: what judged them (``evalplus_ng``), each sample's entry by task,
+    in samples-file order (EvalPlus's layout, the suite's verdict named after it), and
+    ``failures``: per column (``base``, the suite's) the samples failing it, correctness
+    apart from timeouts (:func:`~evalplus_ng.evaluation.programs.failure_counts`)."""
     by_task: dict[str, list[dict[str, Any]]] = {}
     for result in results:
         by_task.setdefault(result.task_id, []).append(result_entry(result, suite))
-    return {"evalplus_ng": identity, "eval": by_task}
+    columns = [BASE] if suite == BASE else [BASE, suite]
+    return {"evalplus_ng": identity, "eval": by_task,
+            "failures": {column: failure_counts(results, column) for column in columns}}
 
 
 def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = None,

@@ -6,7 +6,9 @@ Each line is one task: ``task_id`` (a non-empty string), ``prompt`` (the stateme
 ``canonical_solution`` (the reference program) and ``tests``, a non-empty list of
 ``{"input", "output", "public"}`` (two strings and a boolean, false when absent; the public
 tests are the base tests), each with an optional ``origin`` (``plus`` or ``stress``: a
-hidden test that ``augment`` made; absent for the dataset's own). Optional: ``name``;
+hidden test that ``augment`` made; absent for the dataset's own) and an optional
+``time_limit`` (seconds a program may take on that test, above 0: what ``augment``
+calibrates from the reference's runs; absent or null: the task's). Optional: ``name``;
 ``equality`` (``lines``, the default, or ``tokens``: :mod:`evalplus_ng.textjudge`);
 ``atol`` (numbers within this absolute or relative error; needs ``tokens``);
 ``time_limit`` (seconds a test may take, or null); ``contract`` (what ``augment`` wrote:
@@ -84,17 +86,21 @@ def _test(path: Path, line: int, position: int, value: Any) -> ProgramTest:
     if origin and public:
         raise InputError(str(path), line, f"{where}: a test of origin {origin!r} is never "
                                           "public")
-    return ProgramTest(value["input"], value["output"], public, origin)
+    time_limit = _number(path, line, value, "time_limit", f"{where}: ")
+    if time_limit == 0:
+        raise InputError(str(path), line, f"{where}: 'time_limit' must be above 0")
+    return ProgramTest(value["input"], value["output"], public, origin, time_limit)
 
 
-def _number(path: Path, line: int, record: dict[str, Any], name: str) -> float | None:
+def _number(path: Path, line: int, record: dict[str, Any], name: str,
+            where: str = "") -> float | None:
     """A non-negative finite number field, None when absent or null."""
     value = record.get(name)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not (
             math.isfinite(value) and value >= 0):
-        raise InputError(str(path), line, f"'{name}' must be a non-negative number")
+        raise InputError(str(path), line, f"{where}'{name}' must be a non-negative number")
     return float(value)
 
 
@@ -157,9 +163,11 @@ def load_program_records(path: Path) -> list[tuple[ProgramTask, dict[str, Any]]]
 
 
 def record_of_test(test: ProgramTest) -> dict[str, Any]:
-    """One test as a tasks file holds it (``origin`` only where ``augment`` made it)."""
+    """One test as a tasks file holds it (``origin`` only where ``augment`` made it,
+    ``time_limit`` only where the test has its own)."""
     return {"input": test.input, "output": test.output, "public": test.public,
-            **({"origin": test.origin} if test.origin else {})}
+            **({"origin": test.origin} if test.origin else {}),
+            **({"time_limit": test.time_limit} if test.time_limit is not None else {})}
 
 
 def augmented_record(record: dict[str, Any], tests: Sequence[ProgramTest],

@@ -1,0 +1,142 @@
+"""Time limits for the tests ``augment`` made for program tasks: the reference runs again
+on the tests whose time could decide their limit, and each test gets
+:func:`~evalplus_ng.oracle.programlimits.limit_of` its slowest run (the rule and why:
+:mod:`evalplus_ng.oracle.programlimits`).
+
+Each task's limits are checkpointed in ``OUT/checkpoints/program-limits/`` under a key of
+the rule, the reference, the tests and their first times, so an interrupted run resumes
+where it stopped and a finished one times nothing again (its file is then the same bytes).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from evalplus_ng.files import write_atomically
+from evalplus_ng.oracle.programlimits import LimitRule, Timed, repeat_chunks, repeat_job, timed
+from evalplus_ng.oracle.programs import NewTest
+from evalplus_ng.pipeline.augment import digest
+from evalplus_ng.pipeline.context import Progress
+from evalplus_ng.protocols import Executor
+from evalplus_ng.records import Job, JobResult, ProgramTask
+from evalplus_ng.tasks.spec import file_stem
+
+#: Part of every limits checkpoint's key: bumped whenever what a checkpoint holds changes.
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class TaskLimits:
+    """One task's new tests timed: each one's limit (seconds) and slowest run, with the
+    counts of :class:`~evalplus_ng.oracle.programlimits.Timed`."""
+
+    task_id: str
+    limits: tuple[float, ...]
+    slowest: tuple[float, ...]
+    repeated: int = 0
+    timeouts: int = 0
+    unstable: int = 0
+
+
+def limits_path(out: Path, task_id: str) -> Path:
+    """Where a task's limits are kept."""
+    return out / "checkpoints" / "program-limits" / f"{file_stem(task_id)}.json"
+
+
+def limits_key(task: ProgramTask, tests: Sequence[NewTest], rule: LimitRule) -> str:
+    """Changes whenever anything that decides the task's limits changes: the rule, the
+    reference and how outputs compare, and each test's input, output and first time."""
+    return digest(str(FORMAT_VERSION), json.dumps(asdict(rule), sort_keys=True), task.task_id,
+                  task.solution, task.equality, repr(task.atol),
+                  *(part for new in tests
+                    for part in (new.test.input, new.test.output, repr(new.seconds))))
+
+
+def load_limits(path: Path, key: str) -> TaskLimits | None:
+    """A task's limits when kept under ``key`` (None: absent, stale, unreadable)."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        if document.get("key") != key:
+            return None
+        fields = document["limits"]
+        return TaskLimits(str(fields["task_id"]), tuple(map(float, fields["limits"])),
+                          tuple(map(float, fields["slowest"])), int(fields["repeated"]),
+                          int(fields["timeouts"]), int(fields["unstable"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def save_limits(path: Path, key: str, limits: TaskLimits) -> None:
+    """A task's limits, written atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, json.dumps({"key": key, "limits": asdict(limits)}) + "\n")
+
+
+def _task_limits(task: ProgramTask, got: Timed, rule: LimitRule) -> TaskLimits:
+    return TaskLimits(task.task_id, got.limits(rule), got.slowest, got.repeated,
+                      got.timeouts, got.unstable)
+
+
+@dataclass(frozen=True)
+class _Todo:
+    """A task whose limits are not kept yet: its tests' first times and the positions to
+    time again, one list per job."""
+
+    task: ProgramTask
+    tests: tuple[NewTest, ...]
+    key: str
+    firsts: tuple[float, ...]
+    chunks: tuple[tuple[int, ...], ...]
+
+    def jobs(self, rule: LimitRule) -> Iterator[Job]:
+        plain = [new.test for new in self.tests]
+        for positions in self.chunks:
+            yield repeat_job(self.task, plain, self.firsts, positions, rule)
+
+
+def calibrate_program_tests(
+        items: Sequence[tuple[ProgramTask, Sequence[NewTest]]], rule: LimitRule, out: Path,
+        executor: Callable[[], Executor], progress: Progress | None = None,
+) -> dict[str, TaskLimits]:
+    """Each task's limits (by task id) for its new tests (``items``: a task and its tests
+    as ``augment`` kept them, their first times with them), from its checkpoint where
+    kept, else timed now on ``executor()`` (asked for only when some test needs timing
+    again) and checkpointed. Tasks without tests get none. ``progress(done, total)``
+    counts the tasks."""
+    found: dict[str, TaskLimits] = {}
+    todo: list[_Todo] = []
+    for task, tests in items:
+        if not tests:
+            continue
+        key = limits_key(task, tests, rule)
+        kept = load_limits(limits_path(out, task.task_id), key)
+        if kept is not None:
+            found[task.task_id] = kept
+            continue
+        firsts = tuple(new.seconds for new in tests)
+        chunks = tuple(map(tuple, repeat_chunks(firsts, rule)))
+        todo.append(_Todo(task, tuple(tests), key, firsts, chunks))
+    total = len(found) + len(todo)
+
+    def finish(item: _Todo, results: Sequence[JobResult]) -> None:
+        limits = _task_limits(item.task, timed(item.firsts, item.chunks, results, rule), rule)
+        save_limits(limits_path(out, item.task.task_id), item.key, limits)
+        found[item.task.task_id] = limits
+        if progress is not None:
+            progress(len(found), total)
+
+    if progress is not None and total:
+        progress(len(found), total)
+    waiting = [item for item in todo if item.chunks]
+    for item in todo:
+        if not item.chunks:
+            finish(item, [])
+    if waiting:
+        jobs = (job for item in waiting for job in item.jobs(rule))
+        results = iter(executor().map(jobs))
+        for item in waiting:
+            finish(item, [next(results) for _chunk in item.chunks])
+    return found

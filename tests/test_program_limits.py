@@ -1,0 +1,387 @@
+"""Per-test time limits of program tasks: the rule and its grid (pure), the tasks file's
+``time_limit`` per test, the reference's repeats and their checkpoints, ``evaluate``
+judging each test within its own limit and counting correctness apart from timeouts,
+and ``augment`` writing the limits (the same bytes again, resumed without the sandbox).
+
+Fixtures are written here; nothing reads ``../shared``. Slow programs spin on CPU time
+(``time.process_time``), which the sandbox's limits count, so a verdict does not depend
+on the machine's load.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import uuid
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_augment_programs as fakes  # the fake plan and tasks (tests/ is on the path)
+import test_sandbox as corpus
+from click.testing import CliRunner
+
+from evalplus_ng.backend.executors import Backend
+from evalplus_ng.cli import main
+from evalplus_ng.errors import InputError
+from evalplus_ng.evaluation.programs import (
+    ProgramConfig,
+    RunStatus,
+    failure_counts,
+    failure_kind,
+    judge_programs,
+)
+from evalplus_ng.generate import programgen
+from evalplus_ng.judge import JUDGE
+from evalplus_ng.oracle.programlimits import (
+    LimitRule,
+    first_limit,
+    limit_of,
+    needs_repeats,
+    on_grid,
+    repeat_chunks,
+    repeat_job,
+    timed,
+)
+from evalplus_ng.oracle.programs import NewTest
+from evalplus_ng.pipeline.augment_programs import (
+    ProgramAugmentConfig,
+    run_augment_programs,
+    summary_lines,
+)
+from evalplus_ng.pipeline.calibrate_programs import calibrate_program_tests, limits_path
+from evalplus_ng.records import (
+    Fault,
+    Job,
+    JobResult,
+    Outcome,
+    ProgramTask,
+    ProgramTest,
+    Sample,
+    Status,
+    Verdict,
+)
+from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.tasks.programs import load_program_tasks, record_of_test
+
+# --------------------------------------------------------------------------- the rule
+
+
+def test_the_grid_rounds_up_to_a_power_of_two() -> None:
+    assert [on_grid(s) for s in (1.0, 1.01, 1.5, 2.0, 2.1, 5.0, 8.0, 0.3, 0.1)] == [
+        1.0, 2.0, 2.0, 2.0, 4.0, 8.0, 8.0, 0.5, 0.125]
+    assert on_grid(2.0 * (1 + 2**-52)) == 4.0 and on_grid(4.0 * (1 - 2**-53)) == 4.0
+    for bad in (0.0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(ValueError):
+            on_grid(bad)
+
+
+def test_a_limit_is_the_floor_or_factor_times_the_slowest_run_on_the_grid() -> None:
+    rule = LimitRule()  # floor 1 s, factor 4
+    assert limit_of([0.0003]) == 1.0 and limit_of([]) == 1.0
+    assert limit_of([0.3, 0.5, 0.4]) == 2.0  # the slowest: 4 x 0.5
+    assert limit_of([0.26]) == 2.0  # 1.04 rounds up
+    assert limit_of([0.9], LimitRule(floor_seconds=0.2, factor=2.0)) == 2.0  # 1.8 rounds up
+    # timing again moves the times, even by half: the limits do not move
+    for times in ([0.30, 0.31, 0.29], [0.45, 0.30, 0.32], [0.26, 0.49, 0.30]):
+        assert limit_of(times, rule) == 2.0
+    assert {limit_of([t * (1 + jitter)]) for t in (0.0001, 0.01, 0.05)
+            for jitter in (-0.2, 0.0, 0.2)} == {1.0}
+    with pytest.raises(ValueError):
+        LimitRule(factor=0.5)
+
+
+def test_only_tests_whose_time_could_decide_the_limit_run_again() -> None:
+    rule = LimitRule()  # a quarter of the floor: 4 x t >= 0.25, t >= 62.5 ms
+    assert [needs_repeats(t, rule) for t in (0.0001, 0.06, 0.0625, 0.7)] == [
+        False, False, True, True]
+    assert not needs_repeats(0.7, LimitRule(runs=1))
+    firsts = [0.001, 0.1, 0.2, 0.0, 0.3, 0.07, 0.08]
+    assert repeat_chunks(firsts, rule, size=2) == [[1, 2], [4, 5], [6]]
+    assert first_limit(0.1) == 1.0 and first_limit(0.5) == 2.0
+
+
+LOADED = Outcome(Status.OK)
+
+
+def _result(outcomes: Sequence[Outcome], passed: Sequence[bool],
+            load: Outcome = LOADED) -> JobResult:
+    return JobResult(load, tuple(outcomes), tuple(passed))
+
+
+def test_the_slowest_run_counts_and_what_is_not_a_run_does_not() -> None:
+    ok = Outcome(Status.OK, "x", seconds=0.2)
+    slower = Outcome(Status.OK, "x", seconds=0.45)
+    timeout = Outcome(Status.TIMEOUT, error="no reply")
+    raised = Outcome(Status.ERROR, error="ValueError", fault=Fault.RAISED)
+    unrun = Outcome(Status.ERROR, error="not run", fault=Fault.NOT_RUN)
+    firsts = [0.3, 0.001, 0.1, 0.4, 0.3]
+    chunks = [[0, 2], [3, 4]]
+    results = [
+        # two passes over tests 0 and 2: test 0 once slower, test 2 once another answer
+        _result([ok, ok, slower, Outcome(Status.OK, "y", seconds=0.1)],
+                [True, True, True, False]),
+        # test 3 timed out once (it counts as its limit), test 4 raised, then a run unrun
+        _result([timeout, raised, ok, unrun], [False, False, True, False]),
+    ]
+    got = timed(firsts, chunks, results)
+    assert got.slowest == (0.45, 0.001, 0.2, first_limit(0.4), 0.3)
+    assert (got.repeated, got.timeouts, got.unstable) == (4, 1, 2)
+    assert got.limits() == (2.0, 1.0, 1.0, 8.0, 2.0)
+    broken = timed(firsts, chunks[:1], [_result([], [], Outcome(Status.ERROR, error="x",
+                                                                fault=Fault.RAISED))])
+    assert broken.slowest == tuple(firsts) and broken.unstable == 2
+
+
+def test_a_repeat_job_runs_whole_passes_judged_within_the_first_limit() -> None:
+    tests = [ProgramTest(f"{k}\n", f"{k}\n") for k in range(4)]
+    task = ProgramTask("cc/t", "", "print(input())\n", tuple(tests))
+    job = repeat_job(task, tests, [0.1, 0.5, 0.0, 0.3], [1, 3], LimitRule(runs=3))
+    assert list(job.inputs) == ["1\n", "3\n", "1\n", "3\n"]
+    assert list(job.expected or []) == ["1\n", "3\n", "1\n", "3\n"]
+    assert list(job.time_limits) == [2.0, 1.2, 2.0, 1.2]
+    assert job.program and not job.fail_fast and job.code == task.solution
+
+
+# --------------------------------------------------------------------------- the tasks file
+
+
+def _write(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode(),
+                                   mtime=0))
+    return path
+
+
+def _task(tests: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+    return {"task_id": "cc/add", "prompt": "Print a + b.", "canonical_solution": ADD,
+            "tests": tests, **fields}
+
+
+ADD = "a, b = map(int, input().split())\nprint(a + b)\n"
+TESTS: list[dict[str, Any]] = [
+    {"input": "1 2\n", "output": "3\n", "public": True},
+    {"input": "5 5\n", "output": "10\n", "public": False, "origin": "stress",
+     "time_limit": 0.25},
+    {"input": "-1 1\n", "output": "0\n", "public": False, "origin": "plus", "time_limit": None}]
+
+
+def test_a_test_s_own_limit_is_read_back_and_written_where_set(tmp_path: Path) -> None:
+    (task,) = load_program_tasks(_write(tmp_path / "t.jsonl.gz", [_task(TESTS)]))
+    assert [test.time_limit for test in task.tests] == [None, 0.25, None]
+    assert [record_of_test(test) for test in task.tests] == [
+        TESTS[0], TESTS[1], {k: v for k, v in TESTS[2].items() if k != "time_limit"}]
+    # a file without the field reads as before
+    plain = [{k: v for k, v in test.items() if k != "time_limit"} for test in TESTS]
+    (old,) = load_program_tasks(_write(tmp_path / "o.jsonl.gz", [_task(plain)]))
+    assert all(test.time_limit is None for test in old.tests)
+    for value, problem in [(0, "test 1: 'time_limit' must be above 0"),
+                           (-1, "test 1: 'time_limit' must be a non-negative number"),
+                           ("2", "test 1: 'time_limit' must be a non-negative number"),
+                           (True, "test 1: 'time_limit' must be a non-negative number")]:
+        bad = [TESTS[0], {**TESTS[1], "time_limit": value}]
+        with pytest.raises(InputError, match=problem):
+            load_program_tasks(_write(tmp_path / "b.jsonl.gz", [_task(bad)]))
+
+
+def test_a_test_s_own_limit_comes_first_then_the_task_s_then_the_caller_s() -> None:
+    own, bare = ProgramTest("", "", time_limit=0.25), ProgramTest("", "")
+    task = ProgramTask("t", "", "", (own, bare))
+    timed_task = ProgramTask("t", "", "", (own, bare), time_limit=3.0)
+    config = ProgramConfig(time_limit=2.0)
+    assert [config.limit(task, own), config.limit(task, bare)] == [0.25, 2.0]
+    assert config.limit(timed_task, bare) == 3.0 and config.limit(timed_task, own) == 0.25
+    floor = ProgramConfig(time_limit=2.0, min_time_limit=0.5)
+    assert [floor.limit(task, own), floor.limit(timed_task, bare)] == [0.5, 3.0]
+
+
+# --------------------------------------------------------------------------- evaluate
+
+#: Right, but spins half a second of CPU on "5 5": over that test's own limit.
+SLOW = ("import time\na, b = map(int, input().split())\nif a == 5:\n"
+        "    began = time.process_time()\n"
+        "    while time.process_time() - began < 0.5:\n        pass\nprint(a + b)\n")
+MARKER = uuid.uuid4().hex
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[Sandbox]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(corpus.MARK, MARKER)
+        with Sandbox(1, Limits(memory_bytes=1 << 30, load_seconds=5.0), judge=JUDGE) as box:
+            yield box
+
+
+def _own_task(tmp_path: Path) -> ProgramTask:
+    (task,) = load_program_tasks(_write(tmp_path / "t.jsonl.gz", [_task(TESTS)]))
+    return task
+
+
+def test_each_test_runs_within_its_own_limit(sandbox: Sandbox, tmp_path: Path) -> None:
+    task = _own_task(tmp_path)
+    samples = [Sample("cc/add", ADD, 1), Sample("cc/add", SLOW, 2),
+               Sample("cc/add", "print(3)\n", 3)]
+    right, slow, wrong = judge_programs({"cc/add": task}, samples, sandbox,
+                                        ProgramConfig(time_limit=2.0, details=True))
+    assert [run.status for run in right.tests] == [RunStatus.PASS] * 3
+    assert [run.time_limit for run in right.tests] == [2.0, 0.25, 2.0]
+    assert [run.status for run in slow.tests] == [
+        RunStatus.PASS, RunStatus.TIMEOUT, RunStatus.PASS]
+    assert (slow.base, slow.full) == (Verdict.PASS, Verdict.FAIL)
+    assert [failure_kind(r) for r in (right, slow, wrong)] == ["", "timeout", "correctness"]
+    assert failure_kind(wrong, "base") == ""  # "3" is right on the public test
+    assert failure_counts([right, slow, wrong]) == {
+        "samples": 2, "timeout": 1, "refused": 0,
+        "correctness": {"wrong_answer": 1, "runtime_error": 0, "output_limit": 0}}
+
+
+def test_evaluate_reports_correctness_apart_from_timeouts(tmp_path: Path) -> None:
+    tasks = _write(tmp_path / "t.jsonl.gz", [_task(TESTS)])
+    samples = tmp_path / "s.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": "cc/add", "solution": code}) + "\n"
+                               for code in (ADD, SLOW, "print(3)\n", "print(")))
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(tasks), "--samples",
+                                       str(samples), "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert ("full failures: 3 sample(s): correctness 2 (1 wrong_answer, 1 runtime_error), "
+            "timeout 1") in result.output
+    document = json.loads((tmp_path / "s.evalplus-ng.full.json").read_text())
+    assert document["failures"]["full"] == {
+        "samples": 3, "timeout": 1, "refused": 0,
+        "correctness": {"wrong_answer": 1, "runtime_error": 1, "output_limit": 0}}
+    assert document["failures"]["base"]["samples"] == 1  # the syntax error
+    right, slow, _wrong, _syntax = document["eval"]["cc/add"]
+    assert [t["time_limit"] for t in right["tests"]] == [10.0, 0.25, 10.0]
+    assert slow["first_failure"] == {"index": 1, "status": "timeout"}
+
+
+# --------------------------------------------------------------------------- augment
+
+
+class _Repeats:
+    """An executor answering repeat jobs with each run's expected output in ``seconds``."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.jobs: list[Job] = []
+
+    def run(self, job: Job) -> JobResult:
+        self.jobs.append(job)
+        outputs = list(job.expected or [])
+        return JobResult(Outcome(Status.OK), tuple(Outcome(Status.OK, out, seconds=self.seconds)
+                                                   for out in outputs),
+                         (True,) * len(outputs))
+
+    def map(self, jobs: Any) -> Iterator[JobResult]:
+        return (self.run(job) for job in jobs)
+
+
+def _new(seconds: Sequence[float]) -> tuple[NewTest, ...]:
+    return tuple(NewTest(ProgramTest(f"{k}\n", f"{k}\n", False, "plus"), "random", t)
+                 for k, t in enumerate(seconds))
+
+
+def test_limits_are_checkpointed_and_time_nothing_again(tmp_path: Path) -> None:
+    task = ProgramTask("cc/echo", "", "print(input())\n", ())
+    quick = ProgramTask("cc/quick", "", "print(input())\n", ())
+    items = [(task, _new([0.001, 0.3, 0.1])), (quick, _new([0.001])),
+             (ProgramTask("cc/none", "", "print(1)\n", ()), ())]
+    box = _Repeats(0.4)
+    asked: list[int] = []
+    heard: list[tuple[int, int]] = []
+
+    def executor() -> Any:
+        asked.append(1)
+        return box
+
+    found = calibrate_program_tests(items, LimitRule(), tmp_path, executor,
+                                    lambda done, total: heard.append((done, total)))
+    assert set(found) == {"cc/echo", "cc/quick"}  # a task without new tests has none
+    assert found["cc/echo"].slowest == (0.001, 0.4, 0.4)
+    assert found["cc/echo"].limits == (1.0, 2.0, 2.0) and found["cc/echo"].repeated == 2
+    assert found["cc/quick"].limits == (1.0,) and found["cc/quick"].repeated == 0
+    assert len(box.jobs) == 1 and list(box.jobs[0].inputs) == ["1\n", "2\n"] * 2
+    assert heard[-1] == (2, 2) and asked == [1]
+    assert limits_path(tmp_path, "cc/echo").is_file()
+    again = calibrate_program_tests(items, LimitRule(), tmp_path, executor)
+    assert again == found and asked == [1]  # from the checkpoints: no sandbox asked for
+    # another rule (or other tests) is another key: timed again
+    calibrate_program_tests(items, LimitRule(factor=8.0), tmp_path, executor)
+    assert asked == [1, 1]
+
+
+#: The fake plan's reference, spinning 70 ms of CPU on its large inputs (n = 200): their
+#: time could decide the limit, so the reference runs on them again.
+SPINNING = fakes.SUM.replace(
+    "print(", "import time\nif n == 200:\n    began = time.process_time()\n"
+              "    while time.process_time() - began < 0.07:\n        pass\nprint(", 1)
+
+
+def _records(tmp_path: Path) -> list[tuple[ProgramTask, dict[str, Any]]]:
+    path = fakes._tasks(tmp_path / "t.jsonl.gz")
+    (task, record), *rest = zip(load_program_tasks(path), fakes._lines(path), strict=True)
+    spinning = ProgramTask(task.task_id, task.prompt, SPINNING, task.tests)
+    return [(spinning, {**record, "canonical_solution": SPINNING}), *rest]
+
+
+def _run(records: Any, out: Path, **options: Any) -> Any:
+    return run_augment_programs(records, ProgramAugmentConfig(count=40), out,
+                                planner=fakes.fake_plan, generator=fakes.fake_inputs,
+                                **options)
+
+
+def test_augment_writes_each_new_test_s_limit_and_resumes(tmp_path: Path) -> None:
+    records = _records(tmp_path)
+    summary = _run(records, tmp_path / "out", backend=Backend(1))
+    sums, echo = fakes._lines(summary.artifact)
+    own, new = sums["tests"][:2], sums["tests"][2:]
+    assert own == records[0][1]["tests"] and echo["tests"] == records[1][1]["tests"]
+    assert all("time_limit" not in test for test in own)  # the dataset's own: untouched
+    seconds = json.loads(summary.seconds_file.read_text())
+    slowest = seconds["slowest"]["cc/sum"]
+    assert seconds["limits"]["floor_seconds"] == 1.0 and len(slowest) == len(new)
+    for test, first, most in zip(new, seconds["tasks"]["cc/sum"], slowest, strict=True):
+        assert most >= first and test["time_limit"] == limit_of([most])
+    (limits,) = summary.limits
+    again_timed = sum(needs_repeats(first) for first in seconds["tasks"]["cc/sum"])
+    assert limits.repeated == again_timed >= 4  # the large inputs, each 70 ms at least
+    assert [test["time_limit"] for test in new] == list(limits.limits)
+    stats = json.loads(summary.stats.read_text())
+    assert stats["limits"]["totals"]["tests"] == len(new)
+    assert stats["limits"]["totals"]["repeated"] == again_timed
+    assert any(line.startswith("time limits of the new tests") for line in
+               summary_lines(summary))
+    # resumed: every task and every limit from its checkpoint, the same bytes, no sandbox
+    first = summary.artifact.read_bytes()
+    again = _run(records, tmp_path / "out", executor=fakes._NoRuns())
+    assert again.artifact.read_bytes() == first and again.resumed == 2
+    # without a rule: no limits written
+    bare = _run(records, tmp_path / "out", executor=fakes._NoRuns(), rule=None)
+    assert all("time_limit" not in test for test in fakes._lines(bare.artifact)[0]["tests"])
+    assert "limits" not in json.loads(bare.stats.read_text())
+
+
+def test_a_fresh_augment_gives_the_same_limits(tmp_path: Path) -> None:
+    """Timing again moves the times; the grid keeps the limits (the fast reference's
+    tests are all at the floor)."""
+    path = fakes._tasks(tmp_path / "t.jsonl.gz")
+    records = list(zip(load_program_tasks(path), fakes._lines(path), strict=True))
+    one = _run(records, tmp_path / "one", backend=Backend(1))
+    two = _run(records, tmp_path / "two", backend=Backend(1))
+    assert one.artifact.read_bytes() == two.artifact.read_bytes()
+    assert {test.get("time_limit") for test in fakes._lines(one.artifact)[0]["tests"][2:]} \
+        == {1.0}
+
+
+def test_augment_no_calibrate_writes_no_limits(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(programgen, "plan_for", fakes.fake_plan)
+    monkeypatch.setattr(programgen, "program_inputs", fakes.fake_inputs)
+    tasks = fakes._tasks(tmp_path / "t.jsonl.gz")
+    result = CliRunner().invoke(main, ["augment", "--dataset-file", str(tasks), "--out",
+                                       str(tmp_path / "out"), "--per-task", "20", "-j", "1",
+                                       "--no-calibrate"])
+    assert result.exit_code == 0, result.output
+    assert "time limits" not in result.output
+    new = fakes._lines(tmp_path / "out" / "ProgramsPlus.jsonl.gz")[0]["tests"][2:]
+    assert new and all("time_limit" not in test for test in new)
