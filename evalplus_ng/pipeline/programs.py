@@ -18,6 +18,7 @@ from evalplus_ng.evaluation.programs import (
     ORIGINAL,
     ProgramConfig,
     ProgramResult,
+    RunStatus,
     judge_programs,
     program_pass_at_k,
 )
@@ -78,6 +79,14 @@ class ProgramSummary:
     def count(self, column: str, verdict: Verdict) -> int:
         """How many samples have ``verdict`` in ``column`` ("base", or the suite's)."""
         return sum((r.base if column == BASE else r.full) is verdict for r in self.results)
+
+    def checker_errors(self) -> dict[str, int]:
+        """Per task, the samples that failed on its checker breaking
+        (:attr:`~evalplus_ng.evaluation.programs.RunStatus.CHECKER_ERROR`: the checker's
+        fault, not theirs), by task id in file order; empty where no checker broke."""
+        counts = Counter(result.task_id for result in self.results
+                         if any(run.status is RunStatus.CHECKER_ERROR for run in result.tests))
+        return dict(counts)
 
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
