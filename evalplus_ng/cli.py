@@ -616,6 +616,12 @@ def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
                        f"{sum(failed['correctness'].values())}" + (f" ({wrong})" if wrong else "")
                        + f", timeout {failed['timeout']}"
                        + (f", refused {failed['refused']}" if failed["refused"] else ""))
+    broken = summary.checker_errors()
+    if broken:
+        click.echo(f"warning: {sum(broken.values())} sample(s) failed where their task's "
+                   "checker broke (checker_error: counted as failures, but the checker's "
+                   "fault): " + ", ".join(f"{task_id} ({n})" for task_id, n in broken.items()),
+                   err=True)
 
 
 def _print_kills(summary: EvaluateSummary, split: bool) -> None:
@@ -667,9 +673,10 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
               help="Program tasks: seconds the reference may take on a new input (beyond, "
                    "the input is dropped; beyond a tenth of it, the input goes to stress).")
 @click.option("--include-multiple-answers", "multiple_answers", is_flag=True,
-              help="Program tasks: augment the tasks flagged multiple_answers_suspected too "
-                   "(their new outputs are the reference's answer, which another right "
-                   "program need not print; skipped by default).")
+              help="Program tasks: augment the tasks flagged multiple_answers_suspected "
+                   "that have no checker program too (their new outputs are the reference's "
+                   "answer, which another right program need not print; skipped by "
+                   "default). Tasks with a checker are augmented anyway.")
 @_backend_options
 @_jail_option
 @_errors_to_exit_codes

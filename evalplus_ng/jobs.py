@@ -1,15 +1,17 @@
 """Sandbox jobs made from a task: the one place a :class:`~evalplus_ng.records.Job` takes
 a task's entry point, id, special oracle, equality and tolerance, so that no caller can
 forget one (a job judged with the wrong equality passes what it should fail); a program
-task's job too (:func:`program_job`)."""
+task's job too (:func:`program_job`), and its checker's (:func:`checker_job`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from evalplus_ng.records import Job, ProgramTask, ProgramTest, Task
+from evalplus_ng.checker import CHECKER_OUTPUT_BYTES, checker_stdin
+from evalplus_ng.records import CHECKER_VERDICT, Job, ProgramTask, ProgramTest, Task
 from evalplus_ng.serialize import encode
+from evalplus_ng.textjudge import ACCEPT
 from evalplus_ng.types import Args, Wire
 
 
@@ -46,3 +48,22 @@ def program_job(task: ProgramTask, code: str, tests: Sequence[ProgramTest],
                expected=[test.output for test in tests] if judged else None,
                task_id=task.task_id, atol=task.atol, equality=task.equality, program=True,
                **options)
+
+
+def checker_job(task: ProgramTask, checked: Sequence[tuple[ProgramTest, str]],
+                seconds: float, *, fail_fast: bool = True) -> Job:
+    """A job running ``task``'s checker (:mod:`evalplus_ng.checker`) once for each
+    ``(test, output)`` of ``checked``, within ``seconds`` a run, each run passing when the
+    checker accepts the output (the judge reads its stdout: the job's equality is
+    :data:`~evalplus_ng.records.CHECKER_VERDICT`); ``fail_fast``: the first run that does
+    not accept ends the job."""
+    if not task.checker:
+        raise ValueError(f"task {task.task_id!r} has no checker")
+    # Expected "ok": a stdout of that very text passes unread (it accepts); any other is
+    # read by the judge (a stdout of the expected text must never pass unread otherwise).
+    return Job(code=task.checker, entry_point="",
+               inputs=[checker_stdin(test.input, test.output, output)
+                       for test, output in checked],
+               time_limits=[float(seconds)] * len(checked), expected=[ACCEPT] * len(checked),
+               task_id=task.task_id, equality=CHECKER_VERDICT, program=True,
+               fail_fast=fail_fast, max_output_bytes=CHECKER_OUTPUT_BYTES)

@@ -24,9 +24,16 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from evalplus_ng.records import EQUALITIES, NOT_NONE, PROGRAM_EQUALITIES, TYPED, VALUE
+from evalplus_ng.records import (
+    CHECKER_VERDICT,
+    EQUALITIES,
+    NOT_NONE,
+    PROGRAM_EQUALITIES,
+    TYPED,
+    VALUE,
+)
 from evalplus_ng.serialize import spread
-from evalplus_ng.textjudge import same_output
+from evalplus_ng.textjudge import accepts, same_output
 from evalplus_ng.types import Args
 
 #: Used when a task's atol is 0 but its expected output holds floats.
@@ -271,9 +278,13 @@ def check(oracle: str, args: Args, expected: Any, actual: Any, atol: float,
     ("" for equality); ``args`` are the call's arguments; ``equality`` is the task's
     (:data:`~evalplus_ng.records.EQUALITIES`), or a program's
     (:data:`~evalplus_ng.records.PROGRAM_EQUALITIES`: stdout as text,
-    :mod:`evalplus_ng.textjudge`)."""
+    :mod:`evalplus_ng.textjudge`), or a checker's
+    (:data:`~evalplus_ng.records.CHECKER_VERDICT`: its stdout accepts, whatever
+    ``expected``)."""
     if equality in PROGRAM_EQUALITIES:
         return same_output(expected, actual, equality, atol)
+    if equality == CHECKER_VERDICT:
+        return accepts(actual)
     if equality == VALUE:
         return _value_check(oracle, args, expected, actual, atol)
     if equality != TYPED:

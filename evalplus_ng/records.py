@@ -83,6 +83,10 @@ LINES = "lines"
 TOKENS = "tokens"
 #: How a program task's outputs may compare (:attr:`ProgramTask.equality`).
 PROGRAM_EQUALITIES = (LINES, TOKENS)
+#: How a checker program's run is judged (:mod:`evalplus_ng.checker`): its stdout's first
+#: token is ``ok`` (:func:`evalplus_ng.textjudge.accepts`). The equality of a checker's
+#: jobs only, never a task's.
+CHECKER_VERDICT = "checker"
 
 
 @dataclass(frozen=True)
@@ -136,7 +140,8 @@ class Job:
     #: the child sends.
     oracle: str = ""
     #: How the judge compares outputs (:data:`EQUALITIES`): the task's
-    #: (:attr:`Task.equality`); a program's (:data:`PROGRAM_EQUALITIES`).
+    #: (:attr:`Task.equality`); a program's (:data:`PROGRAM_EQUALITIES`); a checker's
+    #: verdict (:data:`CHECKER_VERDICT`).
     equality: str = TYPED
     #: Run ``code`` as a program (``__main__``), one fresh child per input: each input is
     #: the text given on its stdin (a regular file), each output the text it wrote on
@@ -322,7 +327,8 @@ class ProgramTask:
     where the dataset lists them so, then the hidden ones. ``flags`` are the dataset's
     hints, kept as data (``multiple_answers_suspected``: other right programs may print
     other answers; ``float_output_suspected``); they change no comparison: ``equality``
-    and ``atol`` do.
+    and ``atol`` do, and ``checker``, a program that accepts other answers
+    (:mod:`evalplus_ng.checker`).
     """
 
     task_id: TaskId
@@ -337,6 +343,10 @@ class ProgramTask:
     time_limit: float | None = None
     flags: frozenset[str] = frozenset()
     name: str = ""
+    #: Python source of the task's checker program, "" for none: an output that differs
+    #: from the expected one still passes when the checker accepts it
+    #: (:mod:`evalplus_ng.checker`).
+    checker: str = ""
 
     @property
     def base_tests(self) -> tuple[ProgramTest, ...]:

@@ -14,7 +14,8 @@ Two rules (a program task's :attr:`~evalplus_ng.records.ProgramTask.equality`):
   even then: a float would round two large ones to one.
 
 Pure functions of two strings: the sandbox's parent calls them through
-:func:`evalplus_ng.judge.check`, on text decoded from the wire.
+:func:`evalplus_ng.judge.check`, on text decoded from the wire. So it reads a task's
+checker program's verdict too (:func:`accepts`; the protocol: :mod:`evalplus_ng.checker`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _INTEGER = re.compile(r"[+-]?\d+")
 #: Slack on top of a tolerance for the rounding of the two floats themselves (testlib's).
 _EPSILON = 1e-15
+#: The first token of a checker's stdout that accepts an output, in any case.
+ACCEPT = "ok"
 
 
 def lines_of(text: str) -> list[str]:
@@ -82,3 +85,12 @@ def same_output(expected: str, actual: str, equality: str = LINES,
         return same_tokens(expected, actual, tolerance)
     raise ValueError(f"unknown program equality {equality!r}; known: "
                      f"{', '.join(PROGRAM_EQUALITIES)}")
+
+
+def accepts(verdict: str) -> bool:
+    """Does a checker's stdout ``verdict`` accept: is its first token (whitespace
+    separates) ``ok``, in any case (ASCII letters only)? Anything but text does not."""
+    if type(verdict) is not str:
+        return False
+    head = verdict.split(maxsplit=1)
+    return bool(head) and head[0].isascii() and head[0].lower() == ACCEPT

@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tasks",),  # datasets, tasks files, samples files, artifacts: no stage
     ("sandbox",),  # untrusted code runs here only
     ("judge", "jobs", "protocols", "seal", "pools", "typespec"),
-    ("textjudge",),  # a program's stdout compared as a contest judge does
+    # a program's stdout compared as a contest judge does; a task's checker program's protocol
+    ("textjudge", "checker"),
     ("serialize", "records"),
     ("types", "files", "resources"),
     ("errors",),

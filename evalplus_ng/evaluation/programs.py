@@ -15,6 +15,14 @@ configuration's (``--min-time-limit``, 10 s by default), and never below the
 configuration's ``min_time_limit`` when set. A failure is either of correctness (a wrong
 answer, a runtime error, too much output) or of efficiency (a timeout): the two are
 counted apart (:func:`failure_counts`).
+
+A task with a checker program (:mod:`evalplus_ng.checker`: "print any valid answer") is
+judged in two passes: the program runs its tests (all of them, the first timeout or run
+that does not end normally ending it), then the checker judges, in test order, each output
+the task's equality does not pass, the first reject (``wrong_answer``) or broken checker
+(``checker_error``) ending the sample; the verdict is the one a single fail-fast pass
+would give, at the cost of the tests run past a rejected output. Tasks without a checker
+take the single pass.
 """
 
 from __future__ import annotations
@@ -25,8 +33,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from evalplus_ng.checker import Said, message, said
 from evalplus_ng.evaluation.evaluate import PASS_AT_K, columns_pass_at_k
-from evalplus_ng.jobs import program_job
+from evalplus_ng.jobs import checker_job, program_job
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
     DATASET_ORIGIN,
@@ -36,6 +45,7 @@ from evalplus_ng.records import (
     STRESS_ORIGIN,
     TOKENS,
     Fault,
+    Job,
     JobResult,
     Outcome,
     ProgramTask,
@@ -72,6 +82,9 @@ class RunStatus(enum.Enum):
     RUNTIME_ERROR = "runtime_error"  #: raised, exited with another code, crashed, no syntax
     TIMEOUT = "timeout"
     OUTPUT_LIMIT = "output_limit"  #: more than the output cap on stdout
+    #: The task's checker broke on the output (raised, exited with a code, timed out): a
+    #: failure of the test, but not the sample's fault (see :mod:`evalplus_ng.checker`).
+    CHECKER_ERROR = "checker_error"
 
 
 #: The failures of correctness: the program's answer is wrong, whatever its speed.
@@ -211,6 +224,72 @@ def runs_of(task: ProgramTask, order: Sequence[int], result: JobResult,
                                                   strict=True)))
 
 
+#: A test's status from what the checker said of its output.
+_SAID = {Said.ACCEPT: RunStatus.PASS, Said.REJECT: RunStatus.WRONG_ANSWER,
+         Said.ERROR: RunStatus.CHECKER_ERROR}
+#: Distinct programs of tasks with a checker judged together (both passes): the outputs
+#: the checker is to read wait in memory between the two.
+CHECKER_ROUND = 64
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """A program of a task with a checker, its tests run but not its checker: each run's
+    status as the task's equality decides it (an output it does not pass provisionally a
+    ``wrong_answer``), and the outputs the checker is to judge (``pending``: places in
+    ``runs``; ``outputs``: what the program wrote there)."""
+
+    runs: tuple[ProgramRun, ...]
+    pending: tuple[int, ...] = ()
+    outputs: tuple[str, ...] = ()
+
+
+def unchecked(task: ProgramTask, order: Sequence[int], result: JobResult,
+              details: bool, limits: Sequence[float] = ()) -> Unchecked:
+    """What a judged job over ``order`` that did not stop at a wrong output leaves for the
+    checker: every output the equality does not pass before the first run that did not end
+    normally (every one, with ``details``); the runs end at that run unless ``details``.
+    ``limits``: each test's seconds, as :func:`runs_of` takes them."""
+    runs = runs_of(task, order, result, limits)
+    if result.load.status is not Status.OK:
+        return Unchecked(runs)
+    outcomes = result.outcomes
+    end = len(runs)
+    if not details:
+        end = next((k + 1 for k, outcome in enumerate(outcomes)
+                    if outcome.status is not Status.OK), end)
+    pending = tuple(k for k in range(end)
+                    if outcomes[k].status is Status.OK and not result.passed[k])
+    return Unchecked(runs[:end], pending, tuple(
+        value if isinstance(value := outcomes[k].value, str) else "" for k in pending))
+
+
+def checked(draft: Unchecked, result: JobResult | None, details: bool) -> tuple[ProgramRun, ...]:
+    """The runs once the checker judged the pending outputs (``result``, its job over them
+    in order; fewer where it stopped at a failure; None when nothing was pending): each
+    accepted output passes, a rejected one is a ``wrong_answer`` and a broken checker a
+    ``checker_error``, both showing what the checker said. Unless ``details``, the runs end
+    at the first failure."""
+    runs = list(draft.runs)
+    if result is not None:
+        if result.load.status is not Status.OK:
+            error = f"checker: {result.load.error or result.load.status.value}"
+            told = [(RunStatus.CHECKER_ERROR, error)] * len(draft.pending)
+        else:
+            told = [(_SAID[said(outcome, accepted)], "" if accepted else
+                     f"checker: {message(outcome)}")
+                    for outcome, accepted in zip(result.outcomes, result.passed, strict=True)]
+        told += [(RunStatus.CHECKER_ERROR, "checker: not run")] * (len(draft.pending)
+                                                                    - len(told))
+        for place, (status, error) in zip(draft.pending, told, strict=True):
+            runs[place] = replace(runs[place], status=status, error=error)
+    if not details:
+        end = next((k + 1 for k, run in enumerate(runs) if run.status is not RunStatus.PASS),
+                   len(runs))
+        runs = runs[:end]
+    return tuple(runs)
+
+
 def column(runs: Iterable[ProgramRun], count: int) -> Verdict:
     """The verdict over ``count`` tests whose runs (in order) are ``runs``: pass when all
     ran and passed, else fail (EvalPlus's words; what the first failure was, a timeout
@@ -238,15 +317,30 @@ def judge_programs(tasks: Mapping[TaskId, ProgramTask], samples: Sequence[Sample
     limits = {task_id: [config.limit(task, task.tests[i]) for i in orders[task_id]]
               for task_id, task in judged_tasks.items()}
     plans = [(judged_tasks[task_id], orders[task_id]) for task_id, _code in keys]
-    jobs = (program_job(task, code, [task.tests[i] for i in order], limits[task.task_id],
-                        fail_fast=not config.details, max_output_bytes=config.max_output_bytes)
-            for (task, order), (_task_id, code) in zip(plans, keys, strict=True))
-    runs: list[tuple[ProgramRun, ...]] = []
-    for done, result in enumerate(executor.map(jobs), start=1):
-        task, order = plans[done - 1]
-        runs.append(runs_of(task, order, result, limits[task.task_id]))
+    runs: list[tuple[ProgramRun, ...]] = [()] * len(keys)
+    done = 0
+
+    def heard() -> None:
+        nonlocal done
+        done += 1
         if on_result is not None:
             on_result(done, len(keys))
+
+    plain = [k for k, (task, _order) in enumerate(plans) if not task.checker]
+    jobs = (program_job(plans[k][0], keys[k][1], [plans[k][0].tests[i] for i in plans[k][1]],
+                        limits[plans[k][0].task_id], fail_fast=not config.details,
+                        max_output_bytes=config.max_output_bytes)
+            for k in plain)
+    for result, k in zip(executor.map(jobs), plain, strict=True):
+        runs[k] = runs_of(*plans[k], result, limits[plans[k][0].task_id])
+        heard()
+    with_checker = [k for k, (task, _order) in enumerate(plans) if task.checker]
+    for start in range(0, len(with_checker), CHECKER_ROUND):
+        chunk = with_checker[start:start + CHECKER_ROUND]
+        for k, got in zip(chunk, _judge_checked([(*plans[k], keys[k][1]) for k in chunk],
+                                                executor, config), strict=True):
+            runs[k] = got
+            heard()
     results = []
     for sample in samples:
         task = judged_tasks[sample.task_id]
@@ -309,6 +403,35 @@ def failure_counts(results: Iterable[ProgramResult], column: str = FULL) -> dict
                                   for status in CORRECTNESS},
             RunStatus.TIMEOUT.value: kinds[RunStatus.TIMEOUT.value],
             REFUSED: kinds[REFUSED]}
+
+
+def _judge_checked(programs: Sequence[tuple[ProgramTask, list[int], str]], executor: Executor,
+                   config: ProgramConfig) -> list[tuple[ProgramRun, ...]]:
+    """The runs of programs of tasks with a checker (each its task, its tests' order and
+    its code): one job of each program's tests, not stopped by a wrong output but by a
+    timeout (unless ``details``); then one job of the checker over the outputs the
+    equality did not pass, stopped at the first that it does not accept (unless
+    ``details``)."""
+    fail_fast = not config.details
+    limits = [[config.limit(task, task.tests[i]) for i in order] for task, order, _ in programs]
+    first = (program_job(task, code, [task.tests[i] for i in order], limit, fail_fast=False,
+                         max_timeouts=1 if fail_fast else None,
+                         max_output_bytes=config.max_output_bytes)
+             for (task, order, code), limit in zip(programs, limits, strict=True))
+    drafts = [unchecked(task, order, result, config.details, limit)
+              for result, (task, order, _code), limit in zip(executor.map(first), programs,
+                                                              limits, strict=True)]
+    waiting = [k for k, draft in enumerate(drafts) if draft.pending]
+
+    def check(k: int) -> Job:
+        task, order, _code = programs[k]
+        draft = drafts[k]
+        return checker_job(task, [(task.tests[order[place]], output) for place, output
+                                  in zip(draft.pending, draft.outputs, strict=True)],
+                           task.time_limit or config.time_limit, fail_fast=fail_fast)
+
+    verdicts = dict(zip(waiting, executor.map(check(k) for k in waiting), strict=True))
+    return [checked(draft, verdicts.get(k), config.details) for k, draft in enumerate(drafts)]
 
 
 def program_pass_at_k(results: Sequence[ProgramResult], ks: Sequence[int] = PASS_AT_K,

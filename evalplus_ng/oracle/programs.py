@@ -1,6 +1,7 @@
 """The reference's answers on new inputs of a program task: which candidates a task keeps
 (its reference ends normally within the budget; its stdout is the expected output), which
-tier each goes to, and what was dropped and why.
+tier each goes to, and what was dropped and why; and whether a task's checker program
+can be trusted (:func:`checker_refusal`).
 
 Pure functions on the candidates and the sandbox's outcomes; the pipeline plans, runs the
 jobs and writes (:mod:`evalplus_ng.pipeline.augment_programs`).
@@ -13,12 +14,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from evalplus_ng.checker import Said, message, said
 from evalplus_ng.generate.programgen import LARGE, ProgramInput
 from evalplus_ng.records import (
     PLUS_ORIGIN,
     STRESS_ORIGIN,
     Fault,
+    JobResult,
     Outcome,
+    ProgramTask,
     ProgramTest,
     Status,
 )
@@ -203,3 +207,50 @@ def aligned(positions: Sequence[Sequence[int]], outcomes: Sequence[Sequence[Outc
         for place, outcome in zip(places, got, strict=False):
             found[place] = outcome
     return found
+
+
+def public_outputs(task: ProgramTask, reference: JobResult) -> list[str] | None:
+    """The reference's stdout on each of ``task``'s public tests (``reference``: its job
+    over them, in order), or None when it did not end normally on every one."""
+    public = task.base_tests
+    if reference.load.status is not Status.OK or len(reference.outcomes) != len(public):
+        return None
+    if any(outcome.status is not Status.OK for outcome in reference.outcomes):
+        return None
+    return [outcome.value if isinstance(outcome.value, str) else ""
+            for outcome in reference.outcomes]
+
+
+def checker_refusal(task: ProgramTask, reference: JobResult, checker: JobResult | None) -> str:
+    """Why ``task``'s checker program is not to be trusted, "" when it is: it must accept
+    the reference's own output on every public test (the test's output its ``answer``).
+    ``reference`` is the reference's job over the public tests, ``checker`` the checker's
+    over the outputs it gave (None: not run, the reference having failed one); a test
+    names its place in the task's ``tests``."""
+    places = [place for place, test in enumerate(task.tests) if test.public]
+    if not places:
+        return "no public test to try its checker on"
+    if public_outputs(task, reference) is None:
+        if reference.load.status is not Status.OK:
+            return f"the reference did not load: {reference.load.error or ''}"[:200]
+        failed = next((k for k, outcome in enumerate(reference.outcomes)
+                       if outcome.status is not Status.OK), len(reference.outcomes))
+        what = (reference.outcomes[failed].status.value if failed < len(reference.outcomes)
+                else "not run")
+        return (f"the reference did not answer public test {places[failed]} ({what}): its "
+                "checker cannot be tried there")
+    if checker is None:
+        return "its checker was not tried"
+    if checker.load.status is not Status.OK:
+        return f"its checker did not load: {checker.load.error or ''}"[:200]
+    for k, (outcome, accepted) in enumerate(zip(checker.outcomes, checker.passed,
+                                                strict=True)):
+        verdict = said(outcome, accepted)
+        if verdict is Said.REJECT:
+            return (f"its checker rejects the reference's output on public test {places[k]}: "
+                    f"{message(outcome)!r}")
+        if verdict is Said.ERROR:
+            return f"its checker failed on public test {places[k]}: {message(outcome)}"
+    if len(checker.outcomes) < len(places):
+        return f"its checker did not judge public test {places[len(checker.outcomes)]}"
+    return ""

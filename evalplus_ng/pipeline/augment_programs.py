@@ -21,6 +21,13 @@ Then each new test gets its own time limit (``time_limit`` in its record), from 
 reference's slowest run on it (:mod:`evalplus_ng.pipeline.calibrate_programs`; the rule in
 :mod:`evalplus_ng.oracle.programlimits`): the run that kept it, and more runs where that
 time could decide the limit; checkpointed per task in ``OUT/checkpoints/program-limits/``.
+
+A task with a checker program (:mod:`evalplus_ng.checker`) is augmented even where it is
+flagged ``multiple_answers_suspected``: its new tests' outputs are the reference's answers,
+which the checker compares other answers with. Its checker is tried first, before any
+task is planned: the reference runs the public tests, and the checker must accept each
+of its outputs; a task whose checker rejects one (or breaks) is skipped
+(:data:`BAD_CHECKER`, the reason in ``stats.json``, a warning).
 """
 
 from __future__ import annotations
@@ -37,10 +44,11 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend
+from evalplus_ng.evaluation.programs import DEFAULT_TIME_LIMIT as EVALUATE_SECONDS
 from evalplus_ng.files import write_atomically, write_json
 from evalplus_ng.generate import programgen
 from evalplus_ng.generate.programgen import InputPlan, ProgramInput
-from evalplus_ng.jobs import program_job
+from evalplus_ng.jobs import checker_job, program_job
 from evalplus_ng.oracle.programlimits import DEFAULT_RULE, LimitRule
 from evalplus_ng.oracle.programs import (
     STRESS_SHARE,
@@ -50,6 +58,8 @@ from evalplus_ng.oracle.programs import (
     aligned,
     answers,
     batches,
+    checker_refusal,
+    public_outputs,
     refuted,
     screen,
 )
@@ -94,10 +104,12 @@ FORMAT_VERSION = 2
 #: What became of a task (:attr:`ProgramTaskReport.outcome`): new tests made, or none
 #: because no grammar reads its public inputs, because the generator made no input its
 #: plan admits, because the reference raised on an input the plan admits (the plan is
-#: refuted), or because its outputs need a checker program (skipped).
-AUGMENTED, NO_GRAMMAR, NO_INPUTS, REFUTED, MULTIPLE_ANSWERS = (
-    "augmented", "no_grammar", "no_inputs", "refuted", "multiple_answers")
-#: The flag of tasks whose outputs need a checker program (skipped unless asked).
+#: refuted), because its outputs need a checker program it does not have (skipped), or
+#: because its checker rejects the reference's output on a public test (skipped).
+AUGMENTED, NO_GRAMMAR, NO_INPUTS, REFUTED, MULTIPLE_ANSWERS, BAD_CHECKER = (
+    "augmented", "no_grammar", "no_inputs", "refuted", "multiple_answers", "bad_checker")
+#: The flag of tasks whose outputs need a checker program (skipped unless they have one,
+#: or unless asked).
 MULTIPLE_ANSWERS_FLAG = "multiple_answers_suspected"
 
 Planner = Callable[[ProgramTask], InputPlan]
@@ -117,8 +129,9 @@ class ProgramAugmentConfig:
     #: An input the reference took more than this share of ``time_limit`` on goes to stress.
     stress_share: float = STRESS_SHARE
     max_output_bytes: int = MAX_EXPECTED_BYTES
-    #: Augment the tasks flagged ``multiple_answers_suspected`` too (their new outputs are
-    #: the reference's answer, which another right program need not print).
+    #: Augment the tasks flagged ``multiple_answers_suspected`` that have no checker too
+    #: (their new outputs are the reference's answer, which another right program need not
+    #: print); those with a checker are augmented anyway.
     multiple_answers: bool = False
 
     def __post_init__(self) -> None:
@@ -138,8 +151,10 @@ class ProgramTaskReport:
 
     ``outcome`` is :data:`AUGMENTED`, :data:`NO_GRAMMAR`, :data:`NO_INPUTS`,
     :data:`REFUTED` (the reference raised on an input the plan admitted:
-    :func:`~evalplus_ng.oracle.programs.refuted`; no new test kept) or
-    :data:`MULTIPLE_ANSWERS` (skipped), ``reason`` saying why where no test was made.
+    :func:`~evalplus_ng.oracle.programs.refuted`; no new test kept),
+    :data:`MULTIPLE_ANSWERS` (skipped) or :data:`BAD_CHECKER` (skipped:
+    :func:`~evalplus_ng.oracle.programs.checker_refusal`), ``reason`` saying why where no
+    test was made.
     ``seconds`` are measured (planning and generating in the parent; the reference's
     runs, summed and the longest): the only fields that differ between runs.
     """
@@ -275,11 +290,34 @@ class _Pending:
         return len(self.results) == len(self.jobs)
 
 
+def try_checkers(tasks: Sequence[ProgramTask], executor: Executor) -> dict[str, str]:
+    """Why each task's checker is not to be trusted ("" where it is), by task id: the
+    reference runs each task's public tests (one job a task, within the task's time limit
+    or ``evaluate``'s), then the checker judges its outputs, the test's output as the
+    ``answer`` (:func:`~evalplus_ng.oracle.programs.checker_refusal`)."""
+    tasks = [task for task in tasks if task.checker]
+    references = list(executor.map(
+        program_job(task, task.solution, task.base_tests, task.time_limit or EVALUATE_SECONDS,
+                    judged=False, fail_fast=False, max_timeouts=1) for task in tasks))
+    outputs = [public_outputs(task, result) for task, result in zip(tasks, references,
+                                                                   strict=True)]
+    ready = [k for k, got in enumerate(outputs) if got is not None and got]
+    checks = dict(zip(ready, executor.map(
+        checker_job(tasks[k], list(zip(tasks[k].base_tests, outputs[k] or [], strict=True)),
+                    tasks[k].time_limit or EVALUATE_SECONDS) for k in ready), strict=True))
+    return {task.task_id: checker_refusal(task, references[k], checks.get(k))
+            for k, task in enumerate(tasks)}
+
+
 def _prepare(task: ProgramTask, config: ProgramAugmentConfig, planner: Planner,
-             generator: Generator) -> _Pending:
-    """Plan the task and make its candidates (in the parent); no run yet."""
+             generator: Generator, refusal: str = "") -> _Pending:
+    """Plan the task and make its candidates (in the parent); no run yet. ``refusal`` is
+    why its checker is not to be trusted (:func:`try_checkers`), if it is not."""
     began = time.perf_counter()
-    if MULTIPLE_ANSWERS_FLAG in task.flags and not config.multiple_answers:
+    if refusal:
+        return _Pending(task, None, Screened(()), ProgramTaskReport(
+            task.task_id, BAD_CHECKER, refusal))
+    if MULTIPLE_ANSWERS_FLAG in task.flags and not (config.multiple_answers or task.checker):
         return _Pending(task, None, Screened(()), ProgramTaskReport(
             task.task_id, MULTIPLE_ANSWERS, "its outputs need a checker program"))
     seeds = [test.input for test in task.base_tests]
@@ -333,15 +371,18 @@ class _Run:
     more) and the tasks it made whose results are still coming."""
 
     def __init__(self, tasks: Sequence[ProgramTask], config: ProgramAugmentConfig,
-                 planner: Planner, generator: Generator) -> None:
+                 planner: Planner, generator: Generator,
+                 refusals: dict[str, str] | None = None) -> None:
         self.tasks, self.config = tasks, config
         self.planner, self.generator = planner, generator
+        self.refusals = refusals or {}
         self.pending: deque[_Pending] = deque()
 
     def jobs(self) -> Iterator[Job]:
         """Each task's jobs, planning it when the sandbox asks for its first."""
         for task in self.tasks:
-            pending = _prepare(task, self.config, self.planner, self.generator)
+            pending = _prepare(task, self.config, self.planner, self.generator,
+                               self.refusals.get(task.task_id, ""))
             self.pending.append(pending)
             inputs = pending.screened.inputs
             for places in pending.jobs:
@@ -439,7 +480,7 @@ def _augment(todo: Sequence[ProgramTask], config: ProgramAugmentConfig, planner:
              done: dict[str, TaskTests], step: Callable[[], None]) -> None:
     """Augment the tasks ``todo`` on ``sandbox``, checkpointing each as it settles into
     ``done`` (read back from its checkpoint) and calling ``step`` then."""
-    run = _Run(todo, config, planner, generator)
+    run = _Run(todo, config, planner, generator, try_checkers(todo, sandbox))
 
     def settle() -> None:
         for pending in run.settled():
@@ -531,8 +572,10 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
              f"with no new input made, {by[REFUTED]} whose plan the reference refuted (it "
              "raised on an admitted input: no new test kept), "
              f"{by[MULTIPLE_ANSWERS]} skipped as multiple answers suspected (their outputs "
-             "need a checker program; --include-multiple-answers augments them on the "
-             "reference's own answer)"]
+             "need a checker program they do not have; --include-multiple-answers augments "
+             "them on the reference's own answer)"
+             + (f", {by[BAD_CHECKER]} skipped as their checker did not accept the "
+                "reference's outputs on the public tests" if by[BAD_CHECKER] else "")]
     stressed = ", ".join(f"{why} {n}" for why, n in sums["stressed"].items())
     kept = sums["plus"] + sums["stress"]
     lines.append(f"candidates: {sums['candidates']} made, {kept} kept: plus {sums['plus']}, "
@@ -573,8 +616,8 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
 def warning_lines(reports: Sequence[ProgramTaskReport],
                   limits: Sequence[TaskLimits] = ()) -> list[str]:
     """What must not happen, one line each: candidates the plan's own validator refuses,
-    references that do not load, references that answered a test otherwise when timed
-    again."""
+    references that do not load, checkers that reject the reference's output, references
+    that answered a test otherwise when timed again."""
     lines = []
     for report in reports:
         if report.violations:
@@ -583,6 +626,8 @@ def warning_lines(reports: Sequence[ProgramTaskReport],
         if report.reference_error:
             lines.append(f"{report.task_id}: the reference did not load: "
                          f"{report.reference_error}")
+        if report.outcome == BAD_CHECKER:
+            lines.append(f"{report.task_id}: skipped: {report.reason}")
     return lines + [f"{task.task_id}: the reference did not answer {task.unstable} new "
                     "test(s) the same way when timed again (their expected outputs may not "
                     "be the only right ones)" for task in limits if task.unstable]

@@ -18,6 +18,7 @@ from evalplus_ng.evaluation.programs import (
     ORIGINAL,
     ProgramConfig,
     ProgramResult,
+    RunStatus,
     failure_counts,
     judge_programs,
     program_pass_at_k,
@@ -84,6 +85,14 @@ class ProgramSummary:
         """The samples failing ``column`` ("base", or the suite's), correctness apart from
         timeouts (:func:`~evalplus_ng.evaluation.programs.failure_counts`)."""
         return failure_counts(self.results, column)
+
+    def checker_errors(self) -> dict[str, int]:
+        """Per task, the samples that failed on its checker breaking
+        (:attr:`~evalplus_ng.evaluation.programs.RunStatus.CHECKER_ERROR`: the checker's
+        fault, not theirs), by task id in file order; empty where no checker broke."""
+        counts = Counter(result.task_id for result in self.results
+                         if any(run.status is RunStatus.CHECKER_ERROR for run in result.tests))
+        return dict(counts)
 
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""

@@ -14,8 +14,10 @@ calibrates from the reference's runs; absent or null: the task's). Optional: ``n
 ``time_limit`` (seconds a test may take, or null); ``contract`` (what ``augment`` wrote:
 the input plan its new tests passed; not read); the flags ``multiple_answers_suspected``
 and ``float_output_suspected`` (booleans, kept on the task as data: they change no
-comparison). Other fields (``source``, ``license``, ``difficulty``, ``tags``,
-``memory_limit``) are not read. A malformed line is one
+comparison); ``checker`` (the Python 3 source of a program that judges an output other
+than the expected one, for "print any valid answer" tasks; it must compile; the protocol:
+:mod:`evalplus_ng.checker`). Other fields (``source``, ``license``, ``difficulty``,
+``tags``, ``memory_limit``) are not read. A malformed line is one
 :class:`~evalplus_ng.errors.InputError` naming the file, the line and the problem.
 """
 
@@ -104,6 +106,26 @@ def _number(path: Path, line: int, record: dict[str, Any], name: str,
     return float(value)
 
 
+def _checker(path: Path, line: int, record: dict[str, Any]) -> str:
+    """The task's checker program, "" when absent or null; it must compile (it is not run
+    here: compiling runs nothing of it)."""
+    source = record.get("checker")
+    if source is None:
+        return ""
+    if not isinstance(source, str) or not source.strip():
+        raise InputError(str(path), line, "'checker' must be a non-empty string (the source "
+                                          "of a Python program)")
+    try:
+        compile(source, "checker.py", "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        raise InputError(str(path), line, f"'checker' does not compile: {exc.msg} (its line "
+                                          f"{exc.lineno})") from None
+    except (ValueError, RecursionError, MemoryError) as exc:  # a NUL byte, too deep
+        raise InputError(str(path), line, f"'checker' does not compile: "
+                                          f"{type(exc).__name__}: {exc}") from None
+    return source
+
+
 def program_task(path: Path, line: int, record: dict[str, Any]) -> ProgramTask:
     """One line of a tasks file of programs, checked."""
     missing = [name for name in REQUIRED if name not in record]
@@ -145,7 +167,7 @@ def program_task(path: Path, line: int, record: dict[str, Any]) -> ProgramTask:
         tests=tuple(_test(path, line, position, test)
                     for position, test in enumerate(tests)),
         equality=str(equality), atol=atol, time_limit=time_limit, flags=frozenset(flags),
-        name=name)
+        name=name, checker=_checker(path, line, record))
 
 
 def load_program_tasks(path: Path) -> list[ProgramTask]:
