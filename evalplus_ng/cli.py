@@ -640,7 +640,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI.
 
     On a tasks file of stdin/stdout programs: new hidden tests (plus and stress) appended
-    to each task, in OUT/ProgramsPlus.jsonl.gz.
+    to each task, in OUT/ProgramsPlus.jsonl.gz, and its MINI in OUT/ProgramsMini.jsonl.gz.
     """
     programs = _program_tasks(dataset_name, dataset_file)
     given = _given_flags(click.get_current_context())
@@ -649,7 +649,8 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
         _writable(out, "--out")
         _augment_programs(programs, out, tasks,
                           per_task if "per_task" in given else PROGRAM_CANDIDATES, seed,
-                          time_limit, multiple_answers, _backend(backend, address, jobs))
+                          time_limit, multiple_answers, _backend(backend, address, jobs),
+                          reduce=not no_reduce)
         return
     _refuse(given, _PROGRAM_ONLY, "function tasks")
     _writable(out, "--out")
@@ -684,7 +685,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
 #: ``augment``'s flags that only one kind of task takes (by parameter name).
 _FUNCTION_ONLY = {"data": "--data", "no_llm_seeds": "--no-llm-seeds", "budget": "--budget",
                   "samples_dir": "--samples", "family": "--family", "no_audit": "--no-audit",
-                  "no_reduce": "--no-reduce", "no_calibrate": "--no-calibrate"}
+                  "no_calibrate": "--no-calibrate"}
 _PROGRAM_ONLY = {"time_limit": "--time-limit", "multiple_answers": "--include-multiple-answers"}
 
 
@@ -704,8 +705,9 @@ def _refuse(given: set[str], flags: Mapping[str, str], kind: str) -> None:
 
 def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, seed: int,
                       time_limit: float | None, multiple_answers: bool,
-                      backend: Backend) -> None:
-    """``augment`` on a tasks file of stdin/stdout programs (see the README)."""
+                      backend: Backend, reduce: bool = True) -> None:
+    """``augment`` on a tasks file of stdin/stdout programs (see the README), then (unless
+    not ``reduce``) its MINI."""
     from evalplus_ng.pipeline.augment import select_tasks
     from evalplus_ng.pipeline.augment_programs import (
         ProgramAugmentConfig,
@@ -728,6 +730,15 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
         click.echo(line)
     for line in warning_lines(summary.reports):
         click.echo(f"warning: {line}", err=True)
+    if reduce:
+        from evalplus_ng.pipeline import mini_programs
+
+        with _Progress("reducing to MINI") as progress:
+            mini = mini_programs.run_mini_programs(
+                load_program_records(summary.artifact),
+                mini_programs.ProgramMiniConfig(seed=seed), out, backend, progress.update)
+        for line in mini_programs.summary_lines(mini):
+            click.echo(line)
 
 
 def _print_augment(summary: AugmentSummary, out: Path, per_task: int) -> None:
