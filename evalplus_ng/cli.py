@@ -730,15 +730,18 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
         click.echo(line)
     for line in warning_lines(summary.reports):
         click.echo(f"warning: {line}", err=True)
-    if reduce:
-        from evalplus_ng.pipeline import mini_programs
+    from evalplus_ng.pipeline import mini_programs
 
-        with _Progress("reducing to MINI") as progress:
-            mini = mini_programs.run_mini_programs(
-                load_program_records(summary.artifact),
-                mini_programs.ProgramMiniConfig(seed=seed), out, backend, progress.update)
-        for line in mini_programs.summary_lines(mini):
-            click.echo(line)
+    if not reduce:
+        for path in mini_programs.remove_stale(out):
+            click.echo(f"removed {path}: reduced from another suite", err=True)
+        return
+    with _Progress("reducing to MINI") as progress:
+        mini = mini_programs.run_mini_programs(
+            load_program_records(summary.artifact),
+            mini_programs.ProgramMiniConfig(seed=seed), out, backend, progress.update)
+    for line in mini_programs.summary_lines(mini):
+        click.echo(line)
 
 
 def _print_augment(summary: AugmentSummary, out: Path, per_task: int) -> None:

@@ -254,3 +254,9 @@ def test_augment_writes_a_mini_as_strong_as_its_whole_tiers(tmp_path: Path,
     again = _augment(tasks, out, "-j", "1")
     assert "MINI of 1 task(s) with new tests (1 from checkpoints)" in again
     assert json.loads((out / MINI_STATS).read_text()) == stats
+    # --no-reduce keeps a MINI of the same suite, removes one of another
+    _augment(tasks, out, "-j", "1", "--no-reduce")
+    assert (out / MINI_ARTIFACT).is_file()
+    other = _augment(tasks, out, "-j", "1", "--no-reduce", "--seed", "1")
+    assert "reduced from another suite" in other
+    assert not (out / MINI_ARTIFACT).exists() and not (out / MINI_STATS).exists()

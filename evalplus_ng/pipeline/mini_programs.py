@@ -30,8 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend
+from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically, write_json
 from evalplus_ng.pipeline.augment import digest
+from evalplus_ng.pipeline.augment_programs import ARTIFACT
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask
@@ -47,7 +49,7 @@ from evalplus_ng.reduce.program_kills import (
 )
 from evalplus_ng.reduce.program_mini import reduce_tier, requirements
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.programs import write_program_file
+from evalplus_ng.tasks.programs import load_program_records, write_program_file
 from evalplus_ng.tasks.spec import file_stem
 
 #: The MINI tasks file, and its stats.
@@ -266,8 +268,34 @@ def run_mini_programs(records: Sequence[tuple[ProgramTask, dict[str, Any]]],
                         for task, record in records], artifact)
     reports = tuple(done[task.task_id] for task, _record in records)
     stats = out / MINI_STATS
-    write_json(stats, stats_document(reports, config))
+    write_json(stats, {**stats_document(reports, config),
+                       "suite": suite_digest([record for _task, record in records])})
     return ProgramMiniSummary(artifact, stats, reports, resumed, time.perf_counter() - began)
+
+
+def suite_digest(records: Sequence[dict[str, Any]]) -> str:
+    """What the MINI was reduced from: a digest of the plus file's lines."""
+    return digest(*(json.dumps(record, sort_keys=True) for record in records))
+
+
+def remove_stale(out: Path) -> list[Path]:
+    """Remove the MINI (and its stats) in ``out`` when it was not reduced from the plus file
+    beside it (``augment --no-reduce`` after the suite changed); the paths removed."""
+    artifact, stats = out / MINI_ARTIFACT, out / MINI_STATS
+    if not artifact.exists() and not stats.exists():
+        return []
+    try:
+        made_from = json.loads(stats.read_text(encoding="utf-8")).get("suite")
+        current = suite_digest([record for _task, record in
+                                load_program_records(out / ARTIFACT)])
+    except (OSError, ValueError, AttributeError, InputError):
+        made_from, current = None, ""
+    if made_from == current:
+        return []
+    removed = [path for path in (artifact, stats) if path.exists()]
+    for path in removed:
+        path.unlink()
+    return removed
 
 
 def _spread(counts: Sequence[int]) -> dict[str, float]:
