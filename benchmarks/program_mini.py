@@ -8,8 +8,11 @@ so a second run only judges), then two sets of slips of each reference
 
 * **in-sample**: the slips that chose the MINI (up to 40 passing the public tests); the
   whole tiers' kills are the MINI's stats, and each slip is judged again on the MINI;
-* **held-out**: the next ``--held-out`` slips in that order that pass the public tests
-  and were not sampled; judged on the whole tiers and on the MINI.
+* **held-out**, two families, each judged on the whole tiers and on the MINI: the first
+  ``--held-out`` slips in that order that pass the public tests and were not sampled
+  (``slips``; few tasks have more than 40 such slips), and the first ``--held-out``
+  mutants of mutmut's operators (:func:`evalplus_ng.reduce.mutants.mutant_sources`: inside
+  functions only) in a seeded shuffle that pass the public tests (``mutmut``).
 
 Judged as ``evaluate --suite plus`` (and ``--suite stress``) judges: public tests first, a
 kill is a program that passes them and fails the suite, each stopping at its first
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import time
 from collections.abc import Mapping, Sequence
@@ -40,6 +44,7 @@ from evalplus_ng.pipeline.mini_programs import (
 )
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import ProgramTask, Sample, Verdict
+from evalplus_ng.reduce.mutants import mutant_sources
 from evalplus_ng.reduce.program_kills import SCREENED, slip_order
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.tasks.programs import load_program_records, load_program_tasks
@@ -82,33 +87,41 @@ def main() -> None:
     whole = {task.task_id: task for task, _record in records}
     mini = {task.task_id: task for task in load_program_tasks(options.out / MINI_ARTIFACT)}
     sampled: Programs = []
-    candidates: Programs = []
+    families: dict[str, Programs] = {"slips": [], "mutmut": []}
     for report in summary.reports:
-        order = slip_order(whole[report.task_id].solution, report.task_id, options.seed)
+        source = whole[report.task_id].solution
+        order = slip_order(source, report.task_id, options.seed)
         sampled += [(report.task_id, order[place].mutant.code) for place in report.sample]
         chosen = set(report.sample)
-        candidates += [(report.task_id, slip.mutant.code)
-                       for place, slip in enumerate(order[:SCREENED]) if place not in chosen]
+        families["slips"] += [(report.task_id, slip.mutant.code)
+                              for place, slip in enumerate(order) if place not in chosen]
+        mutants = [m.code for m in mutant_sources(source)]
+        random.Random(f"{options.seed}:{report.task_id}").shuffle(mutants)
+        families["mutmut"] += [(report.task_id, code) for code in mutants[:SCREENED]]
+    kills: dict[str, dict[str, list[bool]]] = {"sample": {}}
+    held: dict[str, Programs] = {}
     with backend.executor(Limits(), [options.suite]) as executor:
-        passing = judge(whole, candidates, BASE, executor, options.time_limit)
-        held: Programs = []
-        taken: dict[TaskId, int] = {}
-        for program, ok in zip(candidates, passing, strict=True):
-            if ok and taken.get(program[0], 0) < options.held_out:
-                held.append(program)
-                taken[program[0]] = taken.get(program[0], 0) + 1
-        print(f"{len(sampled)} sampled slips, {len(held)} held-out slips passing the public "
-              f"tests ({time.monotonic() - began:.0f} s)", flush=True)
-        kills: dict[str, dict[str, list[bool]]] = {"sample": {}, "held_out": {}}
+        for family, candidates in families.items():
+            passing = judge(whole, candidates, BASE, executor, options.time_limit)
+            taken: dict[TaskId, int] = {}
+            held[family] = []
+            for program, ok in zip(candidates, passing, strict=True):
+                if ok and taken.get(program[0], 0) < options.held_out:
+                    held[family].append(program)
+                    taken[program[0]] = taken.get(program[0], 0) + 1
+            print(f"{family}: {len(held[family])} held-out programs passing the public "
+                  f"tests ({time.monotonic() - began:.0f} s)", flush=True)
         for tier in TIERS:
             kills["sample"][f"mini_{tier}"] = judge(mini, sampled, tier, executor,
                                                     options.time_limit)
-            kills["held_out"][f"whole_{tier}"] = judge(whole, held, tier, executor,
-                                                       options.time_limit)
-            kills["held_out"][f"mini_{tier}"] = judge(mini, held, tier, executor,
-                                                      options.time_limit)
+            for family, programs in held.items():
+                rows = kills.setdefault(family, {})
+                rows[f"whole_{tier}"] = judge(whole, programs, tier, executor,
+                                              options.time_limit)
+                rows[f"mini_{tier}"] = judge(mini, programs, tier, executor,
+                                             options.time_limit)
             print(f"  judged {tier} ({time.monotonic() - began:.0f} s)", flush=True)
-    document = measure(summary.reports, whole, mini, held, kills)
+    document = measure(summary.reports, whole, mini, held, kills, len(sampled))
     document["wall_seconds"] = round(time.monotonic() - began, 1)
     (options.out / "program-mini-power.json").write_text(json.dumps(document, indent=1) + "\n")
     for key, value in document.items():
@@ -122,8 +135,8 @@ def _either(rows: Mapping[str, list[bool]], side: str) -> list[bool]:
 
 
 def measure(reports: Sequence[Any], whole: Mapping[TaskId, ProgramTask],
-            mini: Mapping[TaskId, ProgramTask], held: Programs,
-            kills: Mapping[str, Mapping[str, list[bool]]]) -> dict[str, Any]:
+            mini: Mapping[TaskId, ProgramTask], held: Mapping[str, Programs],
+            kills: Mapping[str, Mapping[str, list[bool]]], sampled: int) -> dict[str, Any]:
     """Tests per task, and kills of the whole tiers and of the MINI."""
     def new(task: ProgramTask, tier: str) -> int:
         return sum(test.origin == tier for test in task.tests)
@@ -147,33 +160,36 @@ def measure(reports: Sequence[Any], whole: Mapping[TaskId, ProgramTask],
     counts["whole_new_tests_median"] = statistics.median(
         sum(row[tier][0] for tier in TIERS) for row in per_task)
     sample = kills["sample"]
-    held_rows = kills["held_out"]
-    return {
+    document: dict[str, Any] = {
         "tasks": len(per_task),
         "tests": counts,
         "in_sample": {
-            "slips": len(sample[f"mini_{TIERS[0]}"]),
+            "programs": sampled,
             **{f"whole_{tier}": sum(report.killed.get(tier, 0) for report in reports)
                for tier in TIERS},
             "whole_either": sum(report.killed.get("any", 0) for report in reports),
             **{f"mini_{tier}": sum(sample[f"mini_{tier}"]) for tier in TIERS},
             "mini_either": sum(_either(sample, "mini")),
         },
-        "held_out": {
-            "slips": len(held),
-            **{key: sum(values) for key, values in held_rows.items()},
-            "whole_either": sum(_either(held_rows, "whole")),
-            "mini_either": sum(_either(held_rows, "mini")),
+    }
+    for family, programs in held.items():
+        rows = kills[family]
+        document[f"held_out_{family}"] = {
+            "programs": len(programs),
+            "tasks": len({task_id for task_id, _code in programs}),
+            **{key: sum(values) for key, values in rows.items()},
+            "whole_either": sum(_either(rows, "whole")),
+            "mini_either": sum(_either(rows, "mini")),
             "missed_by_mini": [
                 {"task_id": task_id, "code": code,
-                 "tiers": [tier for tier in TIERS if held_rows[f"whole_{tier}"][k]
-                           and not held_rows[f"mini_{tier}"][k]]}
-                for k, (task_id, code) in enumerate(held)
-                if any(held_rows[f"whole_{tier}"][k] and not held_rows[f"mini_{tier}"][k]
+                 "tiers": [tier for tier in TIERS if rows[f"whole_{tier}"][k]
+                           and not rows[f"mini_{tier}"][k]]}
+                for k, (task_id, code) in enumerate(programs)
+                if any(rows[f"whole_{tier}"][k] and not rows[f"mini_{tier}"][k]
                        for tier in TIERS)],
-        },
-        "per_task": per_task,
-    }
+        }
+    document["per_task"] = per_task
+    return document
 
 
 if __name__ == "__main__":

@@ -60,19 +60,19 @@ else:
 # --------------------------------------------------------------------------- pure parts
 
 
-def test_a_tier_is_covered_beyond_the_public_tests_smaller_inputs_first() -> None:
-    named = {0: "a", 1: "b", 2: "b", 3: "cd", 4: "c", 5: "a"}
+def test_a_tier_is_covered_on_its_own_smaller_inputs_first() -> None:
+    named = {1: "b", 2: "b", 3: "cd", 4: "c", 5: "a"}
     goals: dict[int, set[Any]] = {test: {("cover", goal) for goal in names}
                                   for test, names in named.items()}
     goals[4].add(("mutant", 0))
     goals[3].add(("mutant", 0))
-    sizes = {0: 1, 1: 5, 2: 3, 3: 9, 4: 2, 5: 1}
-    mini = reduce_tier([1, 2, 3, 4, 5], [0], goals, sizes)
-    # "a" is the public test's; 3 meets c, d and the kill at once; b goes to 2, smaller
-    # than 1
-    assert mini.chosen == (2, 3)
+    sizes = {1: 5, 2: 3, 3: 9, 4: 2, 5: 1}
+    mini = reduce_tier([1, 2, 3, 4, 5], goals, sizes)
+    # 3 meets c, d and the kill at once; b goes to 2, smaller than 1; a to 5
+    assert mini.chosen == (2, 3, 5)
     assert mini.tests == (1, 2, 3, 4, 5)
-    assert mini.goals == {"cover": 3, "mutant": 1, "largest": 0}
+    assert mini.goals == {"cover": 4, "mutant": 1, "largest": 0}
+    assert reduce_tier([], {}, {}).chosen == ()
 
 
 def test_requirements_are_lines_kills_and_in_stress_the_largest_input() -> None:
@@ -86,7 +86,7 @@ def test_requirements_are_lines_kills_and_in_stress_the_largest_input() -> None:
         3: {("mutant", 0)}}
     largest = requirements([1, 2, 3], coverage, rows, sizes, largest=True)
     assert [test for test, goals in largest.items() if ("largest",) in goals] == [2, 3]
-    mini = reduce_tier([1, 2, 3], [], largest, sizes)
+    mini = reduce_tier([1, 2, 3], largest, sizes)
     assert mini.chosen == (2,) and mini.goals == {"cover": 2, "mutant": 1, "largest": 1}
 
 
@@ -195,8 +195,8 @@ def _kills(task: ProgramTask, codes: Sequence[str], suite: str,
 
 
 def _covered(task: ProgramTask, origin: str) -> set[Any]:
-    """The lines and arcs of the reference its public tests and ``origin`` tier run."""
-    texts = [t.input for t in task.tests if t.public or t.origin == origin]
+    """The lines and arcs of the reference the ``origin`` tier runs."""
+    texts = [t.input for t in task.tests if t.origin == origin]
     return set().union(*program_coverage(task.solution, texts))
 
 
@@ -220,8 +220,8 @@ def test_augment_writes_a_mini_as_strong_as_its_whole_tiers(tmp_path: Path,
     assert report["sampled"] > 0 and report["killed"]["plus"] > 0
 
     # every sampled slip that passes the public tests and fails a whole tier fails the
-    # MINI's too, judged as evaluate judges; and the MINI runs every line and arc the
-    # whole tier runs
+    # MINI's too, judged as evaluate judges; and the MINI's tier alone runs every line and
+    # arc the whole tier runs
     order = slip_order(REFERENCE, "cc/pos", 0)
     codes = [order[place].mutant.code for place in report["sample"]]
     kills: dict[str, set[int]] = {}

@@ -8,14 +8,15 @@ reference's slips, killed in the sandbox) and the cover :mod:`evalplus_ng.reduce
 
 For each task of ``ProgramsPlus.jsonl.gz``: the reference is timed on the public, plus
 and stress tests in the sandbox (a test it does not pass is no candidate); it runs each
-of them under coverage; its slips are screened on the public tests and up to
-``mutants`` of those passing them are run on both tiers; then each tier is set-covered.
-``ProgramsMini.jsonl.gz`` is the tasks file again (same schema, same fields) with every
-public and dataset test kept and, of the new tests, only those chosen. Each finished task
-is checkpointed in ``OUT/checkpoints/programs-mini/``; ``mini-stats.json`` has each
-task's chosen tests and the goals they keep, and no timings: the same seed gives the same
-files, byte for byte (only a mutant whose run on a test ends near its generous time limit
-could differ).
+new test under coverage; its slips are screened on the public tests and up to
+``mutants`` of those passing them are run on both tiers. These measurements are each
+task's checkpoint (``OUT/checkpoints/programs-mini/``, made again only when the task, the
+settings or the code measuring them change); then, on every run, each tier is
+set-covered. ``ProgramsMini.jsonl.gz`` is the tasks file again (same schema, same fields)
+with every public and dataset test kept and, of the new tests, only those chosen;
+``mini-stats.json`` has each task's chosen tests and the goals they keep, and no timings:
+the same seed gives the same files, byte for byte (only a mutant whose run on a test ends
+near its generous time limit could differ).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import json
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +38,10 @@ from evalplus_ng.pipeline.augment_programs import ARTIFACT
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask
-from evalplus_ng.reduce import program_cover, program_kills, program_mini, setcover, slips
-from evalplus_ng.reduce.program_cover import program_coverage
+from evalplus_ng.reduce import program_cover, program_kills, program_mini, slips
+from evalplus_ng.reduce.found import rows_from_wire, rows_to_wire
+from evalplus_ng.reduce.kills import KillRow
+from evalplus_ng.reduce.program_cover import CoverGoal, program_coverage
 from evalplus_ng.reduce.program_kills import (
     MUTANTS,
     SCREENED,
@@ -77,6 +80,31 @@ class ProgramMiniConfig:
 
 
 @dataclass(frozen=True)
+class Measured:
+    """What one task's requirements are made of, as measured (the costly part, which its
+    checkpoint keeps; the cover is made again from it on every run): the public tests and
+    each tier's tests (places in the task's ``tests``), those the reference passes, the
+    lines and arcs each of them runs, and one kill row per sampled slip."""
+
+    task_id: str
+    public: tuple[int, ...] = ()
+    tiers: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    candidates: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    coverage: dict[int, frozenset[CoverGoal]] = field(default_factory=dict)
+    rows: tuple[KillRow, ...] = ()
+    #: The reference's slips: every one, those screened on the public tests, and the
+    #: sampled ones' places in the task's seeded order
+    #: (:func:`~evalplus_ng.reduce.program_kills.slip_order`).
+    slips: int = 0
+    screened: int = 0
+    sample: tuple[int, ...] = ()
+    #: Tests (public, plus or stress) the reference did not pass when timed.
+    reference_failed: int = 0
+    #: Measured seconds: the only field that differs between runs (not in the stats).
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class TierReport:
     """One tier of one task: its tests, those the reference passes (the candidates), the
     chosen ones (places in the task's ``tests``) and the goals they keep, by kind."""
@@ -90,21 +118,18 @@ class TierReport:
 @dataclass(frozen=True)
 class MiniTaskReport:
     """One task's MINI: per tier (:data:`TIERS`) its report; the slips of the reference
-    (every one, those screened on the public tests, those sampled: passing them) and per
-    tier how many of the sampled ones it kills (and both tiers together)."""
+    (every one, those screened on the public tests, those sampled: passing them, and their
+    places in its seeded order) and per tier how many of the sampled ones it kills (and
+    both tiers together)."""
 
     task_id: str
     tiers: dict[str, TierReport] = field(default_factory=dict)
     slips: int = 0
     screened: int = 0
     sampled: int = 0
-    #: The sampled slips' places in the task's seeded order of slips
-    #: (:func:`~evalplus_ng.reduce.program_kills.slip_order`).
     sample: tuple[int, ...] = ()
     killed: dict[str, int] = field(default_factory=dict)
-    #: Tests (public, plus or stress) the reference did not pass when timed.
     reference_failed: int = 0
-    #: Measured seconds: the only field that differs between runs (not in the stats).
     seconds: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -125,14 +150,15 @@ class ProgramMiniSummary:
 
 
 def code_digest() -> str:
-    """The source of the modules that decide a MINI, so that a change there redoes it."""
-    modules = (program_cover, program_kills, program_mini, setcover, slips)
+    """The source of the modules that decide what is measured, so that a change there
+    measures again (the cover's own code is not in it: the cover is made on every run)."""
+    modules = (program_cover, program_kills, slips)
     return digest(*(Path(str(module.__file__)).read_text(encoding="utf-8")
                     for module in modules))
 
 
 def fingerprint(config: ProgramMiniConfig, task: ProgramTask, code: str) -> str:
-    """Changes whenever anything that decides this task's MINI changes."""
+    """Changes whenever anything that decides what is measured of this task changes."""
     return digest(json.dumps(asdict(config), sort_keys=True), str(FORMAT_VERSION), code,
                   task.task_id, task.solution, task.equality, repr(task.atol),
                   json.dumps([asdict(test) for test in task.tests]))
@@ -143,37 +169,55 @@ def checkpoint_path(out: Path, task_id: str) -> Path:
     return out / "checkpoints" / "programs-mini" / f"{file_stem(task_id)}.json"
 
 
-def _report(document: dict[str, Any]) -> MiniTaskReport:
-    tiers = {name: TierReport(tier["tests"], tier["candidates"], tuple(tier["chosen"]),
-                              dict(tier["goals"]))
-             for name, tier in document["tiers"].items()}
-    return MiniTaskReport(**{**document, "tiers": tiers,
-                             "sample": tuple(document.get("sample", ()))})
+def _to_wire(measured: Measured) -> dict[str, Any]:
+    """A task's measurements as plain JSON (the goals once, in a table, each test's as
+    places in it)."""
+    table: dict[CoverGoal, int] = {}
+    coverage = {}
+    for test, goals in sorted(measured.coverage.items()):
+        coverage[str(test)] = sorted(table.setdefault(goal, len(table))
+                                     for goal in sorted(goals, key=repr))
+    document = asdict(replace(measured, coverage={}, rows=()))
+    return {**document, "goals": [list(goal) for goal in table], "coverage": coverage,
+            "rows": rows_to_wire(measured.rows)}
 
 
-def load_checkpoint(path: Path, key: str) -> MiniTaskReport | None:
+def _from_wire(document: dict[str, Any]) -> Measured:
+    goals = [tuple(goal) for goal in document["goals"]]
+    return Measured(
+        document["task_id"], tuple(document["public"]),
+        {tier: tuple(tests) for tier, tests in document["tiers"].items()},
+        {tier: tuple(tests) for tier, tests in document["candidates"].items()},
+        {int(test): frozenset(goals[place] for place in places)
+         for test, places in document["coverage"].items()},
+        rows_from_wire(document["rows"]), document["slips"], document["screened"],
+        tuple(document["sample"]), document["reference_failed"], dict(document["seconds"]))
+
+
+def load_checkpoint(path: Path, key: str) -> Measured | None:
     """A task's checkpoint when it was made with ``key`` (None: absent, stale, unreadable)."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
         if document.get("fingerprint") != key:
             return None
-        return _report(document["report"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return _from_wire(document["measured"])
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
         return None
 
 
-def save_checkpoint(path: Path, key: str, report: MiniTaskReport) -> None:
+def save_checkpoint(path: Path, key: str, measured: Measured) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, json.dumps({"fingerprint": key, "report": asdict(report)}) + "\n")
+    write_atomically(path, json.dumps({"fingerprint": key, "measured": _to_wire(measured)})
+                     + "\n")
 
 
-def reduce_task(task: ProgramTask, config: ProgramMiniConfig,
-                executor: Executor) -> MiniTaskReport:
-    """One task's MINI (see the module's docstring)."""
-    tiers = {tier: [i for i, test in enumerate(task.tests) if test.origin == tier]
+def measure_task(task: ProgramTask, config: ProgramMiniConfig,
+                 executor: Executor) -> Measured:
+    """What one task's requirements are made of (see the module's docstring)."""
+    tiers = {tier: tuple(i for i, test in enumerate(task.tests) if test.origin == tier)
              for tier in TIERS}
     if not any(tiers.values()):
-        return MiniTaskReport(task.task_id)
+        return Measured(task.task_id, tiers=tiers, candidates={tier: () for tier in TIERS})
     clock = time.perf_counter()
     spent: dict[str, float] = {}
 
@@ -184,12 +228,12 @@ def reduce_task(task: ProgramTask, config: ProgramMiniConfig,
         clock = now
 
     public_all = [i for i, test in enumerate(task.tests) if test.public]
-    seconds = reference_seconds(task, public_all + tiers[PLUS_ORIGIN] + tiers[STRESS_ORIGIN],
+    seconds = reference_seconds(task, [*public_all, *tiers[PLUS_ORIGIN], *tiers[STRESS_ORIGIN]],
                                 executor)
-    public = [i for i in public_all if i in seconds]
-    candidates = {tier: [i for i in tests if i in seconds] for tier, tests in tiers.items()}
+    public = tuple(i for i in public_all if i in seconds)
+    candidates = {tier: tuple(i for i in tests if i in seconds) for tier, tests in tiers.items()}
     lap("reference")
-    measured = public + candidates[PLUS_ORIGIN] + candidates[STRESS_ORIGIN]
+    measured = [*candidates[PLUS_ORIGIN], *candidates[STRESS_ORIGIN]]
     coverage = dict(zip(measured, program_coverage(task.solution,
                                                    [task.tests[i].input for i in measured]),
                         strict=True))
@@ -201,22 +245,32 @@ def reduce_task(task: ProgramTask, config: ProgramMiniConfig,
     rows = kill_rows(task, [slip.mutant.code for slip in sampled],
                      [candidates[tier] for tier in TIERS], seconds, executor)
     lap("mutants")
-    sizes = {i: len(task.tests[i].input) for i in measured}
+    failed = len(public_all) + sum(map(len, tiers.values())) - len(public) - len(measured)
+    return Measured(task.task_id, public, tiers, candidates, coverage, tuple(rows), len(order),
+                    screened, tuple(place[slip.mutant.code] for slip in sampled), failed,
+                    spent)
+
+
+def reduce_task(task: ProgramTask, measured: Measured) -> MiniTaskReport:
+    """One task's MINI from its measurements: each tier set-covered on its own."""
+    if not any(measured.tiers.values()):
+        return MiniTaskReport(task.task_id)
+    sizes = {i: len(task.tests[i].input) for tests in measured.candidates.values()
+             for i in tests}
     reports: dict[str, TierReport] = {}
     killed: dict[str, int] = {}
     for tier in TIERS:
-        tests = candidates[tier]
-        goals = {**requirements(public, coverage, rows, sizes),
-                 **requirements(tests, coverage, rows, sizes, largest=tier == STRESS_ORIGIN)}
-        mini = reduce_tier(tests, public, goals, sizes)
-        reports[tier] = TierReport(len(tiers[tier]), len(tests), mini.chosen, dict(mini.goals))
-        killed[tier] = sum(1 for row in rows if row.killers & set(tests))
-    killed["any"] = sum(1 for row in rows if row.killed)
-    lap("cover")
-    return MiniTaskReport(task.task_id, reports, len(order), screened, len(sampled),
-                          tuple(place[slip.mutant.code] for slip in sampled), killed,
-                          len(public_all) + sum(map(len, tiers.values())) - len(measured),
-                          spent)
+        tests = measured.candidates.get(tier, ())
+        goals = requirements(tests, measured.coverage, measured.rows, sizes,
+                             largest=tier == STRESS_ORIGIN)
+        mini = reduce_tier(tests, goals, sizes)
+        reports[tier] = TierReport(len(measured.tiers.get(tier, ())), len(tests), mini.chosen,
+                                   dict(mini.goals))
+        killed[tier] = sum(1 for row in measured.rows if row.killers & set(tests))
+    killed["any"] = sum(1 for row in measured.rows if row.killed)
+    return MiniTaskReport(task.task_id, reports, measured.slips, measured.screened,
+                          len(measured.sample), measured.sample, killed,
+                          measured.reference_failed, measured.seconds)
 
 
 def mini_record(record: dict[str, Any], kept: set[int]) -> dict[str, Any]:
@@ -239,7 +293,7 @@ def run_mini_programs(records: Sequence[tuple[ProgramTask, dict[str, Any]]],
     began = time.perf_counter()
     code = code_digest()
     keys = {task.task_id: fingerprint(config, task, code) for task, _record in records}
-    done: dict[str, MiniTaskReport] = {}
+    done: dict[str, Measured] = {}
     for task, _record in records:
         loaded = load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id])
         if loaded is not None:
@@ -255,7 +309,7 @@ def run_mini_programs(records: Sequence[tuple[ProgramTask, dict[str, Any]]],
         with context as sandbox:
             for task in todo:
                 path = checkpoint_path(out, task.task_id)
-                save_checkpoint(path, keys[task.task_id], reduce_task(task, config, sandbox))
+                save_checkpoint(path, keys[task.task_id], measure_task(task, config, sandbox))
                 # Read back, so that a run and its resumption build the file from the same data.
                 loaded = load_checkpoint(path, keys[task.task_id])
                 assert loaded is not None, f"{task.task_id}: checkpoint unreadable"
@@ -263,10 +317,11 @@ def run_mini_programs(records: Sequence[tuple[ProgramTask, dict[str, Any]]],
                 if progress is not None:
                     progress(len(done), len(records))
     out.mkdir(parents=True, exist_ok=True)
+    reports = tuple(reduce_task(task, done[task.task_id]) for task, _record in records)
     artifact = out / MINI_ARTIFACT
-    write_program_file([mini_record(record, done[task.task_id].kept)
-                        for task, record in records], artifact)
-    reports = tuple(done[task.task_id] for task, _record in records)
+    write_program_file([mini_record(record, report.kept)
+                        for (_task, record), report in zip(records, reports, strict=True)],
+                       artifact)
     stats = out / MINI_STATS
     write_json(stats, {**stats_document(reports, config),
                        "suite": suite_digest([record for _task, record in records])})

@@ -1,10 +1,12 @@
 """A program task's MINI tiers by greedy set cover: the fewest tests of a tier (plus, or
-stress) that, with the public tests, meet every requirement the whole tier meets.
+stress) that meet every requirement the whole tier meets.
 
 Each tier is reduced on its own, since each is judged on its own (``evaluate --suite
 plus`` runs the public tests and the plus tier; ``--suite stress`` the public tests and
-the stress tier): the public tests are always kept, so what they meet already needs no
-test of the tier. A test's requirements are its goals:
+the stress tier). The public tests are kept too, but they earn the tier nothing: its
+chosen tests alone run every line the whole tier runs (a tier that leaned on the
+statement's few examples for its lines kept a single test, and missed held-out bugs
+the whole tier finds). A test's requirements are its goals:
 
 * ``("cover", goal)``: a line or branch arc of the reference the test runs
   (:mod:`.program_cover`);
@@ -37,8 +39,7 @@ GOAL_KINDS = (COVER, MUTANT, LARGEST)
 @dataclass(frozen=True)
 class TierMini:
     """One tier's reduction: its tests (those the reference passes), the tests chosen, and
-    per goal kind how many goals the whole tier meets beyond the public tests (the chosen
-    tests meet them all)."""
+    per goal kind how many goals the whole tier meets (the chosen tests meet them all)."""
 
     tests: tuple[int, ...]
     chosen: tuple[int, ...]
@@ -70,15 +71,14 @@ def preferred(tests: Sequence[int], sizes: Mapping[int, int]) -> list[int]:
     return sorted(tests, key=lambda test: (sizes[test], test))
 
 
-def reduce_tier(tests: Sequence[int], public: Sequence[int],
-                goals: Mapping[int, Set[Hashable]], sizes: Mapping[int, int]) -> TierMini:
-    """The fewest of ``tests`` that with ``public`` meet every goal ``tests`` and ``public``
-    meet (``goals``: test -> goals, the public tests' included)."""
-    chosen = greedy_cover(goals, preferred(tests, sizes), keep=list(public))
-    kept = tuple(sorted(set(chosen) - set(public)))
-    wanted = satisfied(goals, tests) - satisfied(goals, public)
+def reduce_tier(tests: Sequence[int], goals: Mapping[int, Set[Hashable]],
+                sizes: Mapping[int, int]) -> TierMini:
+    """The fewest of ``tests`` that meet every goal ``tests`` meet (``goals``: test ->
+    goals)."""
+    chosen = tuple(sorted(greedy_cover(goals, preferred(tests, sizes))))
+    wanted = satisfied(goals, tests)
     counts = {kind: sum(1 for goal in wanted if _kind(goal) == kind) for kind in GOAL_KINDS}
-    return TierMini(tuple(tests), kept, counts)
+    return TierMini(tuple(tests), chosen, counts)
 
 
 def _kind(goal: Hashable) -> str:
