@@ -672,6 +672,10 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
               default=None, show_default=f"{PROGRAM_REFERENCE_SECONDS:g}",
               help="Program tasks: seconds the reference may take on a new input (beyond, "
                    "the input is dropped; beyond a tenth of it, the input goes to stress).")
+@click.option("--mini", is_flag=True,
+              help="Program tasks: also reduce each task's plus and stress tiers to a MINI "
+                   "(OUT/ProgramsMini.jsonl.gz; slow: about a minute a task, mostly running "
+                   "mutants). Without it, a MINI reduced from another suite is removed.")
 @click.option("--include-multiple-answers", "multiple_answers", is_flag=True,
               help="Program tasks: augment the tasks flagged multiple_answers_suspected "
                    "that have no checker program too (their new outputs are the reference's "
@@ -683,12 +687,13 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
 def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
             tasks: str | None, per_task: int, seed: int, jobs: int, no_llm_seeds: bool,
             budget: float, samples_dir: Path | None, family: tuple[str, ...], no_audit: bool,
-            no_reduce: bool, no_calibrate: bool, time_limit: float | None,
+            no_reduce: bool, no_calibrate: bool, time_limit: float | None, mini: bool,
             multiple_answers: bool, backend: str, address: str | None) -> None:
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI.
 
     On a tasks file of stdin/stdout programs: new hidden tests (plus and stress) appended
-    to each task, in OUT/ProgramsPlus.jsonl.gz.
+    to each task, in OUT/ProgramsPlus.jsonl.gz, and with --mini its MINI in
+    OUT/ProgramsMini.jsonl.gz.
     """
     programs = _program_tasks(dataset_name, dataset_file)
     given = _given_flags(click.get_current_context())
@@ -698,7 +703,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
         _augment_programs(programs, out, tasks,
                           per_task if "per_task" in given else PROGRAM_CANDIDATES, seed,
                           time_limit, multiple_answers, _backend(backend, address, jobs),
-                          calibrate=not no_calibrate)
+                          calibrate=not no_calibrate, reduce=mini)
         return
     _refuse(given, _PROGRAM_ONLY, "function tasks")
     _writable(out, "--out")
@@ -734,7 +739,8 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
 _FUNCTION_ONLY = {"data": "--data", "no_llm_seeds": "--no-llm-seeds", "budget": "--budget",
                   "samples_dir": "--samples", "family": "--family", "no_audit": "--no-audit",
                   "no_reduce": "--no-reduce"}
-_PROGRAM_ONLY = {"time_limit": "--time-limit", "multiple_answers": "--include-multiple-answers"}
+_PROGRAM_ONLY = {"time_limit": "--time-limit", "multiple_answers": "--include-multiple-answers",
+                 "mini": "--mini"}
 
 
 def _given_flags(ctx: click.Context) -> set[str]:
@@ -753,8 +759,9 @@ def _refuse(given: set[str], flags: Mapping[str, str], kind: str) -> None:
 
 def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, seed: int,
                       time_limit: float | None, multiple_answers: bool,
-                      backend: Backend, calibrate: bool = True) -> None:
-    """``augment`` on a tasks file of stdin/stdout programs (see the README)."""
+                      backend: Backend, calibrate: bool = True, reduce: bool = False) -> None:
+    """``augment`` on a tasks file of stdin/stdout programs (see the README), then (when
+    ``reduce``) its MINI."""
     from evalplus_ng.oracle.programlimits import DEFAULT_RULE
     from evalplus_ng.pipeline.augment import select_tasks
     from evalplus_ng.pipeline.augment_programs import (
@@ -780,6 +787,18 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
         click.echo(line)
     for line in warning_lines(summary.reports, summary.limits):
         click.echo(f"warning: {line}", err=True)
+    from evalplus_ng.pipeline import mini_programs
+
+    if not reduce:
+        for path in mini_programs.remove_stale(out):
+            click.echo(f"removed {path}: reduced from another suite", err=True)
+        return
+    with _Progress("reducing to MINI") as progress:
+        mini = mini_programs.run_mini_programs(
+            load_program_records(summary.artifact),
+            mini_programs.ProgramMiniConfig(seed=seed), out, backend, progress.update)
+    for line in mini_programs.summary_lines(mini):
+        click.echo(line)
 
 
 def _print_augment(summary: AugmentSummary, out: Path, per_task: int) -> None:

@@ -213,6 +213,7 @@ def test_origin_round_trips_and_is_checked(tmp_path: Path) -> None:
 
 
 def _augment(tasks: Path, out: Path, *flags: str) -> Any:
+    """``augment`` without its MINI (tests/test_program_mini.py has it)."""
     result = CliRunner().invoke(main, ["augment", "--dataset-file", str(tasks), "--out",
                                        str(out), "--per-task", "40", *flags])
     assert result.exit_code == 0, result.output
