@@ -9,7 +9,8 @@ rest), up to ``--per-task`` a task chosen evenly over the kinds (a seeded shuffl
 agents' rewrites in ``solutions.jsonl.gz``, right and wrong (a right one our suite fails is
 a false kill, found without review). Each is judged on the public tests first; those that
 pass are judged on CodeContests' hidden tests (``original``), on ``augment``'s plus tier
-(correctness) and on its stress tier (efficiency), each stopping at its first failure.
+(correctness) and, where the plus tier missed, on its stress tier (efficiency), each
+stopping at its first failure.
 
 A kill is a program that passes the public tests and fails a suite. Every disagreement
 (killed by one side only) is written to ``--review``: the changed line, the simplest
@@ -166,8 +167,11 @@ def _short(text: str) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + f"... ({len(text)} characters)"
 
 
-def verdict(result: ProgramResult) -> str:
-    """``pass``, or the status of the first hidden test failed."""
+def verdict(result: ProgramResult | None) -> str:
+    """``pass``, or the status of the first hidden test failed; ``not_run`` (None) where
+    the side was not needed."""
+    if result is None:
+        return "not_run"
     if result.full is Verdict.PASS:
         return "pass"
     failure = result.first_failure
@@ -179,6 +183,8 @@ def main() -> None:
     parser.add_argument("suite", type=Path, help="augment's ProgramsPlus.jsonl.gz")
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     parser.add_argument("--tasks", type=int, default=0, help="the first N tasks (0: all)")
+    parser.add_argument("--every", type=int, default=1,
+                        help="every Nth task only (a spread subset)")
     parser.add_argument("--per-task", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("-j", "--jobs", type=int, default=2)
@@ -189,7 +195,7 @@ def main() -> None:
     # A "print any" task's outputs need a checker: no suite can judge its programs by
     # comparing with the reference's answer.
     every = [task for task in load_program_tasks(options.suite)
-             if MULTIPLE_ANSWERS_FLAG not in task.flags]
+             if MULTIPLE_ANSWERS_FLAG not in task.flags][::options.every]
     if options.tasks:
         every = every[:options.tasks]
     tasks = {task.task_id: task for task in every}
@@ -205,8 +211,17 @@ def main() -> None:
     with Backend(options.jobs).executor(Limits(), hidden) as executor:
         base = judge(tasks, programs, BASE, executor, options.time_limit, "public")
         passing = [p for p, r in zip(programs, base, strict=True) if r.base is Verdict.PASS]
-        sides = {side: judge(tasks, passing, side, executor, options.time_limit, side)
-                 for side in SIDES}
+        sides: dict[str, list[ProgramResult | None]] = {
+            side: list(judge(tasks, passing, side, executor, options.time_limit, side))
+            for side in (ORIGINAL, PLUS_ORIGIN)}
+        # The stress tier only matters where the plus tier missed: a program it kills is
+        # killed by our suite already.
+        missed = [k for k, result in enumerate(sides[PLUS_ORIGIN])
+                  if result is not None and result.full is Verdict.PASS]
+        stressed = judge(tasks, [passing[k] for k in missed], STRESS_ORIGIN, executor,
+                         options.time_limit, STRESS_ORIGIN)
+        by_place = dict(zip(missed, stressed, strict=True))
+        sides[STRESS_ORIGIN] = [by_place.get(k) for k in range(len(passing))]
         rows = table(passing, sides, has_plus)
         review_lines = review(tasks, passing, rows, executor, options.time_limit)
     summary = summarise(rows)
@@ -220,7 +235,7 @@ def main() -> None:
         print(f"{key}: {value}")
 
 
-def table(passing: Sequence[Program], sides: Mapping[str, Sequence[ProgramResult]],
+def table(passing: Sequence[Program], sides: Mapping[str, Sequence[ProgramResult | None]],
           has_plus: set[TaskId]) -> list[dict[str, Any]]:
     """One row a program: what it is and each side's verdict (``pass`` or the status of
     its first failure)."""
@@ -236,7 +251,7 @@ def table(passing: Sequence[Program], sides: Mapping[str, Sequence[ProgramResult
 
 
 def killed(row: Mapping[str, Any], side: str) -> bool:
-    return bool(row[side] != "pass")
+    return bool(row[side] not in ("pass", "not_run"))
 
 
 def summarise(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
