@@ -228,3 +228,18 @@ def test_a_guarantee_no_plan_checks_leaves_the_task_without_a_plan() -> None:
     assert plan_for(task(ARRAY, checked)).contract is not None
     small_sum = checked.replace("2 ⋅ 10^5", "400")
     assert plan_for(task(ARRAY, small_sum)).contract is None
+
+
+def test_a_sentence_going_on_with_a_guarantee_guarantees_too() -> None:
+    """"It is guaranteed that no two roads are the same. In addition, neither point lies
+    on a road" (498_a): the second sentence is a promise no plan checks."""
+    distinct = STATEMENT.replace(
+        "Output\n", "It is guaranteed that all a_i are distinct.\n\nOutput\n")
+    assert plan_for(task(ARRAY, distinct)).contract is not None
+    continued = distinct.replace(
+        "distinct.\n", "distinct. In addition, no a_i divides the sum of the others.\n")
+    plan = plan_for(task(ARRAY, continued))
+    assert plan.contract is None
+    assert plan.reason.endswith("In addition, no a_i divides the sum of the others.")
+    unrelated = distinct.replace("distinct.\n", "distinct. The numbers are given in one line.\n")
+    assert plan_for(task(ARRAY, unrelated)).contract is not None

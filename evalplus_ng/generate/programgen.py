@@ -124,6 +124,8 @@ COVERED = re.compile(
     r"to itself|loops|!=|≠|\bnot equal|coincide|the same|reach any|to any other|"
     r"path between any", re.IGNORECASE)
 SUM_FLOOR = TOKENS[LARGE]
+#: A sentence that goes on with the guarantee of the one before it.
+CONTINUED = re.compile(r"(in addition|additionally|also|moreover|furthermore)\b", re.IGNORECASE)
 
 
 def _limit(sentence: str) -> int:
@@ -140,8 +142,13 @@ def unchecked_guarantee(prompt: str) -> str | None:
     input drawn from the grammar may break it, and the reference's answer to such an
     input is no test of anything (a right program may answer it otherwise)."""
     section = input_section(prompt)
+    guaranteeing = False
     for sentence in re.split(r"(?<=[.!?])\s+", section):
-        if not re.search(r"guarantee|promise", sentence, re.IGNORECASE):
+        # "It is guaranteed that ... . In addition, neither ... lies on ...": the second
+        # sentence guarantees too
+        guaranteeing = bool(re.search(r"guarantee|promise", sentence, re.IGNORECASE) or (
+            guaranteeing and CONTINUED.match(sentence)))
+        if not guaranteeing:
             continue
         if re.search(r"\bsum\b|total|exceed", sentence, re.IGNORECASE):
             if _limit(sentence) >= SUM_FLOOR:
