@@ -65,9 +65,6 @@ from evalplus_ng.tasks.programs import load_program_tasks
 from evalplus_ng.types import TaskId
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "stdio"
-#: The suites each passing program is judged on: CodeContests' own hidden tests, then
-#: augment's two tiers.
-SIDES = (ORIGINAL, PLUS_ORIGIN, STRESS_ORIGIN)
 SHOWN = 400  #: characters of an input or output shown in the review
 
 
