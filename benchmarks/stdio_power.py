@@ -20,7 +20,7 @@ program really wrong there. Survivors of both (missed, or equivalent mutants) ar
 not reviewed.
 
     python benchmarks/stdio_power.py OUT/ProgramsPlus.jsonl.gz [--dataset ../shared/datasets/stdio]
-        [--tasks N] [--per-task 16] [-j 2] [--time-limit 4] [--out power.json]
+        [--tasks N] [--every N] [--per-task 16] [-j 2] [--time-limit 4] [--out power.json]
         [--review power.md]
 """
 
