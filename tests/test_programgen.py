@@ -243,3 +243,73 @@ def test_a_sentence_going_on_with_a_guarantee_guarantees_too() -> None:
     assert plan.reason.endswith("In addition, no a_i divides the sum of the others.")
     unrelated = distinct.replace("distinct.\n", "distinct. The numbers are given in one line.\n")
     assert plan_for(task(ARRAY, unrelated)).contract is not None
+
+
+def statement(*paragraphs: str) -> str:
+    """An input section of one paragraph per line, as statements come."""
+    return "Input\n\n" + "\n\n".join(paragraphs) + "\n\nOutput\n\nPrint the answer.\n"
+
+
+BUG = statement(
+    "The first line contains integers n and p (3 ≤ n ≤ 1000; 0 ≤ p ≤ n).",
+    "Each of the next n lines contains two integers xi, yi (1 ≤ xi, yi ≤ n). "
+    "It is guaranteed that xi ≠ i, yi ≠ i, xi ≠ yi.")
+BUG_EXAMPLES = ["4 2\n2 3\n1 4\n1 4\n2 1\n", "6 3\n2 3\n3 1\n4 5\n6 1\n6 4\n1 2\n"]
+
+
+def test_a_field_that_never_names_its_own_row_never_does() -> None:
+    """Coder i names two others: x_i == i is an input the task never has."""
+    plan = plan_for(task(BUG_EXAMPLES, BUG))
+    assert plan.facts.blocks["r1"].unlike_row == ("x3", "x4")
+    assert plan.violation("3 0\n2 3\n1 3\n1 2\n") is None
+    assert plan.violation("3 0\n1 3\n1 3\n1 2\n") == "x3 == 1 on row 1"
+    made = program_inputs(plan, BUG_EXAMPLES, random.Random(3), 60)
+    assert len(made) >= 40
+    for item in made:
+        rows = [tuple(map(int, line.split())) for line in item.text.splitlines()[1:]]
+        assert all(number not in row for number, row in enumerate(rows, 1))
+
+
+def test_a_field_that_names_its_own_row_once_learns_nothing() -> None:
+    plan = plan_for(task(["4 2\n1 3\n1 4\n1 4\n2 1\n", *BUG_EXAMPLES[1:]], BUG))
+    block = plan.facts.blocks.get("r1")
+    assert block is None or "x3" not in block.unlike_row
+
+
+def test_a_number_bounded_by_another_reaches_as_far_as_it() -> None:
+    """"0 ≤ p ≤ n" with n up to 1000: p goes past the examples' 2, never past its n."""
+    plan = plan_for(task(BUG_EXAMPLES, BUG))
+    assert plan.facts.ranges["x2"].low == 0 and plan.facts.ranges["x2"].high == 1000
+    assert plan.violation("3 3\n2 3\n1 3\n1 2\n") is None
+    assert plan.violation("3 4\n2 3\n1 3\n1 2\n") == "x2 <= x1 broken"
+    made = program_inputs(plan, BUG_EXAMPLES, random.Random(4), 60)
+    assert max(int(item.text.split()[1]) for item in made) > 3
+
+
+TAXI = statement(
+    "The first line contains two integers n and m (1 ≤ n ≤ 1000, 0 ≤ m ≤ 1000). "
+    "The next line contains two integers x and y (1 ≤ x, y ≤ n). "
+    "Next m lines describe the roads. Each road is three integers ui, vi, wi "
+    "(1 ≤ ui, vi ≤ n, 1 ≤ wi ≤ 10^9). "
+    "The next n lines contain n pairs of integers ti and ci (1 ≤ ti, ci ≤ 10^9).")
+DISTINCT = statement(
+    "The first line contains two integers n and k (1 ≤ n ≤ 10^5, 0 ≤ k ≤ 10). "
+    "The next n lines contain one integer ai each (1 ≤ ai ≤ n). All ai are different.")
+
+
+def test_a_reading_the_statement_contradicts_is_searched_past() -> None:
+    """A lone example where n == 5 and the simplest readings take "5 2" for anything but
+    n and k: the search goes on to the reading the statement gives."""
+    plan = plan_for(task(["5 2\n1\n2\n3\n5\n4\n"], DISTINCT))
+    assert plan.contract is not None
+    assert plan.contract["grammar"] == [
+        {"line": [["x1", "int"], ["x2", "int"]]},
+        {"repeat": "r1", "count": "x1", "body": [{"line": [["x3", "int"]]}]}]
+
+
+def test_no_reading_the_statement_agrees_with_no_plan() -> None:
+    """n == m == 4 and y == 3 in a lone example: no reading found is the statement's."""
+    example = "4 4\n1 3\n1 2 3\n1 4 1\n2 4 1\n2 3 5\n2 7\n7 2\n1 2\n7 7\n"
+    plan = plan_for(task([example], TAXI))
+    assert plan.inferred is None and plan.contract is None
+    assert "as the statement's input section says" in plan.reason

@@ -55,6 +55,10 @@ RUN_OFFSETS = (0, -1)
 RUN_FROM = 3
 #: Grammars that read every example compared before the simplest is kept.
 CANDIDATES = 40
+#: Grammars searched when none of the first :data:`CANDIDATES` reads the examples as the
+#: statement says (the search's order of preference can bury the right reading: a lone
+#: example where two counts are equal).
+MORE_CANDIDATES = 2_000
 #: Items at most in a block of several items (the body of one test case).
 MAX_BODY = 6
 
@@ -338,8 +342,9 @@ def _rename(grammar: Grammar, pins: Sequence[Tie]) -> Inferred:
     return Inferred(renamed, tuple(kept))
 
 
-def infer_all(examples: Sequence[str], budget: int = BUDGET) -> list[Inferred]:
-    """Every grammar found (up to :data:`CANDIDATES`) that reads every example whole,
+def infer_all(examples: Sequence[str], budget: int = BUDGET,
+              candidates: int = CANDIDATES) -> list[Inferred]:
+    """Every grammar found (up to ``candidates``) that reads every example whole,
     simplest first (fewest items; then in the search's order of preference)."""
     rows = [tuple(tuple(row) for row in lines_of(text)) for text in examples]
     if not rows or any(not example for example in rows):
@@ -355,7 +360,7 @@ def infer_all(examples: Sequence[str], budget: int = BUDGET) -> list[Inferred]:
         except Mismatch:
             continue
         found.append(((size(inferred.grammar), len(found)), inferred))
-        if len(found) >= CANDIDATES:
+        if len(found) >= candidates:
             break
     return [inferred for _key, inferred in sorted(found, key=lambda pair: pair[0])]
 

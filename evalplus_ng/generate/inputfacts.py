@@ -12,7 +12,8 @@ leans to keeping:
   ``x == y`` (:class:`Relation`);
 * a run's shape: its items distinct, sorted, a permutation of ``1..len``, or each item
   at most its position plus a constant (``p_i < i``) (:class:`RunFact`);
-* a block's rows distinct, its pairs an undirected tree over ``1..n`` (:class:`BlockFact`).
+* a block's rows distinct, its pairs an undirected tree over ``1..n``, a field that never
+  names its own row (``x_i != i``: coder ``i`` names two others) (:class:`BlockFact`).
 
 Pure: values in, facts out; facts and values in, a violation (or None) out.
 """
@@ -43,6 +44,8 @@ from evalplus_ng.generate.inputgrammar import (
 OPS = ("==", "<", "<=", "!=")
 #: Pairs of values a relation must hold on to be learnt.
 MIN_SUPPORT = 2
+#: Rows (over all examples) a field must avoid its row's number on to be learnt as doing so.
+MIN_ROWS = 3
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,9 @@ class BlockFact:
     connected: str | None = None
     #: The block's two fields, where it has two integer fields.
     ends: tuple[str, str] | None = None
+    #: Integer fields whose value is never its row's number (1-based) though it reads as
+    #: one (every value between 1 and the rows' count).
+    unlike_row: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,7 +131,7 @@ class Facts:
             "words": {name: {"alphabet": w.alphabet, "length": [w.shortest, w.longest],
                              **({"equals": str(w.length)} if w.length else {})}
                       for name, w in sorted(self.words.items())},
-            "blocks": {name: {k: v for k, v in vars(fact).items() if v not in (False, None)}
+            "blocks": {name: {k: v for k, v in vars(fact).items() if v not in (False, None, ())}
                        for name, fact in sorted(self.blocks.items())},
             "ties": [f"{a} == {b}" for a, b in self.ties],
             "counts": sorted(self.counts),
@@ -361,6 +367,7 @@ def _words(all_scopes: Sequence[_Scope], seen: Mapping[str, list[str]]) -> dict[
 
 def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
     rows: dict[str, list[list[tuple[Scalar, ...]]]] = {}
+    kinds: dict[str, list[tuple[str, str]]] = {}
     pairs: dict[str, list[tuple[list[tuple[int, int]], dict[str, Scalar]]]] = {}
     endpoints: dict[str, tuple[str, str]] = {}
     for scope in all_scopes:
@@ -371,6 +378,7 @@ def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
             if not isinstance(line, Line) or not all(isinstance(p, Field) for p in line.segments):
                 continue
             names = [p.name for p in line.segments]
+            kinds[item.name] = [(p.name, p.kind) for p in line.segments]
             iterations = scope.values.blocks.get(item.name, [])
             rows.setdefault(item.name, []).append(
                 [tuple(it.scalars[n] for n in names) for it in iterations])
@@ -389,10 +397,28 @@ def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
         graphs = pairs.get(name, [])
         tree = _vertex_count(graphs, _is_tree, lambda edges, _n: len(edges) >= 2)
         connected = _vertex_count(graphs, _is_connected, lambda _edges, n: n >= 3)
-        if distinct or tree or connected:
+        unlike = _unlike_row(examples, kinds[name])
+        if distinct or tree or connected or unlike:
             out[name] = BlockFact(distinct, unordered, tree, None if tree else connected,
-                                  endpoints.get(name))
+                                  endpoints.get(name), unlike)
     return out
+
+
+def _unlike_row(examples: Sequence[Sequence[tuple[Scalar, ...]]],
+                fields: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """The integer fields (``fields``: each one's name and kind) that read as row numbers
+    (every value in ``1..rows``) and never equal their own row's, over at least
+    :data:`MIN_ROWS` rows in all."""
+    if sum(len(rows) for rows in examples) < MIN_ROWS:
+        return ()
+    out = []
+    for column, (name, kind) in enumerate(fields):
+        if kind == INT and all(
+                isinstance(row[column], int) and 1 <= int(row[column]) <= len(rows)
+                and int(row[column]) != number
+                for rows in examples for number, row in enumerate(rows, 1)):
+            out.append(name)
+    return tuple(out)
 
 
 #: Each example's pairs of a block and the scalars in its scope.
@@ -502,6 +528,11 @@ def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
         return f"{item.name}: repeated rows"
     if fact.unordered and len({tuple(sorted(map(str, row))) for row in rows}) != len(rows):
         return f"{item.name}: a pair repeated in reverse"
+    for name in fact.unlike_row:
+        column = names.index(name)
+        for number, row in enumerate(rows, 1):
+            if row[column] == number:
+                return f"{name} == {number} on row {number}"
     if fact.connected is not None:
         n = scope.env.get(fact.connected)
         if not isinstance(n, int) or not _is_connected([(int(r[0]), int(r[1])) for r in rows],

@@ -158,6 +158,34 @@ def stated_relations(alignment: Alignment, stated: Stated) -> list[Relation]:
     return out
 
 
+def reached_ranges(alignment: Alignment, stated: Stated, ranges: Mapping[str, Range],
+                   relations: Sequence[Relation]) -> dict[str, Range]:
+    """``ranges`` with each number the statement bounds only by another variable reaching
+    as far as that variable does (``0 ≤ p ≤ n``, ``n`` up to 3·10^5: ``p`` up to 3·10^5,
+    not just the examples' largest), where the relation is among ``relations`` (so every
+    input still keeps ``p`` within its own ``n``)."""
+    var_of = {name: var for var, name in alignment.names.items()}
+    out = dict(ranges)
+    for var, name in sorted(alignment.names.items()):
+        bound = stated.bound(name)
+        seen = out.get(var)
+        if bound is None or seen is None:
+            continue
+        high, low = bound.high_ref, bound.low_ref
+        if bound.high is None and high is not None and high.name in var_of:
+            other = var_of[high.name]
+            if other in out and high.scale == 1 and high.offset in (0, -1) and Relation(
+                    var, "<=" if high.offset == 0 else "<", other) in relations:
+                seen = Range(seen.low, max(seen.high, out[other].high + int(high.offset)))
+        if bound.low is None and low is not None and low.name in var_of:
+            other = var_of[low.name]
+            if other in out and low.scale == 1 and low.offset in (0, 1) and Relation(
+                    other, "<=" if low.offset == 0 else "<", var) in relations:
+                seen = Range(min(seen.low, out[other].low + int(low.offset)), seen.high)
+        out[var] = seen
+    return out
+
+
 def stated_words(alignment: Alignment, stated: Stated, learnt: Mapping[str, WordFact],
                  ) -> dict[str, WordFact]:
     """Words' alphabets and lengths as the statement gives them, where the examples keep

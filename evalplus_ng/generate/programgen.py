@@ -25,8 +25,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from evalplus_ng.generate.infergrammar import Inferred, infer_all
-from evalplus_ng.generate.inputfacts import Facts, Range, check, exact, learn, spread
+from evalplus_ng.generate.infergrammar import CANDIDATES, MORE_CANDIDATES, Inferred, infer_all
+from evalplus_ng.generate.inputfacts import (
+    BlockFact,
+    Facts,
+    Range,
+    check,
+    exact,
+    learn,
+    spread,
+)
 from evalplus_ng.generate.inputgrammar import (
     FLOAT,
     INT,
@@ -49,6 +57,7 @@ from evalplus_ng.generate.inputstated import (
     align,
     choose,
     grammar_lines,
+    reached_ranges,
     stated_ranges,
     stated_relations,
     stated_words,
@@ -60,6 +69,8 @@ from evalplus_ng.records import ProgramTask
 SEED, BOUND, RANDOM, MUTATE, LARGE = "seed", "bound", "random", "mutate", "large"
 #: Why a task has no plan when no grammar reads its examples.
 NO_GRAMMAR = "no grammar of lines, runs and blocks reads every public input"
+NO_AGREEMENT = ("no grammar that reads every public input reads them as the statement's "
+                "input section says")
 #: Grammars besides the chosen one an input must fit: those no larger than it by more
 #: than this many items.
 ALTERNATIVE_SLACK = 1
@@ -124,6 +135,8 @@ COVERED = re.compile(
     r"to itself|loops|!=|≠|\bnot equal|coincide|the same|reach any|to any other|"
     r"path between any", re.IGNORECASE)
 SUM_FLOOR = TOKENS[LARGE]
+#: Random swaps tried to move a row off a row number it may not name.
+SWAP_TRIES = 20
 #: A sentence that goes on with the guarantee of the one before it.
 CONTINUED = re.compile(r"(in addition|additionally|also|moreover|furthermore)\b", re.IGNORECASE)
 
@@ -173,6 +186,14 @@ def plan_for(task: ProgramTask) -> InputPlan:
     if not found:
         return InputPlan(task.task_id, None, NO_GRAMMAR)
     stated = stated_input(task.prompt)
+    if all(align(inferred.grammar, stated).conflict for inferred in found):
+        # the simplest readings all contradict the statement: search further for one that
+        # does not, and plan only with such readings (a misread format makes inputs the
+        # task never has: a road from a junction to itself read as two taxis' numbers)
+        found = [inferred for inferred in infer_all(examples, candidates=MORE_CANDIDATES)
+                 if not align(inferred.grammar, stated).conflict][:CANDIDATES]
+        if not found:
+            return InputPlan(task.task_id, None, NO_AGREEMENT)
     chosen, alignment = choose(found, stated)
     largest = size(chosen.grammar) + ALTERNATIVE_SLACK
     # where the statement confirms every line of the grammar, it settles the reading;
@@ -188,12 +209,17 @@ def plan_for(task: ProgramTask) -> InputPlan:
     facts = spread(replace(facts, ranges={**facts.ranges,
                                           **stated_ranges(alignment, stated, facts.ranges)},
                            words=stated_words(alignment, stated, facts.words)))
-    # the statement's relations, each where every example keeps it
+    # the statement's relations, each where every example keeps it, in place of what
+    # the examples showed of the same two numbers by chance ("0 ≤ p ≤ n": p == n is an
+    # input, though p < n in every example)
     for relation in stated_relations(alignment, stated):
-        if relation not in facts.relations:
-            more = replace(facts, relations=(*facts.relations, relation))
-            if all(check(more, chosen.grammar, seed) is None for seed in seeds):
-                facts = more
+        kept = tuple(known for known in facts.relations
+                     if {known.left, known.right} != {relation.left, relation.right})
+        more = replace(facts, relations=(*kept, relation))
+        if all(check(more, chosen.grammar, seed) is None for seed in seeds):
+            facts = more
+    facts = replace(facts, ranges=reached_ranges(alignment, stated, facts.ranges,
+                                                 facts.relations))
     contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
                 "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
@@ -229,7 +255,8 @@ class _Maker:
                 fact = self.facts.blocks.get(item.name)
                 joined = fact and (fact.tree or fact.connected)
                 if joined:
-                    values.blocks[item.name] = self.graph(item, int(scope[joined]), count)
+                    values.blocks[item.name] = self.apart(
+                        self.graph(item, int(scope[joined]), count), fact)
                     continue
                 rows: list[Values] = []
                 seen: set[tuple[Any, ...]] = set()
@@ -241,8 +268,26 @@ class _Maker:
                             break
                     seen.add(key)
                     rows.append(row)
-                values.blocks[item.name] = rows
+                values.blocks[item.name] = self.apart(rows, fact)
         return values
+
+    def apart(self, rows: list[Values], fact: BlockFact | None) -> list[Values]:
+        """``rows`` reordered, by swaps, so that no field of ``fact.unlike_row`` names its
+        own row (as far as a few random swaps get: what is left, the plan rejects)."""
+        if fact is None or not fact.unlike_row:
+            return rows
+
+        def fits(row: Values, number: int) -> bool:
+            return all(row.scalars.get(name) != number for name in fact.unlike_row)
+
+        for k in range(len(rows)):
+            for _try in range(SWAP_TRIES):
+                if fits(rows[k], k + 1):
+                    break
+                j = self.rng.randrange(len(rows))
+                if fits(rows[j], k + 1) and fits(rows[k], j + 1):
+                    rows[k], rows[j] = rows[j], rows[k]
+        return rows
 
     def window(self, name: str, env: Mapping[str, Scalar]) -> tuple[float, float] | None:
         """The range of ``name`` given the values read before it, or None when empty."""
