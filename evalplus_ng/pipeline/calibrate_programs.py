@@ -1,5 +1,6 @@
 """Time limits for the tests ``augment`` made for program tasks: the reference runs again
-on the tests whose time could decide their limit, and each test gets
+on a sample of the tests whose time could decide their limit (each task's slowest), the
+others' slowest runs are estimated from the slowdown seen there, and each test gets
 :func:`~evalplus_ng.oracle.programlimits.limit_of` its slowest run (the rule and why:
 :mod:`evalplus_ng.oracle.programlimits`).
 
@@ -25,13 +26,15 @@ from evalplus_ng.records import Job, JobResult, ProgramTask
 from evalplus_ng.tasks.spec import file_stem
 
 #: Part of every limits checkpoint's key: bumped whenever what a checkpoint holds changes.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
 class TaskLimits:
-    """One task's new tests timed: each one's limit (seconds) and slowest run, with the
-    counts of :class:`~evalplus_ng.oracle.programlimits.Timed`."""
+    """One task's new tests timed: each one's limit (seconds) and slowest run (measured or
+    estimated), with the counts and the slowdown of
+    :class:`~evalplus_ng.oracle.programlimits.Timed` (``repeated``: tests run again;
+    ``estimated``: tests whose slowest is their first time x ``slowdown``)."""
 
     task_id: str
     limits: tuple[float, ...]
@@ -39,6 +42,8 @@ class TaskLimits:
     repeated: int = 0
     timeouts: int = 0
     unstable: int = 0
+    estimated: int = 0
+    slowdown: float = 1.0
 
 
 def limits_path(out: Path, task_id: str) -> Path:
@@ -64,7 +69,8 @@ def load_limits(path: Path, key: str) -> TaskLimits | None:
         fields = document["limits"]
         return TaskLimits(str(fields["task_id"]), tuple(map(float, fields["limits"])),
                           tuple(map(float, fields["slowest"])), int(fields["repeated"]),
-                          int(fields["timeouts"]), int(fields["unstable"]))
+                          int(fields["timeouts"]), int(fields["unstable"]),
+                          int(fields["estimated"]), float(fields["slowdown"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -77,13 +83,13 @@ def save_limits(path: Path, key: str, limits: TaskLimits) -> None:
 
 def _task_limits(task: ProgramTask, got: Timed, rule: LimitRule) -> TaskLimits:
     return TaskLimits(task.task_id, got.limits(rule), got.slowest, got.repeated,
-                      got.timeouts, got.unstable)
+                      got.timeouts, got.unstable, got.estimated, got.slowdown)
 
 
 @dataclass(frozen=True)
 class _Todo:
     """A task whose limits are not kept yet: its tests' first times and the positions to
-    time again, one list per job."""
+    time again (its sample), one list per job."""
 
     task: ProgramTask
     tests: tuple[NewTest, ...]
