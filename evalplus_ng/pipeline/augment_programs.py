@@ -66,6 +66,7 @@ from evalplus_ng.oracle.programs import (
 )
 from evalplus_ng.pipeline.augment import digest
 from evalplus_ng.pipeline.calibrate_programs import TaskLimits, calibrate_program_tests
+from evalplus_ng.pipeline.checkpoints import resume
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
@@ -424,13 +425,10 @@ def run_augment_programs(
     out.mkdir(parents=True, exist_ok=True)
     code = code_digest(planner, generator)
     keys = {task.task_id: fingerprint(config, record, code) for task, record in records}
-    done: dict[str, TaskTests] = {}
-    for task, _record in records:
-        loaded = load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id])
-        if loaded is not None:
-            done[task.task_id] = loaded
+    done, todo = resume(
+        [task for task, _record in records], lambda task: task.task_id,
+        lambda task: load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id]))
     resumed = len(done)
-    todo = [task for task, _record in records if task.task_id not in done]
     if progress is not None:
         progress(len(done), len(records))
     timed: dict[str, TaskLimits] = {}

@@ -20,6 +20,7 @@ from evalplus_ng.files import write_atomically
 from evalplus_ng.oracle.programlimits import LimitRule, Timed, repeat_chunks, repeat_job, timed
 from evalplus_ng.oracle.programs import NewTest
 from evalplus_ng.pipeline.augment import digest
+from evalplus_ng.pipeline.checkpoints import resume
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import Job, JobResult, ProgramTask
@@ -112,19 +113,15 @@ def calibrate_program_tests(
     kept, else timed now on ``executor()`` (asked for only when some test needs timing
     again) and checkpointed. Tasks without tests get none. ``progress(done, total)``
     counts the tasks."""
-    found: dict[str, TaskLimits] = {}
+    keyed = [(task, tuple(tests), limits_key(task, tests, rule)) for task, tests in items
+             if tests]
+    found, missing = resume(keyed, lambda item: item[0].task_id,
+                            lambda item: load_limits(limits_path(out, item[0].task_id), item[2]))
     todo: list[_Todo] = []
-    for task, tests in items:
-        if not tests:
-            continue
-        key = limits_key(task, tests, rule)
-        kept = load_limits(limits_path(out, task.task_id), key)
-        if kept is not None:
-            found[task.task_id] = kept
-            continue
+    for task, tests, key in missing:
         firsts = tuple(new.seconds for new in tests)
         chunks = tuple(map(tuple, repeat_chunks(firsts, rule)))
-        todo.append(_Todo(task, tuple(tests), key, firsts, chunks))
+        todo.append(_Todo(task, tests, key, firsts, chunks))
     total = len(found) + len(todo)
 
     def finish(item: _Todo, results: Sequence[JobResult]) -> None:
