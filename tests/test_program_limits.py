@@ -42,6 +42,7 @@ from evalplus_ng.oracle.programlimits import (
     on_grid,
     repeat_chunks,
     repeat_job,
+    sampled,
     timed,
 )
 from evalplus_ng.oracle.programs import NewTest
@@ -50,7 +51,11 @@ from evalplus_ng.pipeline.augment_programs import (
     run_augment_programs,
     summary_lines,
 )
-from evalplus_ng.pipeline.calibrate_programs import calibrate_program_tests, limits_path
+from evalplus_ng.pipeline.calibrate_programs import (
+    calibrate_program_tests,
+    limits_key,
+    limits_path,
+)
 from evalplus_ng.records import (
     Fault,
     Job,
@@ -132,6 +137,87 @@ def test_the_slowest_run_counts_and_what_is_not_a_run_does_not() -> None:
     broken = timed(firsts, chunks[:1], [_result([], [], Outcome(Status.ERROR, error="x",
                                                                 fault=Fault.RAISED))])
     assert broken.slowest == tuple(firsts) and broken.unstable == 2
+
+
+def test_only_a_task_s_slowest_tests_are_timed_again() -> None:
+    rule = LimitRule(sample=3)
+    # needing repeats: 1, 2, 4, 5, 6, 7 (0 and 3 are too quick); the slowest three of
+    # those by first time, the earlier of equal times first: 4 (0.5), then 2 and 6 (0.3)
+    firsts = [0.001, 0.1, 0.3, 0.0, 0.5, 0.07, 0.3, 0.3]
+    assert sampled(firsts, rule) == [2, 4, 6]
+    assert repeat_chunks(firsts, rule, size=2) == [[2, 4], [6]]
+    assert sampled(firsts, LimitRule(sample=100)) == [1, 2, 4, 5, 6, 7]
+    assert sampled(firsts, LimitRule(runs=1)) == [] and sampled([], rule) == []
+    with pytest.raises(ValueError):
+        LimitRule(sample=0)
+
+
+def _passes(seconds: Sequence[float], passes: int = 2) -> JobResult:
+    """A repeat job's result: each test (by place in the chunk) took ``seconds`` on every
+    pass, and answered right."""
+    outcomes = [Outcome(Status.OK, "x", seconds=t) for t in seconds] * passes
+    return _result(outcomes, [True] * len(outcomes))
+
+
+def test_the_sample_s_slowdown_carries_to_the_tests_not_timed_again() -> None:
+    rule = LimitRule(sample=2)
+    firsts = [0.5, 0.001, 0.2, 0.4, 0.1]  # sampled: 0 and 3; estimated: 2 and 4
+    chunks = repeat_chunks(firsts, rule)
+    assert chunks == [[0, 3]]
+    # test 0 ran 1.2 times its first, test 3 1.5 times: the task's slowdown is 1.5
+    got = timed(firsts, chunks, [_passes([0.6, 0.6])], rule)
+    assert got.slowdown == pytest.approx(1.5)
+    assert got.slowest == pytest.approx((0.6, 0.001, 0.3, 0.6, 0.15))
+    assert (got.repeated, got.estimated, got.timeouts, got.unstable) == (2, 2, 0, 0)
+    assert got.limits(rule) == (4.0, 1.0, 2.0, 4.0, 1.0)  # test 2: 4 x 0.3 = 1.2, up to 2
+    # runs faster than the first: the slowdown is 1, the estimated keep their first time
+    quicker = timed(firsts, chunks, [_passes([0.3, 0.2])], rule)
+    assert quicker.slowdown == 1.0 and quicker.slowest == (0.5, 0.001, 0.2, 0.4, 0.1)
+    # every test timed again (a large sample): nothing estimated
+    whole = LimitRule(sample=16)
+    assert timed(firsts, repeat_chunks(firsts, whole), [_passes([0.5, 0.4, 0.2, 0.1])],
+                 whole).estimated == 0
+
+
+def test_a_timeout_in_the_sample_gives_at_least_its_limit_over_its_first() -> None:
+    rule = LimitRule(sample=2)
+    firsts = [0.1, 0.4, 0.5, 0.08]  # sampled: 1 and 2; estimated: 0 and 3
+    timeout = Outcome(Status.TIMEOUT, error="no reply")
+    ok = Outcome(Status.OK, "x", seconds=0.5)
+    # test 1 timed out once (its limit, 1.6 s, counts: 4 times its first), test 2 did not
+    got = timed(firsts, [[1, 2]], [_result([timeout, ok, ok, ok], [False, True, True, True])],
+                rule)
+    assert got.slowest[1] == first_limit(0.4) and got.timeouts == 1
+    assert got.slowdown == pytest.approx(4.0)
+    assert got.slowest[0] == pytest.approx(0.4) and got.slowest[3] == pytest.approx(0.32)
+    assert got.limits(rule) == (2.0, 8.0, 2.0, 2.0)
+
+
+def test_an_unstable_test_of_the_sample_gives_no_slowdown() -> None:
+    rule = LimitRule(sample=2)
+    firsts = [0.1, 0.4, 0.5, 0.08]  # sampled: 1 and 2; estimated: 0 and 3
+    # test 1 ran 3 times slower once, but answered otherwise on the other pass: its ratio
+    # does not count; test 2's 1.2 does
+    outcomes = [Outcome(Status.OK, "x", seconds=1.2), Outcome(Status.OK, "x", seconds=0.6),
+                Outcome(Status.OK, "y", seconds=0.4), Outcome(Status.OK, "x", seconds=0.5)]
+    got = timed(firsts, [[1, 2]], [_result(outcomes, [True, True, False, True])], rule)
+    assert got.unstable == 1 and got.slowest[1] == 1.2  # its own slowest still counts
+    assert got.slowdown == pytest.approx(1.2)
+    assert got.slowest[0] == pytest.approx(0.12) and got.slowest[3] == pytest.approx(0.096)
+    # a reference that no longer loads: no ratio at all, the estimated keep their first
+    broken = timed(firsts, [[1, 2]], [_result([], [], Outcome(Status.ERROR, error="x",
+                                                               fault=Fault.RAISED))], rule)
+    assert broken.slowdown == 1.0 and broken.slowest == tuple(firsts)
+    assert (broken.unstable, broken.estimated) == (2, 2)
+
+
+def test_the_sample_s_size_is_part_of_the_checkpoint_s_key() -> None:
+    task = ProgramTask("cc/echo", "", "print(input())\n", ())
+    tests = _new([0.3, 0.1])
+    keys = {limits_key(task, tests, LimitRule(sample=k)) for k in (1, 16, 17)}
+    assert len(keys) == 3
+    assert limits_key(task, tests, LimitRule()) == limits_key(task, tests,
+                                                              LimitRule(sample=16))
 
 
 def test_a_repeat_job_runs_whole_passes_judged_within_the_first_limit() -> None:
@@ -308,6 +394,21 @@ def test_limits_are_checkpointed_and_time_nothing_again(tmp_path: Path) -> None:
     # another rule (or other tests) is another key: timed again
     calibrate_program_tests(items, LimitRule(factor=8.0), tmp_path, executor)
     assert asked == [1, 1]
+
+
+def test_the_tests_outside_the_sample_are_estimated_and_kept(tmp_path: Path) -> None:
+    task = ProgramTask("cc/echo", "", "print(input())\n", ())
+    items = [(task, _new([0.001, 0.3, 0.1]))]
+    box = _Repeats(0.4)
+    rule = LimitRule(sample=1)
+    (found,) = calibrate_program_tests(items, rule, tmp_path, lambda: box).values()
+    assert [list(job.inputs) for job in box.jobs] == [["1\n", "1\n"]]  # the slowest only
+    assert (found.repeated, found.estimated) == (1, 1)
+    assert found.slowdown == pytest.approx(0.4 / 0.3)
+    assert found.slowest[:2] == (0.001, 0.4) and found.slowest[2] == pytest.approx(0.4 / 3)
+    assert found.limits == (1.0, 2.0, 1.0)
+    again = calibrate_program_tests(items, rule, tmp_path, fakes._NoRuns)
+    assert again == {"cc/echo": found}  # every field read back from the checkpoint
 
 
 #: The fake plan's reference, spinning 70 ms of CPU on its large inputs (n = 200): their

@@ -19,8 +19,9 @@ resumes where it stopped; the same seed gives the same artifact, byte for byte, 
 
 Then each new test gets its own time limit (``time_limit`` in its record), from the
 reference's slowest run on it (:mod:`evalplus_ng.pipeline.calibrate_programs`; the rule in
-:mod:`evalplus_ng.oracle.programlimits`): the run that kept it, and more runs where that
-time could decide the limit; checkpointed per task in ``OUT/checkpoints/program-limits/``.
+:mod:`evalplus_ng.oracle.programlimits`): the run that kept it, and where that time could
+decide the limit, more runs on the task's slowest such tests, the others' scaled by the
+slowdown seen there; checkpointed per task in ``OUT/checkpoints/program-limits/``.
 
 A task with a checker program (:mod:`evalplus_ng.checker`) is augmented even where it is
 flagged ``multiple_answers_suspected``: its new tests' outputs are the reference's answers,
@@ -65,6 +66,7 @@ from evalplus_ng.oracle.programs import (
 )
 from evalplus_ng.pipeline.augment import digest
 from evalplus_ng.pipeline.calibrate_programs import TaskLimits, calibrate_program_tests
+from evalplus_ng.pipeline.checkpoints import resume
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
@@ -423,13 +425,10 @@ def run_augment_programs(
     out.mkdir(parents=True, exist_ok=True)
     code = code_digest(planner, generator)
     keys = {task.task_id: fingerprint(config, record, code) for task, record in records}
-    done: dict[str, TaskTests] = {}
-    for task, _record in records:
-        loaded = load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id])
-        if loaded is not None:
-            done[task.task_id] = loaded
+    done, todo = resume(
+        [task for task, _record in records], lambda task: task.task_id,
+        lambda task: load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id]))
     resumed = len(done)
-    todo = [task for task, _record in records if task.task_id not in done]
     if progress is not None:
         progress(len(done), len(records))
     timed: dict[str, TaskLimits] = {}
@@ -525,11 +524,13 @@ def totals(reports: Sequence[ProgramTaskReport]) -> dict[str, Any]:
 
 def limit_totals(limits: Sequence[TaskLimits]) -> dict[str, Any]:
     """The new tests' limits over every task: tests by limit (seconds, ascending), tests
-    timed again, and tests with a run that timed out or that was unstable."""
+    timed again or estimated from those, and tests with a run that timed out or that was
+    unstable."""
     by_limit = Counter(limit for task in limits for limit in task.limits)
     return {"tests": sum(by_limit.values()),
             "by_limit": {f"{limit:g}": n for limit, n in sorted(by_limit.items())},
             "repeated": sum(task.repeated for task in limits),
+            "estimated": sum(task.estimated for task in limits),
             "timeouts": sum(task.timeouts for task in limits),
             "unstable": sum(task.unstable for task in limits)}
 
@@ -539,15 +540,16 @@ def stats_document(reports: Sequence[ProgramTaskReport], config: ProgramAugmentC
                    limits: Sequence[TaskLimits] = ()) -> dict[str, Any]:
     """stats.json: the configuration, the totals and every task's report; with a ``rule``,
     how the new tests' limits came out (``limits``: the rule, totals and the tasks with a
-    test timed again)."""
+    test timed again, with their slowdown)."""
     document: dict[str, Any] = {"kind": "programs", "config": asdict(config),
                                 "totals": totals(reports),
                                 "tasks": [asdict(report) for report in reports]}
     if rule is not None:
         document["limits"] = {
             "rule": {**asdict(rule), "words": rule.words()}, "totals": limit_totals(limits),
-            "tasks": {task.task_id: {"repeated": task.repeated, "timeouts": task.timeouts,
-                                     "unstable": task.unstable}
+            "tasks": {task.task_id: {"repeated": task.repeated, "estimated": task.estimated,
+                                     "slowdown": round(task.slowdown, 3),
+                                     "timeouts": task.timeouts, "unstable": task.unstable}
                       for task in limits if task.repeated}}
     return document
 
@@ -606,7 +608,8 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
         sums = limit_totals(summary.limits)
         spread = ", ".join(f"{n} at {limit} s" for limit, n in sums["by_limit"].items())
         lines.append(f"time limits of the new tests ({summary.rule.words()}): "
-                     f"{spread or 'no new test'}; {sums['repeated']} timed again"
+                     f"{spread or 'no new test'}; {sums['repeated']} timed again, "
+                     f"{sums['estimated']} estimated from those"
                      + (f", {sums['timeouts']} with a run over its limit"
                         if sums["timeouts"] else ""))
     lines.append(f"wrote {summary.artifact}, {summary.stats} and {summary.seconds_file}")

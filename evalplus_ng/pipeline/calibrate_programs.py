@@ -1,5 +1,6 @@
 """Time limits for the tests ``augment`` made for program tasks: the reference runs again
-on the tests whose time could decide their limit, and each test gets
+on a sample of the tests whose time could decide their limit (each task's slowest), the
+others' slowest runs are estimated from the slowdown seen there, and each test gets
 :func:`~evalplus_ng.oracle.programlimits.limit_of` its slowest run (the rule and why:
 :mod:`evalplus_ng.oracle.programlimits`).
 
@@ -19,19 +20,22 @@ from evalplus_ng.files import write_atomically
 from evalplus_ng.oracle.programlimits import LimitRule, Timed, repeat_chunks, repeat_job, timed
 from evalplus_ng.oracle.programs import NewTest
 from evalplus_ng.pipeline.augment import digest
+from evalplus_ng.pipeline.checkpoints import resume
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import Job, JobResult, ProgramTask
 from evalplus_ng.tasks.spec import file_stem
 
 #: Part of every limits checkpoint's key: bumped whenever what a checkpoint holds changes.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
 class TaskLimits:
-    """One task's new tests timed: each one's limit (seconds) and slowest run, with the
-    counts of :class:`~evalplus_ng.oracle.programlimits.Timed`."""
+    """One task's new tests timed: each one's limit (seconds) and slowest run (measured or
+    estimated), with the counts and the slowdown of
+    :class:`~evalplus_ng.oracle.programlimits.Timed` (``repeated``: tests run again;
+    ``estimated``: tests whose slowest is their first time x ``slowdown``)."""
 
     task_id: str
     limits: tuple[float, ...]
@@ -39,6 +43,8 @@ class TaskLimits:
     repeated: int = 0
     timeouts: int = 0
     unstable: int = 0
+    estimated: int = 0
+    slowdown: float = 1.0
 
 
 def limits_path(out: Path, task_id: str) -> Path:
@@ -64,7 +70,8 @@ def load_limits(path: Path, key: str) -> TaskLimits | None:
         fields = document["limits"]
         return TaskLimits(str(fields["task_id"]), tuple(map(float, fields["limits"])),
                           tuple(map(float, fields["slowest"])), int(fields["repeated"]),
-                          int(fields["timeouts"]), int(fields["unstable"]))
+                          int(fields["timeouts"]), int(fields["unstable"]),
+                          int(fields["estimated"]), float(fields["slowdown"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -77,13 +84,13 @@ def save_limits(path: Path, key: str, limits: TaskLimits) -> None:
 
 def _task_limits(task: ProgramTask, got: Timed, rule: LimitRule) -> TaskLimits:
     return TaskLimits(task.task_id, got.limits(rule), got.slowest, got.repeated,
-                      got.timeouts, got.unstable)
+                      got.timeouts, got.unstable, got.estimated, got.slowdown)
 
 
 @dataclass(frozen=True)
 class _Todo:
     """A task whose limits are not kept yet: its tests' first times and the positions to
-    time again, one list per job."""
+    time again (its sample), one list per job."""
 
     task: ProgramTask
     tests: tuple[NewTest, ...]
@@ -106,19 +113,15 @@ def calibrate_program_tests(
     kept, else timed now on ``executor()`` (asked for only when some test needs timing
     again) and checkpointed. Tasks without tests get none. ``progress(done, total)``
     counts the tasks."""
-    found: dict[str, TaskLimits] = {}
+    keyed = [(task, tuple(tests), limits_key(task, tests, rule)) for task, tests in items
+             if tests]
+    found, missing = resume(keyed, lambda item: item[0].task_id,
+                            lambda item: load_limits(limits_path(out, item[0].task_id), item[2]))
     todo: list[_Todo] = []
-    for task, tests in items:
-        if not tests:
-            continue
-        key = limits_key(task, tests, rule)
-        kept = load_limits(limits_path(out, task.task_id), key)
-        if kept is not None:
-            found[task.task_id] = kept
-            continue
+    for task, tests, key in missing:
         firsts = tuple(new.seconds for new in tests)
         chunks = tuple(map(tuple, repeat_chunks(firsts, rule)))
-        todo.append(_Todo(task, tuple(tests), key, firsts, chunks))
+        todo.append(_Todo(task, tests, key, firsts, chunks))
     total = len(found) + len(todo)
 
     def finish(item: _Todo, results: Sequence[JobResult]) -> None:

@@ -35,6 +35,7 @@ from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically, write_json
 from evalplus_ng.pipeline.augment import digest
 from evalplus_ng.pipeline.augment_programs import ARTIFACT
+from evalplus_ng.pipeline.checkpoints import resume
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask
@@ -293,13 +294,10 @@ def run_mini_programs(records: Sequence[tuple[ProgramTask, dict[str, Any]]],
     began = time.perf_counter()
     code = code_digest()
     keys = {task.task_id: fingerprint(config, task, code) for task, _record in records}
-    done: dict[str, Measured] = {}
-    for task, _record in records:
-        loaded = load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id])
-        if loaded is not None:
-            done[task.task_id] = loaded
+    done, todo = resume(
+        [task for task, _record in records], lambda task: task.task_id,
+        lambda task: load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id]))
     resumed = len(done)
-    todo = [task for task, _record in records if task.task_id not in done]
     if progress is not None:
         progress(len(done), len(records))
     if todo:

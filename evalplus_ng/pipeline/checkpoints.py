@@ -1,0 +1,28 @@
+"""Resuming a stage from its per-task checkpoints: which items are kept already and which
+are still to do. Written once for the stages that checkpoint each task under a key (the
+program tasks' ``augment``, their limits and their MINI), which each name, key and read
+their checkpoints their own way."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+Item = TypeVar("Item")
+Kept = TypeVar("Kept")
+
+
+def resume(items: Iterable[Item], name: Callable[[Item], str],
+           load: Callable[[Item], Kept | None]) -> tuple[dict[str, Kept], list[Item]]:
+    """``(done, todo)``: what ``load`` reads back for each item (None: absent, stale or
+    unreadable), by ``name(item)``, and the items it read nothing for, both in the items'
+    order."""
+    done: dict[str, Kept] = {}
+    todo: list[Item] = []
+    for item in items:
+        kept = load(item)
+        if kept is None:
+            todo.append(item)
+        else:
+            done[name(item)] = kept
+    return done, todo
