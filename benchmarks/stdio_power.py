@@ -19,6 +19,14 @@ program's, for a reader to decide whether the input is valid per the statement a
 program really wrong there. Survivors of both (missed, or equivalent mutants) are counted,
 not reviewed.
 
+Tasks are judged one at a time, each (its rows and review entries) appended as one JSON
+line to a progress file beside ``--out`` (``power.json.partial.jsonl``) as soon as it is
+done, and progress (tasks done of all, elapsed seconds) goes to stderr: a run stopped
+part way and started again with the same arguments skips the tasks recorded already. A
+record is reused only for the same programs, suite file and time limit (else the task is
+judged again); delete the file to measure afresh. ``--out`` and ``--review`` are written
+at the end, in the same order as a run in one go.
+
     python benchmarks/stdio_power.py OUT/ProgramsPlus.jsonl.gz [--dataset ../shared/datasets/stdio]
         [--tasks N] [--every N] [--per-task 16] [-j 2] [--time-limit 4] [--out power.json]
         [--review power.md]
@@ -30,8 +38,10 @@ import argparse
 import ast
 import difflib
 import gzip
+import hashlib
 import json
 import random
+import sys
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -66,6 +76,8 @@ from evalplus_ng.types import TaskId
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "stdio"
 SHOWN = 400  #: characters of an input or output shown in the review
+PROGRESS_SUFFIX = ".partial.jsonl"  #: the progress file: ``--out``'s name and this
+REVIEW_HEADER = ["# Disagreements: kills by one side only", ""]
 
 
 @dataclass(frozen=True)
@@ -124,17 +136,11 @@ def rewrites(path: Path, tasks: Mapping[TaskId, ProgramTask]) -> list[Program]:
 
 
 def judge(tasks: Mapping[TaskId, ProgramTask], programs: Sequence[Program], suite: str,
-          executor: Executor, time_limit: float, label: str) -> list[ProgramResult]:
+          executor: Executor, time_limit: float) -> list[ProgramResult]:
     """Each program's result on ``suite`` (its first failure stops it)."""
     samples = [Sample(p.task_id, p.code, k + 1) for k, p in enumerate(programs)]
-    began = time.monotonic()
-
-    def heard(done: int, total: int) -> None:
-        if done % 200 == 0 or done == total:
-            print(f"  {label}: {done}/{total} ({time.monotonic() - began:.0f} s)", flush=True)
-
     return judge_programs(tasks, samples, executor,
-                          ProgramConfig(time_limit=time_limit, suite=suite), heard)
+                          ProgramConfig(time_limit=time_limit, suite=suite))
 
 
 def failing_tests(task: ProgramTask, program: Program, suite: str, executor: Executor,
@@ -204,32 +210,120 @@ def main() -> None:
     began = time.monotonic()
     print(f"{len(tasks)} tasks ({len(has_plus)} with plus tests), {len(programs)} programs "
           f"({sum(p.kind == 'rewrite' for p in programs)} rewrites)", flush=True)
+    places: dict[TaskId, list[int]] = {task_id: [] for task_id in tasks}
+    for k, program in enumerate(programs):
+        places[program.task_id].append(k)
+    suite_hash = _file_hash(options.suite)
+    progress = progress_path(options.out)
+    recorded = read_progress(progress)
+    done: dict[TaskId, dict[str, Any]] = {}
+    for task_id, ks in places.items():
+        record = recorded.get(task_id)
+        key = fingerprint([programs[k] for k in ks], suite_hash, options.time_limit)
+        if record is not None and record["fingerprint"] == key:
+            done[task_id] = record
+    resumed_seconds = sum(record["seconds"] for record in done.values())
+    if done:
+        print(f"resuming: {len(done)} of {len(tasks)} tasks recorded in {progress}",
+              file=sys.stderr, flush=True)
     hidden = [options.suite, options.dataset]
-    with Backend(options.jobs).executor(Limits(), hidden) as executor:
-        base = judge(tasks, programs, BASE, executor, options.time_limit, "public")
-        passing = [p for p, r in zip(programs, base, strict=True) if r.base is Verdict.PASS]
-        sides: dict[str, list[ProgramResult | None]] = {
-            side: list(judge(tasks, passing, side, executor, options.time_limit, side))
-            for side in (ORIGINAL, PLUS_ORIGIN)}
-        # The stress tier only matters where the plus tier missed: a program it kills is
-        # killed by our suite already.
-        missed = [k for k, result in enumerate(sides[PLUS_ORIGIN])
-                  if result is not None and result.full is Verdict.PASS]
-        stressed = judge(tasks, [passing[k] for k in missed], STRESS_ORIGIN, executor,
-                         options.time_limit, STRESS_ORIGIN)
-        by_place = dict(zip(missed, stressed, strict=True))
-        sides[STRESS_ORIGIN] = [by_place.get(k) for k in range(len(passing))]
-        rows = table(passing, sides, has_plus)
-        review_lines = review(tasks, passing, rows, executor, options.time_limit)
+    with Backend(options.jobs).executor(Limits(), hidden) as executor, \
+            progress.open("a", encoding="utf-8") as log:
+        if log.tell() and not progress.read_bytes().endswith(b"\n"):
+            log.write("\n")  # after a line cut short, a record starts on a line of its own
+        for task_id, ks in places.items():
+            if task_id in done:
+                continue
+            task_began = time.monotonic()
+            mine = [programs[k] for k in ks]
+            judged = judge_task(tasks[task_id], mine, task_id in has_plus, executor,
+                                options.time_limit)
+            record = {"task_id": task_id,
+                      "fingerprint": fingerprint(mine, suite_hash, options.time_limit),
+                      "seconds": round(time.monotonic() - task_began, 1), "rows": judged}
+            log.write(json.dumps(record) + "\n")
+            log.flush()
+            done[task_id] = record
+            print(f"{len(done)}/{len(tasks)} tasks ({time.monotonic() - began:.0f} s): "
+                  f"{task_id}, {len(mine)} programs, {len(judged)} passing public",
+                  file=sys.stderr, flush=True)
+    # Rows (and review entries) in the order of ``programs``, as one run in one go.
+    entries = sorted(((places[task_id][entry["at"]], entry)
+                      for task_id, record in done.items() for entry in record["rows"]),
+                     key=lambda placed: placed[0])
+    rows = [entry["row"] for _k, entry in entries]
+    review_lines = REVIEW_HEADER + [line for _k, entry in entries for line in entry["review"]]
     summary = summarise(rows)
-    wall = time.monotonic() - began
-    summary["wall_seconds"] = round(wall, 1)
+    # This run's wall and the judging time of the tasks it took from the progress file.
+    summary["wall_seconds"] = round(time.monotonic() - began + resumed_seconds, 1)
     summary["programs"] = len(programs)
     summary["mutants_made"] = sum(p.kind != "rewrite" for p in programs)
     options.out.write_text(json.dumps({"summary": summary, "programs": rows}, indent=1) + "\n")
     options.review.write_text("\n".join(review_lines) + "\n")
     for key, value in summary.items():
         print(f"{key}: {value}")
+
+
+def judge_task(task: ProgramTask, programs: Sequence[Program], plus_tests: bool,
+               executor: Executor, time_limit: float) -> list[dict[str, Any]]:
+    """One task's programs judged: for each that passes the public tests, ``at`` (its
+    place in ``programs``), its ``row`` (:func:`table`) and its ``review`` entry (lines,
+    none where the sides agree)."""
+    tasks = {task.task_id: task}
+    base = judge(tasks, programs, BASE, executor, time_limit)
+    at = [k for k, result in enumerate(base) if result.base is Verdict.PASS]
+    passing = [programs[k] for k in at]
+    sides: dict[str, list[ProgramResult | None]] = {
+        side: list(judge(tasks, passing, side, executor, time_limit))
+        for side in (ORIGINAL, PLUS_ORIGIN)}
+    # The stress tier only matters where the plus tier missed: a program it kills is
+    # killed by our suite already.
+    missed = [k for k, result in enumerate(sides[PLUS_ORIGIN])
+              if result is not None and result.full is Verdict.PASS]
+    stressed = judge(tasks, [passing[k] for k in missed], STRESS_ORIGIN, executor, time_limit)
+    by_place = dict(zip(missed, stressed, strict=True))
+    sides[STRESS_ORIGIN] = [by_place.get(k) for k in range(len(passing))]
+    rows = table(passing, sides, {task.task_id} if plus_tests else set())
+    return [{"at": k, "row": row, "review": review_entry(task, program, row, executor,
+                                                         time_limit)}
+            for k, program, row in zip(at, passing, rows, strict=True)]
+
+
+def progress_path(out: Path) -> Path:
+    """The progress file of a run writing ``out``: beside it, ``out``'s name and
+    :data:`PROGRESS_SUFFIX`."""
+    return out.with_name(out.name + PROGRESS_SUFFIX)
+
+
+def read_progress(path: Path) -> dict[TaskId, dict[str, Any]]:
+    """The task records of a progress file, the last one of a task winning; none if there
+    is no file. A line cut short (the run killed while writing it) is skipped."""
+    if not path.exists():
+        return {}
+    records: dict[TaskId, dict[str, Any]] = {}
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            records[record["task_id"]] = record
+    return records
+
+
+def fingerprint(programs: Sequence[Program], suite_hash: str, time_limit: float) -> str:
+    """What a task's record was judged from: its programs, the suite file, the time
+    limit. A record is reused only where this is the same."""
+    what = [suite_hash, time_limit, [[p.kind, p.code, p.change, p.recorded] for p in programs]]
+    return hashlib.sha256(json.dumps(what).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def table(passing: Sequence[Program], sides: Mapping[str, Sequence[ProgramResult | None]],
@@ -286,35 +380,31 @@ def summarise(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def review(tasks: Mapping[TaskId, ProgramTask], passing: Sequence[Program],
-           rows: Sequence[Mapping[str, Any]], executor: Executor,
-           time_limit: float) -> list[str]:
-    """Markdown: every disagreement (and every right rewrite our suite fails), with the
-    simplest failing input of the side that kills it."""
-    lines = ["# Disagreements: kills by one side only", ""]
-    for program, row in zip(passing, rows, strict=True):
-        cc = killed(row, "cc")
-        ours_side = next((s for s in (PLUS_ORIGIN, STRESS_ORIGIN) if killed(row, s)), "")
-        false_kill = program.kind == "rewrite" and program.recorded == "pass" and ours_side
-        if cc == bool(ours_side) and not false_kill:
-            continue
-        side = ours_side or ORIGINAL
-        task = tasks[program.task_id]
-        failures = failing_tests(task, program, side, executor, time_limit)
-        if not failures:
-            continue  # flaky: passed when all run
-        index, status = min(failures, key=lambda f: (len(task.tests[f[0]].input), f[0]))
-        test = task.tests[index]
-        got = output_of(task, program.code, test.input, executor, time_limit)
-        who = "ours only" if ours_side else "CodeContests only"
-        lines += [f"## {program.task_id} ({program.kind}): {who}, by {side} "
-                  f"({status.value}; {len(failures)} failing tests)", "",
-                  "```", program.change or program.recorded, "```", "",
-                  "input:", "```", _short(test.input).rstrip("\n"), "```",
-                  "expected:", "```", _short(test.output).rstrip("\n"), "```",
-                  "program:", "```", _short(got).rstrip("\n"), "```", "",
-                  "verdict: ", ""]
-    return lines
+def review_entry(task: ProgramTask, program: Program, row: Mapping[str, Any],
+                 executor: Executor, time_limit: float) -> list[str]:
+    """Markdown for one program passing the public tests: nothing where both sides agree
+    (and it is no right rewrite our suite fails); else the simplest failing input of the
+    side that kills it, with the expected output and the program's."""
+    cc = killed(row, "cc")
+    ours_side = next((s for s in (PLUS_ORIGIN, STRESS_ORIGIN) if killed(row, s)), "")
+    false_kill = program.kind == "rewrite" and program.recorded == "pass" and ours_side
+    if cc == bool(ours_side) and not false_kill:
+        return []
+    side = ours_side or ORIGINAL
+    failures = failing_tests(task, program, side, executor, time_limit)
+    if not failures:
+        return []  # flaky: passed when all run
+    index, status = min(failures, key=lambda f: (len(task.tests[f[0]].input), f[0]))
+    test = task.tests[index]
+    got = output_of(task, program.code, test.input, executor, time_limit)
+    who = "ours only" if ours_side else "CodeContests only"
+    return [f"## {program.task_id} ({program.kind}): {who}, by {side} "
+            f"({status.value}; {len(failures)} failing tests)", "",
+            "```", program.change or program.recorded, "```", "",
+            "input:", "```", _short(test.input).rstrip("\n"), "```",
+            "expected:", "```", _short(test.output).rstrip("\n"), "```",
+            "program:", "```", _short(got).rstrip("\n"), "```", "",
+            "verdict: ", ""]
 
 
 if __name__ == "__main__":
