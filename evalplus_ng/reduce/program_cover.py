@@ -16,7 +16,6 @@ nothing.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import json
 import os
@@ -36,7 +35,7 @@ import coverage
 from evalplus_ng.reduce.cover import branch_lines
 from evalplus_ng.sandbox.jail import package_home
 from evalplus_ng.sandbox.protocol import Limits
-from evalplus_ng.sandbox.stdio import _exit, _inline_threads, _run
+from evalplus_ng.sandbox.stdio import prepare_program_process, run_as_main
 
 #: A goal of the coverage requirement: ``("line", n)`` or ``("arc", from, to)`` (an arc
 #: from a line with several ways out; negative: the code object was left).
@@ -104,9 +103,7 @@ def _child(measure: coverage.Coverage, path: str, code: Any, given: str, seconds
     sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     sys.__stdin__, sys.__stdout__ = sys.stdin, sys.stdout  # type: ignore[misc]
     sys.argv = ["main.py"]
-    atexit._clear()
-    os._exit = posix._exit = _exit  # type: ignore[assignment]
-    _inline_threads()
+    prepare_program_process()
 
     def out_of_time(_signum: int, _frame: Any) -> None:
         raise _OutOfTime
@@ -114,7 +111,7 @@ def _child(measure: coverage.Coverage, path: str, code: Any, given: str, seconds
     signal.signal(signal.SIGALRM, out_of_time)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        _run(code)
+        run_as_main(code)
     except BaseException:  # the timer went off outside the program's own frames
         pass
     finally:

@@ -127,9 +127,21 @@ def _regular_file(name: str, data: bytes = b"") -> int:
     return fd
 
 
-def _run(code: types.CodeType) -> tuple[BaseException | None, bool]:
-    """Run ``code`` as ``__main__``, then end as the interpreter ends; (what ended it
-    abnormally or None, whether it ended by ``os._exit``)."""
+def prepare_program_process() -> None:
+    """Make this process ready for :func:`run_as_main`, as the module's docstring says:
+    no ``atexit`` handler left from before, ``os._exit`` (and ``posix._exit``) raising
+    :class:`Exited` instead of ending the process (so what the program did so far still
+    counts), and a started thread running its target at once in the calling thread.
+    For a child process that runs one program and ends: nothing of this is undone."""
+    atexit._clear()
+    os._exit = posix._exit = _exit  # type: ignore[assignment]
+    _inline_threads()
+
+
+def run_as_main(code: types.CodeType) -> tuple[BaseException | None, bool]:
+    """Run ``code`` as ``__main__``, then end as the interpreter ends (``atexit``
+    handlers, then ``sys.stdout`` flushed); (what ended it abnormally or None, whether it
+    ended by ``os._exit``). Call :func:`prepare_program_process` first."""
     module = types.ModuleType("__main__")
     module.__file__ = "main.py"
     sys.modules["__main__"] = module
@@ -205,11 +217,9 @@ def run_program(message: dict[str, Any], start: int, fd: int, limits: Limits) ->
                                  closefd=False)
     sys.__stdin__, sys.__stdout__ = sys.stdin, sys.stdout  # type: ignore[misc]
     sys.argv = ["main.py"]
-    atexit._clear()
-    os._exit = posix._exit = _exit  # type: ignore[assignment]
-    _inline_threads()
+    prepare_program_process()
     began = clock()
-    failure, abrupt = _run(code)
+    failure, abrupt = run_as_main(code)
     if not abrupt:
         try:
             original.flush()  # the interpreter closes it at its end, whatever replaced it
