@@ -37,7 +37,7 @@ import ast
 import contextlib
 import copy
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from evalplus_ng.reduce.mutants import Mutant
 
@@ -126,17 +126,24 @@ def _forget_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
     return []
 
 
-def _strict_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
+def _compare_variants(node: ast.AST,
+                      table: Mapping[type[ast.cmpop], type[ast.cmpop]]) -> list[ast.AST | None]:
+    """A comparison with one operator replaced by ``table``'s, a variant for each operator
+    ``table`` has (``a < b <= c``: two with :data:`_FLIP`); none for another node."""
     if not isinstance(node, ast.Compare):
         return []
     out: list[ast.AST | None] = []
     for index, op in enumerate(node.ops):
-        flipped = _FLIP.get(type(op))
-        if flipped is not None:
+        other = table.get(type(op))
+        if other is not None:
             changed = copy.deepcopy(node)
-            changed.ops[index] = flipped()
+            changed.ops[index] = other()
             out.append(changed)
     return out
+
+
+def _strict_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
+    return _compare_variants(node, _FLIP)
 
 
 _SWAP_BINARY: dict[type[ast.operator], type[ast.operator]] = {
@@ -163,12 +170,7 @@ def _operator_variants(node: ast.AST, _top: bool) -> list[ast.AST | None]:
         changed_bool.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
         out.append(changed_bool)
     elif isinstance(node, ast.Compare):
-        for index, op in enumerate(node.ops):
-            other = _SWAP_COMPARE.get(type(op))
-            if other is not None:
-                changed_compare = copy.deepcopy(node)
-                changed_compare.ops[index] = other()
-                out.append(changed_compare)
+        out = _compare_variants(node, _SWAP_COMPARE)
     return out
 
 
