@@ -44,10 +44,14 @@ from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.tasks.programs import load_program_tasks
 
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "stdio"
-#: CodeContests' status names of ours; an output over the cap is a runtime error there.
+#: CodeContests' status names of ours, one for every :class:`RunStatus`; an output over
+#: the cap is a runtime error there. A broken checker (a task's own checker program) has
+#: no name there, the dataset having no checkers: it keeps ours, so it shows as a
+#: disagreement, never a verdict of the program's.
 CODECONTESTS = {RunStatus.PASS: "pass", RunStatus.WRONG_ANSWER: "wrong_answer",
                 RunStatus.RUNTIME_ERROR: "runtime_error", RunStatus.TIMEOUT: "timeout",
-                RunStatus.OUTPUT_LIMIT: "runtime_error"}
+                RunStatus.OUTPUT_LIMIT: "runtime_error",
+                RunStatus.CHECKER_ERROR: RunStatus.CHECKER_ERROR.value}
 
 
 def verdict_of(result: ProgramResult) -> tuple[str, dict[str, Any] | None]:
