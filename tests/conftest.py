@@ -1,4 +1,5 @@
-"""Shared test set-up: nothing a test runs writes to the user's own cache folder."""
+"""Shared test set-up: nothing a test runs writes to the user's own cache folder; the
+program-task tests' one-worker sandbox."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from evalplus_ng.sandbox import Sandbox
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -32,6 +36,18 @@ def _own_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     the default output folder ``evalplus-ng-out`` are relative to the working folder, so
     a suite the user made in the project's folder must not change what a test judges."""
     monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def program_sandbox() -> Iterator[Sandbox]:
+    """One sandbox worker for a module of program-task tests
+    (:func:`programfixtures.program_sandbox`), tagged with a marker of its own."""
+    import uuid
+
+    from programfixtures import program_sandbox as made
+
+    with made(uuid.uuid4().hex) as box:
+        yield box
 
 
 @pytest.fixture(params=["bubblewrap", "namespaces"])

@@ -4,29 +4,36 @@ the command end to end on a two-task file of our own with a fake input plan ("n,
 integers"): byte-identical reruns whatever ``-j``, resumption from checkpoints, flags that
 do not apply, and ``evaluate`` on the artifact's suites.
 
-The plan and its generator are written here (the real ones are
-:mod:`evalplus_ng.generate.programgen`'s); nothing reads ``../shared``.
+The plan, its generator and the tasks file are tests/programfixtures.py's (the real plan
+and generator are :mod:`evalplus_ng.generate.programgen`'s); nothing reads ``../shared``.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
-import random
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from programfixtures import (
+    SUM,
+    NoRuns,
+    SumPlan,
+    augment,
+    fake_inputs,
+    fake_plan,
+    gz_lines,
+    sum_tasks,
+    use_plan,
+    write_samples,
+)
 
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.programs import PROGRAM_SUITES, run_order
-from evalplus_ng.generate import programgen
-from evalplus_ng.generate.programgen import LARGE, RANDOM, InputPlan, ProgramInput
+from evalplus_ng.generate.programgen import LARGE, RANDOM, ProgramInput
 from evalplus_ng.oracle.programs import (
     UNRUN,
     Drop,
@@ -51,53 +58,8 @@ from evalplus_ng.tasks.programs import augmented_record, load_program_tasks
 
 # --------------------------------------------------------------------------- a fake plan
 
-#: The reference: the sum of n integers.
-SUM = "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs))\n"
 #: A reference that raises on n == 7, an input the plan admits: it refutes the plan.
 PICKY = SUM.replace("print(", "assert n != 7\nprint(", 1)
-
-
-@dataclass(frozen=True)
-class SumPlan:
-    """"n, then n integers" (1 <= n <= 200, |x| <= 1000): a real little validator."""
-
-    task_id: str
-    contract: dict[str, Any] | None = None
-    reason: str = ""
-
-    def violation(self, text: str) -> str | None:
-        lines = text.split("\n")
-        if len(lines) != 3 or lines[2] != "":
-            return "two lines expected"
-        if not lines[0].isdigit() or not 1 <= int(lines[0]) <= 200:
-            return "n out of 1..200"
-        numbers = lines[1].split(" ")
-        if len(numbers) != int(lines[0]):
-            return "not n numbers"
-        if not all(x.lstrip("-").isdigit() and abs(int(x)) <= 1000 for x in numbers):
-            return "a number out of range"
-        return None
-
-
-def fake_plan(task: ProgramTask) -> Any:
-    if task.task_id == "cc/sum":
-        return SumPlan(task.task_id, {"grammar": "n then n integers"})
-    return InputPlan(task.task_id, None, "the statement names no input format")
-
-
-def fake_inputs(plan: Any, seeds: Sequence[str], rng: random.Random,
-                count: int) -> list[ProgramInput]:
-    """Distinct inputs, none a seed; every tenth one large (n = 200)."""
-    made: list[ProgramInput] = []
-    seen = set(seeds)
-    while len(made) < count:
-        large = len(made) % 10 == 9
-        n = 200 if large else rng.randint(1, 12)
-        text = f"{n}\n{' '.join(str(rng.randint(-1000, 1000)) for _ in range(n))}\n"
-        if text not in seen:
-            seen.add(text)
-            made.append(ProgramInput(text, LARGE if large else RANDOM))
-    return made
 
 
 @pytest.fixture()
@@ -109,8 +71,7 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         planned.append(task.task_id)
         return fake_plan(task)
 
-    monkeypatch.setattr(programgen, "plan_for", plan)
-    monkeypatch.setattr(programgen, "program_inputs", fake_inputs)
+    use_plan(monkeypatch, plan)
     return planned
 
 
@@ -160,27 +121,8 @@ def test_what_the_reference_did_decides_drops_and_tiers() -> None:
 # --------------------------------------------------------------------------- the tasks file
 
 
-def _tasks(path: Path, extra: Sequence[dict[str, Any]] = ()) -> Path:
-    records = [
-        {"task_id": "cc/sum", "name": "1A. Sum", "prompt": "Print the sum of n integers.",
-         "canonical_solution": SUM, "source": "ours", "tags": ["math"],
-         "tests": [{"input": "3\n1 2 3\n", "output": "6\n", "public": True},
-                   {"input": "2\n5 5\n", "output": "10\n", "public": False}]},
-        {"task_id": "cc/echo", "prompt": "Echo.", "canonical_solution": "print(input())\n",
-         "tests": [{"input": "a\n", "output": "a\n", "public": True}]},
-        *extra,
-    ]
-    text = "".join(json.dumps(record) + "\n" for record in records)
-    path.write_bytes(gzip.compress(text.encode(), mtime=0))
-    return path
-
-
-def _lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in gzip.decompress(path.read_bytes()).splitlines()]
-
-
 def test_origin_round_trips_and_is_checked(tmp_path: Path) -> None:
-    record = _lines(_tasks(tmp_path / "t.jsonl.gz"))[0]
+    record = gz_lines(sum_tasks(tmp_path / "t.jsonl.gz"))[0]
     new = [ProgramTest("1\n4\n", "4\n", False, "plus"), ProgramTest("1\n5\n", "5\n", False,
                                                                      "stress")]
     line = augmented_record(record, new, {"grammar": "g"})
@@ -200,9 +142,10 @@ def test_origin_round_trips_and_is_checked(tmp_path: Path) -> None:
         "base": ["3\n1 2 3\n"], "original": ["3\n1 2 3\n", "2\n5 5\n"],
         "plus": ["3\n1 2 3\n", "1\n4\n"], "stress": ["3\n1 2 3\n", "1\n5\n"],
         "full": ["3\n1 2 3\n", "2\n5 5\n", "1\n4\n", "1\n5\n"]}
-    for test, problem in [({"origin": "edge"}, "unknown origin 'edge'"),
-                          ({"origin": ""}, "unknown origin ''"),
-                          ({"origin": "plus", "public": True}, "never public")]:
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"origin": "edge"}, "unknown origin 'edge'"), ({"origin": ""}, "unknown origin ''"),
+        ({"origin": "plus", "public": True}, "never public")]
+    for test, problem in cases:
         bad = {**line, "tests": [{"input": "1\n", "output": "1\n", **test}]}
         path.write_text(json.dumps(bad) + "\n")
         with pytest.raises(InputError, match=problem):
@@ -214,14 +157,11 @@ def test_origin_round_trips_and_is_checked(tmp_path: Path) -> None:
 
 def _augment(tasks: Path, out: Path, *flags: str) -> Any:
     """``augment`` without its MINI (tests/test_program_mini.py has it)."""
-    result = CliRunner().invoke(main, ["augment", "--dataset-file", str(tasks), "--out",
-                                       str(out), "--per-task", "40", *flags])
-    assert result.exit_code == 0, result.output
-    return result
+    return augment(tasks, out, *flags, per_task=40)
 
 
 def test_augment_programs_end_to_end(tmp_path: Path, fake: list[str]) -> None:
-    tasks = _tasks(tmp_path / "tasks.jsonl.gz", [
+    tasks = sum_tasks(tmp_path / "tasks.jsonl.gz", [
         {"task_id": "cc/any", "prompt": "Print any.", "canonical_solution": "print(1)\n",
          "multiple_answers_suspected": True,
          "tests": [{"input": "1\n", "output": "1\n", "public": True}]}])
@@ -231,12 +171,12 @@ def test_augment_programs_end_to_end(tmp_path: Path, fake: list[str]) -> None:
            "no new input made, 0 whose plan the reference refuted" in result.output
     assert "1 skipped as multiple answers" in result.output
     assert "no input grammar: the statement names no input format (1)" in result.output
-    sums, echo, anyone = _lines(tmp_path / "one" / ARTIFACT)
+    sums, echo, anyone = gz_lines(tmp_path / "one" / ARTIFACT)
     assert sums["contract"] == {"grammar": "n then n integers"}
     assert (echo["contract"], anyone["contract"]) == (None, None)
     assert echo["tests"] == [{"input": "a\n", "output": "a\n", "public": True}]
     new = sums["tests"][2:]
-    assert sums["tests"][:2] == _lines(tasks)[0]["tests"] and sums["source"] == "ours"
+    assert sums["tests"][:2] == gz_lines(tasks)[0]["tests"] and sums["source"] == "ours"
     for test in new:  # the reference's own answer, nothing the plan refuses
         n, numbers = test["input"].split("\n")[:2]
         assert SumPlan("x").violation(test["input"]) is None
@@ -255,14 +195,12 @@ def test_augment_programs_end_to_end(tmp_path: Path, fake: list[str]) -> None:
     assert (tmp_path / "one" / ARTIFACT).read_bytes() == (tmp_path / "two" / ARTIFACT
                                                           ).read_bytes()
     _augment(tasks, tmp_path / "other", "--seed", "1", "-j", "2")
-    assert _lines(tmp_path / "other" / ARTIFACT)[0]["tests"] != sums["tests"]
+    assert gz_lines(tmp_path / "other" / ARTIFACT)[0]["tests"] != sums["tests"]
 
     # evaluate on the artifact: the public tests pass a program wrong past n = 100; the
     # plus suite does not catch it (its large inputs are in stress), stress does
     wrong = "n = int(input())\nxs = input().split()\nprint(sum(map(int, xs[:100])))\n"
-    samples = tmp_path / "s.jsonl"
-    samples.write_text("".join(json.dumps({"task_id": "cc/sum", "solution": code}) + "\n"
-                               for code in (SUM, wrong)))
+    samples = write_samples(tmp_path / "s.jsonl", "cc/sum", [SUM, wrong])
     verdicts = {}
     for suite in ("plus", "stress", "original", "full", "base"):
         run = CliRunner().invoke(main, ["evaluate", "--dataset-file",
@@ -282,16 +220,16 @@ def test_augment_programs_end_to_end(tmp_path: Path, fake: list[str]) -> None:
 
 
 def test_augment_programs_resumes_from_checkpoints(tmp_path: Path, fake: list[str]) -> None:
-    tasks = _tasks(tmp_path / "tasks.jsonl.gz")
+    tasks = sum_tasks(tmp_path / "tasks.jsonl.gz")
     out = tmp_path / "out"
     first = _augment(tasks, out, "--tasks", "cc/sum", "-j", "1")
     assert "1 tasks: 1 augmented (0 from checkpoints)" in first.output
-    assert len(_lines(out / ARTIFACT)) == 1
+    assert len(gz_lines(out / ARTIFACT)) == 1
     fake.clear()
     again = _augment(tasks, out, "--tasks", "0-1", "-j", "1")  # numbers: places in the file
     assert fake == ["cc/echo"]  # the task checkpointed is not planned again
     assert "2 tasks: 1 augmented (1 from checkpoints)" in again.output
-    whole = _lines(out / ARTIFACT)
+    whole = gz_lines(out / ARTIFACT)
     alone = tmp_path / "alone"
     _augment(tasks, alone, "-j", "1")
     assert (alone / ARTIFACT).read_bytes() == (out / ARTIFACT).read_bytes()
@@ -303,7 +241,7 @@ def test_augment_programs_resumes_from_checkpoints(tmp_path: Path, fake: list[st
 
 
 def test_flags_of_the_other_kind_of_task_are_one_line_errors(tmp_path: Path) -> None:
-    tasks = _tasks(tmp_path / "tasks.jsonl.gz")
+    tasks = sum_tasks(tmp_path / "tasks.jsonl.gz")
     for flags, problem in [(["--dataset-file", str(tasks), "--budget", "5", "--no-audit"],
                             "--budget, --no-audit: not for program tasks"),
                            (["--dataset", "humaneval", "--time-limit", "1"],
@@ -319,7 +257,7 @@ def test_flags_of_the_other_kind_of_task_are_one_line_errors(tmp_path: Path) -> 
 def test_a_reference_looping_on_large_inputs_costs_two_time_limits(tmp_path: Path) -> None:
     looping = SUM.replace("print(", "while n == 200:\n    pass\nprint(", 1)
     records = [(task, record) for task, record in zip(
-        load_program_tasks(_tasks(tmp_path / "t.jsonl.gz")), _lines(tmp_path / "t.jsonl.gz"),
+        load_program_tasks(sum_tasks(tmp_path / "t.jsonl.gz")), gz_lines(tmp_path / "t.jsonl.gz"),
         strict=True)][:1]
     task, record = records[0]
     record = {**record, "canonical_solution": looping}
@@ -335,8 +273,8 @@ def test_a_reference_looping_on_large_inputs_costs_two_time_limits(tmp_path: Pat
 def test_a_reference_raising_on_an_admitted_input_refutes_the_plan(tmp_path: Path) -> None:
     """The reference passes the dataset's tests, so it answers every valid input: one it
     raises on shows the plan admits what it should not, and no new test is kept."""
-    (task, record), *_ = zip(load_program_tasks(_tasks(tmp_path / "t.jsonl.gz")),
-                             _lines(tmp_path / "t.jsonl.gz"), strict=True)
+    (task, record), *_ = zip(load_program_tasks(sum_tasks(tmp_path / "t.jsonl.gz")),
+                             gz_lines(tmp_path / "t.jsonl.gz"), strict=True)
     task = ProgramTask(task.task_id, task.prompt, PICKY, task.tests)
     summary = run_augment_programs([(task, {**record, "canonical_solution": PICKY})],
                                    ProgramAugmentConfig(count=40), tmp_path / "out",
@@ -350,31 +288,20 @@ def test_a_reference_raising_on_an_admitted_input_refutes_the_plan(tmp_path: Pat
                        task_rng(0, task.task_id), 40)
     sevens = [item.text for item in made if item.text.startswith("7\n")]
     assert report.witness == min(sevens, key=lambda text: (len(text), text))
-    (line,) = _lines(tmp_path / "out" / ARTIFACT)
+    (line,) = gz_lines(tmp_path / "out" / ARTIFACT)
     assert line["tests"] == record["tests"]  # the dataset's tests, nothing added
     assert any("refuted" in text for text in summary_lines(summary))
 
 
-class _NoRuns:
-    """An executor for runs that must not need the sandbox."""
-
-    def run(self, job: Any) -> Any:
-        raise AssertionError("no job expected")
-
-    def map(self, jobs: Any) -> Any:
-        assert not list(jobs), "no job expected"
-        return iter(())
-
-
 def test_a_plan_the_generator_finds_no_input_for_keeps_its_tests(tmp_path: Path) -> None:
-    path = _tasks(tmp_path / "t.jsonl.gz")
-    records = list(zip(load_program_tasks(path), _lines(path), strict=True))
+    path = sum_tasks(tmp_path / "t.jsonl.gz")
+    records = list(zip(load_program_tasks(path), gz_lines(path), strict=True))
     summary = run_augment_programs(records, ProgramAugmentConfig(count=5), tmp_path / "out",
                                    planner=fake_plan, generator=lambda *_args: [],
-                                   executor=_NoRuns())
+                                   executor=NoRuns())
     assert [(r.outcome, r.reason) for r in summary.reports] == [
         ("no_inputs", "the generator made no input the plan admits"),
         ("no_grammar", "the statement names no input format")]
-    sums, echo = _lines(summary.artifact)
+    sums, echo = gz_lines(summary.artifact)
     assert sums["tests"] == records[0][1]["tests"] and sums["contract"] is not None
     assert echo["tests"] == records[1][1]["tests"] and echo["contract"] is None

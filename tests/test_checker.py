@@ -5,21 +5,22 @@ error) and ``augment`` on such tasks (augmented although flagged; refused where 
 rejects the reference).
 
 The fixture is "print any divisor d of n with 1 < d < n, or -1 if there is none", written
-here; nothing reads ``../shared``. One sandbox for the module (a few seconds in all).
+here; nothing reads ``../shared``. One sandbox for the module (conftest's
+``program_sandbox``; a few seconds in all).
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from programfixtures import write_jsonl
 
 from evalplus_ng.checker import checker_stdin
 from evalplus_ng.cli import main
@@ -31,7 +32,7 @@ from evalplus_ng.evaluation.programs import (
     judge_programs,
 )
 from evalplus_ng.generate.programgen import RANDOM, ProgramInput
-from evalplus_ng.judge import JUDGE, check
+from evalplus_ng.judge import check
 from evalplus_ng.oracle.programs import checker_refusal
 from evalplus_ng.pipeline.augment_programs import (
     AUGMENTED,
@@ -53,7 +54,7 @@ from evalplus_ng.records import (
     Status,
     Verdict,
 )
-from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.tasks.programs import augmented_record, load_program_records, load_program_tasks
 from evalplus_ng.textjudge import accepts
 
@@ -117,24 +118,15 @@ def _record(task_id: str = "cc/div", **fields: Any) -> dict[str, Any]:
             "multiple_answers_suspected": True, "checker": CHECKER, **fields}
 
 
-def _write(path: Path, records: Sequence[dict[str, Any]]) -> Path:
-    text = "".join(json.dumps(record) + "\n" for record in records)
-    if path.suffix == ".gz":
-        path.write_bytes(gzip.compress(text.encode(), mtime=0))
-    else:
-        path.write_text(text)
-    return path
-
-
 def test_a_tasks_file_gives_a_task_its_checker_and_keeps_it(tmp_path: Path) -> None:
     absent = {name: value for name, value in _record("cc/none").items() if name != "checker"}
-    path = _write(tmp_path / "t.jsonl", [_record(), _record("cc/plain", checker=None), absent])
+    path = write_jsonl(tmp_path / "t.jsonl", [_record(), _record("cc/plain", checker=None), absent])
     (div, record), (plain, _), (none, _) = load_program_records(path)
     assert div.checker == CHECKER and div.tests == TESTS
     assert plain.checker == none.checker == ""
     line = augmented_record(record, [ProgramTest("4\n", "2\n", False, "plus")], None)
     assert line["checker"] == CHECKER  # augment's artifact keeps it
-    again = _write(tmp_path / "a.jsonl", [line])
+    again = write_jsonl(tmp_path / "a.jsonl", [line])
     assert load_program_tasks(again)[0].checker == CHECKER
 
 
@@ -147,7 +139,7 @@ def test_a_tasks_file_gives_a_task_its_checker_and_keeps_it(tmp_path: Path) -> N
 ])
 def test_a_checker_that_does_not_compile_is_a_one_line_error(
         tmp_path: Path, checker: Any, problem: str) -> None:
-    path = _write(tmp_path / "tasks.jsonl", [_record("cc/first"), _record(checker=checker)])
+    path = write_jsonl(tmp_path / "tasks.jsonl", [_record("cc/first"), _record(checker=checker)])
     with pytest.raises(InputError) as caught:
         load_program_tasks(path)
     assert str(caught.value).startswith(f"{path}:2: {problem}")
@@ -179,12 +171,6 @@ def test_a_checker_refusal_names_the_public_test_and_what_the_checker_said() -> 
 # --------------------------------------------------------------------------- judging
 
 
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[Sandbox]:
-    with Sandbox(1, Limits(memory_bytes=1 << 30, load_seconds=5.0), judge=JUDGE) as box:
-        yield box
-
-
 def _judge(sandbox: Sandbox, task: ProgramTask, codes: Sequence[str],
            details: bool = False) -> list[ProgramResult]:
     samples = [Sample(task.task_id, code, line) for line, code in enumerate(codes, start=1)]
@@ -197,9 +183,9 @@ def _statuses(result: ProgramResult) -> list[tuple[int, str]]:
 
 
 def test_another_valid_answer_passes_and_a_wrong_one_is_a_wrong_answer(
-        sandbox: Sandbox) -> None:
-    reference, largest, half, raises = _judge(sandbox, TASK, [SMALLEST, LARGEST, HALF,
-                                                              HALF_THEN_RAISES])
+        program_sandbox: Sandbox) -> None:
+    reference, largest, half, raises = _judge(program_sandbox, TASK, [
+        SMALLEST, LARGEST, HALF, HALF_THEN_RAISES])
     assert (reference.base, reference.full) == (Verdict.PASS, Verdict.PASS)
     assert (largest.base, largest.full) == (Verdict.PASS, Verdict.PASS)
     assert _statuses(largest) == [(k, "pass") for k in range(5)]
@@ -210,11 +196,11 @@ def test_another_valid_answer_passes_and_a_wrong_one_is_a_wrong_answer(
     assert _statuses(raises) == [(0, "pass"), (1, "runtime_error")]
     # the same without a checker: another answer is a wrong answer, as before
     plain = ProgramTask(TASK.task_id, TASK.prompt, SMALLEST, TESTS)
-    (largest_plain,) = _judge(sandbox, plain, [LARGEST])
+    (largest_plain,) = _judge(program_sandbox, plain, [LARGEST])
     assert _statuses(largest_plain) == [(0, "wrong_answer")]
     assert largest_plain.tests[0].error == ""
     # every test asked for: the checker judges every output the equality does not pass
-    (every,) = _judge(sandbox, TASK, [HALF], details=True)
+    (every,) = _judge(program_sandbox, TASK, [HALF], details=True)
     assert _statuses(every) == [(0, "pass"), (1, "wrong_answer"), (2, "wrong_answer"),
                                 (3, "pass"), (4, "wrong_answer")]
 
@@ -224,9 +210,9 @@ def test_another_valid_answer_passes_and_a_wrong_one_is_a_wrong_answer(
     "import sys\nprint('ok')\nsys.exit(3)\n",  # accepting needs a normal end
 ])
 def test_a_checker_that_breaks_is_a_checker_error_not_a_wrong_answer(
-        sandbox: Sandbox, broken: str) -> None:
+        program_sandbox: Sandbox, broken: str) -> None:
     task = ProgramTask(TASK.task_id, TASK.prompt, SMALLEST, TESTS, checker=broken)
-    reference, largest = _judge(sandbox, task, [SMALLEST, LARGEST])
+    reference, largest = _judge(program_sandbox, task, [SMALLEST, LARGEST])
     assert reference.full is Verdict.PASS  # equal outputs pass unchecked
     assert (largest.base, largest.full) == (Verdict.FAIL, Verdict.FAIL)
     assert largest.first_failure is not None
@@ -259,8 +245,8 @@ def _inputs(plan: Any, seeds: Sequence[str], rng: random.Random,
 
 
 def test_augment_trusts_a_checker_only_once_it_accepts_the_reference(
-        tmp_path: Path, sandbox: Sandbox) -> None:
-    path = _write(tmp_path / "tasks.jsonl.gz", [
+        tmp_path: Path, program_sandbox: Sandbox) -> None:
+    path = write_jsonl(tmp_path / "tasks.jsonl.gz", [
         _record(),
         _record("cc/strict", checker="print('wrong: I accept nothing')\n"),
         _record("cc/flagged", checker=None)])
@@ -272,7 +258,7 @@ def test_augment_trusts_a_checker_only_once_it_accepts_the_reference(
 
     summary = run_augment_programs(load_program_records(path), ProgramAugmentConfig(count=12),
                                    tmp_path / "out", planner=planner, generator=_inputs,
-                                   executor=sandbox)
+                                   executor=program_sandbox)
     div, strict, flagged = summary.reports
     assert planned == ["cc/div"]  # neither the refused task nor the one without a checker
     assert (div.outcome, flagged.outcome) == (AUGMENTED, MULTIPLE_ANSWERS)
@@ -295,14 +281,14 @@ def test_augment_trusts_a_checker_only_once_it_accepts_the_reference(
         smallest = next((d for d in range(2, int(n ** 0.5) + 1) if n % d == 0), -1)
         assert test.output == f"{smallest}\n"
     # judged on the augmented task, another valid answer still passes; a wrong one fails
-    largest, half = _judge(sandbox, tasks["cc/div"], [LARGEST, HALF])
+    largest, half = _judge(program_sandbox, tasks["cc/div"], [LARGEST, HALF])
     assert largest.full is Verdict.PASS and half.full is Verdict.FAIL
 
 
 def test_evaluate_reports_a_broken_checker_apart(tmp_path: Path) -> None:
-    tasks = _write(tmp_path / "tasks.jsonl", [
+    tasks = write_jsonl(tmp_path / "tasks.jsonl", [
         _record(), _record("cc/broken", checker="raise ValueError('broken checker')\n")])
-    samples = _write(tmp_path / "s.jsonl", [{"task_id": task_id, "solution": LARGEST}
+    samples = write_jsonl(tmp_path / "s.jsonl", [{"task_id": task_id, "solution": LARGEST}
                                             for task_id in ("cc/div", "cc/broken")])
     result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(tasks), "--samples",
                                        str(samples), "-j", "1", "--min-time-limit", "2"])

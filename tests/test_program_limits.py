@@ -3,24 +3,34 @@
 judging each test within its own limit and counting correctness apart from timeouts,
 and ``augment`` writing the limits (the same bytes again, resumed without the sandbox).
 
-Fixtures are written here; nothing reads ``../shared``. Slow programs spin on CPU time
-(``time.process_time``), which the sandbox's limits count, so a verdict does not depend
-on the machine's load.
+Fixtures are written here and in tests/programfixtures.py; nothing reads ``../shared``.
+Slow programs spin on CPU time (``time.process_time``), which the sandbox's limits count,
+so a verdict does not depend on the machine's load.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
-import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-import test_augment_programs as fakes  # the fake plan and tasks (tests/ is on the path)
-import test_sandbox as corpus
 from click.testing import CliRunner
+from programfixtures import (
+    ADD,
+    SUM,
+    NoRuns,
+    add_record,
+    augment,
+    fake_inputs,
+    fake_plan,
+    gz_lines,
+    sum_tasks,
+    use_plan,
+    write_jsonl,
+    write_samples,
+)
 
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
@@ -32,8 +42,6 @@ from evalplus_ng.evaluation.programs import (
     failure_kind,
     judge_programs,
 )
-from evalplus_ng.generate import programgen
-from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.programlimits import (
     LimitRule,
     first_limit,
@@ -67,7 +75,7 @@ from evalplus_ng.records import (
     Status,
     Verdict,
 )
-from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.tasks.programs import load_program_tasks, record_of_test
 
 # --------------------------------------------------------------------------- the rule
@@ -232,19 +240,6 @@ def test_a_repeat_job_runs_whole_passes_judged_within_the_first_limit() -> None:
 
 # --------------------------------------------------------------------------- the tasks file
 
-
-def _write(path: Path, records: list[dict[str, Any]]) -> Path:
-    path.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode(),
-                                   mtime=0))
-    return path
-
-
-def _task(tests: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
-    return {"task_id": "cc/add", "prompt": "Print a + b.", "canonical_solution": ADD,
-            "tests": tests, **fields}
-
-
-ADD = "a, b = map(int, input().split())\nprint(a + b)\n"
 TESTS: list[dict[str, Any]] = [
     {"input": "1 2\n", "output": "3\n", "public": True},
     {"input": "5 5\n", "output": "10\n", "public": False, "origin": "stress",
@@ -253,13 +248,13 @@ TESTS: list[dict[str, Any]] = [
 
 
 def test_a_test_s_own_limit_is_read_back_and_written_where_set(tmp_path: Path) -> None:
-    (task,) = load_program_tasks(_write(tmp_path / "t.jsonl.gz", [_task(TESTS)]))
+    (task,) = load_program_tasks(write_jsonl(tmp_path / "t.jsonl.gz", [add_record(TESTS)]))
     assert [test.time_limit for test in task.tests] == [None, 0.25, None]
     assert [record_of_test(test) for test in task.tests] == [
         TESTS[0], TESTS[1], {k: v for k, v in TESTS[2].items() if k != "time_limit"}]
     # a file without the field reads as before
     plain = [{k: v for k, v in test.items() if k != "time_limit"} for test in TESTS]
-    (old,) = load_program_tasks(_write(tmp_path / "o.jsonl.gz", [_task(plain)]))
+    (old,) = load_program_tasks(write_jsonl(tmp_path / "o.jsonl.gz", [add_record(plain)]))
     assert all(test.time_limit is None for test in old.tests)
     for value, problem in [(0, "test 1: 'time_limit' must be above 0"),
                            (-1, "test 1: 'time_limit' must be a non-negative number"),
@@ -267,7 +262,7 @@ def test_a_test_s_own_limit_is_read_back_and_written_where_set(tmp_path: Path) -
                            (True, "test 1: 'time_limit' must be a non-negative number")]:
         bad = [TESTS[0], {**TESTS[1], "time_limit": value}]
         with pytest.raises(InputError, match=problem):
-            load_program_tasks(_write(tmp_path / "b.jsonl.gz", [_task(bad)]))
+            load_program_tasks(write_jsonl(tmp_path / "b.jsonl.gz", [add_record(bad)]))
 
 
 def test_a_test_s_own_limit_comes_first_then_the_task_s_then_the_caller_s() -> None:
@@ -287,27 +282,16 @@ def test_a_test_s_own_limit_comes_first_then_the_task_s_then_the_caller_s() -> N
 SLOW = ("import time\na, b = map(int, input().split())\nif a == 5:\n"
         "    began = time.process_time()\n"
         "    while time.process_time() - began < 0.5:\n        pass\nprint(a + b)\n")
-MARKER = uuid.uuid4().hex
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[Sandbox]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(corpus.MARK, MARKER)
-        with Sandbox(1, Limits(memory_bytes=1 << 30, load_seconds=5.0), judge=JUDGE) as box:
-            yield box
-
-
 def _own_task(tmp_path: Path) -> ProgramTask:
-    (task,) = load_program_tasks(_write(tmp_path / "t.jsonl.gz", [_task(TESTS)]))
+    (task,) = load_program_tasks(write_jsonl(tmp_path / "t.jsonl.gz", [add_record(TESTS)]))
     return task
 
 
-def test_each_test_runs_within_its_own_limit(sandbox: Sandbox, tmp_path: Path) -> None:
+def test_each_test_runs_within_its_own_limit(program_sandbox: Sandbox, tmp_path: Path) -> None:
     task = _own_task(tmp_path)
     samples = [Sample("cc/add", ADD, 1), Sample("cc/add", SLOW, 2),
                Sample("cc/add", "print(3)\n", 3)]
-    right, slow, wrong = judge_programs({"cc/add": task}, samples, sandbox,
+    right, slow, wrong = judge_programs({"cc/add": task}, samples, program_sandbox,
                                         ProgramConfig(time_limit=2.0, details=True))
     assert [run.status for run in right.tests] == [RunStatus.PASS] * 3
     assert [run.time_limit for run in right.tests] == [2.0, 0.25, 2.0]
@@ -322,10 +306,9 @@ def test_each_test_runs_within_its_own_limit(sandbox: Sandbox, tmp_path: Path) -
 
 
 def test_evaluate_reports_correctness_apart_from_timeouts(tmp_path: Path) -> None:
-    tasks = _write(tmp_path / "t.jsonl.gz", [_task(TESTS)])
-    samples = tmp_path / "s.jsonl"
-    samples.write_text("".join(json.dumps({"task_id": "cc/add", "solution": code}) + "\n"
-                               for code in (ADD, SLOW, "print(3)\n", "print(")))
+    tasks = write_jsonl(tmp_path / "t.jsonl.gz", [add_record(TESTS)])
+    samples = write_samples(tmp_path / "s.jsonl", "cc/add",
+                            [ADD, SLOW, "print(3)\n", "print("])
     result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(tasks), "--samples",
                                        str(samples), "-j", "1"])
     assert result.exit_code == 0, result.output
@@ -407,34 +390,34 @@ def test_the_tests_outside_the_sample_are_estimated_and_kept(tmp_path: Path) -> 
     assert found.slowdown == pytest.approx(0.4 / 0.3)
     assert found.slowest[:2] == (0.001, 0.4) and found.slowest[2] == pytest.approx(0.4 / 3)
     assert found.limits == (1.0, 2.0, 1.0)
-    again = calibrate_program_tests(items, rule, tmp_path, fakes._NoRuns)
+    again = calibrate_program_tests(items, rule, tmp_path, NoRuns)
     assert again == {"cc/echo": found}  # every field read back from the checkpoint
 
 
 #: The fake plan's reference, spinning 70 ms of CPU on its large inputs (n = 200): their
 #: time could decide the limit, so the reference runs on them again.
-SPINNING = fakes.SUM.replace(
+SPINNING = SUM.replace(
     "print(", "import time\nif n == 200:\n    began = time.process_time()\n"
               "    while time.process_time() - began < 0.07:\n        pass\nprint(", 1)
 
 
 def _records(tmp_path: Path) -> list[tuple[ProgramTask, dict[str, Any]]]:
-    path = fakes._tasks(tmp_path / "t.jsonl.gz")
-    (task, record), *rest = zip(load_program_tasks(path), fakes._lines(path), strict=True)
+    path = sum_tasks(tmp_path / "t.jsonl.gz")
+    (task, record), *rest = zip(load_program_tasks(path), gz_lines(path), strict=True)
     spinning = ProgramTask(task.task_id, task.prompt, SPINNING, task.tests)
     return [(spinning, {**record, "canonical_solution": SPINNING}), *rest]
 
 
 def _run(records: Any, out: Path, **options: Any) -> Any:
     return run_augment_programs(records, ProgramAugmentConfig(count=40), out,
-                                planner=fakes.fake_plan, generator=fakes.fake_inputs,
+                                planner=fake_plan, generator=fake_inputs,
                                 **options)
 
 
 def test_augment_writes_each_new_test_s_limit_and_resumes(tmp_path: Path) -> None:
     records = _records(tmp_path)
     summary = _run(records, tmp_path / "out", backend=Backend(1))
-    sums, echo = fakes._lines(summary.artifact)
+    sums, echo = gz_lines(summary.artifact)
     own, new = sums["tests"][:2], sums["tests"][2:]
     assert own == records[0][1]["tests"] and echo["tests"] == records[1][1]["tests"]
     assert all("time_limit" not in test for test in own)  # the dataset's own: untouched
@@ -454,35 +437,31 @@ def test_augment_writes_each_new_test_s_limit_and_resumes(tmp_path: Path) -> Non
                summary_lines(summary))
     # resumed: every task and every limit from its checkpoint, the same bytes, no sandbox
     first = summary.artifact.read_bytes()
-    again = _run(records, tmp_path / "out", executor=fakes._NoRuns())
+    again = _run(records, tmp_path / "out", executor=NoRuns())
     assert again.artifact.read_bytes() == first and again.resumed == 2
     # without a rule: no limits written
-    bare = _run(records, tmp_path / "out", executor=fakes._NoRuns(), rule=None)
-    assert all("time_limit" not in test for test in fakes._lines(bare.artifact)[0]["tests"])
+    bare = _run(records, tmp_path / "out", executor=NoRuns(), rule=None)
+    assert all("time_limit" not in test for test in gz_lines(bare.artifact)[0]["tests"])
     assert "limits" not in json.loads(bare.stats.read_text())
 
 
 def test_a_fresh_augment_gives_the_same_limits(tmp_path: Path) -> None:
     """Timing again moves the times; the grid keeps the limits (the fast reference's
     tests are all at the floor)."""
-    path = fakes._tasks(tmp_path / "t.jsonl.gz")
-    records = list(zip(load_program_tasks(path), fakes._lines(path), strict=True))
+    path = sum_tasks(tmp_path / "t.jsonl.gz")
+    records = list(zip(load_program_tasks(path), gz_lines(path), strict=True))
     one = _run(records, tmp_path / "one", backend=Backend(1))
     two = _run(records, tmp_path / "two", backend=Backend(1))
     assert one.artifact.read_bytes() == two.artifact.read_bytes()
-    assert {test.get("time_limit") for test in fakes._lines(one.artifact)[0]["tests"][2:]} \
+    assert {test.get("time_limit") for test in gz_lines(one.artifact)[0]["tests"][2:]} \
         == {1.0}
 
 
 def test_augment_no_calibrate_writes_no_limits(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(programgen, "plan_for", fakes.fake_plan)
-    monkeypatch.setattr(programgen, "program_inputs", fakes.fake_inputs)
-    tasks = fakes._tasks(tmp_path / "t.jsonl.gz")
-    result = CliRunner().invoke(main, ["augment", "--dataset-file", str(tasks), "--out",
-                                       str(tmp_path / "out"), "--per-task", "20", "-j", "1",
-                                       "--no-calibrate"])
-    assert result.exit_code == 0, result.output
+    use_plan(monkeypatch)
+    tasks = sum_tasks(tmp_path / "t.jsonl.gz")
+    result = augment(tasks, tmp_path / "out", "-j", "1", "--no-calibrate", per_task=20)
     assert "time limits" not in result.output
-    new = fakes._lines(tmp_path / "out" / "ProgramsPlus.jsonl.gz")[0]["tests"][2:]
+    new = gz_lines(tmp_path / "out" / "ProgramsPlus.jsonl.gz")[0]["tests"][2:]
     assert new and all("time_limit" not in test for test in new)

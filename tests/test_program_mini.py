@@ -10,7 +10,6 @@ Nothing reads ``../shared``.
 
 from __future__ import annotations
 
-import gzip
 import json
 import random
 import sys
@@ -21,11 +20,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from programfixtures import augment, use_plan, write_jsonl, write_samples
 
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
 from evalplus_ng.evaluation.programs import ProgramConfig, judge_programs
-from evalplus_ng.generate import programgen
 from evalplus_ng.generate.programgen import LARGE, RANDOM, ProgramInput
 from evalplus_ng.pipeline.augment_programs import ARTIFACT
 from evalplus_ng.pipeline.mini_programs import MINI_ARTIFACT, MINI_STATS, checkpoint_path
@@ -165,30 +164,21 @@ def _inputs(plan: Any, seeds: Sequence[str], rng: random.Random,
 @pytest.fixture()
 def tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A one-task file (one public test, one dataset test) and the fake plan in place."""
-    monkeypatch.setattr(programgen, "plan_for",
-                        lambda task: PositivePlan(task.task_id, {"grammar": "n, n integers"}))
-    monkeypatch.setattr(programgen, "program_inputs", _inputs)
+    use_plan(monkeypatch, lambda task: PositivePlan(task.task_id, {"grammar": "n, n integers"}),
+             _inputs)
     record = {"task_id": "cc/pos", "prompt": "Count the positive ones.",
               "canonical_solution": REFERENCE, "source": "ours",
               "tests": [{"input": "3\n1 -2 3\n", "output": "2 3\n", "public": True},
                         {"input": "2\n5 5\n", "output": "all 5\n"}]}
-    path = tmp_path / "tasks.jsonl.gz"
-    path.write_bytes(gzip.compress((json.dumps(record) + "\n").encode(), mtime=0))
-    return path
+    return write_jsonl(tmp_path / "tasks.jsonl.gz", [record])
 
 
 def _augment(tasks: Path, out: Path, *flags: str) -> str:
-    result = CliRunner().invoke(main, ["augment", "--dataset-file", str(tasks), "--out",
-                                       str(out), "--per-task", "20", "--mini", *flags])
-    assert result.exit_code == 0, result.output
-    return result.output
+    return augment(tasks, out, "--mini", *flags, per_task=20).output
 
 
 def _plain_augment(tasks: Path, out: Path, *flags: str) -> str:
-    result = CliRunner().invoke(main, ["augment", "--dataset-file", str(tasks), "--out",
-                                       str(out), "--per-task", "20", *flags])
-    assert result.exit_code == 0, result.output
-    return result.output
+    return augment(tasks, out, *flags, per_task=20).output
 
 
 def _kills(task: ProgramTask, codes: Sequence[str], suite: str,
@@ -243,9 +233,7 @@ def test_augment_writes_a_mini_as_strong_as_its_whole_tiers(tmp_path: Path,
     # evaluate --suite plus on the MINI: the reference passes; a slip the plus tier kills
     # fails there too
     killed = min(kills[PLUS_ORIGIN])
-    samples = tmp_path / "s.jsonl"
-    samples.write_text("".join(json.dumps({"task_id": "cc/pos", "solution": code}) + "\n"
-                               for code in (REFERENCE, codes[killed])))
+    samples = write_samples(tmp_path / "s.jsonl", "cc/pos", [REFERENCE, codes[killed]])
     run = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(out / MINI_ARTIFACT),
                                     "--samples", str(samples), "--suite", "plus", "-j", "1"])
     assert run.exit_code == 0, run.output

@@ -2,22 +2,22 @@
 its one-line errors, programs in the sandbox (hostile ones too), and judging samples of
 programs end to end (the Python call and ``evaluate --dataset-file``).
 
-Fixtures are written here; nothing reads ``../shared``. The sandbox tests share one
-supervisor (a few seconds in all; the two time-outs cost half a second each).
+Fixtures are written here and in tests/programfixtures.py (the "a + b" task); nothing reads
+``../shared``. The sandbox tests share one supervisor (conftest's ``program_sandbox``; a
+few seconds in all; the two time-outs cost half a second each).
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import test_sandbox as corpus  # leftover processes (tests/ is on the path, as pytest runs)
 from click.testing import CliRunner
+from programfixtures import ADD, ADD_TASK, ADD_TESTS, add_record, write_jsonl
 
 from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
@@ -90,29 +90,16 @@ def test_the_judge_takes_program_equalities_and_fails_what_is_not_text() -> None
 
 # --------------------------------------------------------------------------- the tasks file
 
-ADD = "a, b = map(int, input().split())\nprint(a + b)\n"
-
 
 def _task(task_id: str = "cc/add", **fields: Any) -> dict[str, Any]:
-    return {"task_id": task_id, "prompt": "Print a + b.", "canonical_solution": ADD,
-            "tests": [{"input": "1 2\n", "output": "3\n", "public": True},
-                      {"input": "5 5\n", "output": "10\n", "public": False},
-                      {"input": "-1 1\n", "output": "0\n", "public": False}],
-            "multiple_answers_suspected": False, "float_output_suspected": False,
-            "source": "here", "tags": ["math"], "time_limit": None, **fields}
-
-
-def _write(path: Path, records: list[Any]) -> Path:
-    text = "".join(json.dumps(record) + "\n" for record in records)
-    if path.suffix == ".gz":
-        path.write_bytes(gzip.compress(text.encode(), mtime=0))
-    else:
-        path.write_text(text)
-    return path
+    """The tiny task's line with every optional field a tasks file may hold."""
+    return add_record(task_id=task_id, **{
+        "multiple_answers_suspected": False, "float_output_suspected": False,
+        "source": "here", "tags": ["math"], "time_limit": None, **fields})
 
 
 def test_a_tasks_file_of_programs_loads_into_frozen_records(tmp_path: Path) -> None:
-    path = _write(tmp_path / "tasks.jsonl.gz", [
+    path = write_jsonl(tmp_path / "tasks.jsonl.gz", [
         _task(), _task("cc/float", equality=TOKENS, atol=1e-6, time_limit=2,
                        float_output_suspected=True, name="1A. Float")])
     assert is_program_file(path)
@@ -128,8 +115,9 @@ def test_a_tasks_file_of_programs_loads_into_frozen_records(tmp_path: Path) -> N
 
 
 def test_a_tasks_file_of_functions_is_no_program_file(tmp_path: Path) -> None:
-    functions = _write(tmp_path / "f.jsonl", [{"task_id": "t", "prompt": "", "entry_point": "f",
-                                               "canonical_solution": "", "tests": ["assert 1"]}])
+    functions = write_jsonl(tmp_path / "f.jsonl", [
+        {"task_id": "t", "prompt": "", "entry_point": "f", "canonical_solution": "",
+         "tests": ["assert 1"]}])
     assert not is_program_file(functions)
     assert not is_program_file(tmp_path / "missing.jsonl")
 
@@ -151,7 +139,7 @@ def test_a_tasks_file_of_functions_is_no_program_file(tmp_path: Path) -> None:
 ])
 def test_a_malformed_task_is_one_error_naming_file_and_line(
         tmp_path: Path, record: dict[str, Any], problem: str) -> None:
-    path = _write(tmp_path / "tasks.jsonl", [_task("cc/first"), record])
+    path = write_jsonl(tmp_path / "tasks.jsonl", [_task("cc/first"), record])
     with pytest.raises(InputError) as caught:
         load_program_tasks(path)
     assert str(caught.value).startswith(f"{path}:2: {problem}")
@@ -159,9 +147,9 @@ def test_a_malformed_task_is_one_error_naming_file_and_line(
 
 def test_repeated_ids_empty_files_and_bad_json_are_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"tasks.jsonl:2: duplicate task_id 'cc/add'"):
-        load_program_tasks(_write(tmp_path / "tasks.jsonl", [_task(), _task()]))
+        load_program_tasks(write_jsonl(tmp_path / "tasks.jsonl", [_task(), _task()]))
     with pytest.raises(InputError, match="no tasks in file"):
-        load_program_tasks(_write(tmp_path / "empty.jsonl", []))
+        load_program_tasks(write_jsonl(tmp_path / "empty.jsonl", []))
     (tmp_path / "bad.jsonl").write_text(json.dumps(_task()) + "\n{oops\n")
     with pytest.raises(InputError, match=r"bad.jsonl:2: invalid JSON"):
         load_program_tasks(tmp_path / "bad.jsonl")
@@ -169,42 +157,28 @@ def test_repeated_ids_empty_files_and_bad_json_are_errors(tmp_path: Path) -> Non
 
 def test_samples_of_programs(tmp_path: Path) -> None:
     tasks = {"cc/add": ProgramTask("cc/add", "", ADD, ())}
-    path = _write(tmp_path / "s.jsonl", [
+    path = write_jsonl(tmp_path / "s.jsonl", [
         {"task_id": "cc/add", "solution": ADD}, {"task_id": "cc/add", "completion": "print(3)"},
         {"task_id": "cc/add", "solution": "#" * (MAX_SOURCE_BYTES + 1)}])
     first, second, third = read_program_samples(path, tasks)
     assert (first.code, first.line, second.code) == (ADD, 1, "print(3)")
     assert third.refused == TOO_LARGE and len(third.code) == 1000
     with pytest.raises(InputError, match=r"s2.jsonl:1: unknown task_id 'cc/sub'"):
-        read_program_samples(_write(tmp_path / "s2.jsonl", [{"task_id": "cc/sub",
-                                                              "solution": ""}]), tasks)
+        read_program_samples(write_jsonl(tmp_path / "s2.jsonl", [{"task_id": "cc/sub",
+                                                                   "solution": ""}]), tasks)
     with pytest.raises(InputError, match=r"s3.jsonl:1: missing or non-string 'solution'"):
-        read_program_samples(_write(tmp_path / "s3.jsonl", [{"task_id": "cc/add"}]), tasks)
+        read_program_samples(write_jsonl(tmp_path / "s3.jsonl", [{"task_id": "cc/add"}]), tasks)
 
 
 # --------------------------------------------------------------------------- the sandbox
 
 LIMIT = 0.5
-TESTS = (ProgramTest("1 2\n", "3\n", True), ProgramTest("5 5\n", "10\n"),
-         ProgramTest("-1 1\n", "0\n"))
-TASK = ProgramTask("cc/add", "Print a + b.", ADD, TESTS)
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[Sandbox]:
-    """One worker for the module, tagged for :func:`test_sandbox._leftovers`."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(corpus.MARK, MARKER)
-        with Sandbox(1, Limits(memory_bytes=1 << 30, load_seconds=5.0), judge=JUDGE) as box:
-            yield box
-
-
-MARKER = uuid.uuid4().hex
 
 
 def _run(sandbox: Sandbox, code: str, *, fail_fast: bool = False, limit: float = LIMIT,
          **options: Any) -> JobResult:
-    return sandbox.run(program_job(TASK, code, TESTS, limit, fail_fast=fail_fast, **options))
+    return sandbox.run(program_job(ADD_TASK, code, ADD_TESTS, limit, fail_fast=fail_fast,
+                                   **options))
 
 
 def _kinds(result: JobResult) -> list[tuple[str, str | None]]:
@@ -239,16 +213,16 @@ PROGRAMS = {
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_right_programs_pass_every_test(sandbox: Sandbox, name: str) -> None:
-    result = _run(sandbox, PROGRAMS[name])
+def test_right_programs_pass_every_test(program_sandbox: Sandbox, name: str) -> None:
+    result = _run(program_sandbox, PROGRAMS[name])
     assert result.all_passed, _kinds(result)
     assert result.outcomes[0].value.rstrip() == "3"
 
 
-def test_what_programs_get_wrong(sandbox: Sandbox) -> None:
-    wrong = _run(sandbox, "print(3)\n")
+def test_what_programs_get_wrong(program_sandbox: Sandbox) -> None:
+    wrong = _run(program_sandbox, "print(3)\n")
     assert wrong.passed == (True, False, False) and wrong.outcomes[1].value == "3\n"
-    unflushed = _run(sandbox, "import os\nprint(3)\nos._exit(0)\n")  # lost with its buffer
+    unflushed = _run(program_sandbox, "import os\nprint(3)\nos._exit(0)\n")  # lost with its buffer
     assert unflushed.outcomes[0].value == "" and not any(unflushed.passed)
     for code, fault, error in [
         ("raise ValueError('no')", Fault.RAISED, "ValueError: no"),
@@ -256,15 +230,15 @@ def test_what_programs_get_wrong(sandbox: Sandbox) -> None:
         ("import os\nos._exit(3)\n", Fault.RAISED, "exit code 3"),
         ("def f(n):\n    return f(n + 1)\nf(0)\n", Fault.RECURSION, "RecursionError"),
     ]:
-        result = _run(sandbox, code)
+        result = _run(program_sandbox, code)
         assert [(o.status, o.fault) for o in result.outcomes] == [(Status.ERROR, fault)] * 3
         assert (result.outcomes[0].error or "").startswith(error)
-    syntax = _run(sandbox, "print(")
+    syntax = _run(program_sandbox, "print(")
     assert syntax.load.status is Status.ERROR and syntax.outcomes == ()
 
 
-def test_fail_fast_stops_at_the_first_failure(sandbox: Sandbox) -> None:
-    result = _run(sandbox, "print(3)\n", fail_fast=True)
+def test_fail_fast_stops_at_the_first_failure(program_sandbox: Sandbox) -> None:
+    result = _run(program_sandbox, "print(3)\n", fail_fast=True)
     assert result.passed == (True, False)
 
 
@@ -295,7 +269,8 @@ def test_hostile_programs_get_a_verdict_and_leave_nothing(
     assert corpus._wait_for_no_leftovers(marker) == []
 
 
-def test_a_program_deleting_files_outside_its_folder_deletes_nothing(sandbox: Sandbox) -> None:
+def test_a_program_deleting_files_outside_its_folder_deletes_nothing(
+        program_sandbox: Sandbox) -> None:
     outside = Path.home() / ".cache" / "evalplus-ng-tests" / uuid.uuid4().hex
     outside.mkdir(parents=True)
     sentinel = outside / "sentinel.txt"
@@ -303,7 +278,7 @@ def test_a_program_deleting_files_outside_its_folder_deletes_nothing(sandbox: Sa
     try:
         code = (f"import os, shutil\nshutil.rmtree({str(outside)!r}, ignore_errors=True)\n"
                 f"os.remove({str(sentinel)!r})\n")
-        result = _run(sandbox, code, fail_fast=True)
+        result = _run(program_sandbox, code, fail_fast=True)
         assert [(o.status, o.fault) for o in result.outcomes] == [(Status.ERROR, Fault.RAISED)]
         assert sentinel.read_text() == "still here"
     finally:
@@ -313,7 +288,7 @@ def test_a_program_deleting_files_outside_its_folder_deletes_nothing(sandbox: Sa
 
 def test_a_program_job_takes_no_line_budget() -> None:
     with pytest.raises(ValueError, match="no max_lines"):
-        program_job(TASK, ADD, TESTS, 1.0, max_lines=10)
+        program_job(ADD_TASK, ADD, ADD_TESTS, 1.0, max_lines=10)
 
 
 # --------------------------------------------------------------------------- judging samples
@@ -325,8 +300,8 @@ def _samples() -> list[Sample]:
             Sample("cc/add", "x", 5, refused=TOO_LARGE)]
 
 
-def test_judging_samples_gives_base_and_full_verdicts(sandbox: Sandbox) -> None:
-    results = judge_programs({"cc/add": TASK}, _samples(), sandbox,
+def test_judging_samples_gives_base_and_full_verdicts(program_sandbox: Sandbox) -> None:
+    results = judge_programs({"cc/add": ADD_TASK}, _samples(), program_sandbox,
                              ProgramConfig(time_limit=LIMIT))
     assert [(r.base, r.full) for r in results] == [
         (Verdict.PASS, Verdict.PASS), (Verdict.PASS, Verdict.FAIL),
@@ -341,21 +316,21 @@ def test_judging_samples_gives_base_and_full_verdicts(sandbox: Sandbox) -> None:
     assert right.first_failure is None and refused.refused == TOO_LARGE
     assert program_pass_at_k(results) == {"base": {1: pytest.approx(0.6)},
                                           "full": {1: pytest.approx(0.4)}}
-    every = judge_programs({"cc/add": TASK}, _samples()[1:2], sandbox,
+    every = judge_programs({"cc/add": ADD_TASK}, _samples()[1:2], program_sandbox,
                            ProgramConfig(time_limit=LIMIT, details=True))
     assert [run.status for run in every[0].tests] == [
         RunStatus.PASS, RunStatus.WRONG_ANSWER, RunStatus.WRONG_ANSWER]
-    base = judge_programs({"cc/add": TASK}, _samples()[1:2], sandbox,
+    base = judge_programs({"cc/add": ADD_TASK}, _samples()[1:2], program_sandbox,
                           ProgramConfig(time_limit=LIMIT, suite="base"))
     assert (base[0].base, base[0].full, len(base[0].tests)) == (Verdict.PASS, None, 1)
 
 
-def test_an_option_turns_tokens_and_a_tolerance_on(sandbox: Sandbox) -> None:
+def test_an_option_turns_tokens_and_a_tolerance_on(program_sandbox: Sandbox) -> None:
     half = ProgramTask("cc/half", "", "print(1 / 2)\n", (ProgramTest("", "0.5\n", True),))
     loose = "print('%.6f' % 0.5000001)\n"
-    exact = judge_programs({"cc/half": half}, [Sample("cc/half", loose, 1)], sandbox,
+    exact = judge_programs({"cc/half": half}, [Sample("cc/half", loose, 1)], program_sandbox,
                            ProgramConfig(time_limit=LIMIT))
-    tolerant = judge_programs({"cc/half": half}, [Sample("cc/half", loose, 1)], sandbox,
+    tolerant = judge_programs({"cc/half": half}, [Sample("cc/half", loose, 1)], program_sandbox,
                               ProgramConfig(time_limit=LIMIT, atol=1e-6))
     assert (exact[0].full, tolerant[0].full) == (Verdict.FAIL, Verdict.PASS)
     with pytest.raises(ValueError, match="needs equality 'tokens'"):
@@ -363,8 +338,8 @@ def test_an_option_turns_tokens_and_a_tolerance_on(sandbox: Sandbox) -> None:
 
 
 def test_evaluate_a_samples_file_of_programs(tmp_path: Path) -> None:
-    tasks = _write(tmp_path / "tasks.jsonl.gz", [_task()])
-    samples = _write(tmp_path / "s.jsonl", [{"task_id": "cc/add", "solution": ADD},
+    tasks = write_jsonl(tmp_path / "tasks.jsonl.gz", [_task()])
+    samples = write_jsonl(tmp_path / "s.jsonl", [{"task_id": "cc/add", "solution": ADD},
                                             {"task_id": "cc/add", "solution": "print(3)"}])
     result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(tasks), "--samples",
                                        str(samples), "-j", "1", "--min-time-limit", "0.5"])
