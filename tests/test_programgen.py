@@ -313,3 +313,24 @@ def test_no_reading_the_statement_agrees_with_no_plan() -> None:
     plan = plan_for(task([example], TAXI))
     assert plan.inferred is None and plan.contract is None
     assert "as the statement's input section says" in plan.reason
+
+
+SPLIT = statement(
+    "The first line contains two integers n and k (1 ≤ n ≤ 100000, 1 ≤ k ≤ n).",
+    "The second line contains a string s of lowercase Latin letters (1 ≤ |s| ≤ 100000).")
+SPLIT_EXAMPLES = ["6 4\nabcab\n", "5 2\nzzxy\n", "7 3\nqwe\n"]
+
+
+def test_inputs_have_structure_random_draws_rarely_have() -> None:
+    """Numbers from those read before them (k dividing n), words that repeat a block or
+    read the same backwards, sizes in the thousands as well as tiny ones."""
+    plan = plan_for(task(SPLIT_EXAMPLES, SPLIT))
+    made = program_inputs(plan, SPLIT_EXAMPLES, random.Random(5), 200)
+    assert all(plan.violation(item.text) is None for item in made)
+    pairs = [(int(n), int(k), s) for n, k, s in (item.text.split() for item in made)]
+    assert any(1 < k < n and n % k == 0 for n, k, _s in pairs)
+    words = [s for _n, _k, s in pairs if len(s) >= 5]
+    assert any(s == s[::-1] and len(set(s)) > 1 for s in words)
+    assert any(len(set(s)) > 1 and any(s[p:] == s[:-p] for p in (2, 3, 4)) for s in words)
+    assert any(item.kind == "medium" for item in made)
+    assert max(n for n, _k, _s in pairs) > 100 and min(n for n, _k, _s in pairs) <= 2

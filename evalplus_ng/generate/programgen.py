@@ -11,8 +11,13 @@ So where the examples leave a reading open, a new input is one every reading adm
 Inputs (:func:`program_inputs`) are drawn from the grammar item by item, each value in
 its range and its relations with the values read before it, in a few manners (the kinds):
 ``bound`` (sizes and values at the ends of their ranges), ``random`` (small sizes,
-values anywhere), ``mutate`` (an example with one value changed), ``large`` (sizes at
-their largest, for the stress tier). Each is kept only if the plan admits it.
+values anywhere), ``mutate`` (an example with one value changed), ``medium`` (sizes up to
+a few thousand tokens: what small sizes cannot show, a deep recursion, a quadratic
+loop), ``large`` (sizes at their largest the budget allows, for the stress tier). Each is
+kept only if the plan admits it. Values are drawn with structure random draws rarely
+have: a number equal to, next to, half of or a divisor of one read before it (``k``
+dividing ``n``); words that repeat a block, read the same backwards, or begin and end
+alike.
 Pure and deterministic: a task and a ``random.Random`` in, texts out.
 """
 
@@ -66,7 +71,8 @@ from evalplus_ng.generate.statement import input_section, stated_input
 from evalplus_ng.records import ProgramTask
 
 #: How a new input was made (``ProgramInput.kind``).
-SEED, BOUND, RANDOM, MUTATE, LARGE = "seed", "bound", "random", "mutate", "large"
+SEED, BOUND, RANDOM, MUTATE, MEDIUM, LARGE = (
+    "seed", "bound", "random", "mutate", "medium", "large")
 #: Why a task has no plan when no grammar reads its examples.
 NO_GRAMMAR = "no grammar of lines, runs and blocks reads every public input"
 NO_AGREEMENT = ("no grammar that reads every public input reads them as the statement's "
@@ -75,7 +81,14 @@ NO_AGREEMENT = ("no grammar that reads every public input reads them as the stat
 #: than this many items.
 ALTERNATIVE_SLACK = 1
 #: Tokens at most in an input of each kind (the large ones go to the stress tier).
-TOKENS = {BOUND: 400, RANDOM: 400, MUTATE: 100_000, LARGE: 50_000}
+TOKENS = {BOUND: 400, RANDOM: 400, MUTATE: 100_000, MEDIUM: 2_000, LARGE: 50_000}
+#: A medium or large input too large for its budget is tried again with its sizes capped
+#: at the budget divided by each of these in turn (a count of lines of several tokens).
+CAPS = (1, 4, 16, 64)
+#: Chance a number is drawn from those read before it (equal, next to, half, a divisor).
+RELATED = 0.15
+#: Trial divisions at most looking for a number's divisors.
+DIVISOR_TRIALS = 10_000
 #: Tries at most of a large input per task (each is costly to make, check and run).
 LARGE_TRIES = 3
 #: Tries per wanted input before giving up (the deterministic stopping rule).
@@ -229,11 +242,14 @@ def plan_for(task: ProgramTask) -> InputPlan:
 class _Maker:
     """Draws one input's values from a grammar, item by item."""
 
-    def __init__(self, plan: InputPlan, rng: random.Random, kind: str) -> None:
+    def __init__(self, plan: InputPlan, rng: random.Random, kind: str,
+                 cap: int | None = None) -> None:
         self.facts = plan.facts
         self.rng = rng
         self.kind = kind
         self.budget = TOKENS[kind]
+        #: The largest size a medium or large input draws.
+        self.cap = TOKENS[kind] if cap is None else cap
 
     def items(self, items: Sequence[Item], env: Mapping[str, Scalar]) -> Values:
         values = Values({}, {}, {})
@@ -321,7 +337,10 @@ class _Maker:
                     return rng.choice([lo, min(lo + 1, hi), min(lo + 2, hi)])
                 return rng.choice([lo, hi, min(lo + 1, hi), max(hi - 1, lo)])
             if self.kind == LARGE and size:
-                return hi
+                return max(lo, min(hi, self.cap))
+            if self.kind == MEDIUM and size:
+                top = max(lo, min(hi, self.cap))
+                return lo + int(math.exp(rng.uniform(0, math.log(top - lo + 1)))) - 1
             if size:  # small sizes mostly: a size of 1 or 2 finds the edge cases
                 return rng.randint(lo, min(hi, lo + rng.choice((1, 2, 4, 8))))
             if hi - lo > 64 and rng.random() < 0.6:
@@ -353,7 +372,23 @@ class _Maker:
         window = self.window(name, env)
         if window is None:
             raise Mismatch(f"{name}: no value fits")
+        if kind == INT and self.kind in (RANDOM, MEDIUM) and self.rng.random() < RELATED:
+            related = self.related(*window, env)
+            if related is not None:
+                return related
         return self.number(*window, kind, size=name in self.facts.counts)
+
+    def related(self, low: float, high: float, env: Mapping[str, Scalar]) -> int | None:
+        """An integer within ``[low, high]`` drawn from one read before it: equal to it,
+        next to it, half of it or a divisor of it (None: no such number fits)."""
+        known = [value for value in env.values()
+                 if isinstance(value, int) and not isinstance(value, bool)]
+        if not known:
+            return None
+        value = self.rng.choice(known)
+        options = [value, value - 1, value + 1, value // 2, *_divisors(value, self.rng)]
+        fitting = [option for option in options if low <= option <= high]
+        return self.rng.choice(fitting) if fitting else None
 
     def run(self, seq: Seq, length: int, env: Mapping[str, Scalar]) -> list[Scalar]:
         self.budget -= length
@@ -391,8 +426,8 @@ class _Maker:
         alphabet = fact.alphabet if fact else "ab"
         if fact is not None and fact.length is not None:
             length = fact.length.of(env)
-        elif fact is not None:
-            length = self.rng.randint(fact.shortest, fact.longest)
+        elif fact is not None:  # a length is a size: small mostly, larger by the kind
+            length = int(self.number(fact.shortest, fact.longest, INT, size=True))
         else:
             length = 1
         if fact is not None and fact.even and length % 2:
@@ -400,9 +435,7 @@ class _Maker:
         self.budget -= length
         if self.budget < 0 or length < 0:
             raise Mismatch("too large")
-        if self.rng.random() < 0.2:
-            return self.rng.choice(alphabet) * length
-        return "".join(self.rng.choice(alphabet) for _ in range(length))
+        return _shaped(alphabet, length, self.rng)
 
     def graph(self, item: Repeat, n: int, count: int) -> list[Values]:
         """``count`` edges over ``1..n`` joining every vertex: a random spanning tree (a
@@ -442,6 +475,53 @@ class _Maker:
                 a, b = b, a
             out.append(Values({u: a, v: b}, {}, {}))
         return out
+
+
+def _divisors(value: int, rng: random.Random) -> list[int]:
+    """Two divisors of ``value`` (a small one and its large cofactor), from trial division
+    up to :data:`DIVISOR_TRIALS` (none for values below 2)."""
+    if value < 2:
+        return []
+    small = [d for d in range(2, min(math.isqrt(value), DIVISOR_TRIALS) + 1) if value % d == 0]
+    chosen = rng.choice(small) if small else 1
+    return [chosen, value // chosen]
+
+
+def _shaped(alphabet: str, length: int, rng: random.Random) -> str:
+    """A word of ``length`` letters of ``alphabet``, with the structure random letters
+    rarely have in one case of two: all one letter, a block repeated (with one letter
+    changed half the time), a palindrome, or a border (the same letters at both ends)."""
+    shape = rng.random()
+    if length == 0 or shape >= 0.5:
+        return "".join(rng.choice(alphabet) for _ in range(length))
+    if shape < 0.1:
+        return rng.choice(alphabet) * length
+    if shape < 0.3:
+        block = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, min(4, length))))
+        letters = list((block * (length // len(block) + 1))[:length])
+        if rng.random() < 0.5:
+            letters[rng.randrange(length)] = rng.choice(alphabet)
+        return "".join(letters)
+    if shape < 0.4:
+        half = [rng.choice(alphabet) for _ in range((length + 1) // 2)]
+        return "".join(half + half[:length // 2][::-1])
+    edge = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, max(1, length // 3))))
+    middle = "".join(rng.choice(alphabet) for _ in range(max(0, length - 2 * len(edge))))
+    return (edge + middle + edge)[:length] if length >= 2 * len(edge) else edge[:length]
+
+
+def _sized(plan: InputPlan, rng: random.Random, kind: str) -> Values:
+    """A medium or large input: its sizes capped at the kind's budget, then at a quarter
+    of it, and so on (:data:`CAPS`), until one fits the budget."""
+    assert plan.inferred is not None
+    for divisor in CAPS:
+        try:
+            return _Maker(plan, rng, kind, TOKENS[kind] // divisor).items(
+                plan.inferred.grammar, {})
+        except Mismatch as error:
+            if str(error) != "too large":
+                raise
+    raise Mismatch("too large")
 
 
 def _mutant(plan: InputPlan, rng: random.Random) -> Values | None:
@@ -492,8 +572,8 @@ def _leaves(items: Sequence[Item], values: Values,
 
 #: The kinds in the order a run cycles through them (fixed, so a longer run starts with
 #: a shorter one's inputs).
-SCHEDULE = (BOUND, RANDOM, MUTATE, RANDOM, BOUND, MUTATE, RANDOM, RANDOM, MUTATE, RANDOM,
-            BOUND, RANDOM, MUTATE, RANDOM, RANDOM, MUTATE, RANDOM, BOUND, RANDOM, LARGE)
+SCHEDULE = (BOUND, RANDOM, MUTATE, RANDOM, BOUND, MUTATE, MEDIUM, RANDOM, MUTATE, RANDOM,
+            BOUND, RANDOM, MUTATE, MEDIUM, RANDOM, MUTATE, RANDOM, BOUND, RANDOM, LARGE)
 
 
 def program_inputs(plan: InputPlan, seeds: Sequence[str], rng: random.Random,
@@ -516,6 +596,7 @@ def program_inputs(plan: InputPlan, seeds: Sequence[str], rng: random.Random,
                 continue
         try:
             values = (_mutant(plan, rng) if kind == MUTATE
+                      else _sized(plan, rng, kind) if kind in (MEDIUM, LARGE)
                       else _Maker(plan, rng, kind).items(grammar, {}))
         except (Mismatch, KeyError, ValueError, IndexError):
             continue
