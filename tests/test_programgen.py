@@ -334,3 +334,22 @@ def test_inputs_have_structure_random_draws_rarely_have() -> None:
     assert any(len(set(s)) > 1 and any(s[p:] == s[:-p] for p in (2, 3, 4)) for s in words)
     assert any(item.kind == "medium" for item in made)
     assert max(n for n, _k, _s in pairs) > 100 and min(n for n, _k, _s in pairs) <= 2
+
+
+SWAPS = statement(
+    "The first line contains a string s (2 ≤ |s| ≤ 10^5) of lowercase English letters.",
+    "The second line contains a single integer q (1 ≤ q ≤ 10^5).",
+    "The i-th of the next q lines contains two integers x_i and y_i (1 ≤ x_i, y_i ≤ |s|).")
+SWAPS_EXAMPLES = ["abcd\n1\n1 3\n", "abba\n2\n1 4\n2 1\n", "zzzzzz\n2\n6 2\n3 1\n"]
+
+
+def test_a_position_in_a_word_read_before_stays_within_it() -> None:
+    """x_i ≤ |s|: a word's length is a number its scope's values relate to."""
+    plan = plan_for(task(SWAPS_EXAMPLES, SWAPS))
+    assert "x3 <= |x1|" in plan.contract["facts"]["relations"]  # type: ignore[index]
+    assert plan.violation("ab\n1\n3 1\n") == "x3 <= |x1| broken"
+    made = program_inputs(plan, SWAPS_EXAMPLES, random.Random(6), 80)
+    assert len(made) >= 40
+    for item in made:
+        word, _q, *rows = item.text.splitlines()
+        assert all(int(v) <= len(word) for row in rows for v in row.split())

@@ -9,7 +9,7 @@ leans to keeping:
 * each number's range (the examples' smallest and largest, widened only by bounds the
   statement gives, :class:`Range`); each word's alphabet and length;
 * relations between numbers read in one scope: ``l <= r``, ``a_i <= n``, ``u != v``,
-  ``x == y`` (:class:`Relation`);
+  ``x == y``, ``x <= |s|`` (a word's length: a position in it) (:class:`Relation`);
 * a run's shape: its items distinct, sorted, a permutation of ``1..len``, or each item
   at most its position plus a constant (``p_i < i``) (:class:`RunFact`);
 * a block's rows distinct, its pairs an undirected tree over ``1..n``, a field that never
@@ -147,10 +147,28 @@ class _Scope:
     items: Sequence[Item]
 
 
+def length_name(word: str) -> str:
+    """The name a word's length goes by among the numbers of its scope: ``|s|``."""
+    return f"|{word}|"
+
+
+def in_scope(env: Mapping[str, Scalar], scalars: Mapping[str, Scalar]) -> dict[str, Scalar]:
+    """The numbers and words a value read after ``scalars`` (in ``env``) may relate to:
+    those, and each word's length as :func:`length_name` (``1 ≤ x ≤ |s|``: a position in
+    a string read before)."""
+    return {**env, **scalars, **{length_name(name): len(value)
+                                 for name, value in scalars.items() if isinstance(value, str)}}
+
+
+def _variable(name: str) -> bool:
+    """Whether ``name`` is a value read (not a word's length)."""
+    return not name.startswith("|")
+
+
 def scopes(grammar: Grammar, values: Values,
            env: Mapping[str, Scalar] | None = None) -> Iterator[_Scope]:
     """Every scope of a parsed input: the whole input, then each block's iterations."""
-    here = {**(env or {}), **values.scalars}
+    here = in_scope(env or {}, values.scalars)
     yield _Scope(here, values, grammar)
     for item in grammar:
         if isinstance(item, Repeat):
@@ -348,7 +366,8 @@ def _words(all_scopes: Sequence[_Scope], seen: Mapping[str, list[str]]) -> dict[
             items = ([str(scope.values.scalars[part.name])] if isinstance(part, Field)
                      else [str(v) for v in scope.values.lists[part.name]])
             candidates = [Count(name, offset) for name, value in scope.env.items()
-                          if isinstance(value, int) and name != part.name for offset in (0, -1, 1)]
+                          if isinstance(value, int) and name != part.name and _variable(name)
+                          for offset in (0, -1, 1)]
             fitting = [count for count in candidates
                        if all(len(item) == count.of(scope.env) for item in items)]
             if part.name in lengths:
@@ -432,7 +451,7 @@ def _vertex_count(examples: _Graphs, shape: Callable[[Sequence[tuple[int, int]],
     if not examples:
         return None
     for name, value in examples[0][1].items():
-        if isinstance(value, int) and all(
+        if isinstance(value, int) and _variable(name) and all(
                 isinstance(env.get(name), int) and shape(edges, int(env[name]))
                 for edges, env in examples) and any(
                 shows(edges, int(env[name])) for edges, env in examples):

@@ -37,6 +37,7 @@ from evalplus_ng.generate.inputfacts import (
     Range,
     check,
     exact,
+    in_scope,
     learn,
     spread,
 )
@@ -254,10 +255,10 @@ class _Maker:
     def items(self, items: Sequence[Item], env: Mapping[str, Scalar]) -> Values:
         values = Values({}, {}, {})
         for item in items:
-            scope = {**env, **values.scalars}
+            scope = in_scope(env, values.scalars)
             if isinstance(item, Line):
                 for segment in item.segments:
-                    scope = {**env, **values.scalars}
+                    scope = in_scope(env, values.scalars)
                     if isinstance(segment, Field):
                         values.scalars[segment.name] = self.scalar(segment.name, segment.kind,
                                                                    scope)
