@@ -353,3 +353,23 @@ def test_a_position_in_a_word_read_before_stays_within_it() -> None:
     for item in made:
         word, _q, *rows = item.text.splitlines()
         assert all(int(v) <= len(word) for row in rows for v in row.split())
+
+
+EDGES = statement(
+    "The first line contains an integer n (2 ≤ n ≤ 100).",
+    "Each of the next n - 1 lines contains two integers u and v (1 ≤ u, v ≤ n).")
+SAME_SIZE = ["3\n1 2\n2 3\n", "3\n1 3\n3 2\n"]
+
+
+def test_a_size_every_example_shares_is_free_once_the_statement_confirms_the_reading() -> None:
+    """Both examples have n == 3: alone, they leave "two fixed lines" open, and n stays 3;
+    the statement's "n - 1 lines" settles the reading, and n ranges over its bounds."""
+    alone = plan_for(task(SAME_SIZE))
+    assert alone.facts.ties
+    assert all(item.text.startswith("3\n")
+               for item in program_inputs(alone, SAME_SIZE, random.Random(8), 30))
+    stated = plan_for(task(SAME_SIZE, EDGES))
+    assert stated.facts.ties == ()
+    made = program_inputs(stated, SAME_SIZE, random.Random(8), 60)
+    assert len({item.text.split()[0] for item in made}) > 3
+    assert all(stated.violation(item.text) is None for item in made)

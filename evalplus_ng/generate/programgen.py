@@ -219,7 +219,11 @@ def plan_for(task: ProgramTask) -> InputPlan:
         and not (aligned := align(other.grammar, stated)).conflict
         and aligned.agreed >= alignment.agreed)
     seeds = tuple(parse(chosen.grammar, text) for text in examples)
-    facts = learn(chosen.grammar, seeds, chosen.ties)
+    # ties keep the readings the examples leave open consistent (a run of 2m tokens where
+    # every example has m == 1 and two tokens, two counts equal in every example); once
+    # the statement confirms every line they pin only what the examples happened to share
+    # (n == 4 in both examples of a tree of n - 1 edges): sizes it leaves free
+    facts = learn(chosen.grammar, seeds, () if confirmed else chosen.ties)
     facts = spread(replace(facts, ranges={**facts.ranges,
                                           **stated_ranges(alignment, stated, facts.ranges)},
                            words=stated_words(alignment, stated, facts.words)))
