@@ -60,6 +60,7 @@ MAX_FACTOR = 1000.0
 MAX_MEMORY_MB = 1 << 24
 
 if TYPE_CHECKING:
+    from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy
     from evalplus_ng.pipeline.audit import AuditSummary
     from evalplus_ng.pipeline.augment import AugmentSummary
     from evalplus_ng.pipeline.calibrate import CalibrateSummary
@@ -653,7 +654,9 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
               help="Random seed; the same seed gives byte-identical artifacts.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
               show_default="number of cores", help="Tasks augmented in parallel.")
-@click.option("--no-llm-seeds", is_flag=True, help="Do not use the seed corpus in seeds/.")
+@click.option("--no-llm-seeds", is_flag=True,
+              help="Do not use the seed corpus in seeds/ (program tasks: the generators "
+                   "and validators `seed` cached in seeds/generators/).")
 @click.option("--budget", type=_Finite(min=1.0, max=MAX_SECONDS), default=120.0,
               show_default=True,
               help="Wall-clock safety net per task, seconds.")
@@ -700,10 +703,11 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     if programs is not None:
         _refuse(given, _FUNCTION_ONLY, "program tasks")
         _writable(out, "--out")
+        seeds = None if no_llm_seeds else (data if data is not None else out / "data") / "seeds"
         _augment_programs(programs, out, tasks,
                           per_task if "per_task" in given else PROGRAM_CANDIDATES, seed,
                           time_limit, multiple_answers, _backend(backend, address, jobs),
-                          calibrate=not no_calibrate, reduce=mini)
+                          calibrate=not no_calibrate, reduce=mini, seeds=seeds)
         return
     _refuse(given, _PROGRAM_ONLY, "function tasks")
     _writable(out, "--out")
@@ -736,9 +740,8 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
 
 
 #: ``augment``'s flags that only one kind of task takes (by parameter name).
-_FUNCTION_ONLY = {"data": "--data", "no_llm_seeds": "--no-llm-seeds", "budget": "--budget",
-                  "samples_dir": "--samples", "family": "--family", "no_audit": "--no-audit",
-                  "no_reduce": "--no-reduce"}
+_FUNCTION_ONLY = {"budget": "--budget", "samples_dir": "--samples", "family": "--family",
+                  "no_audit": "--no-audit", "no_reduce": "--no-reduce"}
 _PROGRAM_ONLY = {"time_limit": "--time-limit", "multiple_answers": "--include-multiple-answers",
                  "mini": "--mini"}
 
@@ -759,9 +762,12 @@ def _refuse(given: set[str], flags: Mapping[str, str], kind: str) -> None:
 
 def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, seed: int,
                       time_limit: float | None, multiple_answers: bool,
-                      backend: Backend, calibrate: bool = True, reduce: bool = False) -> None:
+                      backend: Backend, calibrate: bool = True, reduce: bool = False,
+                      seeds: Path | None = None) -> None:
     """``augment`` on a tasks file of stdin/stdout programs (see the README), then (when
-    ``reduce``) its MINI."""
+    ``reduce``) its MINI; with the generators and validators cached in the seeds folder
+    ``seeds`` (None: none)."""
+    from evalplus_ng.generate.llmprograms import SUBFOLDER, read_pairs
     from evalplus_ng.oracle.programlimits import DEFAULT_RULE
     from evalplus_ng.pipeline.augment import select_tasks
     from evalplus_ng.pipeline.augment_programs import (
@@ -778,11 +784,16 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
     config = ProgramAugmentConfig(count=per_task, seed=seed,
                                   time_limit=time_limit or PROGRAM_REFERENCE_SECONDS,
                                   multiple_answers=multiple_answers)
+    pairs = read_pairs(seeds, sorted(chosen)) if seeds is not None else {}
+    if pairs:
+        click.echo(f"LLM generators and validators: {len(pairs)} of {len(chosen)} tasks have "
+                   f"them (from {seeds / SUBFOLDER if seeds else ''})", err=True)
     with _Stages() as stages:
         summary = run_augment_programs([item for item in records if item[0].task_id in chosen],
                                        config, out, backend, stages.progress("augmenting"),
                                        rule=DEFAULT_RULE if calibrate else None,
-                                       timing=stages.progress("timing limits"))
+                                       timing=stages.progress("timing limits"),
+                                       llm_pairs=pairs)
     for line in summary_lines(summary):
         click.echo(line)
     for line in warning_lines(summary.reports, summary.limits):
@@ -858,7 +869,8 @@ def _print_table(summary: AugmentSummary, per_task: int) -> None:
 @click.option("--tasks", default=None, metavar="LIST",
               help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20'.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Folder for the corpus files [default: DATA/seeds].")
+              help="Folder for the corpus files [default: DATA/seeds; program tasks: their "
+                   "generators and validators in its generators/].")
 @click.option("--force", is_flag=True,
               help="Ask again even for tasks this model has answered for all rounds.")
 @click.option("--timeout", type=_Finite(min=1.0, max=MAX_SECONDS), default=120.0,
@@ -880,13 +892,39 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
          rounds: int, per_request: int, tasks: str | None, out: Path | None, force: bool,
          timeout: float, retries: int, backoff: float, temperature: float, max_tokens: int,
          date: str | None) -> None:
-    """Ask a model (any OpenAI-compatible endpoint) for seed inputs; add them to seeds/."""
+    """Ask a model (any OpenAI-compatible endpoint) for seed inputs; add them to seeds/.
+
+    On a tasks file of stdin/stdout programs: ask for each task's input generator and
+    input validator (two programs), cached in seeds/generators/ for `augment`.
+    """
     import datetime
 
     from evalplus_ng.errors import EndpointError
     from evalplus_ng.generate.contract import load_contract
-    from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy, SeedConfig, run_seed
+    from evalplus_ng.generate.llmseed import RetryPolicy, SeedConfig, run_seed
     from evalplus_ng.pipeline.augment import select_tasks
+
+    programs = _program_tasks(dataset_name, dataset_file)
+    if programs is not None:
+        given = _given_flags(click.get_current_context())
+        _refuse(given, {"rounds": "--rounds", "per_request": "--per-request"}, "program tasks")
+        folder = out if out is not None else (
+            data if data is not None else DEFAULT_OUT / "data") / "seeds"
+        _writable(folder, "--out")
+        try:
+            endpoint = _endpoint(model, base_url, api_key_env, timeout, max_tokens,
+                                 temperature)
+            _seed_programs(programs, folder, endpoint, model, tasks, force, jobs,
+                           RetryPolicy(retries=retries, backoff=backoff),
+                           date or datetime.date.today().isoformat())
+        except EndpointError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_INPUT)
+        except KeyboardInterrupt:
+            click.echo("interrupted: finished tasks are saved; the same command continues",
+                       err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        return
 
     dataset = _dataset(dataset_name, dataset_file, data, DEFAULT_OUT)
     chosen = select_tasks(dataset.load(), tasks)
@@ -897,13 +935,7 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
     config = SeedConfig(model=model, date=date or datetime.date.today().isoformat(),
                         rounds=rounds, per_request=per_request, force=force)
     try:
-        api_key = os.environ.get(api_key_env) or ""
-        if not api_key and base_url is None:
-            raise EndpointError(f"no API key: set ${api_key_env} (or pass --base-url URL "
-                                "for a local server)")
-        endpoint = OpenAIEndpoint(model, base_url, api_key or "no-key", timeout=timeout,
-                                  max_tokens=max_tokens, temperature=temperature,
-                                  key_source=f"${api_key_env}")
+        endpoint = _endpoint(model, base_url, api_key_env, timeout, max_tokens, temperature)
         with _Progress("asking") as progress:
             summary = run_seed(chosen, contracts, folder, endpoint, config,
                                RetryPolicy(retries=retries, backoff=backoff), jobs,
@@ -919,6 +951,55 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
                f"{summary.added} new inputs in {folder}")
     click.echo(f"{summary.requests} requests, {summary.answered} answered "
                f"({summary.attempts} attempts); tokens: {summary.prompt_tokens} prompt + "
+               f"{summary.completion_tokens} completion")
+    for report in summary.failed:
+        click.echo(f"failed: {report.task_id}: {report.failures[0]}", err=True)
+    if summary.failed:
+        click.echo(f"{len(summary.failed)} task(s) incomplete; run again to retry them", err=True)
+        sys.exit(1)
+
+
+def _endpoint(model: str, base_url: str | None, api_key_env: str, timeout: float,
+              max_tokens: int, temperature: float) -> OpenAIEndpoint:
+    """The endpoint ``seed`` asks; EndpointError when there is neither a key nor a URL."""
+    from evalplus_ng.errors import EndpointError
+    from evalplus_ng.generate.llmseed import OpenAIEndpoint
+
+    api_key = os.environ.get(api_key_env) or ""
+    if not api_key and base_url is None:
+        raise EndpointError(f"no API key: set ${api_key_env} (or pass --base-url URL "
+                            "for a local server)")
+    return OpenAIEndpoint(model, base_url, api_key or "no-key", timeout=timeout,
+                          max_tokens=max_tokens, temperature=temperature,
+                          key_source=f"${api_key_env}")
+
+
+def _seed_programs(path: Path, folder: Path, endpoint: OpenAIEndpoint, model: str,
+                   spec: str | None, force: bool, jobs: int, policy: RetryPolicy,
+                   date: str) -> None:
+    """``seed`` on a tasks file of stdin/stdout programs: each task's generator and
+    validator, cached in ``folder/generators``; exit 1 where one is still missing."""
+    from evalplus_ng.generate.llmprograms import (
+        SUBFOLDER,
+        ProgramSeedConfig,
+        run_program_seed,
+    )
+    from evalplus_ng.pipeline.augment import select_tasks
+    from evalplus_ng.tasks.programs import load_program_records
+
+    records = load_program_records(path)
+    chosen = select_tasks([task for task, _record in records], spec,
+                          numbers=range(len(records)))
+    config = ProgramSeedConfig(model=model, date=date, endpoint=endpoint.url, force=force)
+    with _Progress("asking") as progress:
+        summary = run_program_seed(chosen, folder, endpoint, config, policy, jobs,
+                                   progress.update)
+    click.echo(f"{len(summary.reports)} tasks asked, {len(summary.skipped)} already done; "
+               f"{summary.programs} new programs (generators and validators) in "
+               f"{folder / SUBFOLDER}")
+    rejected = sum(len(report.rejected) for report in summary.reports)
+    click.echo(f"{summary.requests} replies ({summary.attempts} attempts), {rejected} "
+               f"holding no program; tokens: {summary.prompt_tokens} prompt + "
                f"{summary.completion_tokens} completion")
     for report in summary.failed:
         click.echo(f"failed: {report.task_id}: {report.failures[0]}", err=True)

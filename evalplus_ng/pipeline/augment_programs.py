@@ -29,6 +29,16 @@ which the checker compares other answers with. Its checker is tried first, befor
 task is planned: the reference runs the public tests, and the checker must accept each
 of its outputs; a task whose checker rejects one (or breaks) is skipped
 (:data:`BAD_CHECKER`, the reason in ``stats.json``, a warning).
+
+A task with a generator and a validator a model wrote (cached by ``seed``:
+:mod:`evalplus_ng.generate.llmprograms`; ``llm_pairs``) gets their inputs too, made before
+any task is planned: the generator runs in the sandbox on ``llm.runs`` lines (seeds drawn
+from ``--seed``, the task and the model), each twice (:mod:`evalplus_ng.oracle.llminputs`),
+then the validator judges the task's public inputs, which it must all accept (else the
+pair is refused: a warning, the reason in ``stats.json``), and the new inputs. An input it
+accepts is a candidate of kind :data:`~evalplus_ng.generate.llmprograms.LLM` only where
+the task's plan admits it too; where the task has no plan, the validator (tried on the
+public inputs) is the only check, and the reference refutes it as it refutes a plan.
 """
 
 from __future__ import annotations
@@ -39,17 +49,20 @@ import json
 import random
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend
+from evalplus_ng.checker import CHECKER_OUTPUT_BYTES
 from evalplus_ng.evaluation.programs import DEFAULT_TIME_LIMIT as EVALUATE_SECONDS
 from evalplus_ng.files import write_atomically, write_json
 from evalplus_ng.generate import programgen
+from evalplus_ng.generate.llmprograms import LLM, GeneratorPair, generator_lines
 from evalplus_ng.generate.programgen import InputPlan, ProgramInput
 from evalplus_ng.jobs import checker_job, program_job
+from evalplus_ng.oracle.llminputs import read_generated, read_validated
 from evalplus_ng.oracle.programlimits import DEFAULT_RULE, LimitRule
 from evalplus_ng.oracle.programs import (
     STRESS_SHARE,
@@ -114,6 +127,12 @@ AUGMENTED, NO_GRAMMAR, NO_INPUTS, REFUTED, MULTIPLE_ANSWERS, BAD_CHECKER = (
 #: or unless asked).
 MULTIPLE_ANSWERS_FLAG = "multiple_answers_suspected"
 
+#: Lines a task's LLM generator runs on (each twice), seconds a run of it or of its
+#: validator may take, and the largest input it may print.
+LLM_RUNS = 30
+LLM_SECONDS = 2.0
+LLM_INPUT_BYTES = 1 << 21
+
 Planner = Callable[[ProgramTask], InputPlan]
 Generator = Callable[[InputPlan, Sequence[str], random.Random, int], list[ProgramInput]]
 
@@ -148,6 +167,42 @@ class ProgramAugmentConfig:
 
 
 @dataclass(frozen=True)
+class LlmConfig:
+    """How a task's LLM generator and validator run (part of the checkpoints of the tasks
+    that have them only)."""
+
+    #: Lines the generator runs on, per pair: its seeds.
+    runs: int = LLM_RUNS
+    generator_seconds: float = LLM_SECONDS
+    validator_seconds: float = LLM_SECONDS
+    max_input_bytes: int = LLM_INPUT_BYTES
+
+    def __post_init__(self) -> None:
+        if self.runs < 1 or self.generator_seconds <= 0 or self.validator_seconds <= 0:
+            raise ValueError("runs must be positive, the seconds above 0")
+
+
+@dataclass(frozen=True)
+class LlmCandidates:
+    """A task's inputs from its LLM pairs, before the plan sees them: those the
+    validators accepted (distinct, none a public input), the counts of what the rest
+    became (:data:`LLM_COUNTS`) and why pairs were refused ("; " between two)."""
+
+    texts: tuple[str, ...] = ()
+    counts: dict[str, int] = field(default_factory=dict)
+    refused: str = ""
+
+
+#: What the counts of a task's LLM inputs say (:attr:`ProgramTaskReport.llm`): lines run,
+#: inputs printed, why lines gave none (:mod:`evalplus_ng.oracle.llminputs`), repeats,
+#: what the validator rejected or failed on, what the plan rejected, the candidates
+#: admitted by both and the tests kept.
+LLM_COUNTS = ("runs", "printed", "timeout", "runtime_error", "output_limit", "bad_output",
+              "not_run", "unstable", "empty", "repeated", "validator_rejected",
+              "validator_failed", "plan_rejected", "admitted", "tests")
+
+
+@dataclass(frozen=True)
 class ProgramTaskReport:
     """What happened to one task (its checkpoint and its entry in ``stats.json``).
 
@@ -179,6 +234,10 @@ class ProgramTaskReport:
     #: For :data:`REFUTED`: the shortest admitted input the reference raised on.
     witness: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
+    #: Its LLM inputs (where it has a generator and validator a model wrote): the counts
+    #: of :data:`LLM_COUNTS` (those not 0), and why its pairs were refused.
+    llm: dict[str, int] = field(default_factory=dict)
+    llm_refused: str = ""
 
 
 @dataclass(frozen=True)
@@ -311,36 +370,136 @@ def try_checkers(tasks: Sequence[ProgramTask], executor: Executor) -> dict[str, 
             for k, task in enumerate(tasks)}
 
 
+def llm_seeds(seed: int, task_id: str, model: str, runs: int) -> list[int]:
+    """The seeds a task's LLM generator runs on: the same for the same ``--seed``, task
+    and model, whatever else runs."""
+    return [int(digest("llm", str(seed), task_id, model, str(k)), 16) % (1 << 31)
+            for k in range(runs)]
+
+
+def llm_candidates(tasks: Sequence[ProgramTask], pairs: Mapping[str, Sequence[GeneratorPair]],
+                   config: ProgramAugmentConfig, llm: LlmConfig,
+                   executor: Executor) -> dict[str, LlmCandidates]:
+    """Each task's inputs from its LLM pairs (:class:`LlmCandidates`), by task id: every
+    generator runs first (its lines by size, one job each, so that a generator looping on
+    large inputs leaves its small ones), then every validator judges its task's public
+    inputs and the new distinct inputs of its pair (a pair refused keeps nothing)."""
+    runs: list[tuple[ProgramTask, GeneratorPair, int, list[list[int]]]] = []
+    jobs: list[Job] = []
+    for task in tasks:
+        for pair in pairs.get(task.task_id, ()):
+            lines = generator_lines(llm_seeds(config.seed, task.task_id, pair.model,
+                                              llm.runs))
+            groups = [places for size in range(3)
+                      if (places := list(range(size, len(lines), 3)))]
+            runs.append((task, pair, len(lines), groups))
+            jobs += [program_job(task, pair.generator.code,
+                                 [ProgramTest(lines[k], "") for k in places for _ in (0, 1)],
+                                 llm.generator_seconds, judged=False, fail_fast=False,
+                                 max_timeouts=1, max_output_bytes=llm.max_input_bytes)
+                     for places in groups]
+    results = iter(list(executor.map(jobs)))
+    seen = {task.task_id: {test.input for test in task.base_tests} for task in tasks}
+    counts: dict[str, Counter[str]] = {task.task_id: Counter() for task in tasks}
+    fresh: list[list[str]] = []
+    for task, _pair, count, groups in runs:
+        got = read_generated(count, groups, [next(results) for _ in groups])
+        tally = counts[task.task_id]
+        tally.update({"runs": count, **got.failures})
+        new: list[str] = []
+        for text in got.texts:
+            if text is None:
+                continue
+            tally["printed"] += 1
+            if text in seen[task.task_id]:
+                tally["repeated"] += 1
+                continue
+            seen[task.task_id].add(text)
+            new.append(text)
+        fresh.append(new)
+    verdicts = list(executor.map(
+        program_job(task, pair.validator.code,
+                    [*task.base_tests, *(ProgramTest(text, "") for text in new)],
+                    llm.validator_seconds, judged=False, fail_fast=False,
+                    max_timeouts=MAX_TIMEOUTS, max_output_bytes=CHECKER_OUTPUT_BYTES)
+        for (task, pair, _count, _groups), new in zip(runs, fresh, strict=True)))
+    kept: dict[str, list[str]] = {task.task_id: [] for task in tasks}
+    refused: dict[str, list[str]] = {task.task_id: [] for task in tasks}
+    for (task, pair, _count, _groups), new, result in zip(runs, fresh, verdicts, strict=True):
+        said = read_validated(len(task.base_tests), new, result)
+        if said.refusal:
+            refused[task.task_id].append(f"{pair.model}: {said.refusal}")
+            continue
+        kept[task.task_id] += said.accepted
+        counts[task.task_id].update(validator_rejected=said.rejected,
+                                    validator_failed=said.failed)
+    return {task.task_id: LlmCandidates(tuple(kept[task.task_id]),
+                                        _nonzero(dict(counts[task.task_id])),
+                                        "; ".join(refused[task.task_id]))
+            for task in tasks if task.task_id in pairs}
+
+
+def skipped(task: ProgramTask, config: ProgramAugmentConfig, refusal: str = "") -> bool:
+    """Whether the task gets no new test whatever its inputs: its checker is not to be
+    trusted (``refusal``), or its outputs need one it does not have."""
+    return bool(refusal) or (MULTIPLE_ANSWERS_FLAG in task.flags
+                             and not (config.multiple_answers or task.checker))
+
+
 def _prepare(task: ProgramTask, config: ProgramAugmentConfig, planner: Planner,
-             generator: Generator, refusal: str = "") -> _Pending:
-    """Plan the task and make its candidates (in the parent); no run yet. ``refusal`` is
-    why its checker is not to be trusted (:func:`try_checkers`), if it is not."""
+             generator: Generator, refusal: str = "",
+             llm: LlmCandidates | None = None) -> _Pending:
+    """Plan the task and make its candidates (in the parent), its LLM inputs (``llm``)
+    after its generator's where its plan admits them; no run yet. ``refusal`` is why its
+    checker is not to be trusted (:func:`try_checkers`), if it is not."""
     began = time.perf_counter()
     if refusal:
         return _Pending(task, None, Screened(()), ProgramTaskReport(
             task.task_id, BAD_CHECKER, refusal))
-    if MULTIPLE_ANSWERS_FLAG in task.flags and not (config.multiple_answers or task.checker):
+    if skipped(task, config):
         return _Pending(task, None, Screened(()), ProgramTaskReport(
             task.task_id, MULTIPLE_ANSWERS, "its outputs need a checker program"))
     seeds = [test.input for test in task.base_tests]
+    llm = llm or LlmCandidates()
+    asked = [ProgramInput(text, LLM) for text in llm.texts]
     try:
         plan = planner(task)
         if plan.contract is None:
-            return _Pending(task, None, Screened(()), ProgramTaskReport(
-                task.task_id, NO_GRAMMAR, plan.reason or "no reason given", len(seeds)))
+            counts = {**llm.counts, "admitted": len(llm.texts)}
+            if not asked:
+                return _Pending(task, None, Screened(()), ProgramTaskReport(
+                    task.task_id, NO_GRAMMAR, plan.reason or "no reason given", len(seeds),
+                    llm=_nonzero(counts), llm_refused=llm.refused))
+            # No plan: the LLM's validator, tried on the public inputs, is the only check.
+            screened = screen(asked, seeds, lambda _text: None)
+            return _Pending(task, None, screened, ProgramTaskReport(
+                task.task_id, AUGMENTED, f"no input plan ({plan.reason or 'no reason'}): "
+                "the inputs are the LLM's generator's, checked by its validator only",
+                seeds=len(seeds), llm=_nonzero(counts), llm_refused=llm.refused,
+                seconds={"generate": round(time.perf_counter() - began, 3)}))
         made = generator(plan, seeds, task_rng(config.seed, task.task_id), config.count)
         screened = screen(made, seeds, plan.violation)
+        extra = screen(asked, [*seeds, *(item.text for item in made)], plan.violation)
     except Exception as exc:
         exc.add_note(f"while planning the inputs of {task.task_id}")
         raise
+    inputs = screened.inputs + extra.inputs
+    counts = {**llm.counts, "repeated": llm.counts.get("repeated", 0) + extra.repeated,
+              "plan_rejected": extra.violations, "admitted": len(extra.inputs)}
     report = ProgramTaskReport(
-        task.task_id, AUGMENTED if screened.inputs else NO_INPUTS,
-        "" if screened.inputs else "the generator made no input the plan admits",
+        task.task_id, AUGMENTED if inputs else NO_INPUTS,
+        "" if inputs else "the generator made no input the plan admits",
         seeds=len(seeds), candidates=len(made),
         violations=screened.violations, repeated=screened.repeated,
         shown_violations=screened.shown,
-        seconds={"generate": round(time.perf_counter() - began, 3)})
-    return _Pending(task, plan.contract, screened, report)
+        seconds={"generate": round(time.perf_counter() - began, 3)},
+        llm=_nonzero(counts) if llm.counts else {}, llm_refused=llm.refused)
+    return _Pending(task, plan.contract, replace(screened, inputs=inputs), report)
+
+
+def _nonzero(counts: dict[str, int]) -> dict[str, int]:
+    """The counts not 0, in :data:`LLM_COUNTS`' order."""
+    return {name: counts[name] for name in LLM_COUNTS if counts.get(name)}
 
 
 def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
@@ -354,6 +513,9 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
                        len(pending.screened.inputs))
     got = answers(pending.screened.inputs, outcomes, config.stress_seconds)
     stress = sum(new.test.origin == STRESS_ORIGIN for new in got.tests)
+    if report.llm:
+        report = replace(report, llm=_nonzero(
+            {**report.llm, "tests": sum(new.kind == LLM for new in got.tests)}))
     seconds = {**report.seconds, "reference": round(sum(o.seconds for o in outcomes), 4),
                "reference_max": round(max((o.seconds for o in outcomes), default=0.0), 4)}
     if refuted(got):
@@ -374,17 +536,20 @@ class _Run:
 
     def __init__(self, tasks: Sequence[ProgramTask], config: ProgramAugmentConfig,
                  planner: Planner, generator: Generator,
-                 refusals: dict[str, str] | None = None) -> None:
+                 refusals: dict[str, str] | None = None,
+                 llm: dict[str, LlmCandidates] | None = None) -> None:
         self.tasks, self.config = tasks, config
         self.planner, self.generator = planner, generator
         self.refusals = refusals or {}
+        self.llm = llm or {}
         self.pending: deque[_Pending] = deque()
 
     def jobs(self) -> Iterator[Job]:
         """Each task's jobs, planning it when the sandbox asks for its first."""
         for task in self.tasks:
             pending = _prepare(task, self.config, self.planner, self.generator,
-                               self.refusals.get(task.task_id, ""))
+                               self.refusals.get(task.task_id, ""),
+                               self.llm.get(task.task_id))
             self.pending.append(pending)
             inputs = pending.screened.inputs
             for places in pending.jobs:
@@ -410,7 +575,9 @@ def run_augment_programs(
         out: Path, backend: Backend = LOCAL, progress: Progress | None = None,
         planner: Planner | None = None, generator: Generator | None = None,
         executor: Executor | None = None, rule: LimitRule | None = DEFAULT_RULE,
-        timing: Progress | None = None) -> ProgramAugmentSummary:
+        timing: Progress | None = None,
+        llm_pairs: Mapping[str, Sequence[GeneratorPair]] | None = None,
+        llm: LlmConfig | None = None) -> ProgramAugmentSummary:
     """Augment each program task of ``records`` (a task and its line as read, file order),
     resuming from checkpoints in ``out``; give each new test its time limit by ``rule``
     (none where ``rule`` is None); write ``out/ProgramsPlus.jsonl.gz`` (every task's
@@ -418,13 +585,20 @@ def run_augment_programs(
     ``planner`` and ``generator`` default to :mod:`evalplus_ng.generate.programgen`'s
     (looked up when called). The reference runs on ``executor`` where given, else on
     ``backend``'s sandbox (started only when something must run). ``progress`` counts
-    the tasks augmented, ``timing`` those whose limits are set."""
+    the tasks augmented, ``timing`` those whose limits are set. ``llm_pairs`` are the
+    generators and validators a model wrote, by task id, run as ``llm`` says."""
     began = time.perf_counter()
     planner = planner or programgen.plan_for
     generator = generator or programgen.program_inputs
     out.mkdir(parents=True, exist_ok=True)
     code = code_digest(planner, generator)
+    llm_pairs = {task_id: pairs for task_id, pairs in (llm_pairs or {}).items() if pairs}
+    llm = llm or LlmConfig()
     keys = {task.task_id: fingerprint(config, record, code) for task, record in records}
+    for task_id, pairs in llm_pairs.items():
+        if task_id in keys:  # only the tasks with LLM programs depend on them
+            keys[task_id] = digest(keys[task_id], json.dumps(asdict(llm), sort_keys=True),
+                                   *(pair.key() for pair in pairs))
     done, todo = resume(
         [task for task, _record in records], lambda task: task.task_id,
         lambda task: load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id]))
@@ -446,7 +620,8 @@ def run_augment_programs(
 
         if todo:
             _augment(todo, config, planner, generator, sandbox(), out, keys, done,
-                     lambda: progress(len(done), len(records)) if progress else None)
+                     lambda: progress(len(done), len(records)) if progress else None,
+                     llm_pairs, llm)
         if rule is not None:
             timed = calibrate_program_tests(
                 [(task, done[task.task_id].tests) for task, _record in records], rule, out,
@@ -461,7 +636,8 @@ def run_augment_programs(
     reports = tuple(done[task.task_id].report for task, _record in records)
     in_order = tuple(timed[task.task_id] for task, _record in records if task.task_id in timed)
     stats = out / "stats.json"
-    write_json(stats, stats_document(reports, config, rule, in_order))
+    write_json(stats, stats_document(reports, config, rule, in_order,
+                                     llm if llm_pairs else None))
     seconds_file = out / SECONDS_FILE
     write_json(seconds_file, {
         "time_limit": config.time_limit,
@@ -476,10 +652,19 @@ def run_augment_programs(
 
 def _augment(todo: Sequence[ProgramTask], config: ProgramAugmentConfig, planner: Planner,
              generator: Generator, sandbox: Executor, out: Path, keys: dict[str, str],
-             done: dict[str, TaskTests], step: Callable[[], None]) -> None:
+             done: dict[str, TaskTests], step: Callable[[], None],
+             llm_pairs: Mapping[str, Sequence[GeneratorPair]] | None = None,
+             llm: LlmConfig | None = None) -> None:
     """Augment the tasks ``todo`` on ``sandbox``, checkpointing each as it settles into
-    ``done`` (read back from its checkpoint) and calling ``step`` then."""
-    run = _Run(todo, config, planner, generator, try_checkers(todo, sandbox))
+    ``done`` (read back from its checkpoint) and calling ``step`` then; the tasks with
+    ``llm_pairs`` get their inputs first (:func:`llm_candidates`)."""
+    refusals = try_checkers(todo, sandbox)
+    pairs = llm_pairs or {}
+    asked = [task for task in todo if task.task_id in pairs
+             and not skipped(task, config, refusals.get(task.task_id, ""))]
+    found = (llm_candidates(asked, pairs, config, llm or LlmConfig(), sandbox)
+             if asked else {})
+    run = _Run(todo, config, planner, generator, refusals, found)
 
     def settle() -> None:
         for pending in run.settled():
@@ -503,9 +688,12 @@ def totals(reports: Sequence[ProgramTaskReport]) -> dict[str, Any]:
     kept per tier, inputs dropped by reason and sent to stress by reason."""
     dropped: Counter[str] = Counter()
     stressed: Counter[str] = Counter()
+    llm: Counter[str] = Counter()
     for report in reports:
         dropped.update(report.dropped)
         stressed.update(report.stressed)
+        llm.update(report.llm)
+    with_llm = [report for report in reports if report.llm or report.llm_refused]
     return {
         "tasks": dict(sorted(Counter(report.outcome for report in reports).items())),
         "candidates": sum(report.candidates for report in reports),
@@ -519,6 +707,9 @@ def totals(reports: Sequence[ProgramTaskReport]) -> dict[str, Any]:
                                        for report in reports), 1),
         "generate_seconds": round(sum(report.seconds.get("generate", 0.0)
                                       for report in reports), 1),
+        **({"llm": {"tasks": len(with_llm),
+                    "refused": sum(bool(report.llm_refused) for report in with_llm),
+                    **_nonzero(dict(llm))}} if with_llm else {}),
     }
 
 
@@ -537,11 +728,13 @@ def limit_totals(limits: Sequence[TaskLimits]) -> dict[str, Any]:
 
 def stats_document(reports: Sequence[ProgramTaskReport], config: ProgramAugmentConfig,
                    rule: LimitRule | None = None,
-                   limits: Sequence[TaskLimits] = ()) -> dict[str, Any]:
+                   limits: Sequence[TaskLimits] = (),
+                   llm: LlmConfig | None = None) -> dict[str, Any]:
     """stats.json: the configuration, the totals and every task's report; with a ``rule``,
     how the new tests' limits came out (``limits``: the rule, totals and the tasks with a
-    test timed again, with their slowdown)."""
+    test timed again, with their slowdown); with ``llm``, how LLM generators ran."""
     document: dict[str, Any] = {"kind": "programs", "config": asdict(config),
+                                **({"llm_config": asdict(llm)} if llm is not None else {}),
                                 "totals": totals(reports),
                                 "tasks": [asdict(report) for report in reports]}
     if rule is not None:
@@ -580,8 +773,11 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
                 "reference's outputs on the public tests" if by[BAD_CHECKER] else "")]
     stressed = ", ".join(f"{why} {n}" for why, n in sums["stressed"].items())
     kept = sums["plus"] + sums["stress"]
-    lines.append(f"candidates: {sums['candidates']} made, {kept} kept: plus {sums['plus']}, "
-                 f"stress {sums['stress']}" + (f" ({stressed})" if stressed else ""))
+    admitted = sums.get("llm", {}).get("admitted", 0)
+    lines.append(f"candidates: {sums['candidates']} made"
+                 + (f" and {admitted} from LLM generators" if admitted else "")
+                 + f", {kept} kept: plus {sums['plus']}, stress {sums['stress']}"
+                 + (f" ({stressed})" if stressed else ""))
     dropped = ", ".join(f"{why} {n}" for why, n in sums["dropped"].items()) or "none"
     lines.append(f"dropped by the reference: {dropped}; repeated or a seed: "
                  f"{sums['repeated']}; violations of the plan: {sums['violations']}")
@@ -594,6 +790,8 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
            if slowest is not None else "")
         + f", planning and generating {sums['generate_seconds']}, wall "
           f"{summary.wall_seconds:.1f}")
+    if "llm" in sums:
+        lines.append(llm_line(sums["llm"]))
     reasons = Counter(report.reason for report in reports if report.outcome == NO_GRAMMAR)
     if reasons:
         lines.append("no input grammar: " + "; ".join(
@@ -616,11 +814,25 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
     return lines
 
 
+def llm_line(counts: dict[str, int]) -> str:
+    """The LLM generators' line of the summary (``counts``: :func:`totals`' ``llm``)."""
+    failed = ", ".join(f"{why} {counts[why]}" for why in LLM_COUNTS[2:9] if counts.get(why))
+    return (f"LLM generators ({counts['tasks']} tasks, {counts['refused']} with a pair "
+            f"refused): {counts.get('runs', 0)} runs, {counts.get('printed', 0)} inputs "
+            f"printed" + (f" (no input: {failed})" if failed else "")
+            + f", {counts.get('repeated', 0)} repeated; rejected by the LLM's validator "
+              f"{counts.get('validator_rejected', 0)} (it failed on "
+              f"{counts.get('validator_failed', 0)}), by the plan "
+              f"{counts.get('plan_rejected', 0)}; {counts.get('admitted', 0)} admitted by "
+              f"both, {counts.get('tests', 0)} kept as tests")
+
+
 def warning_lines(reports: Sequence[ProgramTaskReport],
                   limits: Sequence[TaskLimits] = ()) -> list[str]:
     """What must not happen, one line each: candidates the plan's own validator refuses,
-    references that do not load, checkers that reject the reference's output, references
-    that answered a test otherwise when timed again."""
+    references that do not load, checkers that reject the reference's output, LLM
+    validators that reject a public input (their pairs refused), references that
+    answered a test otherwise when timed again."""
     lines = []
     for report in reports:
         if report.violations:
@@ -631,6 +843,9 @@ def warning_lines(reports: Sequence[ProgramTaskReport],
                          f"{report.reference_error}")
         if report.outcome == BAD_CHECKER:
             lines.append(f"{report.task_id}: skipped: {report.reason}")
+        if report.llm_refused:
+            lines.append(f"{report.task_id}: LLM generator and validator refused: "
+                         f"{report.llm_refused}")
     return lines + [f"{task.task_id}: the reference did not answer {task.unstable} new "
                     "test(s) the same way when timed again (their expected outputs may not "
                     "be the only right ones)" for task in limits if task.unstable]
