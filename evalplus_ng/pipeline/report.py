@@ -129,12 +129,12 @@ def program_suite_lines(stats: dict[str, Any]) -> tuple[dict[str, float], dict[s
     augmented = [t for t in _stats_tasks(stats) if t.get("outcome") == AUGMENTED]
     outcomes = _object(_object(stats.get("totals")).get("tasks"))
     lines = [f"tasks: {sum(outcomes.values())}, by outcome of augment: " + ", ".join(
-        f"{outcome} {n}" for outcome, n in outcomes.items()) + " (per task inputs over the "
-        f"{len(augmented)} augmented)"] if outcomes else []
+        f"{outcome} {n}" for outcome, n in outcomes.items()) + " (the inputs per task above "
+        f"count the {len(augmented)} augmented)"] if outcomes else []
     spread = _object(_object(_object(stats.get("limits")).get("totals")).get("by_limit"))
     if spread:
         lines.append("time limits of the new tests: " + ", ".join(
-            f"{n} at {limit} s" for limit, n in spread.items()))
+            f"{n:,} at {limit} s" for limit, n in spread.items()))
     return (table([int(t.get("plus", 0)) for t in augmented]),
             table([int(t.get("stress", 0)) for t in augmented]), lines)
 
