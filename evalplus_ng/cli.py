@@ -603,6 +603,7 @@ def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
         summary = run_evaluate_programs(request, progress.update,
                                         status=lambda message: click.echo(message, err=True))
     click.echo(f"{len(summary.results)} programs judged; results in {summary.results_path}")
+    _print_nodes("sandbox jobs", summary.nodes)
     click.echo(f"base: {summary.count('base', Verdict.PASS)} pass")
     click.echo(f"over {summary.coverage()}")
     for column, row in summary.pass_at_k.items():
@@ -796,6 +797,7 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
                                        llm_pairs=pairs)
     for line in summary_lines(summary):
         click.echo(line)
+    _print_nodes("sandbox jobs", summary.nodes)
     for line in warning_lines(summary.reports, summary.limits):
         click.echo(f"warning: {line}", err=True)
     from evalplus_ng.pipeline import mini_programs
@@ -810,6 +812,7 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
             mini_programs.ProgramMiniConfig(seed=seed), out, backend, progress.update)
     for line in mini_programs.summary_lines(mini):
         click.echo(line)
+    _print_nodes("sandbox jobs of the MINI", mini.nodes)
 
 
 def _print_augment(summary: AugmentSummary, out: Path, per_task: int) -> None:
@@ -1199,8 +1202,9 @@ def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: b
                 type=click.Path(path_type=Path, exists=True))
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False), multiple=True,
               default=(DEFAULT_OUT,), show_default=True,
-              help="Folder where `augment` wrote a suite (for its stats and audit); give "
-                   "one per dataset (each is matched by the dataset its stats.json names).")
+              help="Folder where `augment` wrote a suite (for its stats and audit; of "
+                   "program tasks: its stats and its MINI's tasks file); give one per dataset "
+                   "(each is matched by the dataset its stats.json names).")
 @click.option("--models", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               default=None, metavar="FILE",
               help="JSON object of results-file stem -> display name, or -> {\"name\": ..., "
@@ -1216,7 +1220,8 @@ def report(results: tuple[Path, ...], artifacts: tuple[Path, ...], models: Path 
            out: Path, include_partial: bool) -> None:
     """Compare models: a leaderboard with pass@k, per-task pass rates, every task x model
     and what plus finds, per dataset and side by side, from results files (or folders of
-    them), as Markdown and one self-contained HTML page."""
+    them; of functions and of program tasks), as Markdown and one self-contained HTML
+    page."""
     from evalplus_ng.pipeline.report import run_report
 
     began = time.perf_counter()

@@ -29,3 +29,19 @@ def test_the_local_backend_fans_out_in_a_pool_and_runs_jobs_in_its_sandbox() -> 
     assert nodes == Counter()  # Ray nodes only
     with Backend(1).executor(Limits(), ()) as executor:
         assert isinstance(executor, Sandbox) and executor.workers == 1
+
+
+def test_ray_chunks_hold_eight_function_jobs_but_one_program_job() -> None:
+    # Chunking is the driver's (no Ray needed): a program job runs each input in a fresh
+    # process, so eight in one Ray task would leave the other workers idle.
+    from evalplus_ng.backend.cluster import chunks
+    from evalplus_ng.records import Job
+
+    def job(name: str, program: bool = False) -> Job:
+        return Job(code=name, entry_point="" if program else "f", inputs=[], time_limits=[],
+                   program=program)
+
+    jobs = [*(job(f"f{i}") for i in range(10)), job("p0", True), job("f10"), job("p1", True)]
+    assert [[j.code for j in chunk] for chunk in chunks(jobs)] == [
+        [f"f{i}" for i in range(8)], ["f8", "f9"], ["p0"], ["f10"], ["p1"]]
+    assert list(chunks([])) == []

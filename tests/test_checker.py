@@ -299,5 +299,5 @@ def test_evaluate_reports_a_broken_checker_apart(tmp_path: Path) -> None:
     document = json.loads((tmp_path / "s.evalplus-ng.full.json").read_text())
     div, broken = document["eval"]["cc/div"][0], document["eval"]["cc/broken"][0]
     assert (div["full_status"], div["first_failure"]) == ("pass", None)
-    assert broken["first_failure"] == {"index": 0, "status": "checker_error"}
+    assert broken["first_failure"] == {"index": 0, "status": "checker_error", "tier": "public"}
     assert broken["tests"][0]["error"].startswith("checker: ValueError: broken checker")

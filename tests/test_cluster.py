@@ -220,6 +220,47 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
             tmp_path / "local" / file)
 
 
+def test_program_tasks_on_ray_give_the_local_results(cluster: Cluster, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # Program tasks' jobs (programs on stdin, a checker's) are plain jobs to the cluster:
+    # augment (its MINI too) and evaluate give the local bytes and verdicts.
+    from programfixtures import SUM, augment, sum_tasks, use_plan, write_samples
+
+    use_plan(monkeypatch)  # planning runs on the driver; the nodes run the reference
+    tasks = sum_tasks(tmp_path / "tasks.jsonl.gz")
+    backends = {"local": ["-j", "2"], "ray": ["--backend", "ray", "--address", cluster.address]}
+    for name, extra in backends.items():
+        output = augment(tasks, tmp_path / name, "--no-calibrate", "--mini", *extra,
+                         per_task=30).output
+        assert ("sandbox jobs per Ray node" in output) == (name == "ray"), output
+        assert ("sandbox jobs of the MINI per Ray node" in output) == (name == "ray")
+    for file in ("ProgramsPlus.jsonl.gz", "ProgramsMini.jsonl.gz", "mini-stats.json"):
+        assert (tmp_path / "local" / file).read_bytes() == (tmp_path / "ray" / file).read_bytes()
+    wrong = "n = int(input())\nxs = input().split()\nprint(sum(map(int, xs[:100])))\n"
+    slow = "n = int(input())\nwhile n == 200:\n    pass\nprint(sum(map(int, input().split())))\n"
+    codes = [SUM, wrong, slow, "print(0)\n", "import os\nos._exit(3)\n"]
+    judged = {}
+    for name, extra in backends.items():
+        samples = write_samples(tmp_path / f"{name}.jsonl", "cc/sum", codes)
+        result = CliRunner().invoke(main, ["evaluate", "--dataset-file",
+                                           str(tmp_path / "ray" / "ProgramsPlus.jsonl.gz"),
+                                           "--samples", str(samples), "--min-time-limit", "0.5",
+                                           *extra])
+        assert result.exit_code == 0, result.output
+        nodes = next((line for line in result.stdout.splitlines()
+                      if line.startswith("sandbox jobs per Ray node: ")), "")
+        assert (sum(int(part.split()[1]) for part in nodes.split(": ")[1].split(", "))
+                if nodes else 0) == (len(codes) if name == "ray" else 0)
+        document = json.loads((tmp_path / f"{name}.evalplus-ng.full.json").read_text())
+        judged[name] = [{**entry, "tests": [{**run, "seconds": 0} for run in entry["tests"]]}
+                        for entry in document["eval"]["cc/sum"]]
+    assert judged["local"] == judged["ray"]
+    assert [(e["full_status"], e["first_failure"] and e["first_failure"]["status"])
+            for e in judged["ray"]] == [("pass", None), ("fail", "wrong_answer"),
+                                        ("fail", "timeout"), ("fail", "wrong_answer"),
+                                        ("fail", "runtime_error")]
+
+
 def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path: Path) -> None:
     from evalplus_ng.evaluation.evaluate import EvalConfig
     from evalplus_ng.pipeline.context import Workspace

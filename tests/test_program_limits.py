@@ -321,7 +321,7 @@ def test_evaluate_reports_correctness_apart_from_timeouts(tmp_path: Path) -> Non
     assert document["failures"]["base"]["samples"] == 1  # the syntax error
     right, slow, _wrong, _syntax = document["eval"]["cc/add"]
     assert [t["time_limit"] for t in right["tests"]] == [10.0, 0.25, 10.0]
-    assert slow["first_failure"] == {"index": 1, "status": "timeout"}
+    assert slow["first_failure"] == {"index": 1, "status": "timeout", "tier": "stress"}
 
 
 # --------------------------------------------------------------------------- augment

@@ -348,7 +348,8 @@ def test_evaluate_a_samples_file_of_programs(tmp_path: Path) -> None:
     document = json.loads((tmp_path / "s.evalplus-ng.full.json").read_text())
     entries = document["eval"]["cc/add"]
     assert [(e["base_status"], e["full_status"], e["first_failure"]) for e in entries] == [
-        ("pass", "pass", None), ("pass", "fail", {"index": 1, "status": "wrong_answer"})]
+        ("pass", "pass", None),
+        ("pass", "fail", {"index": 1, "status": "wrong_answer", "tier": "original"})]
     assert [t["status"] for t in entries[1]["tests"]] == ["pass", "wrong_answer"]
     assert document["evalplus_ng"]["kind"] == "programs"
     assert document["evalplus_ng"]["config"]["time_limit"] == 0.5

@@ -4,9 +4,10 @@ Optional (``pip install 'evalplus-ng[ray]'``); the local pool stays the default.
 kinds of work go to the cluster:
 
 * sandbox jobs (:class:`RayExecutor`, an :class:`~evalplus_ng.protocols.Executor`): chunks of
-  :class:`~evalplus_ng.records.Job` records, each run by the Ray worker's own
-  :class:`~evalplus_ng.sandbox.Sandbox` (one supervisor, started at the worker's first
-  chunk and reused by its later ones), results in job order; ``evaluate`` judges this way;
+  :class:`~evalplus_ng.records.Job` records (a program job alone, :func:`chunks`), each run
+  by the Ray worker's own :class:`~evalplus_ng.sandbox.Sandbox` (one supervisor, started at
+  the worker's first chunk and reused by its later ones), results in job order;
+  ``evaluate`` judges this way, and program tasks' ``augment`` runs its reference so;
 * whole work units (:func:`unordered`): a picklable function over items, results as they
   come; ``augment`` sends one task per unit and writes each checkpoint itself.
 
@@ -21,7 +22,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
-import itertools
 import socket
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -34,6 +34,7 @@ from evalplus_ng.records import Job, JobResult
 from evalplus_ng.sandbox import Limits, Sandbox
 
 #: Jobs per Ray task: enough to amortise a round trip, few enough to spread a task's jobs.
+#: A program job goes alone (:func:`chunks`).
 CHUNK = 8
 #: Chunks in flight per CPU of the cluster: workers never wait for the driver.
 WINDOW = 3
@@ -82,6 +83,24 @@ def _ray_folders() -> tuple[str, ...]:
         return (str(node.get_temp_dir_path()),) if node is not None else ()
     except (AttributeError, TypeError):
         return ()
+
+
+def chunks(jobs: Iterable[Job], size: int = CHUNK) -> Iterator[list[Job]]:
+    """``jobs`` in order, in chunks of ``size`` (one Ray task each), but a program job
+    alone: it runs each of its inputs in a fresh process, so one is already much work
+    (a sample's whole suite of a program task: hundreds of processes), and eight of them
+    in one task would leave the other workers idle while a run has few samples."""
+    chunk: list[Job] = []
+    for job in jobs:
+        if job.program and chunk:
+            yield chunk
+            chunk = []
+        chunk.append(job)
+        if job.program or len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _node() -> str:
@@ -178,10 +197,8 @@ class RayExecutor:
     def map(self, jobs: Iterable[Job],
             on_result: Callable[[int, JobResult], None] | None = None) -> Iterator[JobResult]:
         """Run jobs in chunks on the cluster; yield results in job order."""
-        iterator = iter(jobs)
-        chunks = iter(lambda: list(itertools.islice(iterator, CHUNK)), [])
-        replies = in_order(chunks, functools.partial(self._remote.remote, self.limits,
-                                                     self.hidden),
+        replies = in_order(chunks(jobs), functools.partial(self._remote.remote, self.limits,
+                                                           self.hidden),
                            self._ray.get, functools.partial(self._ray.cancel, force=True),
                            WINDOW * self.workers)
         index = 0

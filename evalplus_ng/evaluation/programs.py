@@ -65,6 +65,11 @@ DEFAULT_TIME_LIMIT = 10.0
 #: public tests alone; ``original`` the dataset's own tests; ``plus`` and ``stress`` the
 #: tiers ``augment`` made (correctness, efficiency); ``full`` every test.
 BASE, ORIGINAL, FULL = "base", "original", "full"
+#: The ``kind`` a results file of programs names in its ``evalplus_ng`` record.
+RESULTS_KIND = "programs"
+#: The tiers of a task's tests, in the order ``full`` runs them (:attr:`ProgramRun.tier`).
+PUBLIC = "public"
+TIERS = (PUBLIC, ORIGINAL, PLUS_ORIGIN, STRESS_ORIGIN)
 PROGRAM_SUITES: dict[str, frozenset[str]] = {
     BASE: frozenset(),
     ORIGINAL: frozenset({DATASET_ORIGIN}),
@@ -118,6 +123,15 @@ class ProgramRun:
     error: str = ""
     #: The seconds the test was allowed (:meth:`ProgramConfig.limit`).
     time_limit: float = 0.0
+    #: The test's origin (:attr:`~evalplus_ng.records.ProgramTest.origin`: "" for the
+    #: dataset's own tests, ``plus`` or ``stress`` for ``augment``'s).
+    origin: str = ""
+
+    @property
+    def tier(self) -> str:
+        """Which tests the run's test is of (:data:`TIERS`): ``public``, ``original`` (the
+        dataset's hidden tests), ``plus`` or ``stress``."""
+        return PUBLIC if self.public else (self.origin or ORIGINAL)
 
 
 @dataclass(frozen=True)
@@ -215,11 +229,13 @@ def runs_of(task: ProgramTask, order: Sequence[int], result: JobResult,
     if result.load.status is not Status.OK:
         status = (RunStatus.TIMEOUT if result.load.status is Status.TIMEOUT
                   else RunStatus.RUNTIME_ERROR)
-        return (ProgramRun(order[0], task.tests[order[0]].public, status, 0.0,
-                           result.load.error or "", allowed[0]),) if order else ()
+        first = task.tests[order[0]] if order else None
+        return (ProgramRun(order[0], first.public, status, 0.0, result.load.error or "",
+                           allowed[0], first.origin),) if first is not None else ()
     return tuple(
         ProgramRun(order[k], task.tests[order[k]].public, run_status(outcome, passed),
-                   outcome.seconds, "" if passed else outcome.error or "", allowed[k])
+                   outcome.seconds, "" if passed else outcome.error or "", allowed[k],
+                   task.tests[order[k]].origin)
         for k, (outcome, passed) in enumerate(zip(result.outcomes, result.passed,
                                                   strict=True)))
 
@@ -371,10 +387,19 @@ def failure_kind(result: ProgramResult, column: str = FULL) -> str:
     if result.refused:
         return REFUSED
     runs = [run for run in result.tests if column != BASE or run.public]
-    if all(run.status not in CORRECTNESS for run in runs) and any(
-            run.status is RunStatus.TIMEOUT for run in runs):
-        return RunStatus.TIMEOUT.value
-    return CORRECTNESS_FAILURE
+    timed_out = failure_status(run.status for run in runs) is RunStatus.TIMEOUT
+    return RunStatus.TIMEOUT.value if timed_out else CORRECTNESS_FAILURE
+
+
+def failure_status(statuses: Iterable[RunStatus]) -> RunStatus:
+    """The status a failing sample is counted under, from its runs' statuses in a column
+    (in the order run): ``timeout`` where no run failed on correctness and one timed out
+    (right where it finished, too slow somewhere), else the first failure of correctness
+    (``runtime_error`` where there is none: a run cut short, or a broken checker)."""
+    seen = list(statuses)
+    if all(status not in CORRECTNESS for status in seen) and RunStatus.TIMEOUT in seen:
+        return RunStatus.TIMEOUT
+    return next((status for status in seen if status in CORRECTNESS), RunStatus.RUNTIME_ERROR)
 
 
 #: The kinds of :func:`failure_kind`.
@@ -394,10 +419,8 @@ def failure_counts(results: Iterable[ProgramResult], column: str = FULL) -> dict
             continue
         kinds[kind] += 1
         if kind == CORRECTNESS_FAILURE:
-            runs = [run for run in result.tests if column != BASE or run.public]
-            first = next((run.status for run in runs if run.status in CORRECTNESS),
-                         RunStatus.RUNTIME_ERROR)  # a run cut short, with no status
-            statuses[first.value] += 1
+            statuses[failure_status(run.status for run in result.tests
+                                    if column != BASE or run.public).value] += 1
     return {"samples": sum(kinds.values()),
             CORRECTNESS_FAILURE: {status.value: statuses[status.value]
                                   for status in CORRECTNESS},

@@ -98,6 +98,8 @@ from evalplus_ng.tasks.spec import file_stem
 ARTIFACT = "ProgramsPlus.jsonl.gz"
 #: Per task: the reference's seconds on each new test, in the artifact's order.
 SECONDS_FILE = "reference-seconds.json"
+#: The ``kind`` of this stage's ``stats.json`` (a function suite's names none).
+STATS_KIND = "programs"
 #: Inputs in one sandbox job: small enough that both workers share a task's candidates,
 #: large enough that a job's round trip is a small part of its cost; large inputs (which
 #: may each run to the time limit) in jobs of their own, smaller.
@@ -263,6 +265,8 @@ class ProgramAugmentSummary:
     #: task's limits, in file order (tasks with new tests only).
     rule: LimitRule | None = None
     limits: tuple[TaskLimits, ...] = ()
+    #: With the Ray backend: the reference's sandbox jobs run per node (by Ray node id).
+    nodes: Mapping[str, int] = field(default_factory=dict)
 
 
 def task_rng(seed: int, task_id: str) -> random.Random:
@@ -626,6 +630,7 @@ def run_augment_programs(
             timed = calibrate_program_tests(
                 [(task, done[task.task_id].tests) for task, _record in records], rule, out,
                 sandbox, timing)
+        nodes = dict(getattr(opened[0], "nodes", {})) if opened else {}
     limited = {task_id: [replace(new.test, time_limit=limit) for new, limit
                          in zip(done[task_id].tests, limits.limits, strict=True)]
                for task_id, limits in timed.items()}
@@ -647,7 +652,7 @@ def run_augment_programs(
             "limits": {**asdict(rule), "rule": rule.words()},
             "slowest": {limits.task_id: list(limits.slowest) for limits in in_order}})})
     return ProgramAugmentSummary(artifact, stats, seconds_file, reports, resumed,
-                                 time.perf_counter() - began, rule, in_order)
+                                 time.perf_counter() - began, rule, in_order, nodes)
 
 
 def _augment(todo: Sequence[ProgramTask], config: ProgramAugmentConfig, planner: Planner,
@@ -733,7 +738,7 @@ def stats_document(reports: Sequence[ProgramTaskReport], config: ProgramAugmentC
     """stats.json: the configuration, the totals and every task's report; with a ``rule``,
     how the new tests' limits came out (``limits``: the rule, totals and the tasks with a
     test timed again, with their slowdown); with ``llm``, how LLM generators ran."""
-    document: dict[str, Any] = {"kind": "programs", "config": asdict(config),
+    document: dict[str, Any] = {"kind": STATS_KIND, "config": asdict(config),
                                 **({"llm_config": asdict(llm)} if llm is not None else {}),
                                 "totals": totals(reports),
                                 "tasks": [asdict(report) for report in reports]}

@@ -25,7 +25,7 @@ import contextlib
 import json
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -148,6 +148,8 @@ class ProgramMiniSummary:
     reports: tuple[MiniTaskReport, ...]
     resumed: int = 0
     wall_seconds: float = 0.0
+    #: With the Ray backend: the sandbox jobs run per node (by Ray node id).
+    nodes: Mapping[str, int] = field(default_factory=dict)
 
 
 def code_digest() -> str:
@@ -300,6 +302,7 @@ def run_mini_programs(records: Sequence[tuple[ProgramTask, dict[str, Any]]],
     resumed = len(done)
     if progress is not None:
         progress(len(done), len(records))
+    nodes: dict[str, int] = {}
     if todo:
         context: contextlib.AbstractContextManager[Executor] = (
             contextlib.nullcontext(executor) if executor is not None
@@ -314,6 +317,7 @@ def run_mini_programs(records: Sequence[tuple[ProgramTask, dict[str, Any]]],
                 done[task.task_id] = loaded
                 if progress is not None:
                     progress(len(done), len(records))
+            nodes = dict(getattr(sandbox, "nodes", {}))
     out.mkdir(parents=True, exist_ok=True)
     reports = tuple(reduce_task(task, done[task.task_id]) for task, _record in records)
     artifact = out / MINI_ARTIFACT
@@ -323,7 +327,8 @@ def run_mini_programs(records: Sequence[tuple[ProgramTask, dict[str, Any]]],
     stats = out / MINI_STATS
     write_json(stats, {**stats_document(reports, config),
                        "suite": suite_digest([record for _task, record in records])})
-    return ProgramMiniSummary(artifact, stats, reports, resumed, time.perf_counter() - began)
+    return ProgramMiniSummary(artifact, stats, reports, resumed, time.perf_counter() - began,
+                              nodes)
 
 
 def suite_digest(records: Sequence[dict[str, Any]]) -> str:

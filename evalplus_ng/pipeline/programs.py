@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from evalplus_ng.evaluation.programs import (
     BASE,
     FULL,
     ORIGINAL,
+    RESULTS_KIND,
     ProgramConfig,
     ProgramResult,
     RunStatus,
@@ -30,8 +31,6 @@ from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Verdict
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples
 
-#: The ``kind`` a results file of programs names in its ``evalplus_ng`` record.
-RESULTS_KIND = "programs"
 #: What each suite judges on, for the line that says so.
 SUITE_WORDS = {
     BASE: "the public tests",
@@ -76,6 +75,8 @@ class ProgramSummary:
     pass_at_k: dict[str, dict[int, float]]
     tasks: int
     suite: str = FULL
+    #: With the Ray backend: sandbox jobs run per node (by Ray node id).
+    nodes: Mapping[str, int] = field(default_factory=dict)
 
     def count(self, column: str, verdict: Verdict) -> int:
         """How many samples have ``verdict`` in ``column`` ("base", or the suite's)."""
@@ -105,7 +106,10 @@ class ProgramSummary:
 
 def result_entry(result: ProgramResult, suite: str = FULL) -> dict[str, Any]:
     """One sample's entry in the results file: ``base_status``, and the suite's verdict
-    named after it (``full_status``, ``plus_status``, ...) unless the suite is base."""
+    named after it (``full_status``, ``plus_status``, ...) unless the suite is base;
+    ``first_failure``, the first run that did not pass (its test's place, its status and
+    the tier of its test, :data:`~evalplus_ng.evaluation.programs.TIERS`: what ``report``
+    counts a failure under), and every run."""
     failure = result.first_failure
     return {
         "task_id": result.task_id,
@@ -114,7 +118,8 @@ def result_entry(result: ProgramResult, suite: str = FULL) -> dict[str, Any]:
         **({} if suite == BASE else {
             f"{suite}_status": None if result.full is None else result.full.value}),
         "first_failure": None if failure is None else {"index": failure.index,
-                                                       "status": failure.status.value},
+                                                       "status": failure.status.value,
+                                                       "tier": failure.tier},
         **({"refused": result.refused} if result.refused else {}),
         "tests": [{"index": run.index, "public": run.public, "status": run.status.value,
                    "seconds": round(run.seconds, 4), "time_limit": run.time_limit,
@@ -153,6 +158,7 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
         samples = read_program_samples(request.samples, tasks)
         say(f"judging {len(samples)} program(s) on {SUITE_WORDS[suite]} of {request.tasks}")
         results = tuple(judge_programs(tasks, samples, sandbox, request.config, progress))
+        nodes = dict(getattr(sandbox, "nodes", {}))
     out = request.results or results_path(request.samples, suite)
     out.parent.mkdir(parents=True, exist_ok=True)
     identity = {"kind": RESULTS_KIND, "suite": suite, "tasks": str(request.tasks),
@@ -161,4 +167,4 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
                 "memory_bytes": request.limits.memory_bytes}
     write_json(out, results_document(results, identity, suite))
     return ProgramSummary(out, results, program_pass_at_k(results, suite=suite), len(tasks),
-                          suite)
+                          suite, nodes)

@@ -13,19 +13,29 @@ from typing import Any
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.oracle import audit
+from evalplus_ng.pipeline.augment import table
+from evalplus_ng.pipeline.augment_programs import AUGMENTED
+from evalplus_ng.pipeline.augment_programs import STATS_KIND as PROGRAM_STATS_KIND
 from evalplus_ng.pipeline.context import DEFAULT_OUT
 from evalplus_ng.pipeline.evaluate import is_results_name, results_label
+from evalplus_ng.pipeline.mini_programs import MINI_ARTIFACT, MINI_STATS
 from evalplus_ng.report import page, render
 from evalplus_ng.report.board import Board, SuiteFacts, board, dataset_of
 from evalplus_ng.report.matrix import Failure, first_failures
 from evalplus_ng.report.models import ModelInfo, ModelsFormatError, model_infos
+from evalplus_ng.report.programs import (
+    is_program_results,
+    judged_programs,
+    program_dataset,
+    program_first_failures,
+)
 from evalplus_ng.report.summary import (
     DuplicateResultsError,
     JudgedFile,
     ResultsFormatError,
     judged_file,
 )
-from evalplus_ng.tasks.spec import SUITE_SUFFIXES
+from evalplus_ng.tasks.spec import MINI_OF, SUITE_SUFFIXES
 from evalplus_ng.types import TaskId
 
 
@@ -85,12 +95,48 @@ def _json_document(path: Path) -> Any:
         raise InputError(str(path), exc.lineno, f"invalid JSON: {exc.msg}") from None
 
 
+def _program_stats(stats: object) -> bool:
+    """Whether a ``stats.json`` is program ``augment``'s."""
+    return isinstance(stats, dict) and stats.get("kind") == PROGRAM_STATS_KIND
+
+
+def _object(value: object) -> dict[str, Any]:
+    """``value`` where it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def _stats_tasks(stats: dict[str, Any]) -> list[dict[str, Any]]:
+    tasks = stats.get("tasks")
+    return [t for t in tasks if isinstance(t, dict)] if isinstance(tasks, list) else []
+
+
 def suite_dataset(artifacts: Path) -> str | None:
-    """The dataset whose suite ``artifacts`` holds, as its ``stats.json`` records it."""
+    """The dataset whose suite ``artifacts`` holds, as its ``stats.json`` records it
+    (program tasks: as their ids name it, :func:`~evalplus_ng.report.programs.program_dataset`)."""
     stats = _json_file(artifacts / "stats.json")
+    if isinstance(stats, dict) and _program_stats(stats):
+        ids = [str(t.get("task_id")) for t in _stats_tasks(stats)]
+        return program_dataset(ids) if ids else None
     config = stats.get("config") if isinstance(stats, dict) else None
     made = config.get("dataset") if isinstance(config, dict) else None
     return str(made) if made else None
+
+
+def program_suite_lines(stats: dict[str, Any]) -> tuple[dict[str, float], dict[str, float],
+                                                        list[str]]:
+    """What program ``augment``'s ``stats.json`` says of its suite: plus and stress tests
+    per augmented task, and lines for the tasks by outcome and the new tests' limits."""
+    augmented = [t for t in _stats_tasks(stats) if t.get("outcome") == AUGMENTED]
+    outcomes = _object(_object(stats.get("totals")).get("tasks"))
+    lines = [f"tasks: {sum(outcomes.values())}, by outcome of augment: " + ", ".join(
+        f"{outcome} {n}" for outcome, n in outcomes.items()) + " (the inputs per task above "
+        f"count the {len(augmented)} augmented)"] if outcomes else []
+    spread = _object(_object(_object(stats.get("limits")).get("totals")).get("by_limit"))
+    if spread:
+        lines.append("time limits of the new tests: " + ", ".join(
+            f"{n:,} at {limit} s" for limit, n in spread.items()))
+    return (table([int(t.get("plus", 0)) for t in augmented]),
+            table([int(t.get("stress", 0)) for t in augmented]), lines)
 
 
 def suite_facts(artifacts: Path, datasets: Collection[str] = ()) -> SuiteFacts:
@@ -101,9 +147,14 @@ def suite_facts(artifacts: Path, datasets: Collection[str] = ()) -> SuiteFacts:
     stats, reduction, findings = (_json_file(artifacts / name) for name in
                                   ("stats.json", "reduction.json", "audit.json"))
     plus = stress = edge = None
+    lines: list[str] = []
+    if isinstance(stats, dict) and _program_stats(stats):
+        plus, stress, lines = program_suite_lines(stats)
+        reduction = _program_reduction(_json_file(artifacts / MINI_STATS))
     if isinstance(stats, dict):
-        plus, stress = stats.get("plus_inputs"), stats.get("stress_inputs")
-        edge = stats.get("edge_inputs")
+        if not _program_stats(stats):
+            plus, stress = stats.get("plus_inputs"), stats.get("stress_inputs")
+            edge = stats.get("edge_inputs")
         made = suite_dataset(artifacts)
         if made and datasets and made not in datasets:
             notes.append(f"warning: {artifacts} holds a {made} suite; the results judged "
@@ -122,7 +173,19 @@ def suite_facts(artifacts: Path, datasets: Collection[str] = ()) -> SuiteFacts:
         defective = tuple(sorted({str(f.get("task_id")) for f in records
                                   if f.get("status") == audit.CONFIRMED}, key=audit.task_order))
     return SuiteFacts(str(artifacts), plus, stress, edge, profile, tests, audit_counts,
-                      defective or (), tuple(notes))
+                      defective or (), tuple(notes), tuple(lines))
+
+
+def _program_reduction(mini: object) -> dict[str, Any] | None:
+    """A program MINI's ``mini-stats.json`` as a ``reduction.json`` says the same: its
+    new tests per task (of both tiers), over the tasks it reduced."""
+    totals = mini.get("totals") if isinstance(mini, dict) else None
+    spread = totals.get("mini_tests_per_task") if isinstance(totals, dict) else None
+    if not isinstance(spread, dict) or not spread.get("tasks"):
+        return None
+    profile = "new tests of both tiers"
+    return {"profile": profile, "profiles": [
+        {"profile": profile, "tests_per_task": spread.get("total", 0) / spread["tasks"]}]}
 
 
 def folder_of(dataset: str, folders: Sequence[Path]) -> Path | None:
@@ -140,15 +203,21 @@ def suite_kinds(folders: Sequence[Path]) -> dict[str, str]:
     for folder in folders:
         for path in sorted(folder.glob("*.jsonl.gz")):
             stem = path.name.removesuffix(".jsonl.gz")
-            kind = max((k for k, suffix in SUITE_SUFFIXES.items() if stem.endswith(suffix)),
-                       key=lambda k: len(SUITE_SUFFIXES[k]))
+            kind = "mini" if path.name == MINI_ARTIFACT else max(
+                (k for k, suffix in SUITE_SUFFIXES.items() if stem.endswith(suffix)),
+                key=lambda k: len(SUITE_SUFFIXES[k]))
             kinds.setdefault(hashlib.sha256(path.read_bytes()).hexdigest(), kind)
     return kinds
 
 
 def _suite_kind(judged: JudgedFile, kinds: Mapping[str, str]) -> JudgedFile:
     """A file judged with ``--suite PATH`` takes the kind of the artifacts' suite file
-    of the same digest (a MINI given by its path is a MINI, not plus)."""
+    of the same digest (a MINI given by its path is a MINI, not plus); one of program
+    tasks judged on a MINI's tasks file (``ProgramsMini.jsonl.gz``) takes the MINI's kind
+    of its suite (plus: ``mini``, stress: ``stress-mini``)."""
+    if judged.programs:
+        reduced = kinds.get(judged.digest) == "mini" and judged.kind in MINI_OF
+        return replace(judged, kind=MINI_OF[judged.kind]) if reduced else judged
     kind = kinds.get(judged.digest) if judged.kind == "file" else None
     return replace(judged, kind=kind) if kind else judged
 
@@ -177,15 +246,18 @@ def run_report(paths: Sequence[Path], out: Path, artifacts: Sequence[Path] = (DE
     failures: dict[str, dict[TaskId, Failure]] = {}
     for path in results_files(paths):
         document = _json_document(path)
+        programs = is_program_results(document)
         try:
-            one = _suite_kind(judged_file(document, results_label(path), str(path)), kinds)
+            one = _suite_kind((judged_programs if programs else judged_file)(
+                document, results_label(path), str(path)), kinds)
+            failures[str(path)] = (program_first_failures if programs
+                                   else first_failures)(document)
         except ResultsFormatError as exc:
             raise InputError(str(path), None, str(exc)) from None
         refusal = partial_error(one)
         if refusal is not None and not include_partial:
             raise InputError(str(path), None, refusal)
         judged.append(one)
-        failures[str(path)] = first_failures(document)
     facts: dict[str, SuiteFacts] = {}
     for dataset in {dataset_of(j) for j in judged}:
         folder = folder_of(dataset, folders)

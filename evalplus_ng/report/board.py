@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from evalplus_ng.evaluation.evaluate import PASS_AT_K, estimate_pass_at_k
+from evalplus_ng.evaluation.programs import FULL
 from evalplus_ng.report.matrix import Cell, Failure, cells
 from evalplus_ng.report.models import ModelInfo, metadata_keys
 from evalplus_ng.report.summary import PLUS_KINDS, JudgedFile, Report, build, main_files
@@ -35,6 +36,9 @@ class SuiteFacts:
     audit: Mapping[str, int] | None = None
     defective: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: What else the folder says of its suite, a line each (program tasks: the tasks by
+    #: outcome of ``augment``, the new tests' time limits).
+    lines: tuple[str, ...] = ()
 
 
 def dataset_of(judged: JudgedFile) -> str:
@@ -53,15 +57,16 @@ def title(dataset: str) -> str:
 
 
 def pass_at_ks(judged: JudgedFile, ks: Sequence[int] = PASS_AT_K) -> dict[str, dict[int, float]]:
-    """Column (``base``; ``plus`` for a file judged on base and plus) -> k -> pass@k in
-    percent, for every k of ``ks`` that every task's sample count allows (``evaluate``'s
-    unbiased estimator and rule)."""
+    """Column (``base``; ``plus`` for a file judged on base and plus, ``full`` for one of
+    program tasks judged on every test) -> k -> pass@k in percent, for every k of ``ks``
+    that every task's sample count allows (``evaluate``'s unbiased estimator and rule)."""
     totals = [counts.samples for counts in judged.tasks.values()]
     if not totals:
         return {}
     columns = {"base": [counts.base for counts in judged.tasks.values()]}
-    if judged.kind in PLUS_KINDS:
-        columns["plus"] = [counts.plus for counts in judged.tasks.values()]
+    second = "plus" if judged.kind in PLUS_KINDS else judged.kind if judged.kind == FULL else ""
+    if second:
+        columns[second] = [counts.plus for counts in judged.tasks.values()]
     return {column: {k: 100 * estimate_pass_at_k(totals, corrects, k)
                      for k in ks if min(totals) >= k}
             for column, corrects in columns.items()}
@@ -81,7 +86,8 @@ class Benchmark:
 
     @property
     def title(self) -> str:
-        return title(self.dataset)
+        return title(self.dataset) + (" (stdin/stdout programs)" if self.report.programs
+                                      else "")
 
     @property
     def ks(self) -> tuple[int, ...]:
@@ -114,7 +120,7 @@ class Board:
         for benchmark in self.benchmarks:
             for row in benchmark.report.rows:
                 scores.setdefault(row.label, []).append(
-                    row.plus if row.plus is not None else row.base)
+                    row.score if row.score is not None else row.base)
         return sorted(scores, key=lambda label: (-len(scores[label]),
                                                  -sum(scores[label]) / len(scores[label]),
                                                  label))

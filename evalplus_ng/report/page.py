@@ -20,16 +20,20 @@ from evalplus_ng.report.board import Benchmark, Board
 from evalplus_ng.report.matrix import Cell, Failure
 from evalplus_ng.report.models import ModelInfo
 from evalplus_ng.report.render import (
-    BASES_TEXT,
-    KILLS_TEXT,
+    FAILURES_TEXT,
+    FAILURES_TITLE,
     TOP_TASKS,
     Table,
     bases,
+    bases_text,
     board_line,
     dropped,
     drops_text,
+    failures,
+    found_title,
     headline,
     kills,
+    kills_text,
     leaderboard,
     leaderboard_title,
     pass_at_k_note,
@@ -224,8 +228,8 @@ def _matrix_cell(benchmark: Benchmark, task_id: TaskId, label: str) -> str:
     kind = _kind(cell)
     ident = _escape(cell_id(benchmark.dataset, task_id, label))
     text = f"{cell.plus}/{cell.samples}"
-    title = (f"{cell.plus} of {cell.samples} sample(s) pass base and plus, "
-             f"{cell.base} pass base")
+    title = (f"{cell.plus} of {cell.samples} sample(s) pass base and "
+             f"{benchmark.report.pooled}, {cell.base} pass base")
     opening = (f"<td class=\"c {kind}\" id=\"{ident}\" data-v=\"{cell.share:.4f}\" "
                f"title=\"{_escape(title)}\">")
     if cell.failure is None:
@@ -242,7 +246,9 @@ def _matrix(benchmark: Benchmark) -> str:
                    key=task_order)
     rates = dict(zip((t.task_id for t in benchmark.report.tasks),
                      task_rates(benchmark.report.tasks).rows, strict=True))
-    head = ("<tr><th>task</th><th>samples</th><th>base %</th><th>plus %</th><th>drop</th>"
+    column = benchmark.report.pooled
+    head = (f"<tr><th>task</th><th>samples</th><th>base %</th><th>{_escape(column)} %</th>"
+            "<th>drop</th>"
             + "".join(f"<th class=\"model\" title=\"{_escape(label)}\"><span>"
                       f"{_escape(label)}</span></th>" for label in labels) + "</tr>")
     rows = []
@@ -252,10 +258,11 @@ def _matrix(benchmark: Benchmark) -> str:
                     + "".join(_cell(text, "", {}) for text in numbers)
                     + "".join(_matrix_cell(benchmark, task_id, label) for label in labels)
                     + "</tr>")
-    legend = ("<p class=\"legend\">A cell counts a model's samples of a task passing base "
-              "and plus; one with failures opens its first failing sample: the tests it "
-              "failed, its first failing input and its code. "
-              "<span class=\"pass\">all pass</span><span class=\"kill\">some killed by plus</span>"
+    legend = (f"<p class=\"legend\">A cell counts a model's samples of a task passing base "
+              f"and {_escape(column)}; one with failures opens its first failing sample: the "
+              "tests it failed, its first failing input and its code. "
+              "<span class=\"pass\">all pass</span><span class=\"kill\">some killed by "
+              f"{_escape(column)}</span>"
               "<span class=\"part\">some fail base</span><span class=\"fail\">none passes "
               "base</span></p>")
     ident = _escape(f"tasks-{benchmark.dataset}")
@@ -283,18 +290,23 @@ def _benchmark(board: Board, benchmark: Benchmark, h: str, sub: str) -> list[str
     note = pass_at_k_note(benchmark)
     if note:
         parts.append(f"<p>{_escape(note)}</p>")
-    if report.has_plus:
-        parts += [f"<{sub}>What the plus tests find</{sub}>", f"<p>{_escape(KILLS_TEXT)}</p>"]
+    if report.has_kills:
+        parts += [f"<{sub}>{_escape(found_title(report))}</{sub}>",
+                  f"<p>{_escape(kills_text(report))}</p>"]
         if sum(report.kills.values()):
             parts.append(f"<figure>{plots.kills_plot(report)}</figure>")
         parts.append(_table(kills(report), f"kills-{dataset}", board.models))
-        text = re.sub(r"\*([\w ]+)\*", r"<em>\1</em>", _escape(BASES_TEXT))
+        text = re.sub(r"\*([\w ]+)\*", r"<em>\1</em>", _escape(bases_text(report)))
         parts += [f"<p>{text}</p>", _table(bases(report), f"bases-{dataset}", board.models)]
+    if report.programs:
+        parts += [f"<{sub}>{_escape(FAILURES_TITLE)}</{sub}>", f"<p>{_escape(FAILURES_TEXT)}</p>",
+                  _table(failures(report), f"failures-{dataset}", board.models)]
     parts += [f"<{sub}>Per-task pass rates (all models' samples pooled)</{sub}>",
               f"<figure>{plots.task_plot(report)}</figure>"]
-    if report.has_plus:
+    if report.has_kills:
         parts += [f"<p>{_escape(drops_text(report))}</p>",
-                  _table(task_rates(dropped(report)[:TOP_TASKS]), f"drops-{dataset}", {})]
+                  _table(task_rates(dropped(report)[:TOP_TASKS], report.pooled),
+                         f"drops-{dataset}", {})]
     parts += [_matrix(benchmark), f"<{sub}>The suite ({_escape(facts.folder)})</{sub}><ul>"]
     parts += [f"<li>{_escape(line[2:])}</li>" for line in suite_lines(facts)] or [
         "<li>no files</li>"]

@@ -10,13 +10,17 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from evalplus_ng.report.summary import KILL_KINDS, Report
+from evalplus_ng.report.summary import Report
 
-COLORS = {"base": "#9ecae1", "plus": "#08519c", "mini": "#fd8d3c", "stress": "#74c476",
+COLORS = {"base": "#9ecae1", "original": "#6baed6", "plus": "#08519c", "mini": "#fd8d3c",
+          "stress": "#74c476", "full": "#08306b",
           "wrong output": "#d62728", "exception": "#9467bd", "timeout": "#ff7f0e",
-          "crash": "#7f7f7f", "not recorded": "#c7c7c7"}
-#: What a pass@1 bar counts: base tests, base and plus tests, the MINI's tests.
-LEGEND = {"base": "base", "plus": "base + plus", "mini": "MINI"}
+          "crash": "#7f7f7f", "not recorded": "#c7c7c7",
+          "wrong_answer": "#d62728", "runtime_error": "#9467bd", "output_limit": "#8c564b"}
+#: What a pass@1 bar counts: base tests, base and plus tests, the MINI's tests; program
+#: tasks' original and full suites.
+LEGEND = {"base": "base", "original": "base + original", "plus": "base + plus",
+          "mini": "MINI", "full": "every test"}
 
 
 def _svg(figure: Any) -> str:
@@ -40,8 +44,9 @@ def _figure(width: float, height: float) -> Any:
 def leaderboard_plot(report: Report) -> str:
     """Horizontal bars: pass@1 per model on base, plus and the MINI."""
     rows = list(report.rows)
-    columns = [c for c, present in (("base", True), ("plus", report.has_plus),
-                                    ("mini", report.has_mini)) if present]
+    columns = [c for c, present in (("base", True), ("original", report.has("original")),
+                                    ("plus", report.has_plus), ("mini", report.has_mini),
+                                    ("full", report.has("full"))) if present]
     figure = _figure(9, 0.8 + 0.09 * len(rows) * (1 + len(columns)))
     axes = figure.subplots()
     height = 0.8 / len(columns)
@@ -70,9 +75,9 @@ def task_plot(report: Report) -> str:
     axes = figure.subplots()
     xs = range(len(tasks))
     axes.bar(xs, [t.base for t in tasks], width=1.0, color=COLORS["base"], label="base")
-    if report.has_plus:
-        axes.bar(xs, [t.plus for t in tasks], width=1.0, color=COLORS["plus"],
-                 label="base + plus")
+    if report.pooled != "base":
+        axes.bar(xs, [t.plus for t in tasks], width=1.0, color=COLORS[report.pooled],
+                 label=f"base + {report.pooled}")
     axes.set_xlim(-0.5, len(tasks) - 0.5)
     axes.set_ylim(0, 100)
     axes.set_xticks([])
@@ -84,11 +89,11 @@ def task_plot(report: Report) -> str:
 
 def kills_plot(report: Report) -> str:
     """Stacked bars: each model's kills by failure kind."""
-    rows = [r for r in report.rows if r.plus is not None and any(r.kills.values())]
+    rows = [r for r in report.rows if r.score is not None and any(r.kills.values())]
     figure = _figure(9, 0.8 + 0.16 * max(1, len(rows)))
     axes = figure.subplots()
     left: list[int] = [0] * len(rows)
-    for kind in KILL_KINDS:
+    for kind in report.kill_kinds:
         values = [r.kills.get(kind, 0) for r in rows]
         if any(values):
             axes.barh(range(len(rows)), values, left=left, color=COLORS[kind], label=kind)
@@ -98,7 +103,7 @@ def kills_plot(report: Report) -> str:
     from matplotlib.ticker import MaxNLocator
 
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlabel("kills (samples passing base, failing plus)")
+    axes.set_xlabel(f"kills (samples passing base, failing {report.pooled})")
     axes.legend(loc="lower right", fontsize=8)
     axes.grid(axis="x", alpha=0.3)
     return _svg(figure)

@@ -15,7 +15,13 @@ from evalplus_ng.evaluation.evaluate import PASS_AT_K
 from evalplus_ng.generate.classes import KINDS
 from evalplus_ng.report.board import Benchmark, Board, SuiteFacts
 from evalplus_ng.report.models import ModelInfo
-from evalplus_ng.report.summary import KILL_BASES, KILL_KINDS, Report, TaskRate
+from evalplus_ng.report.summary import (
+    PROGRAM_FAILURES,
+    PROGRAM_KILL_KINDS,
+    PROGRAM_SUITE_ORDER,
+    Report,
+    TaskRate,
+)
 
 #: Tasks listed in the table of the largest drops from base to plus.
 TOP_TASKS = 20
@@ -37,21 +43,30 @@ def _pct(value: float | None) -> str:
     return "" if value is None else f"{value:.1f}"
 
 
+def _k_columns(benchmark: Benchmark) -> list[str]:
+    """The columns some model has pass@k of: base, then plus and full."""
+    return ["base", *(column for column in ("plus", "full")
+                      if any(column in table for table in benchmark.pass_at_k.values()))]
+
+
 def _suite_columns(benchmark: Benchmark) -> list[str]:
     """The pass@1 columns a benchmark's results fill, then its pass@k columns."""
     report = benchmark.report
     columns = ["base"]
+    if report.has("original"):
+        columns.append("original (dataset's tests)")
     if report.has_plus:
-        columns += ["plus", "drop"]
+        columns += ["plus"] + ([] if report.has("full") else ["drop"])
     if report.has_mini:
         columns.append("MINI")
     if report.has_stress:
         columns.append("stress (efficiency)")
     if report.has_edge:
         columns.append("edge (unlike base)")
-    for k in benchmark.ks:
-        columns += [f"base pass@{k}"] + ([f"plus pass@{k}"] if report.has_plus else [])
-    return columns
+    if report.has("full"):
+        columns += ["full (every test)", "drop"]
+    return columns + [f"{column} pass@{k}" for k in benchmark.ks
+                      for column in _k_columns(benchmark)]
 
 
 def _suite_cells(benchmark: Benchmark, label: str) -> list[str]:
@@ -61,20 +76,21 @@ def _suite_cells(benchmark: Benchmark, label: str) -> list[str]:
         return [""] * len(_suite_columns(benchmark))
     report = benchmark.report
     cells = [_pct(row.base)]
+    if report.has("original"):
+        cells.append(_pct(row.original))
     if report.has_plus:
-        cells += [_pct(row.plus), _pct(row.drop)]
+        cells += [_pct(row.plus)] + ([] if report.has("full") else [_pct(row.drop)])
     if report.has_mini:
         cells.append(_pct(row.mini))
     if report.has_stress:
         cells.append(_pct(row.stress))
     if report.has_edge:
         cells.append(_pct(row.edge))
+    if report.has("full"):
+        cells += [_pct(row.full), _pct(row.drop)]
     table = benchmark.pass_at_k.get(label, {})
-    for k in benchmark.ks:
-        cells.append(_pct(table.get("base", {}).get(k)))
-        if report.has_plus:
-            cells.append(_pct(table.get("plus", {}).get(k)))
-    return cells
+    return cells + [_pct(table.get(column, {}).get(k)) for k in benchmark.ks
+                    for column in _k_columns(benchmark)]
 
 
 def _metadata(board: Board, label: str) -> list[str]:
@@ -111,14 +127,38 @@ def side_by_side(board: Board) -> Table:
     return Table(tuple(columns), tuple(rows), groups=tuple(groups))
 
 
+#: Program tasks' kinds of failure under their headings: correctness, then efficiency.
+_PROGRAM_GROUPS = (("correctness", len(PROGRAM_KILL_KINDS) - 1), ("efficiency", 1))
+
+
+def _counted(label: str, counts: Mapping[str, int], kinds: Sequence[str]) -> tuple[str, ...]:
+    """A row of counts: the label, their sum, then each kind's."""
+    return (label, str(sum(counts.get(k, 0) for k in kinds)),
+            *(str(counts.get(k, 0)) for k in kinds))
+
+
 def kills(report: Report) -> Table:
-    """Each model's kills by what its first failing plus test did."""
-    rows = tuple((row.label, str(sum(row.kills.values())),
-                  *(str(row.kills.get(k, 0)) for k in KILL_KINDS))
-                 for row in report.rows if row.plus is not None)
-    total = report.kills
-    return Table(("model", "kills", *KILL_KINDS), rows,
-                 ("all", str(sum(total.values())), *(str(total.get(k, 0)) for k in KILL_KINDS)))
+    """Each model's kills by what its first failing plus test did (program tasks: by
+    what failed it, correctness apart from efficiency)."""
+    kinds = report.kill_kinds
+    rows = tuple(_counted(row.label, row.kills, kinds)
+                 for row in report.rows if row.score is not None)
+    groups = (("", 2), *_PROGRAM_GROUPS) if report.programs else ()
+    return Table(("model", "kills", *kinds), rows, _counted("all", report.kills, kinds),
+                 groups)
+
+
+def failures(report: Report) -> Table:
+    """Program tasks: each model's failing samples in each suite it was judged on (the
+    public tests' failures among them), correctness apart from efficiency."""
+    kinds = PROGRAM_FAILURES
+    rows = tuple((row.label, suite, str(counts.get("samples", 0)),
+                  *_counted("", counts, kinds)[1:])
+                 for row in report.rows
+                 for suite in sorted(row.failures, key=PROGRAM_SUITE_ORDER.index)
+                 for counts in (row.failures[suite],))
+    return Table(("model", "suite", "samples", "failing", *kinds), rows,
+                 groups=(("", 4), *_PROGRAM_GROUPS, ("", 1)))
 
 
 #: What the table of kills' bases says of them, in Markdown and HTML.
@@ -129,6 +169,31 @@ BASES_TEXT = ("What the kills rest on: a kill is *like base* when the sample fai
               "classes, those of its first failing plus test counted.")
 KILLS_TEXT = ("Kills: samples that pass the base tests and fail the plus tests, by what "
               "their first failing plus test did.")
+#: The same of program tasks.
+PROGRAM_BASES_TEXT = ("Which tier's test failed each kill first: *original* (the dataset's "
+                      "hidden tests), *plus* (augment's correctness tier: in the full suite, "
+                      "after every test of the dataset passed: what plus finds beyond the "
+                      "dataset), *stress* (augment's efficiency tier); *not recorded* where "
+                      "the results file does not say.")
+PROGRAM_KILLS_TEXT = ("Kills: samples that pass the public tests (base) and fail the hidden "
+                      "ones of the suite (full, else plus), by what failed them: correctness "
+                      "(a wrong answer, a runtime error, too much output; the first such run's "
+                      "status) apart from efficiency (only timeouts failed them).")
+PROGRAMS_TEXT = ("Program tasks (stdin/stdout): base is the public tests; original the "
+                 "dataset's hidden tests, plus and stress augment's tiers (correctness, "
+                 "efficiency), each after the public tests; full every test.")
+FAILURES_TITLE = "Failures per suite: correctness apart from efficiency"
+FAILURES_TEXT = ("Failing samples of each suite, the public tests' failures among them: "
+                 "correctness (the first failing run's status) apart from efficiency (only "
+                 "timeouts failed them), and refused (never run).")
+
+
+def kills_text(report: Report) -> str:
+    return PROGRAM_KILLS_TEXT if report.programs else KILLS_TEXT
+
+
+def bases_text(report: Report) -> str:
+    return PROGRAM_BASES_TEXT if report.programs else BASES_TEXT
 
 
 def edge_counts(edges: Mapping[str, int]) -> str:
@@ -139,14 +204,16 @@ def edge_counts(edges: Mapping[str, int]) -> str:
 
 
 def bases(report: Report) -> Table:
-    """Each model's kills by what they rest on, with the edge kills per class."""
-    rows = tuple((row.label, str(sum(row.bases.values())),
-                  *(str(row.bases.get(b, 0)) for b in KILL_BASES), edge_counts(row.edges))
-                 for row in report.rows if row.plus is not None)
-    total = report.bases
-    return Table(("model", "kills", *KILL_BASES, "edge classes (kills)"), rows,
-                 ("all", str(sum(total.values())), *(str(total.get(b, 0)) for b in KILL_BASES),
-                  edge_counts(report.edges)))
+    """Each model's kills by what they rest on, with the edge kills per class (program
+    tasks: by the tier of their first failing test)."""
+    kinds = report.kill_bases
+    edges = () if report.programs else ("edge classes (kills)",)
+    rows = tuple((*_counted(row.label, row.bases, kinds),
+                  *(edge_counts(row.edges) for _ in edges))
+                 for row in report.rows if row.score is not None)
+    return Table(("model", "kills", *kinds, *edges), rows,
+                 (*_counted("all", report.bases, kinds),
+                  *(edge_counts(report.edges) for _ in edges)))
 
 
 def dropped(report: Report) -> list[TaskRate]:
@@ -157,13 +224,13 @@ def dropped(report: Report) -> list[TaskRate]:
 
 def drops_text(report: Report) -> str:
     lost = dropped(report)
-    return (f"{len(lost)} of {len(report.tasks)} tasks lose samples from base to plus; the "
-            f"{min(TOP_TASKS, len(lost))} largest drops:")
+    return (f"{len(lost)} of {len(report.tasks)} tasks lose samples from base to "
+            f"{report.pooled}; the {min(TOP_TASKS, len(lost))} largest drops:")
 
 
-def task_rates(tasks: Sequence[TaskRate]) -> Table:
-    """Tasks' pass rates pooled over the models."""
-    return Table(("task", "samples", "base %", "plus %", "drop"),
+def task_rates(tasks: Sequence[TaskRate], column: str = "plus") -> Table:
+    """Tasks' pass rates pooled over the models (``column``: the suite pooled)."""
+    return Table(("task", "samples", "base %", f"{column} %", "drop"),
                  tuple((t.task_id, str(t.samples), _pct(t.base), _pct(t.plus), _pct(t.drop))
                        for t in tasks))
 
@@ -174,6 +241,8 @@ def headline(report: Report) -> list[str]:
              f"(on the base and plus suite where there is one)."]
     if report.datasets:
         lines.append(f"Dataset: {', '.join(report.datasets)}.")
+    if report.programs:
+        lines.append(PROGRAMS_TEXT)
     for kind, digests in sorted(report.digests.items()):
         if len(digests) > 1:
             lines.append(f"**Warning**: the {kind} results were judged with {len(digests)} "
@@ -208,6 +277,7 @@ def suite_lines(facts: SuiteFacts) -> list[str]:
                      f"({', '.join(facts.defective) or 'none'}); "
                      f"{audit.get('unreviewed', 0)} finding(s) awaiting review, "
                      f"{audit.get('dismissed', 0)} dismissed after review")
+    lines += [f"- {line}" for line in facts.lines]
     lines += [f"- {note}" for note in facts.notes]
     return lines
 
@@ -221,6 +291,10 @@ def pass_at_k_note(benchmark: Benchmark) -> str | None:
         return None
     return (f"No {' or '.join(missing)} here: a model's pass@k needs at least k samples of "
             f"every task (the fewest a model has of a task here: {min(counts)}).")
+
+
+def found_title(report: Report) -> str:
+    return "What the hidden tests find" if report.programs else "What the plus tests find"
 
 
 def leaderboard_title(benchmark: Benchmark) -> str:
@@ -257,13 +331,17 @@ def _md_benchmark(board: Board, benchmark: Benchmark, depth: str) -> list[str]:
     note = pass_at_k_note(benchmark)
     if note:
         lines += [note, ""]
-    if report.has_plus:
-        lost = dropped(report)[:TOP_TASKS]
-        lines += [f"{depth} What the plus tests find", "", KILLS_TEXT, "",
-                  *_md_table(kills(report), board.models), "", BASES_TEXT, "",
-                  *_md_table(bases(report), board.models), "",
-                  f"{depth} Per-task pass rates (all models' samples pooled)", "",
-                  drops_text(report), "", *_md_table(task_rates(lost)), ""]
+    if report.has_kills:
+        lines += [f"{depth} {found_title(report)}", "", kills_text(report), "",
+                  *_md_table(kills(report), board.models), "", bases_text(report), "",
+                  *_md_table(bases(report), board.models), ""]
+    if report.programs:
+        lines += [f"{depth} {FAILURES_TITLE}", "", FAILURES_TEXT, "",
+                  *_md_table(failures(report), board.models), ""]
+    if report.has_kills:
+        lines += [f"{depth} Per-task pass rates (all models' samples pooled)", "",
+                  drops_text(report), "",
+                  *_md_table(task_rates(dropped(report)[:TOP_TASKS], report.pooled)), ""]
     lines += [f"{depth} The suite ({facts.folder})", "", *(suite_lines(facts) or ["- no files"]),
               ""]
     return lines

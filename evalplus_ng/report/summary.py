@@ -10,6 +10,12 @@ A **kill** is a sample that passes the base tests and fails the plus tests; samp
 failing base count in the base pass rate and nowhere else. A kill is split by what it
 rests on (:mod:`evalplus_ng.evaluation.edges`): an input like the base tests, or edge classes the
 prompt does not mention.
+
+Results files of program tasks (:mod:`evalplus_ng.report.programs`) fill the same records:
+their suites are the columns (``base`` the public tests, ``original``, ``plus``,
+``stress``, ``full``), a kill passes the public tests and fails the hidden ones, split by
+what failed it (:data:`PROGRAM_KILL_KINDS`: correctness apart from timeouts) and by the
+tier of its first failing test (:data:`PROGRAM_KILL_BASES`).
 """
 
 from __future__ import annotations
@@ -26,6 +32,14 @@ from evalplus_ng.evaluation.evaluate import (
     Completeness,
     completeness,
 )
+from evalplus_ng.evaluation.programs import (
+    CORRECTNESS,
+    FULL,
+    ORIGINAL,
+    REFUSED,
+    TIERS,
+    RunStatus,
+)
 from evalplus_ng.oracle.audit import task_order
 from evalplus_ng.types import TaskId
 
@@ -39,6 +53,17 @@ KILL_BASES = (LIKE_BASE, EDGE, UNRECORDED)
 #: Suite kinds a results file may name; a suite file given by path (``file``) and an
 #: EvalPlus results file are judged on base and plus tests, as ``plus`` is.
 PLUS_KINDS = ("plus", "file")
+#: What failed a kill of program tasks: correctness (its first such run's status), then
+#: efficiency (only timeouts failed it; :func:`~evalplus_ng.evaluation.programs.failure_status`).
+PROGRAM_KILL_KINDS = (*(status.value for status in CORRECTNESS), RunStatus.TIMEOUT.value)
+#: What a kill of program tasks rests on: the tier of its first failing test
+#: (:data:`UNRECORDED` where the results file does not say, in the ``full`` suite).
+PROGRAM_KILL_BASES = (*TIERS[1:], UNRECORDED)
+#: A suite's failing samples of program tasks by kind: the kills' kinds, and refused
+#: (never run).
+PROGRAM_FAILURES = (*PROGRAM_KILL_KINDS, REFUSED)
+#: The order of a model's suites of program tasks in the table of failures.
+PROGRAM_SUITE_ORDER = ("base", ORIGINAL, "plus", "mini", "stress", "stress-mini", FULL)
 
 
 class ResultsFormatError(ValueError):
@@ -74,6 +99,10 @@ class JudgedFile:
     #: What the file says of its completeness; None where it says nothing (EvalPlus's
     #: files, which EvalPlus writes whole, and evalplus-ng's before format 2).
     mark: Completeness | None = None
+    #: A file of program tasks, and (for those) its suite's failing samples by kind
+    #: (:data:`PROGRAM_FAILURES`; ``samples``: all it judged).
+    programs: bool = False
+    failures: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def partial(self) -> bool:
@@ -180,10 +209,23 @@ class ModelRow:
     #: Suite kind -> how far its file got, for files that say they are partial
     #: (``report --include-partial``).
     partial: Mapping[str, str] = field(default_factory=dict)
+    #: pass@1 on program tasks' ``original`` (the dataset's hidden tests) and ``full``
+    #: (every test) suites.
+    original: float | None = None
+    full: float | None = None
+    #: Program tasks: suite kind -> its failing samples by kind (:attr:`JudgedFile.failures`).
+    failures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     @property
     def drop(self) -> float | None:
-        return None if self.plus is None else self.base - self.plus
+        """From base to the row's :attr:`score` (plus; program tasks: full, else plus)."""
+        return None if self.score is None else self.base - self.score
+
+    @property
+    def score(self) -> float | None:
+        """The pass@1 the row ranks by and its kills come from: full (program tasks:
+        every test), else plus."""
+        return self.full if self.full is not None else self.plus
 
 
 @dataclass(frozen=True)
@@ -210,10 +252,32 @@ class Report:
     digests: Mapping[str, tuple[str, ...]]
     datasets: tuple[str, ...]
     files: int
+    #: Results of program tasks, and the suite column the per-task rates pool
+    #: (program tasks' ``full`` where a model has it, else ``plus``, else ``base``).
+    programs: bool = False
+    pooled: str = "plus"
 
     @property
     def has_plus(self) -> bool:
         return any(row.plus is not None for row in self.rows)
+
+    def has(self, column: str) -> bool:
+        """Some model has a pass@1 in ``column`` (a :class:`ModelRow` field: ``original``,
+        ``full``, ...)."""
+        return any(getattr(row, column) is not None for row in self.rows)
+
+    @property
+    def has_kills(self) -> bool:
+        """Some model was judged beyond base (plus, or full): kills to count."""
+        return any(row.score is not None for row in self.rows)
+
+    @property
+    def kill_kinds(self) -> tuple[str, ...]:
+        return PROGRAM_KILL_KINDS if self.programs else KILL_KINDS
+
+    @property
+    def kill_bases(self) -> tuple[str, ...]:
+        return PROGRAM_KILL_BASES if self.programs else KILL_BASES
 
     @property
     def has_mini(self) -> bool:
@@ -265,9 +329,19 @@ def _group(files: Iterable[JudgedFile]) -> dict[str, dict[str, JudgedFile]]:
     return grouped
 
 
+#: The suites whose file a row's kills come from, the first a model has: program tasks'
+#: ``full`` (every test: its kills split by the tier that found them), else plus.
+FOUND = (FULL, "plus")
+
+
+def _found(kinds: Mapping[str, JudgedFile]) -> JudgedFile | None:
+    return next((kinds[kind] for kind in FOUND if kind in kinds), None)
+
+
 def _main(kinds: Mapping[str, JudgedFile]) -> JudgedFile:
-    """The file a row's base rate, kills and tasks come from: plus, else base, else any."""
-    return kinds.get("plus") or kinds.get("base") or next(iter(kinds.values()))
+    """The file a row's base rate, kills and tasks come from: full (program tasks), else
+    plus, else base, else any."""
+    return _found(kinds) or kinds.get("base") or next(iter(kinds.values()))
 
 
 def main_files(files: Iterable[JudgedFile]) -> dict[str, JudgedFile]:
@@ -277,17 +351,21 @@ def main_files(files: Iterable[JudgedFile]) -> dict[str, JudgedFile]:
 
 def _row(label: str, kinds: Mapping[str, JudgedFile]) -> ModelRow:
     main = _main(kinds)
-    plus = kinds.get("plus")
-    mini, stress, edge = kinds.get("mini"), kinds.get("stress"), kinds.get("edge")
+
+    def rate(kind: str) -> float | None:
+        judged = kinds.get(kind)
+        return judged.pass_at_1("plus") if judged else None
+
+    found = _found(kinds)
     return ModelRow(label, main.samples, len(main.tasks), main.pass_at_1("base"),
-                    plus.pass_at_1("plus") if plus else None,
-                    mini.pass_at_1("plus") if mini else None,
-                    stress.pass_at_1("plus") if stress else None,
-                    dict(plus.kills) if plus else {}, dict(plus.bases) if plus else {},
-                    dict(plus.edges) if plus else {},
-                    edge.pass_at_1("plus") if edge else None,
+                    rate("plus"), rate("mini"), rate("stress"),
+                    dict(found.kills) if found else {}, dict(found.bases) if found else {},
+                    dict(found.edges) if found else {}, rate("edge"),
                     {kind: judged.mark.text() for kind, judged in kinds.items()
-                     if judged.partial and judged.mark is not None})
+                     if judged.partial and judged.mark is not None},
+                    rate(ORIGINAL), rate(FULL),
+                    {kind: judged.failures for kind, judged in kinds.items()
+                     if judged.programs})
 
 
 def build(files: Sequence[JudgedFile]) -> Report:
@@ -295,10 +373,12 @@ def build(files: Sequence[JudgedFile]) -> Report:
     then best base), tasks in dataset order with their pass rates pooled over models."""
     grouped = _group(files)
     rows = sorted((_row(label, kinds) for label, kinds in grouped.items()),
-                  key=lambda r: (-(r.plus if r.plus is not None else -1.0), -r.base, r.label))
-    # Pooled over the models judged on plus when there are any (a base-only model has
-    # no plus rate to add), else over every model's base verdicts.
-    column = "plus" if any("plus" in kinds for kinds in grouped.values()) else "base"
+                  key=lambda r: (-(r.score if r.score is not None else -1.0), -r.base, r.label))
+    # Pooled over the models judged on full (program tasks) or else plus when there are
+    # any (a base-only model has no such rate to add), else over every model's base
+    # verdicts.
+    column = next((kind for kind in FOUND
+                   if any(kind in kinds for kinds in grouped.values())), "base")
     pooled: dict[TaskId, list[int]] = {}
     for kinds in grouped.values():
         main = kinds.get(column)
@@ -308,7 +388,7 @@ def build(files: Sequence[JudgedFile]) -> Report:
             sums = pooled.setdefault(task_id, [0, 0, 0])
             sums[0] += counts.samples
             sums[1] += counts.base
-            sums[2] += counts.plus if column == "plus" else counts.base
+            sums[2] += counts.base if column == "base" else counts.plus
     tasks = tuple(TaskRate(task_id, n, 100 * base / n, 100 * plus / n)
                   for task_id, (n, base, plus) in sorted(pooled.items(),
                                                          key=lambda item: task_order(item[0])))
@@ -316,4 +396,5 @@ def build(files: Sequence[JudgedFile]) -> Report:
     for judged in files:
         digests.setdefault(judged.kind, set()).add(judged.digest)
     return Report(tuple(rows), tasks, {kind: tuple(sorted(d)) for kind, d in digests.items()},
-                  tuple(sorted({f.dataset for f in files if f.dataset})), len(files))
+                  tuple(sorted({f.dataset for f in files if f.dataset})), len(files),
+                  any(f.programs for f in files), column)
