@@ -198,3 +198,14 @@ def test_two_variables_of_one_name_are_told_apart() -> None:
     assert stated.bound("t", indexed=False).high == 500  # type: ignore[union-attr]
     assert stated.bound("t", indexed=True).high == 10**6  # type: ignore[union-attr]
     assert stated.bound("t", line=1).high == 10**6  # type: ignore[union-attr]
+
+
+def test_integers_given_one_per_line_are_a_block_of_lines() -> None:
+    stated = stated_input(prompt(
+        "The first line contains an integer q (1 ≤ q ≤ 10^3).\n\n"
+        "After that q integers are given, one per line: a_1, a_2, …, a_q "
+        "(2 ≤ a_i ≤ 2^{25} - 1)."))
+    spec = stated.lines[1]
+    assert spec.names == ("a",) and spec.repeat is not None and spec.repeat.name == "q"
+    assert spec.list_length is None
+    assert stated.bound("a") is not None and stated.bound("a").high == 2**25 - 1  # type: ignore[union-attr]

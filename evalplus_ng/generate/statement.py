@@ -584,7 +584,9 @@ _REPEAT = re.compile(
     r"^(?:each of\s+|the i-th of\s+)?(?:the\s+)?(?:then\s+|next\s+|following\s+|after that,?\s+)+"
     r"(?P<count>[A-Za-z0-9+\-* ]{1,12}?)\s+lines?\b"
     r"|^(?:then\s+)?(?P<count2>[A-Za-z0-9+\-* ]{1,12}?)"
-    r"\s+lines\s+follow|^then there follow (?P<count3>[A-Za-z0-9+\-* ]{1,12}?)\s+lines",
+    r"\s+lines\s+follow|^then there follow (?P<count3>[A-Za-z0-9+\-* ]{1,12}?)\s+lines"
+    r"|^(?:after that,?\s+|then,?\s+)?(?P<count4>[A-Za-z0-9+\-* ]{1,12}?)\s+(?:integers|numbers)"
+    r"\s+(?:are given|follow),?\s+one per line",
     re.IGNORECASE)
 _NUMBER_WORDS = {"one": 1, "single": 1, "an": 1, "the only": 1, "two": 2, "pair of": 2,
                  "three": 3, "four": 4, "five": 5, "six": 6}
