@@ -14,6 +14,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,6 +36,7 @@ from evalplus_ng.oracle.audit import task_order
 from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
 from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.audit import OpinionSource
+from evalplus_ng.pipeline.audit_programs import AUDIT_REVIEW as PROGRAM_AUDIT_REVIEW
 from evalplus_ng.pipeline.augment_programs import DEFAULT_COUNT as PROGRAM_CANDIDATES
 from evalplus_ng.pipeline.augment_programs import DEFAULT_TIME_LIMIT as PROGRAM_REFERENCE_SECONDS
 from evalplus_ng.pipeline.context import AUTO, DEFAULT_OUT, Workspace
@@ -62,6 +64,7 @@ MAX_MEMORY_MB = 1 << 24
 if TYPE_CHECKING:
     from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy
     from evalplus_ng.pipeline.audit import AuditSummary
+    from evalplus_ng.pipeline.audit_programs import ProgramAuditSummary
     from evalplus_ng.pipeline.augment import AugmentSummary
     from evalplus_ng.pipeline.calibrate import CalibrateSummary
     from evalplus_ng.pipeline.reduce import ReduceSummary
@@ -708,7 +711,10 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
         _augment_programs(programs, out, tasks,
                           per_task if "per_task" in given else PROGRAM_CANDIDATES, seed,
                           time_limit, multiple_answers, _backend(backend, address, jobs),
-                          calibrate=not no_calibrate, reduce=mini, seeds=seeds)
+                          calibrate=not no_calibrate, reduce=mini, seeds=seeds,
+                          jury=_ProgramJury(samples_dir, parse_families(family),
+                                            (data or out / "data") / PROGRAM_AUDIT_REVIEW)
+                          if samples_dir is not None else None)
         return
     _refuse(given, _PROGRAM_ONLY, "function tasks")
     _writable(out, "--out")
@@ -741,7 +747,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
 
 
 #: ``augment``'s flags that only one kind of task takes (by parameter name).
-_FUNCTION_ONLY = {"budget": "--budget", "samples_dir": "--samples", "family": "--family",
+_FUNCTION_ONLY = {"budget": "--budget",
                   "no_audit": "--no-audit", "no_reduce": "--no-reduce"}
 _PROGRAM_ONLY = {"time_limit": "--time-limit", "multiple_answers": "--include-multiple-answers",
                  "mini": "--mini"}
@@ -761,13 +767,24 @@ def _refuse(given: set[str], flags: Mapping[str, str], kind: str) -> None:
         raise click.UsageError(f"{', '.join(named)}: not for {kind}")
 
 
+@dataclass(frozen=True)
+class _ProgramJury:
+    """``augment --samples`` on program tasks: the samples, their families and the review
+    file that releases held tests."""
+
+    samples: Path
+    families: Families
+    review: Path
+
+
 def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, seed: int,
                       time_limit: float | None, multiple_answers: bool,
                       backend: Backend, calibrate: bool = True, reduce: bool = False,
-                      seeds: Path | None = None) -> None:
-    """``augment`` on a tasks file of stdin/stdout programs (see the README), then (when
-    ``reduce``) its MINI; with the generators and validators cached in the seeds folder
-    ``seeds`` (None: none)."""
+                      seeds: Path | None = None, jury: _ProgramJury | None = None) -> None:
+    """``augment`` on a tasks file of stdin/stdout programs (see the README), with the
+    generators and validators cached in the seeds folder ``seeds`` (None: none), then
+    (with ``jury``) the audit's jury, which holds disputed tests out of the suite, then
+    (when ``reduce``) its MINI."""
     from evalplus_ng.generate.llmprograms import SUBFOLDER, read_pairs
     from evalplus_ng.oracle.programlimits import DEFAULT_RULE
     from evalplus_ng.pipeline.augment import select_tasks
@@ -800,6 +817,15 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
     _print_nodes("sandbox jobs", summary.nodes)
     for line in warning_lines(summary.reports, summary.limits):
         click.echo(f"warning: {line}", err=True)
+    if jury is not None:
+        from evalplus_ng.pipeline.audit_programs import run_program_audit
+
+        with _Progress("auditing") as progress:
+            audited = run_program_audit(summary.artifact, jury.samples, out, backend,
+                                        jury.families, task_ids=chosen,
+                                        review_file=jury.review, hold=True,
+                                        progress=progress.update, hidden=[path])
+        _print_program_audit(audited, hold=True)
     from evalplus_ng.pipeline import mini_programs
 
     if not reduce:
@@ -1132,11 +1158,25 @@ def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: 
           suite: Path | None, samples: Path | None, family: tuple[str, ...],
           tasks: str | None, jobs: int, opinion_model: str | None, base_url: str | None,
           api_key_env: str, date: str | None) -> None:
-    """Hunt for defects in the dataset's reference solutions."""
+    """Hunt for defects in the dataset's reference solutions.
+
+    On a tasks file of stdin/stdout programs: the jury of --samples on the new tests of
+    --suite (augment's ProgramsPlus.jsonl.gz), and augment's refuted plans.
+    """
     _writable(out, "--out")
     import datetime
 
     from evalplus_ng.pipeline.augment import select_tasks
+
+    programs = _program_tasks(dataset_name, dataset_file)
+    if programs is not None:
+        _refuse(_given_flags(click.get_current_context()),
+                {"opinion_model": "--opinion-model", "base_url": "--base-url",
+                 "api_key_env": "--api-key-env"}, "program tasks")
+        _audit_programs(programs, out, suite, samples, parse_families(family), tasks,
+                        (data or out / "data") / PROGRAM_AUDIT_REVIEW,
+                        _backend("local", None, jobs))
+        return
 
     space = _workspace(dataset_name, dataset_file, data, out, _backend("local", None, jobs))
     dataset = space.dataset
@@ -1176,6 +1216,51 @@ def _audit(space: Workspace, suite: Path | None, samples: Path | None, chosen: l
         summary = run_audit(space, samples, progress.update, suite, task_ids=chosen,
                             families=families, opinions=opinions)
     _print_audit(summary, samples, space.backend.workers, hold=False)
+
+
+def _audit_programs(tasks_file: Path, out: Path, suite: Path | None, samples: Path | None,
+                    families: Families, spec: str | None, review: Path,
+                    backend: Backend) -> None:
+    """``audit`` on program tasks: the suite is ``--suite``, else augment's artifact in
+    ``out``, else the tasks file itself; only the tasks file's tasks (``--tasks``)."""
+    from evalplus_ng.pipeline.audit_programs import run_program_audit
+    from evalplus_ng.pipeline.augment import select_tasks
+    from evalplus_ng.pipeline.augment_programs import ARTIFACT
+    from evalplus_ng.tasks.programs import load_program_tasks
+
+    if suite is None:
+        suite = out / ARTIFACT if (out / ARTIFACT).is_file() else tasks_file
+    listed = load_program_tasks(tasks_file)
+    chosen = [task.task_id for task in select_tasks(listed, spec, numbers=range(len(listed)))]
+    with _Progress("auditing") as progress:
+        summary = run_program_audit(suite, samples, out, backend, families, task_ids=chosen,
+                                    review_file=review, progress=progress.update,
+                                    hidden=[tasks_file])
+    _print_program_audit(summary, hold=False)
+
+
+def _print_program_audit(summary: ProgramAuditSummary, hold: bool) -> None:
+    """What the program audit found and ran, and the tests its leads hold."""
+    from evalplus_ng.oracle.audit import RAISES, SAMPLES, UNREVIEWED
+
+    leads = [f for f in summary.findings if f.signal == SAMPLES]
+    raises = sum(f.signal == RAISES for f in summary.findings)
+    waiting = sum(f.status == UNREVIEWED for f in summary.findings)
+    click.echo(f"{len(leads)} jury lead(s), {raises} refuted plan(s); {waiting} finding(s) "
+               f"awaiting review; wrote {summary.json_path} and {summary.markdown_path}")
+    skipped = ", ".join(f"{n} {why}" for why, n in summary.skipped.items())
+    click.echo(f"jury: {summary.samples} samples, {summary.passing} pass the public tests; "
+               f"{summary.judged} task(s) judged" + (f" (not judged: {skipped})" if skipped
+                                                     else "")
+               + f"; {summary.base_jobs} programs on the public tests "
+                 f"({summary.seconds[0]} s), {summary.jury_jobs} on the new tests, "
+                 f"{summary.runs} runs ({summary.seconds[1]} s)")
+    if summary.held:
+        where = ("held out of the suite" if hold else
+                 "disputed (augment --samples holds them out of the suite)")
+        click.echo(f"{sum(summary.held.values())} new test(s) of {len(summary.held)} task(s) "
+                   f"{where} until a review settles their jury leads: "
+                   + ", ".join(summary.held))
 
 
 def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: bool) -> None:
