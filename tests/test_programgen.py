@@ -373,3 +373,35 @@ def test_a_size_every_example_shares_is_free_once_the_statement_confirms_the_rea
     made = program_inputs(stated, SAME_SIZE, random.Random(8), 60)
     assert len({item.text.split()[0] for item in made}) > 3
     assert all(stated.violation(item.text) is None for item in made)
+
+
+WEIGHTED = statement(
+    "The first line contains an integer n (2 ≤ n ≤ 1000).",
+    "Each of the next n - 1 lines contains three integers u, v, c (1 ≤ u, v ≤ n, "
+    "1 ≤ c ≤ 10^9, u ≠ v). It is guaranteed that the graph is a tree.")
+WEIGHTED_EXAMPLES = ["3\n1 2 5\n1 3 2\n", "5\n1 2 10\n2 3 3\n2 4 1\n1 5 1\n"]
+
+
+def test_a_weighted_tree_stays_a_tree() -> None:
+    """Edges with a weight after their ends: the ends still form a tree (a random block
+    of rows made cycles and lone vertices, and false kills)."""
+    plan = plan_for(task(WEIGHTED_EXAMPLES, WEIGHTED))
+    assert plan.facts.blocks["r1"].tree == "x1"
+    assert plan.violation("3\n1 2 5\n2 1 4\n") is not None  # a repeated edge, 3 alone
+    made = program_inputs(plan, WEIGHTED_EXAMPLES, random.Random(9), 60)
+    assert len(made) >= 40
+    for item in made:
+        n, *rows = item.text.splitlines()
+        edges = [tuple(map(int, row.split())) for row in rows]
+        assert len(edges) == int(n) - 1 and all(1 <= c <= 10**9 for _u, _v, c in edges)
+        seen = {1}
+        for _ in edges:  # every vertex reached from 1 along n - 1 edges: a tree
+            seen |= {b for a, b, _c in edges if a in seen} | {a for a, b, _c in edges if b in seen}
+        assert seen == set(range(1, int(n) + 1))
+
+
+def test_a_tree_the_grammar_cannot_see_leaves_no_plan() -> None:
+    """A statement whose edges form a tree, read from examples no tree fact fits (a
+    parent 0 for the root): no plan, rather than random rows."""
+    plan = plan_for(task(["3\n0 1\n1 2\n1 3\n", "2\n0 1\n1 2\n"], WEIGHTED))
+    assert plan.inferred is None and "tree" in plan.reason

@@ -92,8 +92,9 @@ class WordFact:
 
 @dataclass(frozen=True)
 class BlockFact:
-    """A block's rows: distinct (as tuples, or as unordered pairs); its two integer fields
-    the edges of a tree, or of a connected graph, over ``1..n`` (``n`` a variable)."""
+    """A block's rows: distinct (as tuples, or as unordered pairs); its first two integer
+    fields the edges of a tree, or of a connected graph, over ``1..n`` (``n`` a variable;
+    the fields after them, a weight, read as any others)."""
 
     distinct: bool = False
     unordered: bool = False
@@ -101,7 +102,7 @@ class BlockFact:
     tree: str | None = None
     #: The pairs join every vertex of ``1..connected`` (a variable) in every example.
     connected: str | None = None
-    #: The block's two fields, where it has two integer fields.
+    #: The block's first two fields, where they are integers.
     ends: tuple[str, str] | None = None
     #: Integer fields whose value is never its row's number (1-based) though it reads as
     #: one (every value between 1 and the rows' count).
@@ -401,7 +402,7 @@ def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
             iterations = scope.values.blocks.get(item.name, [])
             rows.setdefault(item.name, []).append(
                 [tuple(it.scalars[n] for n in names) for it in iterations])
-            if len(names) == 2 and all(p.kind == INT for p in line.segments):
+            if len(names) >= 2 and all(p.kind == INT for p in line.segments[:2]):
                 endpoints[item.name] = (names[0], names[1])
                 pairs.setdefault(item.name, []).append((
                     [(int(it.scalars[names[0]]), int(it.scalars[names[1]])) for it in iterations],

@@ -76,6 +76,11 @@ SEED, BOUND, RANDOM, MUTATE, MEDIUM, LARGE = (
     "seed", "bound", "random", "mutate", "medium", "large")
 #: Why a task has no plan when no grammar reads its examples.
 NO_GRAMMAR = "no grammar of lines, runs and blocks reads every public input"
+NO_TREE = ("the statement says the edges form a tree, and no block of the grammar was learnt "
+           "as one")
+#: A statement saying its graph is a tree (its edges must then be learnt as one).
+TREE = re.compile(r"\b(?:is|be|forms?|are|describes?)\s+an?\s+(?:(?:rooted|undirected|weighted|"
+                  r"connected)\s+)*tree\b", re.IGNORECASE)
 NO_AGREEMENT = ("no grammar that reads every public input reads them as the statement's "
                 "input section says")
 #: Grammars besides the chosen one an input must fit: those no larger than it by more
@@ -238,10 +243,26 @@ def plan_for(task: ProgramTask) -> InputPlan:
             facts = more
     facts = replace(facts, ranges=reached_ranges(alignment, stated, facts.ranges,
                                                  facts.relations))
+    if TREE.search(input_section(task.prompt)) and _edge_blocks(chosen.grammar) and not any(
+            fact.tree or fact.connected for fact in facts.blocks.values()):
+        return InputPlan(task.task_id, None, NO_TREE)
     contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
                 "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
     return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds)
+
+
+def _edge_blocks(items: Sequence[Item]) -> bool:
+    """Whether a block of the grammar reads rows that begin with two integers (edges)."""
+    for item in items:
+        if isinstance(item, Repeat):
+            line = item.body[0] if len(item.body) == 1 else None
+            if isinstance(line, Line) and len(line.segments) >= 2 and all(
+                    isinstance(part, Field) and part.kind == INT for part in line.segments[:2]):
+                return True
+            if _edge_blocks(item.body):
+                return True
+    return False
 
 
 class _Maker:
@@ -277,7 +298,7 @@ class _Maker:
                 joined = fact and (fact.tree or fact.connected)
                 if joined:
                     values.blocks[item.name] = self.apart(
-                        self.graph(item, int(scope[joined]), count), fact)
+                        self.graph(item, int(scope[joined]), count, scope), fact)
                     continue
                 rows: list[Values] = []
                 seen: set[tuple[Any, ...]] = set()
@@ -442,12 +463,14 @@ class _Maker:
             raise Mismatch("too large")
         return _shaped(alphabet, length, self.rng)
 
-    def graph(self, item: Repeat, n: int, count: int) -> list[Values]:
+    def graph(self, item: Repeat, n: int, count: int,
+              env: Mapping[str, Scalar]) -> list[Values]:
         """``count`` edges over ``1..n`` joining every vertex: a random spanning tree (a
         path, a star or anything between), then distinct extra edges."""
         line = item.body[0]
         assert isinstance(line, Line)
-        u, v = (part.name for part in line.segments)
+        u, v = (part.name for part in line.segments[:2])
+        rest = [part for part in line.segments[2:] if isinstance(part, Field)]
         if n < 1 or count < n - 1:
             raise Mismatch(f"{item.name}: {count} edges cannot join {n} vertices")
         if count > self.budget:
@@ -478,7 +501,11 @@ class _Maker:
                 a, b = min(a, b), max(a, b)
             elif self.rng.random() < 0.5:
                 a, b = b, a
-            out.append(Values({u: a, v: b}, {}, {}))
+            row = Values({u: a, v: b}, {}, {})
+            for part in rest:  # a weight: drawn as any field, after its ends
+                row.scalars[part.name] = self.scalar(part.name, part.kind,
+                                                     in_scope(env, row.scalars))
+            out.append(row)
         return out
 
 
