@@ -405,3 +405,24 @@ def test_a_tree_the_grammar_cannot_see_leaves_no_plan() -> None:
     parent 0 for the root): no plan, rather than random rows."""
     plan = plan_for(task(["3\n0 1\n1 2\n1 3\n", "2\n0 1\n1 2\n"], WEIGHTED))
     assert plan.inferred is None and "tree" in plan.reason
+
+
+GAZE = statement(
+    "The first line contains an integer n (1 ≤ n ≤ 100).",
+    "Each of the next n lines contains four integers x, y, u, v "
+    "(-10^9 ≤ x, y, u, v ≤ 10^9; (x, y) ≠ (u, v)).")
+GAZE_EXAMPLES = ["2\n0 0 1 1\n1 1 0 0\n", "1\n3 5 3 4\n"]
+
+
+def test_two_points_of_a_line_never_the_same_stay_apart() -> None:
+    """A person at (x, y) looks at another point (u, v): x == u and y == v together never
+    (each alone may be)."""
+    plan = plan_for(task(GAZE_EXAMPLES, GAZE))
+    assert plan.violation("1\n3 5 3 5\n") == "(x2, x3) == (x4, x5)"
+    assert plan.violation("1\n3 5 3 6\n") is None
+    made = program_inputs(plan, GAZE_EXAMPLES, random.Random(10), 60)
+    assert made
+    for item in made:
+        for row in item.text.splitlines()[1:]:
+            x, y, u, v = map(int, row.split())
+            assert (x, y) != (u, v)

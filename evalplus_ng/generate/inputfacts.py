@@ -119,6 +119,8 @@ class Facts:
     words: Mapping[str, WordFact] = field(default_factory=dict)
     blocks: Mapping[str, BlockFact] = field(default_factory=dict)
     ties: tuple[tuple[Count, Count], ...] = ()
+    #: Two points of one line (fields ``a b`` and ``c d``) never the same point.
+    apart: tuple[tuple[str, str, str, str], ...] = ()
     #: Variables that count something (a run's length, a block's iterations).
     counts: frozenset[str] = frozenset()
 
@@ -135,6 +137,8 @@ class Facts:
             "blocks": {name: {k: v for k, v in vars(fact).items() if v not in (False, None, ())}
                        for name, fact in sorted(self.blocks.items())},
             "ties": [f"{a} == {b}" for a, b in self.ties],
+            **({"apart": [f"({a}, {b}) != ({c}, {d})" for a, b, c, d in self.apart]}
+               if self.apart else {}),
             "counts": sorted(self.counts),
         }
 
@@ -263,6 +267,7 @@ def learn(grammar: Grammar, examples: Sequence[Values],
         words=_words(all_scopes, words),
         blocks=blocks,
         ties=tuple(ties),
+        apart=tuple(_apart(all_scopes)),
         counts=frozenset(_count_names(grammar)))
 
 
@@ -330,6 +335,29 @@ def _relations(all_scopes: Sequence[_Scope]) -> Iterator[Relation]:
         if op in ("!=", "==") and verdicts.get(mirrored) and order.get(right, 0) < order[left]:
             continue  # the same relation read the other way round
         yield Relation(left, op, right)
+
+
+def _apart(all_scopes: Sequence[_Scope]) -> Iterator[tuple[str, str, str, str]]:
+    """Pairs of numbers side by side on one line (``x y u v``: two points) that were never
+    the same pair, over at least :data:`MIN_SUPPORT` lines: a person at ``(x, y)`` looks
+    at another point ``(u, v)``."""
+    seen: dict[tuple[str, str, str, str], list[bool]] = {}
+    for scope in all_scopes:
+        for item in scope.items:
+            if not isinstance(item, Line):
+                continue
+            numbers = [part.name for part in item.segments
+                       if isinstance(part, Field) and part.kind in (INT, FLOAT)]
+            if len(numbers) != len(item.segments) or len(numbers) < 4:
+                continue
+            for k in range(0, len(numbers) - 3, 2):
+                a, b, c, d = numbers[k:k + 4]
+                values = scope.values.scalars
+                seen.setdefault((a, b, c, d), []).append(
+                    (values[a], values[b]) != (values[c], values[d]))
+    for names, verdicts in seen.items():
+        if len(verdicts) >= MIN_SUPPORT and all(verdicts):
+            yield names
 
 
 def _runs(all_scopes: Sequence[_Scope]) -> dict[str, RunFact]:
@@ -506,6 +534,10 @@ def _check_scope(facts: Facts, scope: _Scope) -> str | None:
                                  [exact(v) for v in items] if part.kind != WORD else [])
             if problem:
                 return problem
+    for a, b, c, d in facts.apart:
+        if all(name in scope.env for name in (a, b, c, d)) and (
+                scope.env[a], scope.env[b]) == (scope.env[c], scope.env[d]):
+            return f"({a}, {b}) == ({c}, {d})"
     for relation in facts.relations:
         if relation.left in own and relation.right in scope.env:
             right = exact(scope.env[relation.right])
