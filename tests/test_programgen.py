@@ -3,6 +3,7 @@ inputs drawn from them (pure; literal examples of the forms real statements use)
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -228,6 +229,10 @@ def test_a_guarantee_no_plan_checks_leaves_the_task_without_a_plan() -> None:
     assert plan_for(task(ARRAY, checked)).contract is not None
     small_sum = checked.replace("2 ⋅ 10^5", "400")
     assert plan_for(task(ARRAY, small_sum)).contract is None
+    # a statement whose superscripts were lost ("a_i ≤ 109", "sum ... 105") means 10^5
+    lost = checked.replace("10^9", "109").replace("2 ⋅ 10^5", "105")
+    assert plan_for(task(ARRAY, lost)).contract is not None
+    assert plan_for(task(ARRAY, checked.replace("2 ⋅ 10^5", "105"))).contract is None
 
 
 def test_a_sentence_going_on_with_a_guarantee_guarantees_too() -> None:
@@ -426,3 +431,56 @@ def test_two_points_of_a_line_never_the_same_stay_apart() -> None:
         for row in item.text.splitlines()[1:]:
             x, y, u, v = map(int, row.split())
             assert (x, y) != (u, v)
+
+
+POINTS = statement(
+    "The first line contains an integer n (1 ≤ n ≤ 1000) — the number of points.",
+    "Each of the next n lines contains two integers x_i and y_i (-10^9 ≤ x_i, y_i ≤ 10^9).")
+POINTS_EXAMPLES = ["3\n0 0\n5 -7\n100 3\n", "2\n-1000000000 999\n4 4\n"]
+
+
+def _points(text: str) -> list[tuple[int, int]]:
+    numbers = [int(token) for token in text.split()]
+    return list(zip(numbers[1::2], numbers[2::2], strict=True))
+
+
+def test_some_inputs_are_narrow_where_points_line_up() -> None:
+    """Numbers all within a few units of 0 in a quarter of the random inputs: points on
+    one vertical line, three on a line, coordinates of both signs near the origin; the
+    range's ends and far values still come."""
+    plan = plan_for(task(POINTS_EXAMPLES, POINTS))
+    made = program_inputs(plan, POINTS_EXAMPLES, random.Random(5), 300)
+    assert all(plan.violation(item.text) is None for item in made)
+    sets = [_points(item.text) for item in made]
+    narrow = [points for points in sets
+              if len(points) >= 3 and all(abs(x) <= 10 and abs(y) <= 10 for x, y in points)]
+    assert len(narrow) >= 10
+    # (the points of the examples are distinct: the plan keeps them so)
+    assert any(len({x for x, _y in points}) < len(points) for points in narrow)
+    assert any((b[0] - a[0]) * (c[1] - a[1]) == (b[1] - a[1]) * (c[0] - a[0])
+               for points in narrow for a, b, c in itertools.combinations(points, 3)
+               if a[0] != b[0] != c[0] != a[0])  # on one slanted line
+    values = [v for points in sets for point in points for v in point]
+    assert any(-1000 < v < 0 for v in values) and any(0 < v < 1000 for v in values)
+    assert max(abs(v) for v in values) >= 10 ** 8
+
+
+def test_special_numbers_of_a_range_are_drawn() -> None:
+    """Powers of two, one less than them, powers of ten: where bit and digit bugs live."""
+    plan = plan_for(task(ARRAY, STATEMENT))
+    made = program_inputs(plan, ARRAY, random.Random(11), 300)
+    values = {int(v) for item in made for v in item.text.split()[1:]}
+    # past 1,000 a uniform or log-uniform draw hits none of these by chance
+    assert any(v >= 1000 and (v + 1) & v == 0 for v in values)  # 2^k - 1
+    assert any(v >= 1000 and v & (v - 1) == 0 for v in values)  # 2^k
+    assert any(v >= 1000 and str(v).strip("0") == "1" for v in values)  # 10^k
+
+
+def test_a_plan_admits_what_it_admitted_again_and_never_caches_a_rejection() -> None:
+    plan = plan_for(task(ARRAY, STATEMENT))
+    assert plan.violation("2\n9 8\n") is None
+    assert "2\n9 8\n" in plan.admitted
+    assert plan.violation("2\n9 8\n") is None
+    assert plan.violation("3\n9 8\n") is not None
+    assert "3\n9 8\n" not in plan.admitted
+    assert plan.violation("3\n9 8\n") is not None

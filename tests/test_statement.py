@@ -209,3 +209,20 @@ def test_integers_given_one_per_line_are_a_block_of_lines() -> None:
     assert spec.names == ("a",) and spec.repeat is not None and spec.repeat.name == "q"
     assert spec.list_length is None
     assert stated.bound("a") is not None and stated.bound("a").high == 2**25 - 1  # type: ignore[union-attr]
+
+
+def test_a_line_naming_its_numbers_after_a_dash() -> None:
+    """"two integers — the number of vertices n and the number of edges m": the names
+    come after the dash, each introduced by its description, or listed there."""
+    stated = stated_input(prompt(
+        "The first line contains two integers — the number of vertices n and the number of "
+        "edges m of the graph (1 ≤ n ≤ 100, 0 ≤ m ≤ <image>).\n\n"
+        "The next m lines contain three integers — a_i, b_i (1 ≤ a_i < b_i ≤ n) and c_i "
+        "(1 ≤ c_i ≤ m)."))
+    assert [line.names for line in stated.lines] == [("n", "m"), ("a", "b", "c")]
+    # "0 ≤ m ≤ <image>": the side the statement lost to an image leaves the other
+    edges = stated.bound("m", indexed=False)
+    assert edges is not None and edges.low == 0 and edges.high is None
+    # the phrase names one number more than it counts: no names
+    assert stated_input(prompt(
+        "The first line contains two integers — the sizes n, m and k.")).lines[0].names == ()

@@ -68,7 +68,7 @@ from evalplus_ng.generate.inputstated import (
     stated_relations,
     stated_words,
 )
-from evalplus_ng.generate.statement import input_section, stated_input
+from evalplus_ng.generate.statement import input_section, restore_powers, stated_input
 from evalplus_ng.records import ProgramTask
 
 #: How a new input was made (``ProgramInput.kind``).
@@ -93,6 +93,15 @@ TOKENS = {BOUND: 400, RANDOM: 400, MUTATE: 100_000, MEDIUM: 2_000, LARGE: 50_000
 CAPS = (1, 4, 16, 64)
 #: Chance a number is drawn from those read before it (equal, next to, half, a divisor).
 RELATED = 0.15
+#: Chance a random or medium input is *narrow*: its numbers (not its sizes) drawn within
+#: one of :data:`NARROW_WIDTHS` of 0 (or of their range's nearest end), where points
+#: coincide, fall on one line, circles touch and values repeat: what geometry and counting
+#: bugs need and wide random numbers almost never give.
+NARROW = 0.25
+NARROW_WIDTHS = (1, 2, 3, 5, 10)
+#: Chance a number is a *special* one of its range: a power of two, one less, or a power
+#: of ten (bit tricks, overflow and digit-count bugs live there).
+SPECIAL = 0.05
 #: Trial divisions at most looking for a number's divisors.
 DIVISOR_TRIALS = 10_000
 #: Tries at most of a large input per task (each is costly to make, check and run).
@@ -121,10 +130,21 @@ class InputPlan:
     alternatives: tuple[Inferred, ...] = ()
     facts: Facts = field(default_factory=Facts)
     seeds: tuple[Values, ...] = ()
+    #: The texts :meth:`violation` admitted already (the generator checks each input it
+    #: makes, and the pipeline checks them again: the second look costs nothing).
+    admitted: set[str] = field(default_factory=set, init=False, compare=False, repr=False)
 
     def violation(self, text: str) -> str | None:
         """Why ``text`` is not a valid input of the task (None: it is). A task without a
         contract admits nothing new."""
+        if text in self.admitted:
+            return None
+        why = self._violation(text)
+        if why is None:
+            self.admitted.add(text)
+        return why
+
+    def _violation(self, text: str) -> str | None:
         if self.inferred is None:
             return f"no input grammar: {self.reason}"
         try:
@@ -174,6 +194,7 @@ def unchecked_guarantee(prompt: str) -> str | None:
     input drawn from the grammar may break it, and the reference's answer to such an
     input is no test of anything (a right program may answer it otherwise)."""
     section = input_section(prompt)
+    lost = "^" not in section  # "n ≤ 105" where 10^5 lost its superscript
     guaranteeing = False
     for sentence in re.split(r"(?<=[.!?])\s+", section):
         # "It is guaranteed that ... . In addition, neither ... lies on ...": the second
@@ -183,7 +204,7 @@ def unchecked_guarantee(prompt: str) -> str | None:
         if not guaranteeing:
             continue
         if re.search(r"\bsum\b|total|exceed", sentence, re.IGNORECASE):
-            if _limit(sentence) >= SUM_FLOOR:
+            if _limit(restore_powers(sentence.rstrip(". "), lost)) >= SUM_FLOOR:
                 continue  # no input drawn here comes near it
             return " ".join(sentence.split())
         if not COVERED.search(sentence):
@@ -276,17 +297,36 @@ class _Maker:
         self.budget = TOKENS[kind]
         #: The largest size a medium or large input draws.
         self.cap = TOKENS[kind] if cap is None else cap
+        #: A narrow input's half-width (0: not narrow; see :data:`NARROW`).
+        self.narrow = (rng.choice(NARROW_WIDTHS) if kind in (RANDOM, MEDIUM)
+                       and rng.random() < NARROW else 0)
+        #: Each number's bounding relations, ``(op, other, other_is_right)`` (``!=``
+        #: bounds nothing): :meth:`window` runs once per value drawn.
+        self.bounding: dict[str, list[tuple[str, str, bool]]] = {}
+        for relation in plan.facts.relations:
+            if relation.op == "!=":
+                continue
+            self.bounding.setdefault(relation.left, []).append(
+                (relation.op, relation.right, True))
+            if relation.right != relation.left:
+                self.bounding.setdefault(relation.right, []).append(
+                    (relation.op, relation.left, False))
 
     def items(self, items: Sequence[Item], env: Mapping[str, Scalar]) -> Values:
         values = Values({}, {}, {})
+        worded = False  # whether a word is among the values read
         for item in items:
             scope = in_scope(env, values.scalars)
             if isinstance(item, Line):
                 for segment in item.segments:
-                    scope = in_scope(env, values.scalars)
                     if isinstance(segment, Field):
-                        values.scalars[segment.name] = self.scalar(segment.name, segment.kind,
-                                                                   scope)
+                        value = self.scalar(segment.name, segment.kind, scope)
+                        values.scalars[segment.name] = value
+                        worded = worded or isinstance(value, str)
+                        if worded:  # words' lengths go after every value: made again
+                            scope = in_scope(env, values.scalars)
+                        else:  # what in_scope makes, one value more (its order kept)
+                            scope[segment.name] = value
                     else:
                         length = segment.length.of(scope)
                         values.lists[segment.name] = self.run(segment, max(length, 0), scope)
@@ -335,23 +375,16 @@ class _Maker:
         """The range of ``name`` given the values read before it, or None when empty."""
         bounds = self.facts.ranges.get(name, Range(0, 10))
         low, high = bounds.low, bounds.high
-        for relation in self.facts.relations:
-            if relation.left == name and relation.right in env:
-                value = exact(env[relation.right])
-                if relation.op == "<=":
-                    high = min(high, value)
-                elif relation.op == "<":
-                    high = min(high, value - 1)
-                elif relation.op == "==":
-                    low, high = max(low, value), min(high, value)
-            elif relation.right == name and relation.left in env:
-                value = exact(env[relation.left])
-                if relation.op == "<=":
-                    low = max(low, value)
-                elif relation.op == "<":
-                    low = max(low, value + 1)
-                elif relation.op == "==":
-                    low, high = max(low, value), min(high, value)
+        for op, other, other_is_right in self.bounding.get(name, ()):
+            if other not in env:
+                continue
+            value = exact(env[other])
+            if op == "==":
+                low, high = max(low, value), min(high, value)
+            elif other_is_right:  # name OP other: other bounds it from above
+                high = min(high, value if op == "<=" else value - 1)
+            else:  # other OP name: from below
+                low = max(low, value if op == "<=" else value + 1)
         return (low, high) if low <= high else None
 
     def number(self, low: float, high: float, kind: str, size: bool = False) -> Scalar:
@@ -369,9 +402,19 @@ class _Maker:
                 return lo + int(math.exp(rng.uniform(0, math.log(top - lo + 1)))) - 1
             if size:  # small sizes mostly: a size of 1 or 2 finds the edge cases
                 return rng.randint(lo, min(hi, lo + rng.choice((1, 2, 4, 8))))
+            if self.narrow:
+                middle = min(max(0, lo), hi)
+                return rng.randint(max(lo, middle - self.narrow), min(hi, middle + self.narrow))
+            if hi - lo > 64 and rng.random() < SPECIAL:
+                special = _special(lo, hi, rng)
+                if special is not None:
+                    return special
             if hi - lo > 64 and rng.random() < 0.6:
                 # log-uniform: small values as often as large ones (a value may be a size
                 # the grammar cannot see, a loop's bound: its largest are the stress tier's)
+                if lo < 0 < hi and rng.random() < 0.5:  # small on either side of 0
+                    magnitude = int(math.exp(rng.uniform(0, math.log(max(-lo, hi) + 1)))) - 1
+                    return min(hi, max(lo, magnitude if rng.random() < 0.5 else -magnitude))
                 return lo + int(math.exp(rng.uniform(0, math.log(hi - lo + 1)))) - 1
             return rng.randint(lo, hi)
         value = rng.uniform(low, high)
@@ -507,6 +550,16 @@ class _Maker:
                                                      in_scope(env, row.scalars))
             out.append(row)
         return out
+
+
+def _special(low: int, high: int, rng: random.Random) -> int | None:
+    """A power of two, one less than one, or a power of ten within ``[low, high]`` (of
+    either sign where the range has negatives), if any."""
+    found = [value for k in range(1, 63) for value in (2 ** k, 2 ** k - 1)
+             if low <= value <= high]
+    found += [10 ** k for k in range(1, 19) if low <= 10 ** k <= high]
+    found += [-value for value in found if low <= -value <= high]
+    return rng.choice(found) if found else None
 
 
 def _divisors(value: int, rng: random.Random) -> list[int]:

@@ -282,7 +282,7 @@ def _lost_power(match: re.Match[str]) -> str:
     return f"{match.group(1)}10^{exponent}" if 2 <= exponent <= 18 else match.group(0)
 
 
-def _restore_powers(expr: str, lost: bool) -> str:
+def restore_powers(expr: str, lost: bool) -> str:
     """``2*105`` -> ``2*10^5`` always; a bare ``109`` -> ``10^9`` where ``lost``."""
     expr = re.sub(r"(\d\s*\*\s*)10(\d{1,2})(?![\d^.])", _lost_power, expr)
     if lost:
@@ -326,7 +326,7 @@ def _linear(node: ast.AST) -> _Linear | None:
 
 def _expression(text: str, lost: bool) -> tuple[_Linear | None, list[_Linear]]:
     """The linear value of one chain term, and for ``min(...)`` the linear arguments."""
-    text = _restore_powers(text.strip(), lost)
+    text = restore_powers(text.strip(), lost)
     mins = re.fullmatch(r"min\s*\((.*)\)", text)
     if mins:
         parts = _split_top(mins.group(1))
@@ -463,8 +463,9 @@ def _chains(text: str) -> Iterator[tuple[list[list[_Tok]], list[str]]]:
                 continue
             pos = end
             break
-        if len(terms) >= 2 and len(ops) == len(terms) - 1:
-            yield terms, ops
+        # "0 ≤ m ≤ <image>": a chain whose last side is lost still bounds what it can
+        if len(terms) >= 2 and len(ops) in (len(terms) - 1, len(terms)):
+            yield terms, ops[:len(terms) - 1]
             at = pos
         else:
             at += 1
@@ -698,8 +699,29 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
             re.search(r"\b(?:integers|strings|numbers)\b", phrase):
         wanted = 1
     if wanted is not None and len(scalars) != wanted:
-        scalars = tuple(chain_names) if len(chain_names) == wanted else ()
+        scalars = tuple(chain_names) if len(chain_names) == wanted else _after_dash(
+            rest, wanted)
     return LineSpec(scalars, ordinal, count, None, kind, per_test, sentence)
+
+
+#: A name a phrase introduces: "the number of vertices n", "a prime p".
+_INTRODUCED = re.compile(r"\b(?:the|a|an)\s+(?:[a-z-]+\s+){1,4}?(" + _NAME
+                         + r")(?=\s*(?:,|\band\b|\bof\b|$))")
+
+
+def _after_dash(rest: str, wanted: int) -> tuple[str, ...]:
+    """The ``wanted`` names a line's phrase gives after a dash, where it gives them there
+    ("two integers — the number of vertices n and the number of edges m", "three integers
+    — a_i, b_i (...) and c_i (...)"); none otherwise."""
+    parts = re.split(r"\s[\u2014\u2013]\s|\u2014", rest, maxsplit=1)
+    if len(parts) < 2:
+        return ()
+    tail = re.split(r";|\.(?:\s|$)", re.sub(r"\([^()]*\)", " ", parts[1]))[0].strip()
+    listed = _scalar_names(tail)
+    if len(listed) == wanted:
+        return listed
+    named = tuple(base_name(name) for name in _INTRODUCED.findall(tail) if _is_name(name))
+    return named if len(named) == wanted else ()
 
 
 def _scalar_names(phrase: str) -> tuple[str, ...]:
