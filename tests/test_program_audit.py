@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 from programfixtures import (
     SUM,
+    NoRuns,
     fake_plan,
     gz_lines,
     sum_tasks,
@@ -154,6 +155,11 @@ def test_the_jury_finds_the_wrong_reference_and_holds_its_tests(
                                      "samples": "2\n", "families": {"alpha": 1, "beta": 1}}
     assert "| cc/abs | `-2⏎` | `-2⏎` | `2⏎` | alpha (1), beta (1) | 3 |" in \
         (out / "audit.md").read_text()
+
+    # checkpointed: the same audit again runs nothing and finds the same
+    resumed = run_program_audit(suite, samples, out, executor=NoRuns())
+    assert resumed.resumed == 1 and resumed.findings == summary.findings
+    assert (resumed.passing, resumed.runs) == (summary.passing, summary.runs) == (2, 10)
 
     # held: the suite loses the disputed tests, the held file has them, stats counts them
     held = run_program_audit(suite, samples, out, executor=program_sandbox, hold=True)

@@ -227,6 +227,34 @@ def split_held(record: Mapping[str, Any], held: frozenset[TestKey]
     return {**record, "tests": kept}, {**record, "tests": out}
 
 
+def finding_wire(finding: ProgramFinding) -> dict[str, Any]:
+    """A finding before review, whole (every disputed test), for a task's checkpoint."""
+    return {"task_id": finding.task_id, "signal": finding.signal,
+            "witness": finding.witness, "expected": finding.expected,
+            "actual": finding.actual, "explanation": finding.explanation,
+            "families": [list(pair) for pair in finding.families],
+            "disputes": [{"input": d.test.input, "output": d.test.output,
+                          "origin": d.test.origin, "time_limit": d.test.time_limit,
+                          "answer": d.answer, "families": [list(p) for p in d.families]}
+                         for d in finding.disputes]}
+
+
+def finding_from_wire(document: Mapping[str, Any]) -> ProgramFinding:
+    """The inverse of :func:`finding_wire` (KeyError, TypeError or ValueError when the
+    document is not one)."""
+    def pairs(items: Iterable[Sequence[Any]]) -> tuple[tuple[str, int], ...]:
+        return tuple((str(name), int(count)) for name, count in items)
+
+    return ProgramFinding(
+        str(document["task_id"]), str(document["signal"]), str(document["witness"]),
+        str(document["expected"]), str(document["actual"]), str(document["explanation"]),
+        pairs(document["families"]),
+        tuple(Dispute(ProgramTest(str(d["input"]), str(d["output"]), False, str(d["origin"]),
+                                  None if d["time_limit"] is None else float(d["time_limit"])),
+                      str(d["answer"]), pairs(d["families"]))
+              for d in document["disputes"]))
+
+
 def brief(text: str, limit: int = 80) -> str:
     """``text`` cut to ``limit`` characters (for a line of prose)."""
     return text if len(text) <= limit else text[:limit - 3] + "..."

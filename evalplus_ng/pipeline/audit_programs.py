@@ -18,7 +18,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,9 @@ from evalplus_ng.oracle.programaudit import (
     ProgramSample,
     audited_tests,
     disputes,
+    finding_from_wire,
     finding_record,
+    finding_wire,
     held_tests,
     lead,
     markdown,
@@ -40,6 +42,8 @@ from evalplus_ng.oracle.programaudit import (
     review,
     split_held,
 )
+from evalplus_ng.pipeline.augment import digest
+from evalplus_ng.pipeline.checkpoints import resume
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import Job, JobResult, Outcome, ProgramTask, ProgramTest, Status
@@ -51,6 +55,7 @@ from evalplus_ng.tasks.programs import (
     write_program_file,
 )
 from evalplus_ng.tasks.samples import FAMILIES, Families, family_of, model_of, sample_files
+from evalplus_ng.tasks.spec import file_stem
 from evalplus_ng.types import TaskId
 
 #: The review file (in the user's data folder): {task_id: {signal: why it is no defect}}.
@@ -84,6 +89,68 @@ class ProgramAuditSummary:
     skipped: dict[str, int] = field(default_factory=dict)
     #: New tests held out (``hold``) or disputed (without it), per task.
     held: dict[TaskId, int] = field(default_factory=dict)
+    #: Tasks whose jury's work came from their checkpoints (:data:`CHECKPOINTS`).
+    resumed: int = 0
+
+
+#: Each judged task's jury outcome, in ``out`` (made again only when the task's tests, its
+#: samples or the configuration change): an interrupted audit resumes.
+CHECKPOINTS = Path("checkpoints") / "program-audit"
+#: Part of every checkpoint's fingerprint: bumped whenever what a task's jury decides changes.
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class _Done:
+    """One task's jury: its lead (if any), why it was not judged ("" where it was), the
+    samples that passed its public tests, and the jobs and runs it took."""
+
+    finding: ProgramFinding | None
+    skipped: str
+    passing: int
+    base_jobs: int
+    jury_jobs: int = 0
+    runs: int = 0
+
+
+def fingerprint(task: ProgramTask, samples: Sequence[ProgramSample],
+                config: ProgramAuditConfig) -> str:
+    """What decides a task's jury: the task as judged (its tests, limits and comparison),
+    its samples with their families, and the configuration."""
+    return digest(str(FORMAT_VERSION), json.dumps(asdict(config), sort_keys=True),
+                  json.dumps([task.equality, task.atol, task.time_limit,
+                              [asdict(test) for test in task.tests]]),
+                  json.dumps(sorted((s.family, s.code) for s in samples)))
+
+
+def _checkpoint(store: Path, task_id: TaskId) -> Path:
+    return store / f"{file_stem(task_id)}.json"
+
+
+def _load(store: Path, task_id: TaskId, key: str) -> _Done | None:
+    """A task's checkpoint when made with ``key`` (None: absent, stale, unreadable)."""
+    try:
+        document = json.loads(_checkpoint(store, task_id).read_text(encoding="utf-8"))
+        if document.get("fingerprint") != key:
+            return None
+        found = document["finding"]
+        return _Done(None if found is None else finding_from_wire(found),
+                     str(document["skipped"]), int(document["passing"]),
+                     int(document["base_jobs"]), int(document["jury_jobs"]),
+                     int(document["runs"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _save(store: Path, task_id: TaskId, key: str, done: _Done) -> _Done:
+    """Checkpoint a task's jury (atomically); returns ``done``."""
+    store.mkdir(parents=True, exist_ok=True)
+    write_atomically(_checkpoint(store, task_id), json.dumps({
+        "fingerprint": key, "skipped": done.skipped, "passing": done.passing,
+        "base_jobs": done.base_jobs, "jury_jobs": done.jury_jobs, "runs": done.runs,
+        "finding": None if done.finding is None else finding_wire(done.finding)},
+        ensure_ascii=False) + "\n")
+    return done
 
 
 def held_path(suite: Path) -> Path:
@@ -178,36 +245,38 @@ def run_program_audit(suite: Path, samples: Path | None, out: Path,
             skipped[reason] += 1
         else:
             candidates.append(task)
-    findings: list[ProgramFinding] = []
-    base_jobs = jury_jobs = runs = passing = judged = 0
-    seconds = [0.0, 0.0]
+    store = out / CHECKPOINTS
+    fingerprints = {task.task_id: fingerprint(task, mine[task.task_id], config)
+                    for task in candidates}
+    kept, todo = resume(candidates, lambda task: task.task_id,
+                        lambda task: _load(store, task.task_id, fingerprints[task.task_id]))
     keys = [suite, held_file, *([samples] if samples is not None else []), *hidden]
-    with (_executor(executor, backend, keys) if candidates
+    seconds = [0.0, 0.0]
+    with (_executor(executor, backend, keys) if todo
           else contextlib.nullcontext(_NO_SANDBOX)) as sandbox:
         began = time.perf_counter()
-        programs = [(task, code) for task in candidates
-                    for code in dict.fromkeys(s.code for s in mine[task.task_id])]
-        asked = [(task, code) for task, code in programs if task.base_tests]
+        asked = [(task, code) for task in todo if task.base_tests
+                 for code in dict.fromkeys(s.code for s in mine[task.task_id])]
         base = dict(zip([(task.task_id, code) for task, code in asked], sandbox.map(
             program_job(task, code, task.base_tests, _limits(task, task.base_tests, config))
             for task, code in asked), strict=True))
-        base_jobs = len(asked)
         voting = {task.task_id: [s for s in mine[task.task_id]
                                  if _passed_base(task, base.get((task.task_id, s.code)))]
-                  for task in candidates}
-        passing = sum(len(v) for v in voting.values())
+                  for task in todo}
         seconds[0] = time.perf_counter() - began
         began = time.perf_counter()
         jury = []
-        for task in candidates:
+        for task in todo:
+            jobs_here = len({code for t, code in asked if t is task})
             if len({s.family for s in voting[task.task_id]}) < 2:
-                skipped[FEW_PASSING] += 1
+                kept[task.task_id] = _save(store, task.task_id, fingerprints[task.task_id],
+                                           _Done(None, FEW_PASSING,
+                                                 len(voting[task.task_id]), jobs_here))
             else:
                 jury.append(task)
         codes = {task.task_id: list(dict.fromkeys(s.code for s in voting[task.task_id]))
                  for task in jury}
         total = sum(len(c) for c in codes.values())
-        jury_jobs, judged = total, len(jury)
 
         def jobs() -> Iterator[Job]:
             for task in jury:
@@ -223,19 +292,26 @@ def run_program_audit(suite: Path, samples: Path | None, out: Path,
             tests = audited_tests(task)
             ballots = {}
             for code in codes[task.task_id]:
-                result = next(results)
-                ballots[code] = _ballot(result)
-                runs += sum(1 for o, _p in ballots[code])
+                ballots[code] = _ballot(next(results))
                 done += 1
                 if progress is not None:
                     progress(done, total)
             voters_here = voting[task.task_id]
             found = disputes(task, tests, voters_here, [ballots[s.code] for s in voters_here],
                              config.consensus)
-            finding = lead(task, found, len(voters_here))
-            if finding is not None:
-                findings.append(finding)
+            kept[task.task_id] = _save(store, task.task_id, fingerprints[task.task_id], _Done(
+                lead(task, found, len(voters_here)), "", len(voters_here),
+                len({code for t, code in asked if t is task}), len(ballots),
+                sum(len(b) for b in ballots.values())))
         seconds[1] = time.perf_counter() - began
+    results_of = [kept[task.task_id] for task in candidates]
+    skipped.update(r.skipped for r in results_of if r.skipped)
+    findings = [r.finding for r in results_of if r.finding is not None]
+    base_jobs = sum(r.base_jobs for r in results_of)
+    jury_jobs = sum(r.jury_jobs for r in results_of)
+    runs = sum(r.runs for r in results_of)
+    passing = sum(r.passing for r in results_of)
+    judged = sum(not r.skipped for r in results_of)
     stats_path = suite.parent / "stats.json"
     if stats_path.is_file():
         findings += refutations(json.loads(stats_path.read_text(encoding="utf-8")), wanted)
@@ -254,7 +330,7 @@ def run_program_audit(suite: Path, samples: Path | None, out: Path,
     return ProgramAuditSummary(tuple(reviewed), json_path, markdown_path, len(voters),
                                passing, judged, base_jobs, jury_jobs, runs,
                                (round(seconds[0], 1), round(seconds[1], 1)), dict(skipped),
-                               counts)
+                               counts, len(candidates) - len(todo))
 
 
 def hold_out(suite: Path, held: dict[TaskId, frozenset[tuple[str, str]]]) -> dict[TaskId, int]:
