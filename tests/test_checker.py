@@ -11,6 +11,7 @@ here; nothing reads ``../shared``. One sandbox for the module (conftest's
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Sequence
@@ -296,7 +297,8 @@ def test_evaluate_reports_a_broken_checker_apart(tmp_path: Path) -> None:
     assert "full: pass@1 50.0" in result.output
     assert ("warning: 1 sample(s) failed where their task's checker broke" in result.output
             and "cc/broken (1)" in result.output)
-    document = json.loads((tmp_path / "s.evalplus-ng.full.json").read_text())
+    named = f"s.evalplus-ng.full-{hashlib.sha256(tasks.read_bytes()).hexdigest()[:12]}.json"
+    document = json.loads((tmp_path / named).read_text())
     div, broken = document["eval"]["cc/div"][0], document["eval"]["cc/broken"][0]
     assert (div["full_status"], div["first_failure"]) == ("pass", None)
     assert broken["first_failure"] == {"index": 0, "status": "checker_error", "tier": "public"}

@@ -10,6 +10,7 @@ so a verdict does not depend on the machine's load.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -314,7 +315,8 @@ def test_evaluate_reports_correctness_apart_from_timeouts(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     assert ("full failures: 3 sample(s): correctness 2 (1 wrong_answer, 1 runtime_error), "
             "timeout 1") in result.output
-    document = json.loads((tmp_path / "s.evalplus-ng.full.json").read_text())
+    named = f"s.evalplus-ng.full-{hashlib.sha256(tasks.read_bytes()).hexdigest()[:12]}.json"
+    document = json.loads((tmp_path / named).read_text())
     assert document["failures"]["full"] == {
         "samples": 3, "timeout": 1, "refused": 0,
         "correctness": {"wrong_answer": 1, "runtime_error": 1, "output_limit": 0}}

@@ -10,6 +10,7 @@ Nothing reads ``../shared``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sys
@@ -237,7 +238,15 @@ def test_augment_writes_a_mini_as_strong_as_its_whole_tiers(tmp_path: Path,
     run = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(out / MINI_ARTIFACT),
                                     "--samples", str(samples), "--suite", "plus", "-j", "1"])
     assert run.exit_code == 0, run.output
-    document = json.loads((tmp_path / "s.evalplus-ng.plus.json").read_text())
+    # and on the whole suite: its results beside the MINI's, neither overwriting the other
+    whole_run = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(out / ARTIFACT),
+                                          "--samples", str(samples), "--suite", "plus",
+                                          "-j", "1"])
+    assert whole_run.exit_code == 0, whole_run.output
+    named = sorted(tmp_path.glob("s.evalplus-ng.plus-*.json"))
+    assert len(named) == 2
+    mini_digest = hashlib.sha256((out / MINI_ARTIFACT).read_bytes()).hexdigest()[:12]
+    document = json.loads((tmp_path / f"s.evalplus-ng.plus-{mini_digest}.json").read_text())
     assert [(e["base_status"], e["plus_status"]) for e in document["eval"]["cc/pos"]] == [
         ("pass", "pass"), ("pass", "fail")]
 

@@ -9,6 +9,7 @@ few seconds in all; the two time-outs cost half a second each).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from pathlib import Path
@@ -345,7 +346,8 @@ def test_evaluate_a_samples_file_of_programs(tmp_path: Path) -> None:
                                        str(samples), "-j", "1", "--min-time-limit", "0.5"])
     assert result.exit_code == 0, result.output
     assert "2 programs judged" in result.output and "full: pass@1 50.0" in result.output
-    document = json.loads((tmp_path / "s.evalplus-ng.full.json").read_text())
+    named = f"s.evalplus-ng.full-{hashlib.sha256(tasks.read_bytes()).hexdigest()[:12]}.json"
+    document = json.loads((tmp_path / named).read_text())
     entries = document["eval"]["cc/add"]
     assert [(e["base_status"], e["full_status"], e["first_failure"]) for e in entries] == [
         ("pass", "pass", None),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -116,7 +117,12 @@ def _evaluate(tasks: Path, samples: Path, suite: str) -> Path:
     result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(tasks), "--samples",
                                        str(samples), "--suite", suite, "-j", "1"])
     assert result.exit_code == 0, result.output
-    return samples.with_name(f"{samples.name.removesuffix('.jsonl')}.evalplus-ng.{suite}.json")
+    found = re.search(r"results in (\S+)", result.output)
+    assert found is not None, result.output
+    path = Path(found.group(1))
+    assert path.parent == samples.parent and path.name.startswith(
+        f"{samples.name.removesuffix('.jsonl')}.evalplus-ng.{suite}-")
+    return path
 
 
 def _function_results(path: Path) -> Path:

@@ -142,6 +142,14 @@ def results_document(results: tuple[ProgramResult, ...], identity: dict[str, Any
             "failures": {column: failure_counts(results, column) for column in columns}}
 
 
+def suite_name(suite: str, digest: str) -> str:
+    """The suite's part of a program results file's name: ``base`` or ``original`` (the
+    dataset's own tests), else the suite and the first 12 hex digits of the tasks file's
+    SHA-256 (``plus-1a2b3c4d5e6f``): ``augment``'s suite and its MINI are both judged with
+    ``--suite plus``, and their results must not overwrite each other."""
+    return suite if suite in (BASE, ORIGINAL) else f"{suite}-{digest[:12]}"
+
+
 def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = None,
                           status: Callable[[str], None] | None = None) -> ProgramSummary:
     """Judge a samples file of programs; write the results beside it (or to
@@ -159,10 +167,11 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
         say(f"judging {len(samples)} program(s) on {SUITE_WORDS[suite]} of {request.tasks}")
         results = tuple(judge_programs(tasks, samples, sandbox, request.config, progress))
         nodes = dict(getattr(sandbox, "nodes", {}))
-    out = request.results or results_path(request.samples, suite)
+    digest = hashlib.sha256(request.tasks.read_bytes()).hexdigest()
+    out = request.results or results_path(request.samples, suite_name(suite, digest))
     out.parent.mkdir(parents=True, exist_ok=True)
     identity = {"kind": RESULTS_KIND, "suite": suite, "tasks": str(request.tasks),
-                "hash": hashlib.sha256(request.tasks.read_bytes()).hexdigest(),
+                "hash": digest,
                 "config": asdict(request.config),
                 "memory_bytes": request.limits.memory_bytes}
     write_json(out, results_document(results, identity, suite))
