@@ -79,8 +79,9 @@ NO_GRAMMAR = "no grammar of lines, runs and blocks reads every public input"
 NO_TREE = ("the statement says the edges form a tree, and no block of the grammar was learnt "
            "as one")
 #: A statement saying its graph is a tree (its edges must then be learnt as one).
-TREE = re.compile(r"\b(?:is|be|forms?|are|describes?)\s+an?\s+(?:(?:rooted|undirected|weighted|"
-                  r"connected)\s+)*tree\b", re.IGNORECASE)
+TREE = re.compile(r"\b(?:is|be|forms?|are|describes?|defines?|specif(?:y|ies)|makes?|making)\s+"
+                  r"(?:an?\s+)?(?:(?:rooted|undirected|weighted|connected|valid)\s+)*tree\b",
+                  re.IGNORECASE)
 NO_AGREEMENT = ("no grammar that reads every public input reads them as the statement's "
                 "input section says")
 #: Grammars besides the chosen one an input must fit: those no larger than it by more
