@@ -13,7 +13,9 @@ leans to keeping:
 * a run's shape: its items distinct, sorted, a permutation of ``1..len``, or each item
   at most its position plus a constant (``p_i < i``) (:class:`RunFact`);
 * a block's rows distinct, its pairs an undirected tree over ``1..n``, a field that never
-  names its own row (``x_i != i``: coder ``i`` names two others) (:class:`BlockFact`).
+  names its own row (``x_i != i``: coder ``i`` names two others) (:class:`BlockFact`);
+* two points side by side on a line never the same point (``(x, y) != (u, v)`` on a line
+  of four numbers or more: a person never looks at his own position) (``Facts.apart``).
 
 Pure: values in, facts out; facts and values in, a violation (or None) out.
 """
