@@ -68,7 +68,12 @@ from evalplus_ng.generate.inputstated import (
     stated_relations,
     stated_words,
 )
-from evalplus_ng.generate.statement import input_section, restore_powers, stated_input
+from evalplus_ng.generate.statement import (
+    input_section,
+    powers_lost,
+    restore_powers,
+    stated_input,
+)
 from evalplus_ng.records import ProgramTask
 
 #: How a new input was made (``ProgramInput.kind``).
@@ -195,7 +200,7 @@ def unchecked_guarantee(prompt: str) -> str | None:
     input drawn from the grammar may break it, and the reference's answer to such an
     input is no test of anything (a right program may answer it otherwise)."""
     section = input_section(prompt)
-    lost = "^" not in section  # "n ≤ 105" where 10^5 lost its superscript
+    lost = powers_lost(section)
     guaranteeing = False
     for sentence in re.split(r"(?<=[.!?])\s+", section):
         # "It is guaranteed that ... . In addition, neither ... lies on ...": the second

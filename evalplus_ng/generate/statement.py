@@ -282,6 +282,12 @@ def _lost_power(match: re.Match[str]) -> str:
     return f"{match.group(1)}10^{exponent}" if 2 <= exponent <= 18 else match.group(0)
 
 
+def powers_lost(section: str) -> bool:
+    """Whether a statement's superscripts were lost (no ``^`` anywhere: ``n ≤ 105`` is
+    ``10^5``)."""
+    return "^" not in section
+
+
 def restore_powers(expr: str, lost: bool) -> str:
     """``2*105`` -> ``2*10^5`` always; a bare ``109`` -> ``10^9`` where ``lost``."""
     expr = re.sub(r"(\d\s*\*\s*)10(\d{1,2})(?![\d^.])", _lost_power, expr)
@@ -928,7 +934,7 @@ def stated_input(prompt: str) -> Stated:
     section = input_section(prompt)
     if not section:
         return Stated()
-    lost = "^" not in section
+    lost = powers_lost(section)
     text = _clean(section)
     strings = {base_name(m.group(1)) for m in _STRING_NAME.finditer(text)}
     strings |= {base_name(m.group(1)) for m in re.finditer(r"\|(" + _NAME + r")\|\s*=", text)}
