@@ -13,9 +13,8 @@ the same file. The floor is 1 s and the factor 4 by default.
   timing moves.
 * The slowest run, not the median, because a limit too tight fails right programs (a
   flake) while one a little loose only lets a slightly slower program through. A run's
-  seconds are wall-clock time in the sandbox's child, which load inflates, while the
-  sandbox enforces a limit in CPU time where the machine is busy: a busy calibration
-  only makes limits more generous.
+  seconds are the CPU time the program used in the sandbox's child, the time the
+  sandbox enforces a limit in where the machine is busy (:mod:`evalplus_ng.sandbox.stdio`).
 * The grid is that coarse because those times move a lot on a busy machine: on 120 of
   augment's slow CodeContests tests, timed 6 times each with the machine's two cores
   shared (load 3 to 4), the slowest run was a median 2 times the fastest; two

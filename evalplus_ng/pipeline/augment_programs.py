@@ -65,7 +65,6 @@ from evalplus_ng.jobs import checker_job, program_job
 from evalplus_ng.oracle.llminputs import read_generated, read_validated
 from evalplus_ng.oracle.programlimits import DEFAULT_RULE, LimitRule
 from evalplus_ng.oracle.programs import (
-    STRESS_SHARE,
     Drop,
     NewTest,
     Screened,
@@ -149,8 +148,6 @@ class ProgramAugmentConfig:
     seed: int = 0
     #: Seconds the reference may take on an input: beyond, the input is dropped.
     time_limit: float = DEFAULT_TIME_LIMIT
-    #: An input the reference took more than this share of ``time_limit`` on goes to stress.
-    stress_share: float = STRESS_SHARE
     max_output_bytes: int = MAX_EXPECTED_BYTES
     #: Augment the tasks flagged ``multiple_answers_suspected`` that have no checker too
     #: (their new outputs are the reference's answer, which another right program need not
@@ -158,14 +155,8 @@ class ProgramAugmentConfig:
     multiple_answers: bool = False
 
     def __post_init__(self) -> None:
-        if self.count < 1 or self.time_limit <= 0 or not 0 < self.stress_share <= 1:
-            raise ValueError("count must be positive, time_limit above 0, stress_share in "
-                             "(0, 1]")
-
-    @property
-    def stress_seconds(self) -> float:
-        """Seconds of the reference past which an input goes to stress."""
-        return self.stress_share * self.time_limit
+        if self.count < 1 or self.time_limit <= 0:
+            raise ValueError("count must be positive and time_limit above 0")
 
 
 @dataclass(frozen=True)
@@ -515,7 +506,7 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
                   if result.load.status is not Status.OK), "")
     outcomes = aligned(pending.jobs, [result.outcomes for result in pending.results],
                        len(pending.screened.inputs))
-    got = answers(pending.screened.inputs, outcomes, config.stress_seconds)
+    got = answers(pending.screened.inputs, outcomes)
     stress = sum(new.test.origin == STRESS_ORIGIN for new in got.tests)
     if report.llm:
         report = replace(report, llm=_nonzero(

@@ -22,6 +22,13 @@ reaches the next, as when a judge starts ``python main.py`` once per test. Here 
   written so far is still sent). Exit code 0 (``exit()``, ``sys.exit(0)``) is a normal end;
   an exception, another code or a failed flush is an error, as a judge's runtime error.
 
+The seconds sent with an outcome are the CPU time (user and system) the program used, not
+wall-clock time: the supervisor enforces a limit in CPU time where the machine is busy
+(a late reply within its CPU time gets more wall time, up to a cap), and CPU time moves
+far less with load (the same slow CodeContests inputs, run 6 times beside two busy
+loops: wall time up to 3.4 times its fastest, CPU time up to 1.5), so the limits
+calibrated from it (:mod:`evalplus_ng.oracle.programlimits`) change less from run to run.
+
 Threads cannot be made in the sandbox (``RLIMIT_NPROC``). A program starting one (the
 contest idiom: ``threading.stack_size(10**8)`` then a thread running ``main`` for a
 deeper stack) has the thread's target run at once, in the main thread, to its end, with
@@ -171,7 +178,7 @@ def run_program(message: dict[str, Any], start: int, fd: int, limits: Limits) ->
     input's outcome on ``fd``, and end the process."""
     # Own references, taken before the program runs: one that patches builtins or these
     # modules garbles at most its own reply, never the framing.
-    length, write, view_of, clock, is_a = len, os.write, memoryview, time.perf_counter, isinstance
+    length, write, view_of, clock, is_a = len, os.write, memoryview, time.process_time, isinstance
     fstat, pread, header, stamp, text_of = os.fstat, os.pread, HEADER.pack, SECONDS.pack, value_text
     describe = describe_error
     ok, raised, deep, large, bad = (CODES[Status.OK, None], CODES[Status.ERROR, Fault.RAISED],
