@@ -678,7 +678,13 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
 @click.option("--time-limit", "time_limit", type=_Finite(min=0.01, max=MAX_SECONDS),
               default=None, show_default=f"{PROGRAM_REFERENCE_SECONDS:g}",
               help="Program tasks: seconds the reference may take on a new input (beyond, "
-                   "the input is dropped; beyond a tenth of it, the input goes to stress).")
+                   "the input is dropped).")
+@click.option("--timings", "timings_file", default=None,
+              type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="Program tasks: replay what the reference's time decided in an earlier "
+                   "run (its OUT/reference-seconds.json): the same inputs kept or dropped, "
+                   "with the same seconds and limits. With the same --seed, the same "
+                   "artifact byte for byte.")
 @click.option("--mini", is_flag=True,
               help="Program tasks: also reduce each task's plus and stress tiers to a MINI "
                    "(OUT/ProgramsMini.jsonl.gz; slow: about a minute a task, mostly running "
@@ -694,8 +700,9 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
 def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out: Path,
             tasks: str | None, per_task: int, seed: int, jobs: int, no_llm_seeds: bool,
             budget: float, samples_dir: Path | None, family: tuple[str, ...], no_audit: bool,
-            no_reduce: bool, no_calibrate: bool, time_limit: float | None, mini: bool,
-            multiple_answers: bool, backend: str, address: str | None) -> None:
+            no_reduce: bool, no_calibrate: bool, time_limit: float | None,
+            timings_file: Path | None, mini: bool, multiple_answers: bool, backend: str,
+            address: str | None) -> None:
     """Generate a HumanEval+ style suite (many new valid inputs per task) and its MINI.
 
     On a tasks file of stdin/stdout programs: new hidden tests (plus and stress) appended
@@ -712,6 +719,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
                           per_task if "per_task" in given else PROGRAM_CANDIDATES, seed,
                           time_limit, multiple_answers, _backend(backend, address, jobs),
                           calibrate=not no_calibrate, reduce=mini, seeds=seeds,
+                          timings=timings_file,
                           jury=_ProgramJury(samples_dir, parse_families(family),
                                             (data or out / "data") / PROGRAM_AUDIT_REVIEW)
                           if samples_dir is not None else None)
@@ -750,7 +758,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
 _FUNCTION_ONLY = {"budget": "--budget",
                   "no_audit": "--no-audit", "no_reduce": "--no-reduce"}
 _PROGRAM_ONLY = {"time_limit": "--time-limit", "multiple_answers": "--include-multiple-answers",
-                 "mini": "--mini"}
+                 "mini": "--mini", "timings_file": "--timings"}
 
 
 def _given_flags(ctx: click.Context) -> set[str]:
@@ -780,9 +788,11 @@ class _ProgramJury:
 def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, seed: int,
                       time_limit: float | None, multiple_answers: bool,
                       backend: Backend, calibrate: bool = True, reduce: bool = False,
-                      seeds: Path | None = None, jury: _ProgramJury | None = None) -> None:
+                      seeds: Path | None = None, jury: _ProgramJury | None = None,
+                      timings: Path | None = None) -> None:
     """``augment`` on a tasks file of stdin/stdout programs (see the README), with the
-    generators and validators cached in the seeds folder ``seeds`` (None: none), then
+    generators and validators cached in the seeds folder ``seeds`` (None: none), replaying
+    the timings file ``timings`` where given, then
     (with ``jury``) the audit's jury, which holds disputed tests out of the suite, then
     (when ``reduce``) its MINI."""
     from evalplus_ng.generate.llmprograms import SUBFOLDER, read_pairs
@@ -794,6 +804,7 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
         summary_lines,
         warning_lines,
     )
+    from evalplus_ng.pipeline.timings import read_timings
     from evalplus_ng.tasks.programs import load_program_records
 
     records = load_program_records(path)
@@ -802,6 +813,11 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
     config = ProgramAugmentConfig(count=per_task, seed=seed,
                                   time_limit=time_limit or PROGRAM_REFERENCE_SECONDS,
                                   multiple_answers=multiple_answers)
+    replay = read_timings(timings) if timings is not None else None
+    if replay is not None and replay.time_limit != config.time_limit:
+        raise click.UsageError(
+            f"--timings {timings}: made with --time-limit {replay.time_limit:g}, which decided "
+            f"its drops; give the same (not {config.time_limit:g})")
     pairs = read_pairs(seeds, sorted(chosen)) if seeds is not None else {}
     if pairs:
         click.echo(f"LLM generators and validators: {len(pairs)} of {len(chosen)} tasks have "
@@ -811,7 +827,8 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
                                        config, out, backend, stages.progress("augmenting"),
                                        rule=DEFAULT_RULE if calibrate else None,
                                        timing=stages.progress("timing limits"),
-                                       llm_pairs=pairs)
+                                       llm_pairs=pairs,
+                                       timings=replay.tasks if replay is not None else None)
     for line in summary_lines(summary):
         click.echo(line)
     _print_nodes("sandbox jobs", summary.nodes)

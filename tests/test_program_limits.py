@@ -424,12 +424,12 @@ def test_augment_writes_each_new_test_s_limit_and_resumes(tmp_path: Path) -> Non
     assert own == records[0][1]["tests"] and echo["tests"] == records[1][1]["tests"]
     assert all("time_limit" not in test for test in own)  # the dataset's own: untouched
     seconds = json.loads(summary.seconds_file.read_text())
-    slowest = seconds["slowest"]["cc/sum"]
+    firsts, slowest = (seconds["tasks"]["cc/sum"][name] for name in ("seconds", "slowest"))
     assert seconds["limits"]["floor_seconds"] == 1.0 and len(slowest) == len(new)
-    for test, first, most in zip(new, seconds["tasks"]["cc/sum"], slowest, strict=True):
+    for test, first, most in zip(new, firsts, slowest, strict=True):
         assert most >= first and test["time_limit"] == limit_of([most])
     (limits,) = summary.limits
-    again_timed = sum(needs_repeats(first) for first in seconds["tasks"]["cc/sum"])
+    again_timed = sum(needs_repeats(first) for first in firsts)
     assert limits.repeated == again_timed >= 4  # the large inputs, each 70 ms at least
     assert [test["time_limit"] for test in new] == list(limits.limits)
     stats = json.loads(summary.stats.read_text())

@@ -10,9 +10,10 @@ jobs and writes (:mod:`evalplus_ng.pipeline.augment_programs`).
 from __future__ import annotations
 
 import enum
+import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from evalplus_ng.checker import Said, message, said
 from evalplus_ng.generate.programgen import LARGE, ProgramInput
@@ -78,6 +79,67 @@ def stress_why(kind: str) -> Stressed | None:
     return Stressed.LARGE if kind == LARGE else None
 
 
+#: The drops the reference's time decides (over the budget; not run, its job stopped by
+#: timeouts): the ones a timings file records (:class:`Timings`).
+TIMED_DROPS = frozenset({Drop.TIMEOUT, Drop.NOT_RUN})
+#: The outcome of an input its job never ran.
+UNRUN = Outcome(Status.ERROR, error="not run", fault=Fault.NOT_RUN)
+
+
+def input_key(text: str) -> str:
+    """A new input's name in a timings file: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Timings:
+    """What an earlier run's timing of the reference decided for a task's inputs (by
+    :func:`input_key`): the seconds of each input it kept, and the inputs it dropped as
+    over the budget or not run (:data:`TIMED_DROPS`, by the drop's value).
+
+    The reference's time is the one thing a run measures rather than computes: an input
+    it answers near the budget is kept on one run and dropped on the next, and a limit
+    near a step of the grid moves. Replayed (:func:`replayed`), the same inputs get the
+    same decisions and, calibrated from the same seconds, the same limits: timing made an
+    input of the run, so that the same seed and the same timings give the same suite byte
+    for byte, and a changed generator changes only what it changed."""
+
+    seconds: Mapping[str, float] = field(default_factory=dict)
+    dropped: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        allowed = {drop.value for drop in TIMED_DROPS}
+        if not set(self.dropped.values()) <= allowed:
+            raise ValueError(f"a timed drop is one of {sorted(allowed)}")
+
+    def runs(self, text: str) -> bool:
+        """Whether an input is run at all: not where the timings dropped it."""
+        return input_key(text) not in self.dropped
+
+    def kept(self, text: str) -> bool:
+        """Whether the timings kept an input (its time then comes from them)."""
+        return input_key(text) in self.seconds
+
+
+def replayed(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome],
+             timings: Timings) -> list[Outcome]:
+    """``outcomes`` (the reference's, in candidate order) as ``timings`` decide them: an
+    input they dropped is dropped again for the same reason (it was not run), one they
+    kept and the reference answered has their seconds; any other is as it came."""
+    found: list[Outcome] = []
+    for candidate, outcome in zip(candidates, outcomes, strict=True):
+        key = input_key(candidate.text)
+        drop = timings.dropped.get(key)
+        if drop == Drop.TIMEOUT.value:
+            outcome = Outcome(Status.TIMEOUT, error="over the budget (timings file)")
+        elif drop is not None:
+            outcome = UNRUN
+        elif key in timings.seconds and outcome.status is Status.OK:
+            outcome = replace(outcome, seconds=timings.seconds[key])
+        found.append(outcome)
+    return found
+
+
 @dataclass(frozen=True)
 class NewTest:
     """A kept input: the test it becomes (hidden, of origin plus or stress), how it was
@@ -133,6 +195,9 @@ class Answers:
     #: The shortest input the reference raised (or crashed) on, if any: the witness that
     #: the plan admits an input outside the reference's domain (see :func:`refuted`).
     witness: str | None = None
+    #: The inputs dropped for time (:data:`TIMED_DROPS`), by :func:`input_key`, in
+    #: candidate order: with the kept tests' seconds, what a timings file records.
+    timed_drops: Mapping[str, str] = field(default_factory=dict)
 
 
 def answers(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome]) -> Answers:
@@ -144,11 +209,14 @@ def answers(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome]) -> 
     dropped: Counter[str] = Counter()
     stressed: Counter[str] = Counter()
     witness: str | None = None
+    timed: dict[str, str] = {}
     for position, candidate in enumerate(candidates):
         outcome = outcomes[position] if position < len(outcomes) else None
         reason = Drop.NOT_RUN if outcome is None else drop_reason(outcome)
         if reason is not None:
             dropped[reason.value] += 1
+            if reason in TIMED_DROPS:
+                timed[input_key(candidate.text)] = reason.value
             if reason is Drop.RUNTIME_ERROR and (
                     witness is None or (len(candidate.text), candidate.text)
                     < (len(witness), witness)):
@@ -163,7 +231,7 @@ def answers(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome]) -> 
         kept.append(NewTest(ProgramTest(candidate.text, output, False, origin),
                             candidate.kind, outcome.seconds))
     return Answers(tuple(kept), dict(sorted(dropped.items())), dict(sorted(stressed.items())),
-                   witness)
+                   witness, timed)
 
 
 def refuted(got: Answers) -> bool:
@@ -179,8 +247,6 @@ def refuted(got: Answers) -> bool:
     return got.witness is not None
 
 
-#: The outcome of an input its job never ran.
-UNRUN = Outcome(Status.ERROR, error="not run", fault=Fault.NOT_RUN)
 
 
 def batches(candidates: Sequence[ProgramInput], size: int,

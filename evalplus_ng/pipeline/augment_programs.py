@@ -14,8 +14,9 @@ spread over the workers while the next tasks are planned; an input is kept where
 reference ends normally within ``time_limit``, its stdout the expected output. Each
 finished task is checkpointed in ``OUT/checkpoints/programs/``, so an interrupted run
 resumes where it stopped; the same seed gives the same artifact, byte for byte, whatever
-``-j`` (only inputs the reference answers near a threshold of time could differ: near
-``time_limit`` kept or dropped, near the stress share plus or stress).
+``-j``, except inputs the reference answers near ``time_limit`` (kept or dropped) and
+limits near a step of their grid (the tier of an input follows how it was made, never
+the reference's time: :class:`~evalplus_ng.oracle.programs.Stressed`).
 
 Then each new test gets its own time limit (``time_limit`` in its record), from the
 reference's slowest run on it (:mod:`evalplus_ng.pipeline.calibrate_programs`; the rule in
@@ -68,18 +69,21 @@ from evalplus_ng.oracle.programs import (
     Drop,
     NewTest,
     Screened,
+    Timings,
     aligned,
     answers,
     batches,
     checker_refusal,
     public_outputs,
     refuted,
+    replayed,
     screen,
 )
 from evalplus_ng.pipeline.augment import digest
 from evalplus_ng.pipeline.calibrate_programs import TaskLimits, calibrate_program_tests
 from evalplus_ng.pipeline.checkpoints import resume
 from evalplus_ng.pipeline.context import Progress
+from evalplus_ng.pipeline.timings import TaskTimings, task_timings, write_timings
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
     STRESS_ORIGIN,
@@ -95,7 +99,8 @@ from evalplus_ng.tasks.spec import file_stem
 
 #: The artifact: the tasks file with the new tests appended.
 ARTIFACT = "ProgramsPlus.jsonl.gz"
-#: Per task: the reference's seconds on each new test, in the artifact's order.
+#: Per task: the reference's seconds on each new test, in the artifact's order, and what
+#: else its time decided (:mod:`evalplus_ng.pipeline.timings`).
 SECONDS_FILE = "reference-seconds.json"
 #: The ``kind`` of this stage's ``stats.json`` (a function suite's names none).
 STATS_KIND = "programs"
@@ -106,6 +111,9 @@ CHUNK, LARGE_CHUNK = 32, 8
 #: A job stops after this many timeouts (its other inputs dropped as not run): a
 #: reference that loops on a kind of input costs a few time limits, not one an input.
 MAX_TIMEOUTS = 2
+#: Replaying a timings file, an input it kept may take this many times ``time_limit``:
+#: its time is the file's, and a slower machine must still answer it.
+REPLAY_SLACK = 4.0
 #: Candidates asked of the generator per task (``--per-task``) and seconds the reference
 #: may take on one of them (``--time-limit``): on two cores, CodeContests' 195 tasks with
 #: one answer then take about 13 minutes of the references' runs, estimated from their
@@ -116,7 +124,7 @@ DEFAULT_TIME_LIMIT = 1.0
 #: compares them, and the artifact holds them; CodeContests' longest is 200 KB.
 MAX_EXPECTED_BYTES = 1 << 20
 #: Part of every checkpoint's fingerprint: bumped whenever what a task keeps changes.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 #: What became of a task (:attr:`ProgramTaskReport.outcome`): new tests made, or none
 #: because no grammar reads its public inputs, because the generator made no input its
 #: plan admits, because the reference raised on an input the plan admits (the plan is
@@ -231,15 +239,20 @@ class ProgramTaskReport:
     #: of :data:`LLM_COUNTS` (those not 0), and why its pairs were refused.
     llm: dict[str, int] = field(default_factory=dict)
     llm_refused: str = ""
+    #: Replaying a timings file: inputs it kept that the reference did not answer now
+    #: (a slower machine, a changed reference): those decisions differ from the file's.
+    replay_missed: int = 0
 
 
 @dataclass(frozen=True)
 class TaskTests:
-    """One task's new tests (in order) and its input plan's contract, with its report."""
+    """One task's new tests (in order) and its input plan's contract, with its report and
+    the inputs dropped for time (by input key: what a timings file records)."""
 
     tests: tuple[NewTest, ...]
     contract: dict[str, Any] | None
     report: ProgramTaskReport
+    timed_drops: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -313,7 +326,8 @@ def load_checkpoint(path: Path, key: str) -> TaskTests | None:
             return None
         tests = tuple(NewTest(ProgramTest(text, output, False, origin), kind, float(seconds))
                       for text, output, origin, kind, seconds in document["tests"])
-        return TaskTests(tests, document["contract"], _report(document["report"]))
+        return TaskTests(tests, document["contract"], _report(document["report"]),
+                         dict(document["timed_drops"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -323,7 +337,8 @@ def save_checkpoint(path: Path, key: str, done: TaskTests) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     document = {"fingerprint": key, "report": asdict(done.report), "contract": done.contract,
                 "tests": [[new.test.input, new.test.output, new.test.origin, new.kind,
-                           new.seconds] for new in done.tests]}
+                           new.seconds] for new in done.tests],
+                "timed_drops": done.timed_drops}
     write_atomically(path, json.dumps(document, ensure_ascii=False) + "\n")
 
 
@@ -336,10 +351,23 @@ class _Pending:
     screened: Screened
     report: ProgramTaskReport
     results: list[JobResult] = field(default_factory=list)
+    #: What an earlier run's timing decided for these inputs (``--timings``), if given.
+    timings: Timings | None = None
 
     def __post_init__(self) -> None:
-        #: The candidates' positions, one list per sandbox job.
-        self.jobs = batches(self.screened.inputs, CHUNK, LARGE_CHUNK)
+        inputs = self.screened.inputs
+        runnable = [k for k, candidate in enumerate(inputs)
+                    if self.timings is None or self.timings.runs(candidate.text)]
+        #: The candidates' positions, one list per sandbox job (none for the inputs the
+        #: timings dropped).
+        self.jobs = [[runnable[place] for place in job] for job in
+                     batches([inputs[k] for k in runnable], CHUNK, LARGE_CHUNK)]
+
+    def limits(self, time_limit: float, places: Sequence[int]) -> list[float]:
+        """Each input's budget: ``time_limit``, or more for one the timings kept."""
+        return [time_limit * REPLAY_SLACK if self.timings is not None
+                and self.timings.kept(self.screened.inputs[place].text) else time_limit
+                for place in places]
 
     @property
     def complete(self) -> bool:
@@ -506,6 +534,12 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
                   if result.load.status is not Status.OK), "")
     outcomes = aligned(pending.jobs, [result.outcomes for result in pending.results],
                        len(pending.screened.inputs))
+    if pending.timings is not None:
+        kept = pending.timings
+        report = replace(report, replay_missed=sum(
+            kept.kept(candidate.text) and outcome.status is not Status.OK
+            for candidate, outcome in zip(pending.screened.inputs, outcomes, strict=True)))
+        outcomes = replayed(pending.screened.inputs, outcomes, kept)
     got = answers(pending.screened.inputs, outcomes)
     stress = sum(new.test.origin == STRESS_ORIGIN for new in got.tests)
     if report.llm:
@@ -519,10 +553,11 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
             report, outcome=REFUTED,
             reason=f"the reference raised on {raised} of {len(outcomes)} admitted inputs",
             witness=got.witness or "", dropped=got.dropped, stressed=got.stressed,
-            reference_error=error[:200], seconds=seconds))
+            reference_error=error[:200], seconds=seconds), dict(got.timed_drops))
     return TaskTests(got.tests, pending.contract, replace(
         report, plus=len(got.tests) - stress, stress=stress, dropped=got.dropped,
-        stressed=got.stressed, reference_error=error[:200], seconds=seconds))
+        stressed=got.stressed, reference_error=error[:200], seconds=seconds),
+        dict(got.timed_drops))
 
 
 class _Run:
@@ -532,11 +567,13 @@ class _Run:
     def __init__(self, tasks: Sequence[ProgramTask], config: ProgramAugmentConfig,
                  planner: Planner, generator: Generator,
                  refusals: dict[str, str] | None = None,
-                 llm: dict[str, LlmCandidates] | None = None) -> None:
+                 llm: dict[str, LlmCandidates] | None = None,
+                 timings: Mapping[str, Timings] | None = None) -> None:
         self.tasks, self.config = tasks, config
         self.planner, self.generator = planner, generator
         self.refusals = refusals or {}
         self.llm = llm or {}
+        self.timings = timings or {}
         self.pending: deque[_Pending] = deque()
 
     def jobs(self) -> Iterator[Job]:
@@ -545,11 +582,14 @@ class _Run:
             pending = _prepare(task, self.config, self.planner, self.generator,
                                self.refusals.get(task.task_id, ""),
                                self.llm.get(task.task_id))
+            if task.task_id in self.timings:
+                pending = replace(pending, timings=self.timings[task.task_id])
             self.pending.append(pending)
             inputs = pending.screened.inputs
             for places in pending.jobs:
                 tests = [ProgramTest(inputs[place].text, "") for place in places]
-                yield program_job(task, task.solution, tests, self.config.time_limit,
+                yield program_job(task, task.solution, tests,
+                                  pending.limits(self.config.time_limit, places),
                                   judged=False, fail_fast=False,
                                   max_timeouts=MAX_TIMEOUTS,
                                   max_output_bytes=self.config.max_output_bytes)
@@ -572,7 +612,8 @@ def run_augment_programs(
         executor: Executor | None = None, rule: LimitRule | None = DEFAULT_RULE,
         timing: Progress | None = None,
         llm_pairs: Mapping[str, Sequence[GeneratorPair]] | None = None,
-        llm: LlmConfig | None = None) -> ProgramAugmentSummary:
+        llm: LlmConfig | None = None,
+        timings: Mapping[str, TaskTimings] | None = None) -> ProgramAugmentSummary:
     """Augment each program task of ``records`` (a task and its line as read, file order),
     resuming from checkpoints in ``out``; give each new test its time limit by ``rule``
     (none where ``rule`` is None); write ``out/ProgramsPlus.jsonl.gz`` (every task's
@@ -581,7 +622,9 @@ def run_augment_programs(
     (looked up when called). The reference runs on ``executor`` where given, else on
     ``backend``'s sandbox (started only when something must run). ``progress`` counts
     the tasks augmented, ``timing`` those whose limits are set. ``llm_pairs`` are the
-    generators and validators a model wrote, by task id, run as ``llm`` says."""
+    generators and validators a model wrote, by task id, run as ``llm`` says. ``timings``
+    (an earlier run's :data:`SECONDS_FILE`, by task id) replays what the reference's time
+    decided there: the same drops, seconds and slowest runs for the same inputs."""
     began = time.perf_counter()
     planner = planner or programgen.plan_for
     generator = generator or programgen.program_inputs
@@ -594,6 +637,10 @@ def run_augment_programs(
         if task_id in keys:  # only the tasks with LLM programs depend on them
             keys[task_id] = digest(keys[task_id], json.dumps(asdict(llm), sort_keys=True),
                                    *(pair.key() for pair in pairs))
+    timings = {task_id: entry for task_id, entry in (timings or {}).items() if task_id in keys}
+    for task_id, entry in timings.items():  # a replayed task depends on what it replays
+        keys[task_id] = digest(keys[task_id], "timings",
+                               json.dumps(entry.document(), sort_keys=True))
     done, todo = resume(
         [task for task, _record in records], lambda task: task.task_id,
         lambda task: load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id]))
@@ -616,11 +663,14 @@ def run_augment_programs(
         if todo:
             _augment(todo, config, planner, generator, sandbox(), out, keys, done,
                      lambda: progress(len(done), len(records)) if progress else None,
-                     llm_pairs, llm)
+                     llm_pairs, llm, {task_id: entry.timings()
+                                      for task_id, entry in timings.items()})
         if rule is not None:
+            known = {task_id: found for task_id, entry in timings.items() if (
+                found := entry.limits_for(done[task_id].tests, rule)) is not None}
             timed = calibrate_program_tests(
                 [(task, done[task.task_id].tests) for task, _record in records], rule, out,
-                sandbox, timing)
+                sandbox, timing, known)
         nodes = dict(getattr(opened[0], "nodes", {})) if opened else {}
     limited = {task_id: [replace(new.test, time_limit=limit) for new, limit
                          in zip(done[task_id].tests, limits.limits, strict=True)]
@@ -635,13 +685,9 @@ def run_augment_programs(
     write_json(stats, stats_document(reports, config, rule, in_order,
                                      llm if llm_pairs else None))
     seconds_file = out / SECONDS_FILE
-    write_json(seconds_file, {
-        "time_limit": config.time_limit,
-        "tasks": {task.task_id: [new.seconds for new in done[task.task_id].tests]
-                  for task, _record in records if done[task.task_id].tests},
-        **({} if rule is None else {
-            "limits": {**asdict(rule), "rule": rule.words()},
-            "slowest": {limits.task_id: list(limits.slowest) for limits in in_order}})})
+    write_timings(seconds_file, config.time_limit, rule, [task_timings(
+        task.task_id, done[task.task_id].tests, done[task.task_id].timed_drops,
+        timed.get(task.task_id)) for task, _record in records])
     return ProgramAugmentSummary(artifact, stats, seconds_file, reports, resumed,
                                  time.perf_counter() - began, rule, in_order, nodes)
 
@@ -650,17 +696,19 @@ def _augment(todo: Sequence[ProgramTask], config: ProgramAugmentConfig, planner:
              generator: Generator, sandbox: Executor, out: Path, keys: dict[str, str],
              done: dict[str, TaskTests], step: Callable[[], None],
              llm_pairs: Mapping[str, Sequence[GeneratorPair]] | None = None,
-             llm: LlmConfig | None = None) -> None:
+             llm: LlmConfig | None = None,
+             timings: Mapping[str, Timings] | None = None) -> None:
     """Augment the tasks ``todo`` on ``sandbox``, checkpointing each as it settles into
     ``done`` (read back from its checkpoint) and calling ``step`` then; the tasks with
-    ``llm_pairs`` get their inputs first (:func:`llm_candidates`)."""
+    ``llm_pairs`` get their inputs first (:func:`llm_candidates`); those with ``timings``
+    replay them."""
     refusals = try_checkers(todo, sandbox)
     pairs = llm_pairs or {}
     asked = [task for task in todo if task.task_id in pairs
              and not skipped(task, config, refusals.get(task.task_id, ""))]
     found = (llm_candidates(asked, pairs, config, llm or LlmConfig(), sandbox)
              if asked else {})
-    run = _Run(todo, config, planner, generator, refusals, found)
+    run = _Run(todo, config, planner, generator, refusals, found, timings)
 
     def settle() -> None:
         for pending in run.settled():
@@ -827,8 +875,9 @@ def warning_lines(reports: Sequence[ProgramTaskReport],
                   limits: Sequence[TaskLimits] = ()) -> list[str]:
     """What must not happen, one line each: candidates the plan's own validator refuses,
     references that do not load, checkers that reject the reference's output, LLM
-    validators that reject a public input (their pairs refused), references that
-    answered a test otherwise when timed again."""
+    validators that reject a public input (their pairs refused), inputs a replayed
+    timings file kept that the reference did not answer, references that answered a
+    test otherwise when timed again."""
     lines = []
     for report in reports:
         if report.violations:
@@ -842,6 +891,9 @@ def warning_lines(reports: Sequence[ProgramTaskReport],
         if report.llm_refused:
             lines.append(f"{report.task_id}: LLM generator and validator refused: "
                          f"{report.llm_refused}")
+        if report.replay_missed:
+            lines.append(f"{report.task_id}: {report.replay_missed} input(s) the timings file "
+                         "kept were not answered now (not replayed as recorded)")
     return lines + [f"{task.task_id}: the reference did not answer {task.unstable} new "
                     "test(s) the same way when timed again (their expected outputs may not "
                     "be the only right ones)" for task in limits if task.unstable]

@@ -12,7 +12,7 @@ where it stopped and a finished one times nothing again (its file is then the sa
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -107,18 +107,24 @@ class _Todo:
 def calibrate_program_tests(
         items: Sequence[tuple[ProgramTask, Sequence[NewTest]]], rule: LimitRule, out: Path,
         executor: Callable[[], Executor], progress: Progress | None = None,
-) -> dict[str, TaskLimits]:
+        known: Mapping[str, TaskLimits] | None = None) -> dict[str, TaskLimits]:
     """Each task's limits (by task id) for its new tests (``items``: a task and its tests
     as ``augment`` kept them, their first times with them), from its checkpoint where
-    kept, else timed now on ``executor()`` (asked for only when some test needs timing
-    again) and checkpointed. Tasks without tests get none. ``progress(done, total)``
-    counts the tasks."""
+    kept, else from ``known`` (limits a timings file gives: checkpointed, nothing timed),
+    else timed now on ``executor()`` (asked for only when some test needs timing again)
+    and checkpointed. Tasks without tests get none. ``progress(done, total)`` counts the
+    tasks."""
     keyed = [(task, tuple(tests), limits_key(task, tests, rule)) for task, tests in items
              if tests]
     found, missing = resume(keyed, lambda item: item[0].task_id,
                             lambda item: load_limits(limits_path(out, item[0].task_id), item[2]))
     todo: list[_Todo] = []
     for task, tests, key in missing:
+        given = (known or {}).get(task.task_id)
+        if given is not None:
+            save_limits(limits_path(out, task.task_id), key, given)
+            found[task.task_id] = given
+            continue
         firsts = tuple(new.seconds for new in tests)
         chunks = tuple(map(tuple, repeat_chunks(firsts, rule)))
         todo.append(_Todo(task, tests, key, firsts, chunks))

@@ -1,0 +1,158 @@
+"""The timings file of a program ``augment`` (``OUT/reference-seconds.json``): what the
+reference's time decided, per task, written by every run and replayed by ``augment
+--timings FILE`` (:class:`~evalplus_ng.oracle.programs.Timings` says why).
+
+Per task, by :func:`~evalplus_ng.oracle.programs.input_key`: each new test's input and
+the reference's seconds on it (the run that kept it), the inputs dropped for time (over
+the budget, or not run), and where limits were set, each test's slowest run (measured or
+estimated) with the counts of how they were timed. A replay takes a task's drops and
+seconds as they are, and its slowest runs where its tests are still the same inputs with
+the same seconds; the limits then follow from the rule, as on the first run.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from evalplus_ng.errors import InputError
+from evalplus_ng.files import write_json
+from evalplus_ng.oracle.programlimits import LimitRule, limit_of
+from evalplus_ng.oracle.programs import TIMED_DROPS, NewTest, Timings, input_key
+from evalplus_ng.pipeline.calibrate_programs import TaskLimits
+
+#: The file's ``format``: 2 names each input (the first format listed seconds only).
+FORMAT = 2
+#: The counts of a task's calibration kept with its slowest runs.
+_COUNTS = ("repeated", "timeouts", "unstable", "estimated", "slowdown")
+
+
+@dataclass(frozen=True)
+class TaskTimings:
+    """One task's part of a timings file: its new tests' inputs (keys) and first seconds,
+    in the artifact's order, its inputs dropped for time, and its limits' slowest runs
+    (None: no limits were set)."""
+
+    task_id: str
+    inputs: tuple[str, ...] = ()
+    seconds: tuple[float, ...] = ()
+    dropped: Mapping[str, str] = field(default_factory=dict)
+    limits: TaskLimits | None = None
+
+    def timings(self) -> Timings:
+        """What the reference's time decided for the task's inputs."""
+        return Timings(dict(zip(self.inputs, self.seconds, strict=True)), dict(self.dropped))
+
+    def limits_for(self, tests: Sequence[NewTest], rule: LimitRule) -> TaskLimits | None:
+        """The task's limits by ``rule`` from the recorded slowest runs, where ``tests``
+        are the recorded ones (the same inputs, in order, with the same seconds); None
+        where they are not (or no limits were recorded): they must be timed."""
+        if self.limits is None or tuple(input_key(new.test.input) for new in tests) \
+                != self.inputs or tuple(new.seconds for new in tests) != self.seconds:
+            return None
+        return replace(self.limits, limits=tuple(limit_of([seconds], rule)
+                                                 for seconds in self.limits.slowest))
+
+    def document(self) -> dict[str, Any]:
+        """The task's entry in the file."""
+        entry: dict[str, Any] = {"inputs": list(self.inputs), "seconds": list(self.seconds),
+                                 "dropped": dict(self.dropped)}
+        if self.limits is not None:
+            entry["slowest"] = list(self.limits.slowest)
+            entry["calibration"] = {name: getattr(self.limits, name) for name in _COUNTS}
+        return entry
+
+
+def task_timings(task_id: str, tests: Sequence[NewTest], dropped: Mapping[str, str],
+                 limits: TaskLimits | None) -> TaskTimings:
+    """A task's entry from what a run kept (``tests``), dropped for time and timed."""
+    return TaskTimings(task_id, tuple(input_key(new.test.input) for new in tests),
+                       tuple(new.seconds for new in tests), dict(dropped), limits)
+
+
+def write_timings(path: Path, time_limit: float, rule: LimitRule | None,
+                  tasks: Sequence[TaskTimings]) -> None:
+    """The timings file: the budget, the limits' rule (if any) and each task's entry (the
+    tasks with a new test or a drop for time, in the order given)."""
+    write_json(path, {
+        "format": FORMAT, "time_limit": time_limit,
+        **({} if rule is None else {"limits": {**asdict(rule), "rule": rule.words()}}),
+        "tasks": {task.task_id: task.document() for task in tasks
+                  if task.inputs or task.dropped}})
+
+
+@dataclass(frozen=True)
+class TimingsFile:
+    """A timings file read: the budget its run gave the reference (``--time-limit``, which
+    decided its drops) and each task's entry, by task id."""
+
+    time_limit: float
+    tasks: Mapping[str, TaskTimings]
+
+
+def read_timings(path: Path) -> TimingsFile:
+    """The timings file at ``path``; an :class:`~evalplus_ng.errors.InputError` naming the
+    file and the problem where it is not one (unreadable, not JSON, of the first format,
+    or a task's entry malformed)."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), None, f"cannot read the timings file: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise InputError(str(path), exc.lineno, f"not JSON: {exc.msg}") from exc
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise InputError(str(path), None, "not a timings file of this version (format "
+                         f"{FORMAT}: written by `augment` into OUT/reference-seconds.json)")
+    tasks = document.get("tasks")
+    if not isinstance(tasks, dict):
+        raise InputError(str(path), None, "no 'tasks' object")
+    time_limit = document.get("time_limit")
+    if not isinstance(time_limit, int | float) or isinstance(time_limit, bool) \
+            or not (math.isfinite(time_limit) and time_limit > 0):
+        raise InputError(str(path), None, "no positive 'time_limit'")
+    found: dict[str, TaskTimings] = {}
+    for task_id, entry in tasks.items():
+        try:
+            found[task_id] = _entry(task_id, entry)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise InputError(str(path), None, f"task {task_id!r}: {exc}") from exc
+    return TimingsFile(float(time_limit), found)
+
+
+def _seconds(values: Any, name: str) -> tuple[float, ...]:
+    if not isinstance(values, list) or not all(
+            isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value) and value >= 0 for value in values):
+        raise ValueError(f"'{name}' is not a list of seconds")
+    return tuple(float(value) for value in values)
+
+
+def _entry(task_id: str, entry: Any) -> TaskTimings:
+    if not isinstance(entry, dict):
+        raise TypeError("not an object")
+    inputs = entry.get("inputs", [])
+    if not isinstance(inputs, list) or not all(isinstance(key, str) for key in inputs):
+        raise ValueError("'inputs' is not a list of keys")
+    seconds = _seconds(entry.get("seconds", []), "seconds")
+    if len(seconds) != len(inputs):
+        raise ValueError(f"{len(inputs)} inputs but {len(seconds)} seconds")
+    dropped = entry.get("dropped", {})
+    allowed = {drop.value for drop in TIMED_DROPS}
+    if not isinstance(dropped, dict) or not all(
+            isinstance(key, str) and reason in allowed for key, reason in dropped.items()):
+        raise ValueError(f"'dropped' is not an object of keys to one of {sorted(allowed)}")
+    limits = None
+    if "slowest" in entry:
+        slowest = _seconds(entry["slowest"], "slowest")
+        if len(slowest) != len(inputs):
+            raise ValueError(f"{len(inputs)} inputs but {len(slowest)} slowest runs")
+        counts = entry.get("calibration", {})
+        limits = TaskLimits(task_id, (), slowest, int(counts.get("repeated", 0)),
+                            int(counts.get("timeouts", 0)), int(counts.get("unstable", 0)),
+                            int(counts.get("estimated", 0)),
+                            float(counts.get("slowdown", 1.0)))
+    return TaskTimings(task_id, tuple(inputs), seconds, dict(dropped), limits)
