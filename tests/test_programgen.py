@@ -489,3 +489,97 @@ def test_a_plan_admits_what_it_admitted_again_and_never_caches_a_rejection() -> 
     assert plan.violation("3\n9 8\n") is not None
     assert "3\n9 8\n" not in plan.admitted
     assert plan.violation("3\n9 8\n") is not None
+
+
+ENEMIES = statement(
+    "The first line contains two integers n and m (2 ≤ n ≤ 100, 1 ≤ m ≤ 100).",
+    "Next m lines describe the rivalries. Each rivalry is described as two numbers "
+    "ai and bi (1 ≤ ai, bi ≤ n, ai ≠ bi). It is guaranteed that each knight has no more "
+    "than two rivals.")
+ENEMIES_EXAMPLES = ["4 3\n1 2\n3 2\n4 3\n", "7 4\n1 3\n2 6\n6 5\n5 2\n", "3 1\n2 3\n"]
+
+
+def _degrees(text: str) -> tuple[int, list[tuple[int, int]], dict[int, int]]:
+    (n, _m), *edges = (tuple(map(int, row.split())) for row in text.splitlines())
+    degree: dict[int, int] = {}
+    for a, b in edges:
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+    return n, edges, degree  # type: ignore[return-value]
+
+
+def test_each_vertex_at_most_k_edges_is_kept_and_drawn_up_to_k() -> None:
+    """"Each knight has no more than two rivals": a fact of the block of edges (216_b had
+    no plan for it); inputs keep it, and many reach it (unions of cycles and paths)."""
+    plan = plan_for(task(ENEMIES_EXAMPLES, ENEMIES))
+    assert plan.contract is not None
+    assert plan.facts.blocks["r1"].degree == 2
+    assert plan.facts.ranges["x3"].high == 100  # any vertex may end an edge
+    assert plan.violation("5 3\n1 2\n2 3\n3 1\n") is None
+    assert plan.violation("5 3\n1 2\n1 3\n4 1\n") == "r1: 3 edges at 1, at most 2"
+    made = program_inputs(plan, ENEMIES_EXAMPLES, random.Random(12), 80)
+    assert len(made) >= 40
+    full = 0
+    for item in made:
+        n, edges, degree = _degrees(item.text)
+        assert max(degree.values()) <= 2
+        assert len({frozenset(edge) for edge in edges}) == len(edges)
+        assert all(a != b and 1 <= a <= n and 1 <= b <= n for a, b in edges)
+        full += sum(1 for d in degree.values() if d == 2) >= 3
+    assert full >= 10
+    for words in ("the degree of each vertex does not exceed 2",
+                  "each knight has at most two rivals", "every knight has not more than 2 rivals"):
+        worded = ENEMIES.replace("each knight has no more than two rivals", words)
+        assert plan_for(task(ENEMIES_EXAMPLES, worded)).facts.blocks["r1"].degree == 2, words
+
+
+def test_a_degree_bound_no_block_keeps_leaves_no_plan() -> None:
+    """Examples the bound does not hold on, or no block of edges: the statement's word
+    cannot be kept, and the task gets no plan (rather than inputs breaking it)."""
+    one = ENEMIES.replace("no more than two", "no more than one")
+    plan = plan_for(task(ENEMIES_EXAMPLES, one))  # vertex 2 has two rivals in the first
+    assert plan.contract is None and "at each vertex" in plan.reason
+    plan = plan_for(task(ARRAY, STATEMENT.replace(
+        "Output\n", "It is guaranteed that each vertex has at most 2 neighbours.\n\nOutput\n")))
+    assert plan.contract is None and "at each vertex" in plan.reason
+
+
+def test_a_tree_with_a_degree_bound_is_drawn_within_it() -> None:
+    """A tree whose vertices have at most two edges is a path: the spanning tree drawn
+    keeps the bound."""
+    bounded = WEIGHTED.replace("the graph is a tree", "the graph is a tree and the degree "
+                               "of each vertex does not exceed 2")
+    examples = ["3\n1 2 5\n2 3 2\n", "4\n1 2 10\n4 3 3\n2 4 1\n"]
+    plan = plan_for(task(examples, bounded))
+    assert plan.facts.blocks["r1"].tree == "x1" and plan.facts.blocks["r1"].degree == 2
+    made = program_inputs(plan, examples, random.Random(13), 40)
+    assert len(made) >= 20
+    for item in made:
+        rows = [tuple(map(int, row.split())) for row in item.text.splitlines()[1:]]
+        ends = [end for a, b, _c in rows for end in (a, b)]
+        assert all(ends.count(end) <= 2 for end in ends)
+
+
+EIGHT = statement(
+    "The input consists of four lines, the i-th line contains two integers xi and yi "
+    "(0 ≤ xi, yi ≤ 100). You do not have any other conditions for these points.")
+EIGHT_EXAMPLES = ["0 0\n5 5\n0 5\n5 0\n", "1 2\n3 4\n2 3\n7 1\n"]
+
+
+def test_a_constant_number_of_lines_is_a_block_of_that_many() -> None:
+    """"The input consists of four lines" (334_b: eight): no integer counts them; the
+    grammar is one block of four points, each in the stated range, any of them equal."""
+    plan = plan_for(task(EIGHT_EXAMPLES, EIGHT))
+    assert plan.inferred is not None
+    assert plan.inferred.grammar == (
+        Repeat("r1", Count(None, 4), (Line((Field("x1", "int"), Field("x2", "int"))),)),)
+    assert plan.facts.ranges["x1"].high == 100 and not plan.facts.blocks
+    assert plan.violation("1 1\n1 1\n1 1\n100 0\n") is None  # points may coincide
+    assert plan.violation("1 1\n1 1\n1 1\n") is not None
+    assert plan.violation("1 1\n1 1\n1 1\n101 0\n") is not None
+    made = program_inputs(plan, EIGHT_EXAMPLES, random.Random(14), 100)
+    assert len(made) >= 60
+    points = [[tuple(map(int, row.split())) for row in item.text.splitlines()] for item in made]
+    assert all(len(four) == 4 for four in points)
+    assert sum(len(set(four)) < 4 for four in points) >= 5
+    assert sum(all(v <= 10 for point in four for v in point) for four in points) >= 5

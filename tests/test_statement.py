@@ -7,6 +7,7 @@ from fractions import Fraction
 from evalplus_ng.generate.statement import (
     CONNECTED,
     DISTINCT,
+    MAX_DEGREE,
     NO_MULTI_EDGES,
     NO_SELF_LOOPS,
     NOT_EQUAL,
@@ -17,6 +18,7 @@ from evalplus_ng.generate.statement import (
     Guarantee,
     Ref,
     base_name,
+    degree_bound,
     input_section,
     stated_input,
 )
@@ -226,3 +228,34 @@ def test_a_line_naming_its_numbers_after_a_dash() -> None:
     # the phrase names one number more than it counts: no names
     assert stated_input(prompt(
         "The first line contains two integers — the sizes n, m and k.")).lines[0].names == ()
+
+
+def test_a_bound_on_the_edges_at_each_vertex() -> None:
+    for sentence, limit in (
+            ("It is guaranteed that each student has no more than two archenemies.", 2),
+            ("The degree of each vertex does not exceed 3.", 3),
+            ("Each node has degree at most 4.", 4)):
+        assert Guarantee(MAX_DEGREE, (), limit) in stated_input(prompt(sentence)).guarantees
+    for sentence in ("It is guaranteed that the out-degree of each vertex is at most k.",
+                     "Each string has at most 5 characters.",
+                     "There is at most one edge between any two nodes."):
+        assert degree_bound(sentence) is None, sentence
+
+
+def test_a_constant_number_of_lines() -> None:
+    stated = stated_input(prompt(
+        "The input consists of eight lines, the i-th line contains two space-separated "
+        "integers xi and yi (0 ≤ xi, yi ≤ 10^6). You do not have any other conditions."))
+    (spec,) = stated.lines
+    assert spec.names == ("x", "y") and spec.repeat == Ref("", Fraction(1), Fraction(8))
+    assert stated.free and not stated_input(prompt("The only line contains n.")).free
+
+
+def test_lines_described_in_the_sentence_after() -> None:
+    """"Next m lines describe the roads. Each road is described as two numbers a_i and
+    b_i": the lines' names."""
+    stated = stated_input(prompt(
+        "The first line contains two integers n and m (2 ≤ n ≤ 100, 1 ≤ m ≤ 100).\n"
+        "Next m lines describe the roads. Each road is described as two numbers ai and bi "
+        "(1 ≤ ai, bi ≤ n)."))
+    assert stated.lines[1].names == ("a", "b") and stated.lines[1].repeat == Ref("m")

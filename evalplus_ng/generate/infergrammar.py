@@ -105,6 +105,8 @@ class _At:
 class _Search:
     budget: int = BUDGET
     counter: int = 0
+    #: Whether a block may repeat a constant number of times (see :func:`infer_all`).
+    constant: bool = False
 
     def name(self, prefix: str) -> str:
         self.counter += 1
@@ -217,6 +219,9 @@ def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = Tru
     for name in dict.fromkeys(names):
         if all(isinstance(scope.get(name), int) for scope in scopes):
             counts += [Count(name, offset) for offset in OFFSETS]
+    left = {state.stop - state.at for state in states}
+    if search.constant and len(left) == 1 and min(left) >= 2:
+        counts.append(Count(None, min(left)))  # every example's lines to the end
     plans = []
     for count in counts:
         wanted = [count.of(scope) for scope in scopes]
@@ -343,13 +348,15 @@ def _rename(grammar: Grammar, pins: Sequence[Tie]) -> Inferred:
 
 
 def infer_all(examples: Sequence[str], budget: int = BUDGET,
-              candidates: int = CANDIDATES) -> list[Inferred]:
+              candidates: int = CANDIDATES, constant: bool = False) -> list[Inferred]:
     """Every grammar found (up to ``candidates``) that reads every example whole,
-    simplest first (fewest items; then in the search's order of preference)."""
+    simplest first (fewest items; then in the search's order of preference).
+    ``constant``: a block may also repeat as many times as every example has lines left
+    (no integer read gives the count: "the input consists of eight lines")."""
     rows = [tuple(tuple(row) for row in lines_of(text)) for text in examples]
     if not rows or any(not example for example in rows):
         return []
-    search = _Search(budget)
+    search = _Search(budget, constant=constant)
     states = [_At(example, 0) for example in rows]
     found: list[tuple[tuple[int, int], Inferred]] = []
     for grammar, pins in _sequences(states, search):

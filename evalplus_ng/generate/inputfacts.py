@@ -14,6 +14,8 @@ leans to keeping:
   at most its position plus a constant (``p_i < i``) (:class:`RunFact`);
 * a block's rows distinct, its pairs an undirected tree over ``1..n``, a field that never
   names its own row (``x_i != i``: coder ``i`` names two others) (:class:`BlockFact`);
+  and, where the statement says so (never learnt: :func:`bound_degree`), at most ``K`` of
+  its pairs at each vertex ("each student has no more than two archenemies");
 * two points side by side on a line never the same point (``(x, y) != (u, v)`` on a line
   of four numbers or more: a person never looks at his own position) (``Facts.apart``).
 
@@ -22,6 +24,7 @@ Pure: values in, facts out; facts and values in, a violation (or None) out.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
@@ -109,6 +112,9 @@ class BlockFact:
     #: Integer fields whose value is never its row's number (1-based) though it reads as
     #: one (every value between 1 and the rows' count).
     unlike_row: tuple[str, ...] = ()
+    #: At most this many pairs name any one vertex, over both ends (a pair ``(v, v)``
+    #: twice); the statement's word, never learnt.
+    degree: int | None = None
 
 
 @dataclass(frozen=True)
@@ -283,6 +289,48 @@ def spread(facts: Facts) -> Facts:
             for end in fact.ends:
                 ranges[end] = Range(1, ranges[n].high)
     return replace(facts, ranges=ranges)
+
+
+def edge_blocks(items: Sequence[Item]) -> Iterator[Repeat]:
+    """The grammar's blocks (nested ones too) of one line that begins with two integers:
+    a block of edges, its first two fields their ends."""
+    for item in items:
+        if isinstance(item, Repeat):
+            line = item.body[0] if len(item.body) == 1 else None
+            if isinstance(line, Line) and len(line.segments) >= 2 and all(
+                    isinstance(part, Field) and part.kind == INT for part in line.segments[:2]):
+                yield item
+            yield from edge_blocks(item.body)
+
+
+def bound_degree(facts: Facts, grammar: Grammar, limit: int) -> Facts | None:
+    """``facts`` with at most ``limit`` edges at each vertex of the grammar's one block of
+    edges (:func:`edge_blocks`), its ends ranging over ``1..n``'s range where every example
+    kept both at most ``n`` (any vertex may end an edge: the degree is the fact); None
+    where the grammar has no such block or several (which one the statement means is
+    unknown)."""
+    blocks = list(edge_blocks(grammar))
+    if len(blocks) != 1:
+        return None
+    block = blocks[0]
+    line = block.body[0]
+    assert isinstance(line, Line)
+    ends = (line.segments[0].name, line.segments[1].name)
+    fact = replace(facts.blocks.get(block.name, BlockFact()), ends=ends, degree=limit)
+    ranges = dict(facts.ranges)
+    bounding = [{r.right for r in facts.relations if r.left == end and r.op == "<="}
+                for end in ends]
+    n = next((name for name in sorted(bounding[0] & bounding[1]) if name in ranges), None)
+    if n is not None:
+        for end in ends:
+            if end in ranges:
+                ranges[end] = Range(ranges[end].low, max(ranges[end].high, ranges[n].high))
+    return replace(facts, blocks={**facts.blocks, block.name: fact}, ranges=ranges)
+
+
+def degrees(pairs: Sequence[tuple[Scalar, Scalar]]) -> Counter[Scalar]:
+    """How many pairs name each vertex (a pair ``(v, v)`` twice)."""
+    return Counter(end for pair in pairs for end in pair)
 
 
 def _count_names(items: Sequence[Item]) -> Iterator[str]:
@@ -587,6 +635,10 @@ def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
         for number, row in enumerate(rows, 1):
             if row[column] == number:
                 return f"{name} == {number} on row {number}"
+    if fact.degree is not None and rows:
+        vertex, most = degrees([(row[0], row[1]) for row in rows]).most_common(1)[0]
+        if most > fact.degree:
+            return f"{item.name}: {most} edges at {vertex}, at most {fact.degree}"
     if fact.connected is not None:
         n = scope.env.get(fact.connected)
         if not isinstance(n, int) or not _is_connected([(int(r[0]), int(r[1])) for r in rows],

@@ -51,7 +51,10 @@ def grammar_lines(items: Sequence[Item], per_test: bool = False,
 
 def _same_count(ref: Ref, count: Count, names: Mapping[str, str]) -> bool | None:
     """Whether the statement's count ``ref`` is the grammar's ``count`` (None: the
-    statement's variable is not named yet, so it cannot tell)."""
+    statement's variable is not named yet, so it cannot tell); a constant (``ref.name``
+    empty: "eight lines") is the grammar's only where it is that same constant."""
+    if not ref.name:
+        return count.var is None and Fraction(count.offset) == ref.offset
     var = next((v for v, name in names.items() if name == ref.name), None)
     if var is None:
         return None

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -35,7 +36,9 @@ from evalplus_ng.generate.inputfacts import (
     BlockFact,
     Facts,
     Range,
+    bound_degree,
     check,
+    edge_blocks,
     exact,
     in_scope,
     learn,
@@ -69,6 +72,8 @@ from evalplus_ng.generate.inputstated import (
     stated_words,
 )
 from evalplus_ng.generate.statement import (
+    MAX_DEGREE,
+    degree_bound,
     input_section,
     powers_lost,
     restore_powers,
@@ -87,6 +92,8 @@ NO_TREE = ("the statement says the edges form a tree, and no block of the gramma
 TREE = re.compile(r"\b(?:is|be|forms?|are|describes?|defines?|specif(?:y|ies)|makes?|making)\s+"
                   r"(?:an?\s+)?(?:(?:rooted|undirected|weighted|connected|valid)\s+)*tree\b",
                   re.IGNORECASE)
+NO_DEGREE = ("the statement bounds the edges at each vertex, and the grammar has no one block "
+             "of edges its examples keep the bound on")
 NO_AGREEMENT = ("no grammar that reads every public input reads them as the statement's "
                 "input section says")
 #: Grammars besides the chosen one an input must fit: those no larger than it by more
@@ -207,8 +214,8 @@ def unchecked_guarantee(prompt: str) -> str | None:
         # sentence guarantees too
         guaranteeing = bool(re.search(r"guarantee|promise", sentence, re.IGNORECASE) or (
             guaranteeing and CONTINUED.match(sentence)))
-        if not guaranteeing:
-            continue
+        if not guaranteeing or degree_bound(sentence) is not None:
+            continue  # a bound on the edges at each vertex: plan_for keeps it, or plans none
         if re.search(r"\bsum\b|total|exceed", sentence, re.IGNORECASE):
             if _limit(restore_powers(sentence.rstrip(". "), lost)) >= SUM_FLOOR:
                 continue  # no input drawn here comes near it
@@ -228,15 +235,19 @@ def plan_for(task: ProgramTask) -> InputPlan:
     if guarantee is not None:
         return InputPlan(task.task_id, None,
                          f"the statement guarantees what no plan checks: {guarantee[:120]}")
-    found = infer_all(examples)
+    stated = stated_input(task.prompt)
+    # "the input consists of eight lines": a block no integer read counts, repeated as
+    # many times as the statement says (the search looks for one only then)
+    constant = any(spec.repeat is not None and not spec.repeat.name for spec in stated.lines)
+    found = infer_all(examples, constant=constant)
     if not found:
         return InputPlan(task.task_id, None, NO_GRAMMAR)
-    stated = stated_input(task.prompt)
     if all(align(inferred.grammar, stated).conflict for inferred in found):
         # the simplest readings all contradict the statement: search further for one that
         # does not, and plan only with such readings (a misread format makes inputs the
         # task never has: a road from a junction to itself read as two taxis' numbers)
-        found = [inferred for inferred in infer_all(examples, candidates=MORE_CANDIDATES)
+        found = [inferred for inferred in infer_all(examples, candidates=MORE_CANDIDATES,
+                                                    constant=constant)
                  if not align(inferred.grammar, stated).conflict][:CANDIDATES]
         if not found:
             return InputPlan(task.task_id, None, NO_AGREEMENT)
@@ -256,6 +267,11 @@ def plan_for(task: ProgramTask) -> InputPlan:
     # the statement confirms every line they pin only what the examples happened to share
     # (n == 4 in both examples of a tree of n - 1 edges): sizes it leaves free
     facts = learn(chosen.grammar, seeds, () if confirmed else chosen.ties)
+    if stated.free:
+        # "no other conditions for these points": what the examples showed beyond the
+        # grammar (eight distinct points) held by chance; the statement's own bounds and
+        # relations come below
+        facts = replace(facts, relations=(), runs={}, blocks={}, apart=())
     facts = spread(replace(facts, ranges={**facts.ranges,
                                           **stated_ranges(alignment, stated, facts.ranges)},
                            words=stated_words(alignment, stated, facts.words)))
@@ -270,26 +286,22 @@ def plan_for(task: ProgramTask) -> InputPlan:
             facts = more
     facts = replace(facts, ranges=reached_ranges(alignment, stated, facts.ranges,
                                                  facts.relations))
-    if TREE.search(input_section(task.prompt)) and _edge_blocks(chosen.grammar) and not any(
+    if TREE.search(input_section(task.prompt)) and any(edge_blocks(chosen.grammar)) and not any(
             fact.tree or fact.connected for fact in facts.blocks.values()):
         return InputPlan(task.task_id, None, NO_TREE)
+    # "each student has no more than two archenemies": a fact of the one block of edges
+    # that every example keeps, or no plan (an input drawn without it is no valid input)
+    limits = [int(g.limit) for g in stated.guarantees if g.kind == MAX_DEGREE
+              and g.limit is not None]
+    if limits:
+        bounded = bound_degree(facts, chosen.grammar, min(limits))
+        if bounded is None or any(check(bounded, chosen.grammar, seed) for seed in seeds):
+            return InputPlan(task.task_id, None, NO_DEGREE)
+        facts = bounded
     contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
                 "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
     return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds)
-
-
-def _edge_blocks(items: Sequence[Item]) -> bool:
-    """Whether a block of the grammar reads rows that begin with two integers (edges)."""
-    for item in items:
-        if isinstance(item, Repeat):
-            line = item.body[0] if len(item.body) == 1 else None
-            if isinstance(line, Line) and len(line.segments) >= 2 and all(
-                    isinstance(part, Field) and part.kind == INT for part in line.segments[:2]):
-                return True
-            if _edge_blocks(item.body):
-                return True
-    return False
 
 
 class _Maker:
@@ -342,9 +354,13 @@ class _Maker:
                     raise Mismatch("too large")
                 fact = self.facts.blocks.get(item.name)
                 joined = fact and (fact.tree or fact.connected)
-                if joined:
+                if fact is not None and joined:
+                    values.blocks[item.name] = self.apart(self.graph(
+                        item, int(scope[joined]), count, scope, fact.degree), fact)
+                    continue
+                if fact and fact.degree is not None:
                     values.blocks[item.name] = self.apart(
-                        self.graph(item, int(scope[joined]), count, scope), fact)
+                        self.bounded(item, count, fact.degree, scope), fact)
                     continue
                 rows: list[Values] = []
                 seen: set[tuple[Any, ...]] = set()
@@ -512,14 +528,11 @@ class _Maker:
             raise Mismatch("too large")
         return _shaped(alphabet, length, self.rng)
 
-    def graph(self, item: Repeat, n: int, count: int,
-              env: Mapping[str, Scalar]) -> list[Values]:
+    def graph(self, item: Repeat, n: int, count: int, env: Mapping[str, Scalar],
+              limit: int | None = None) -> list[Values]:
         """``count`` edges over ``1..n`` joining every vertex: a random spanning tree (a
-        path, a star or anything between), then distinct extra edges."""
-        line = item.body[0]
-        assert isinstance(line, Line)
-        u, v = (part.name for part in line.segments[:2])
-        rest = [part for part in line.segments[2:] if isinstance(part, Field)]
+        path, a star or anything between), then distinct extra edges; at most ``limit``
+        at any vertex (None: no bound)."""
         if n < 1 or count < n - 1:
             raise Mismatch(f"{item.name}: {count} edges cannot join {n} vertices")
         if count > self.budget:
@@ -527,20 +540,60 @@ class _Maker:
         labels = list(range(1, n + 1))
         self.rng.shuffle(labels)
         chain = self.rng.random()
-        edges = []
+        edges = _Edges(count, limit)
         for child in range(1, n):
             parent = child - 1 if self.rng.random() < chain else self.rng.randrange(child)
-            edges.append((labels[parent], labels[child]))
-        taken = {frozenset(edge) for edge in edges}
-        for _ in range((count - len(edges)) * 20):
-            if len(edges) >= count:
-                break
-            a, b = self.rng.randint(1, n), self.rng.randint(1, n)
-            if a != b and frozenset((a, b)) not in taken:
-                taken.add(frozenset((a, b)))
-                edges.append((a, b))
-        if len(edges) < count:
+            if not edges.add(labels[parent], labels[child]):
+                # a vertex full already: another before the child with room, if any
+                room = [k for k in range(child) if edges.room(labels[k])]
+                if not room or not edges.add(labels[self.rng.choice(room)], labels[child]):
+                    raise Mismatch(f"{item.name}: no tree of {n} vertices within {limit}")
+        edges.fill(range(1, n + 1), self.rng)
+        if len(edges.pairs) < count:
             raise Mismatch(f"{item.name}: no {count} distinct edges over {n} vertices")
+        return self.edge_rows(item, edges.pairs, env)
+
+    def bounded(self, item: Repeat, count: int, limit: int,
+                env: Mapping[str, Scalar]) -> list[Values]:
+        """``count`` distinct edges, none from a vertex to itself, at most ``limit`` at any
+        vertex, over the values the ends may take: mostly paths and cycles through the
+        vertices in a random order, round after round while a vertex has room (so many
+        vertices end ``limit`` edges: for 2, unions of cycles and paths), then random
+        pairs."""
+        line = item.body[0]
+        assert isinstance(line, Line)
+        windows = [self.window(part.name, env) for part in line.segments[:2]]
+        if windows[0] is None or windows[1] is None:
+            raise Mismatch(f"{item.name}: no vertex fits")
+        low, high = max(windows[0][0], windows[1][0]), min(windows[0][1], windows[1][1])
+        vertices = list(range(math.ceil(low), math.floor(high) + 1))
+        if count > self.budget or len(vertices) > self.budget:
+            raise Mismatch("too large")
+        edges = _Edges(count, limit)
+        if vertices and self.rng.random() < 0.8:
+            for _round in range(limit):
+                order = list(vertices)
+                self.rng.shuffle(order)
+                while order:
+                    size = min(len(order), self.rng.choice((2, 3, 4, len(order))))
+                    group, order = order[:size], order[size:]
+                    closed = size >= 3 and self.rng.random() < 0.6
+                    for a, b in zip(group, group[1:] + group[:1] if closed else group[1:],
+                                    strict=False):
+                        edges.add(a, b)
+        edges.fill(vertices, self.rng)
+        if len(edges.pairs) < count:
+            raise Mismatch(f"{item.name}: no {count} edges within {limit} at each vertex")
+        return self.edge_rows(item, edges.pairs, env)
+
+    def edge_rows(self, item: Repeat, edges: list[tuple[int, int]],
+                  env: Mapping[str, Scalar]) -> list[Values]:
+        """The block's rows of ``edges``: each one's ends (in order where a relation says
+        ``u < v``, else either way round), then its other fields drawn as any."""
+        line = item.body[0]
+        assert isinstance(line, Line)
+        u, v = (part.name for part in line.segments[:2])
+        rest = [part for part in line.segments[2:] if isinstance(part, Field)]
         self.rng.shuffle(edges)
         ordered = any(r.left == u and r.right == v and r.op in ("<", "<=")
                       for r in self.facts.relations)
@@ -556,6 +609,38 @@ class _Maker:
                                                      in_scope(env, row.scalars))
             out.append(row)
         return out
+
+
+class _Edges:
+    """Distinct undirected edges, none a loop, at most ``count`` of them and at most
+    ``limit`` at any vertex (None: any number)."""
+
+    def __init__(self, count: int, limit: int | None) -> None:
+        self.count = count
+        self.limit = limit
+        self.pairs: list[tuple[int, int]] = []
+        self.taken: set[frozenset[int]] = set()
+        self.degree: Counter[int] = Counter()
+
+    def room(self, vertex: int) -> bool:
+        return self.limit is None or self.degree[vertex] < self.limit
+
+    def add(self, a: int, b: int) -> bool:
+        """Whether the edge was added (it fits every bound)."""
+        if a == b or len(self.pairs) >= self.count or frozenset((a, b)) in self.taken \
+                or not self.room(a) or not self.room(b):
+            return False
+        self.pairs.append((a, b))
+        self.taken.add(frozenset((a, b)))
+        self.degree.update((a, b))
+        return True
+
+    def fill(self, vertices: Sequence[int], rng: random.Random) -> None:
+        """Random pairs of ``vertices`` added until ``count`` (a few tries per edge)."""
+        for _ in range((self.count - len(self.pairs)) * 20):
+            if len(self.pairs) >= self.count or not vertices:
+                break
+            self.add(rng.choice(vertices), rng.choice(vertices))
 
 
 def _special(low: int, high: int, rng: random.Random) -> int | None:

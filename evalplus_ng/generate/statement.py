@@ -46,6 +46,7 @@ SORTED = "sorted"  #: the values of ``names`` are given in increasing order
 SUM = "sum"  #: the sum of ``names`` (over test cases, or the lists) is at most ``limit``
 NOT_EQUAL = "not-equal"  #: the two ``names`` differ (``a_i ≠ b_i``)
 ANSWER_EXISTS = "answer-exists"  #: the statement promises an answer exists
+MAX_DEGREE = "max-degree"  #: each vertex ends at most ``limit`` of the edges
 
 
 @dataclass(frozen=True)
@@ -144,13 +145,16 @@ class Guarantee:
 class Stated:
     """What an Input section says: bounds, lines, alphabets (``(name, characters)``; the
     name ``""`` stands for strings the section does not name) and guarantees;
-    ``test_count`` names the number of test cases where the input has several."""
+    ``test_count`` names the number of test cases where the input has several; ``free``:
+    the section says its values meet no conditions but those it states ("You do not have
+    any other conditions for these points")."""
 
     bounds: tuple[Bound, ...] = ()
     lines: tuple[LineSpec, ...] = ()
     alphabets: tuple[tuple[str, str], ...] = ()
     guarantees: frozenset[Guarantee] = frozenset()
     test_count: str | None = None
+    free: bool = False
 
     def bound(self, name: str, length: bool = False, indexed: bool | None = None,
               line: int | None = None) -> Bound | None:
@@ -595,6 +599,10 @@ _REPEAT = re.compile(
     r"|^(?:after that,?\s+|then,?\s+)?(?P<count4>[A-Za-z0-9+\-* ]{1,12}?)\s+(?:integers|numbers)"
     r"\s+(?:are given|follow),?\s+one per line",
     re.IGNORECASE)
+#: "The input consists of eight lines": a block of a constant number of lines.
+_FIXED_LINES = re.compile(
+    r"^(?:the\s+)?input\s+(?:data\s+)?(?:consists of|contains)\s+(?:exactly\s+)?"
+    r"(?P<count>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+lines\b", re.IGNORECASE)
 _NUMBER_WORDS = {"one": 1, "single": 1, "an": 1, "the only": 1, "two": 2, "pair of": 2,
                  "three": 3, "four": 4, "five": 5, "six": 6}
 _QUANTITY = re.compile(
@@ -647,11 +655,16 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
     repeat = _REPEAT.match(sentence)
     single = re.match(r"^(?:the\s+)?input\s+(?:consists of|contains)\s+(?:a single|one)\s+"
                       r"(?:line|integer|string)", sentence, re.IGNORECASE)
-    if head is None and repeat is None and single is None:
+    fixed = _FIXED_LINES.match(sentence) if head is None and repeat is None else None
+    if head is None and repeat is None and single is None and fixed is None:
         return None
     ordinal = _ORDINALS[head.group("ord").lower()] if head else (1 if single else None)
     count = None
-    if repeat:
+    if fixed:
+        word = fixed.group("count").lower()
+        count = Ref("", Fraction(1), Fraction(_COUNT_WORDS.get(word) or int(word)))
+        repeat = fixed
+    elif repeat:
         text = next((g for g in repeat.groups() if g), "").strip()
         count = _count(text, lost)
         if count is None:
@@ -816,6 +829,35 @@ def _alphabet(sentence: str) -> str | None:
 _STRING_NAME = re.compile(r"\b(?:string|word|heading|strings)\s+(" + _NAME + r")\b")
 
 
+_SMALL = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten"
+#: "each student has no more than two archenemies", "the degree of each vertex does not
+#: exceed 3": at most K edges end at any vertex (an in- or out-degree is another fact).
+_DEGREE = re.compile(
+    r"\b(?:each|every|any)\s+(?:[a-z-]+\s+){1,2}?(?:has|have)\s+(?:(?:a\s+)?degree\s+)?"
+    r"(?:no more than|not more than|at most|not exceeding)\s+(?P<k>" + _SMALL + r")"
+    r"(?:\s+(?P<noun>[a-z-]+))?"
+    r"|(?<![-\w])degrees?\s+of\s+(?:each|every|any|all)\s+(?:[a-z-]+\s+){1,2}?"
+    r"(?:does not|doesn't|do not|don't|will not|won't)\s+exceed\s+(?P<k2>" + _SMALL + r")\b"
+    r"|(?<![-\w])degrees?\s+of\s+(?:each|every|any|all)\s+(?:[a-z-]+\s+){1,2}?"
+    r"(?:is|are)\s+(?:at most|no more than|not more than|not greater than)\s+"
+    r"(?P<k3>" + _SMALL + r")\b", re.IGNORECASE)
+#: What "each s has at most 5 characters" counts: no edges.
+_NOT_EDGES = frozenset(
+    "character characters letter letters digit digits symbol symbols line lines word words "
+    "integer integers number numbers element elements item items query queries test tests "
+    "time times cell cells unit units second seconds".split())
+
+
+def degree_bound(sentence: str) -> int | None:
+    """The most edges a sentence lets end at one vertex ("each student has no more than
+    two archenemies": 2), if it says so."""
+    match = _DEGREE.search(sentence)
+    if match is None or (match.group("noun") or "").lower() in _NOT_EDGES:
+        return None
+    said = (match.group("k") or match.group("k2") or match.group("k3")).lower()
+    return _COUNT_WORDS.get(said) or (1 if said == "one" else int(said))
+
+
 def _guarantees(sentence: str, line: LineSpec | None) -> Iterator[Guarantee]:
     """The promises a sentence makes."""
     low = sentence.lower()
@@ -860,6 +902,9 @@ def _guarantees(sentence: str, line: LineSpec | None) -> Iterator[Guarantee]:
         yield Guarantee(SORTED, (base_name(sort.group(1)),) if sort.group(1) else subject)
     if re.search(r"(?:answer|solution) (?:always )?exists|exists at least one", low):
         yield Guarantee(ANSWER_EXISTS)
+    degree = degree_bound(sentence)
+    if degree is not None:
+        yield Guarantee(MAX_DEGREE, (), degree)
 
 
 def _sums(sentence: str, lost: bool) -> Iterator[Guarantee]:
@@ -964,8 +1009,11 @@ def stated_input(prompt: str) -> Stated:
         if subtasks:
             found = []
         line = _line_spec(sentence, lost, chain_names)
+        # "Next m lines describe enmity. Each enmity is described as two numbers a_i and
+        # b_i": the lines' names in the sentence after
         continued = re.match(r"^(?:the i-th (?:of them|line|one)|each (?:line|of them|of these)"
-                             r"|the i-th of these lines)\s+(?:contains?|has|describes?)\b",
+                             r"|the i-th of these lines)\s+(?:contains?|has|describes?)\b"
+                             r"|^each [a-z]+ is (?:described|given) (?:as|by)\b",
                              sentence, re.IGNORECASE)
         if line is None and continued and lines and lines[-1].repeat is not None \
                 and not lines[-1].names:
@@ -1004,5 +1052,8 @@ def stated_input(prompt: str) -> Stated:
                 named = []
             for name in named or [""]:
                 alphabets[name] = "".join(sorted(set(alphabets.get(name, "")) | set(alphabet)))
+    free = bool(re.search(r"\b(?:do not|don't) have any other (?:conditions|constraints|"
+                          r"restrictions)|\bno (?:other|further|additional) (?:conditions|"
+                          r"constraints|restrictions)\b", text, re.IGNORECASE))
     return Stated(tuple(bounds), tuple(lines), tuple(sorted(alphabets.items())),
-                  frozenset(guarantees), test_count)
+                  frozenset(guarantees), test_count, free)
