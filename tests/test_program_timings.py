@@ -129,11 +129,12 @@ def test_replayed_outcomes_follow_the_file() -> None:
     texts = ["1\n5\n", "2\n1 2\n", "3\n1 2 3\n", "4\n1 1 1 1\n"]
     timings = Timings({input_key(texts[0]): 0.25}, {input_key(texts[1]): "timeout",
                                                      input_key(texts[2]): "not_run"})
-    ok = Outcome(Status.OK, "5\n", seconds=0.9)
-    got = replayed([ProgramInput(text, RANDOM) for text in texts], [ok, UNRUN, UNRUN, ok],
-                   timings)
-    assert got[0] == Outcome(Status.OK, "5\n", seconds=0.25)
+    ok, slow = Outcome(Status.OK, "5\n", seconds=0.9), Outcome(Status.OK, "4\n", seconds=1.5)
+    got = replayed([ProgramInput(text, RANDOM) for text in [*texts, "5\n1 1 1 1 1\n"]],
+                   [slow, UNRUN, UNRUN, ok, slow], timings, 1.0)
+    assert got[0] == Outcome(Status.OK, "4\n", seconds=0.25)  # kept: the file's seconds
     assert got[1].status is Status.TIMEOUT and got[2] == UNRUN and got[3] == ok
+    assert got[4].status is Status.TIMEOUT  # not in the file: the budget, after the run
     assert not timings.runs(texts[1]) and timings.kept(texts[0]) and timings.runs(texts[3])
     with pytest.raises(ValueError):
         Timings({}, {"k": "runtime_error"})  # only time decides a replayed drop

@@ -122,10 +122,13 @@ class Timings:
 
 
 def replayed(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome],
-             timings: Timings) -> list[Outcome]:
-    """``outcomes`` (the reference's, in candidate order) as ``timings`` decide them: an
-    input they dropped is dropped again for the same reason (it was not run), one they
-    kept and the reference answered has their seconds; any other is as it came."""
+             timings: Timings, time_limit: float) -> list[Outcome]:
+    """``outcomes`` (the reference's, in candidate order, each run within more than the
+    budget ``time_limit``) as ``timings`` decide them: an input they dropped is dropped
+    again for the same reason (it was not run), one they kept and the reference answered
+    has their seconds; any other (one the reference raised on, or a new one) is as it
+    came, a time-out where it took longer than ``time_limit``, as on a first run. (Each
+    run within more: a slower machine still answers, or raises on, what the first did.)"""
     found: list[Outcome] = []
     for candidate, outcome in zip(candidates, outcomes, strict=True):
         key = input_key(candidate.text)
@@ -136,6 +139,9 @@ def replayed(candidates: Sequence[ProgramInput], outcomes: Sequence[Outcome],
             outcome = UNRUN
         elif key in timings.seconds and outcome.status is Status.OK:
             outcome = replace(outcome, seconds=timings.seconds[key])
+        elif outcome.status is Status.OK and outcome.seconds > time_limit:
+            outcome = Outcome(Status.TIMEOUT, error="over the budget",
+                              seconds=outcome.seconds)
         found.append(outcome)
     return found
 

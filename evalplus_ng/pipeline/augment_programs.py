@@ -111,8 +111,9 @@ CHUNK, LARGE_CHUNK = 32, 8
 #: A job stops after this many timeouts (its other inputs dropped as not run): a
 #: reference that loops on a kind of input costs a few time limits, not one an input.
 MAX_TIMEOUTS = 2
-#: Replaying a timings file, an input it kept may take this many times ``time_limit``:
-#: its time is the file's, and a slower machine must still answer it.
+#: Replaying a timings file, an input may take this many times ``time_limit``: a kept
+#: one's time is the file's, and a slower machine must still answer (or raise on) what
+#: the first run did.
 REPLAY_SLACK = 4.0
 #: Candidates asked of the generator per task (``--per-task``) and seconds the reference
 #: may take on one of them (``--time-limit``): on two cores, CodeContests' 195 tasks with
@@ -363,11 +364,10 @@ class _Pending:
         self.jobs = [[runnable[place] for place in job] for job in
                      batches([inputs[k] for k in runnable], CHUNK, LARGE_CHUNK)]
 
-    def limits(self, time_limit: float, places: Sequence[int]) -> list[float]:
-        """Each input's budget: ``time_limit``, or more for one the timings kept."""
-        return [time_limit * REPLAY_SLACK if self.timings is not None
-                and self.timings.kept(self.screened.inputs[place].text) else time_limit
-                for place in places]
+    def budget(self, time_limit: float) -> float:
+        """Each input's budget: ``time_limit``, or more where timings are replayed (the
+        budget then decides after the run: :func:`~evalplus_ng.oracle.programs.replayed`)."""
+        return time_limit * (REPLAY_SLACK if self.timings is not None else 1.0)
 
     @property
     def complete(self) -> bool:
@@ -539,7 +539,7 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
         report = replace(report, replay_missed=sum(
             kept.kept(candidate.text) and outcome.status is not Status.OK
             for candidate, outcome in zip(pending.screened.inputs, outcomes, strict=True)))
-        outcomes = replayed(pending.screened.inputs, outcomes, kept)
+        outcomes = replayed(pending.screened.inputs, outcomes, kept, config.time_limit)
     got = answers(pending.screened.inputs, outcomes)
     stress = sum(new.test.origin == STRESS_ORIGIN for new in got.tests)
     if report.llm:
@@ -589,7 +589,7 @@ class _Run:
             for places in pending.jobs:
                 tests = [ProgramTest(inputs[place].text, "") for place in places]
                 yield program_job(task, task.solution, tests,
-                                  pending.limits(self.config.time_limit, places),
+                                  pending.budget(self.config.time_limit),
                                   judged=False, fail_fast=False,
                                   max_timeouts=MAX_TIMEOUTS,
                                   max_output_bytes=self.config.max_output_bytes)
