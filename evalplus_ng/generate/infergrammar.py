@@ -33,6 +33,8 @@ from evalplus_ng.generate.inputgrammar import (
     Scalar,
     Segment,
     Seq,
+    Values,
+    _Reader,
     kind_of,
     lines_of,
     parse,
@@ -211,8 +213,11 @@ def _bind_line(line: Line, row: Sequence[str], env: Mapping[str, Scalar],
 
 
 def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = True,
+                       once: bool = False,
                        ) -> Iterator[tuple[Repeat, list[_At], list[Tie]]]:
-    """Blocks whose count a variable gives, with the states after."""
+    """Blocks whose count a variable gives, with the states after; with ``once``, also
+    blocks read once in every state (a test case's ``n - 1`` edges where the first test
+    case has ``n == 2``: :func:`_checked_body` looks for one where they repeat)."""
     scopes = [state.scope() for state in states]
     names = [name for name, value in reversed(states[0].env) if isinstance(value, int)]
     counts: list[Count] = []
@@ -225,7 +230,8 @@ def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = Tru
     plans = []
     for count in counts:
         wanted = [count.of(scope) for scope in scopes]
-        if min(wanted) < 0 or (max(wanted) < 2 and not any(w == 0 for w in wanted)):
+        if min(wanted) < 0 or (max(wanted) < 2 and not any(w == 0 for w in wanted)
+                               and not once):
             continue  # a block must repeat in some example (or be empty in one)
         plans.append((count, wanted))
     # one line per iteration: every line of every iteration of every example in lockstep
@@ -250,11 +256,11 @@ def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = Tru
                 if other != count and list(want) == list(wanted)]
         for length in range(2, MAX_BODY + 1):
             for body, pins in _bodies(states, length, search):
-                pins = pins + same
                 repeat = Repeat(search.name("r"), count, body)
                 after = _read_block(repeat, states)
-                if after is not None:
-                    yield repeat, after, pins
+                held = None if after is None else _checked_body(repeat, states, pins)
+                if after is not None and held is not None:
+                    yield repeat, after, held + same
                 if not search.spend():
                     return
 
@@ -270,6 +276,47 @@ def _bodies(states: Sequence[_At], size: int, search: _Search,
     for item, after, pins in _next_items(states, search, nested=True):
         for rest, more in _bodies(after, size - 1, search):
             yield (item, *rest), pins + more
+
+
+def _checked_body(repeat: Repeat, states: Sequence[_At], pins: Sequence[Tie],
+                  ) -> list[Tie] | None:
+    """The pins of a body learnt on the first iterations that hold in every iteration of
+    every state; None when a block of the body is read once in every iteration (it was
+    let through on the first ones alone: see :func:`_repeat_candidates`)."""
+    inner = {item.name for item in repeat.body if isinstance(item, Repeat)}
+    repeats: set[str] = set()
+    scopes: list[dict[str, Scalar]] = []
+    for state in states:
+        rows = [list(row) for row in state.rows[state.at:state.stop]]
+        try:
+            values = _Reader(rows).items((repeat,), state.scope())
+        except (Mismatch, KeyError):
+            return None
+        for iteration in values.blocks[repeat.name]:
+            repeats |= {name for name in inner if len(iteration.blocks[name]) != 1}
+            scopes.extend(_scopes(repeat.body, iteration, state.scope()))
+    if repeats != inner:
+        return None
+    return [(left, right) for left, right in pins
+            if all(_equal(left, right, scope) for scope in scopes)]
+
+
+def _scopes(items: Sequence[Item], values: Values, env: Mapping[str, Scalar],
+            ) -> Iterator[dict[str, Scalar]]:
+    here = {**env, **values.scalars}
+    yield here
+    for item in items:
+        if isinstance(item, Repeat):
+            for inner in values.blocks.get(item.name, []):
+                yield from _scopes(item.body, inner, here)
+
+
+def _equal(left: Count, right: Count, scope: Mapping[str, Scalar]) -> bool:
+    """Whether two counts agree in ``scope`` (or one is not in it)."""
+    try:
+        return left.of(scope) == right.of(scope)
+    except KeyError:
+        return True
 
 
 def _read_block(repeat: Repeat, states: Sequence[_At]) -> list[_At] | None:
@@ -288,7 +335,7 @@ def _read_block(repeat: Repeat, states: Sequence[_At]) -> list[_At] | None:
 def _next_items(states: Sequence[_At], search: _Search, nested: bool = False,
                 ) -> Iterator[tuple[Item, list[_At], list[Tie]]]:
     if nested:
-        yield from _repeat_candidates(states, search, multi=False)
+        yield from _repeat_candidates(states, search, multi=False, once=True)
     else:
         yield from _repeat_candidates(states, search)
     yield from _line_candidates(states, search)
