@@ -9,7 +9,7 @@ import random
 import pytest
 
 from evalplus_ng.generate.infergrammar import infer, infer_all
-from evalplus_ng.generate.inputfacts import check, learn
+from evalplus_ng.generate.inputfacts import Facts, check, learn
 from evalplus_ng.generate.inputgrammar import (
     Count,
     Field,
@@ -640,6 +640,19 @@ def test_each_test_case_keeps_its_own_tree() -> None:
                 seen |= {b for a, b in edges if a in seen} | {a for a, b in edges if b in seen}
             assert len(edges) == n - 1 and seen == set(range(1, n + 1))
         assert at == len(rows)
+
+
+def test_every_pin_holds_on_the_examples_it_was_learnt_from() -> None:
+    """Pins learnt where some examples were not looking (``k`` then ``k`` tokens, pinned to
+    the line's length; a block empty in one example; the first test case alone) went into
+    plans that rejected their own public examples (846_e, 1149_b, 1277_e)."""
+    for examples in (["3\n1 5\n1 7\n"],  # k == 1, and n - 1 == 2 tokens on the line
+                     ["3\n2 4\n5 6\n", "1\n"],  # no lines in the second example
+                     [FOREST_EXAMPLE, "1\n2\n1 6\n1 2\n"]):
+        for found in infer_all(examples):
+            for text in examples:
+                assert check(Facts(ties=found.ties), found.grammar,
+                             parse(found.grammar, text)) is None, (examples, found)
 
 
 MULTIGRAPH = statement(

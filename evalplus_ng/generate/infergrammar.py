@@ -167,8 +167,15 @@ def _line_candidates(states: Sequence[_At], search: _Search,
                       for i in range(lengths[0]))
     prefer_runs = not same or lengths[0] >= RUN_FROM
     options: list[tuple[tuple[Segment, ...], list[Tie]]] = []
-    run_options = [(run, [(run[-1].length, other) for other in whole  # type: ignore[union-attr]
-                          if other != run[-1].length]) for run in runs]  # type: ignore[union-attr]
+    # a run's pins are the counts its own length equals: the line's for a run that is the
+    # whole line, one less for ``k`` and ``k`` tokens (a pin to the line's length would
+    # break on the very examples it was learnt from)
+    heads = _counts(states, [length - 1 for length in lengths])
+    run_options = []
+    for run in runs:
+        length = run[-1].length  # type: ignore[union-attr]
+        own = whole if len(run) == 1 else heads
+        run_options.append((run, [(length, other) for other in own if other != length]))
     if prefer_runs:
         options += run_options
     if fixed is not None:
@@ -217,7 +224,7 @@ def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = Tru
                        ) -> Iterator[tuple[Repeat, list[_At], list[Tie]]]:
     """Blocks whose count a variable gives, with the states after; with ``once``, also
     blocks read once in every state (a test case's ``n - 1`` edges where the first test
-    case has ``n == 2``: :func:`_checked_body` looks for one where they repeat)."""
+    case has ``n == 2``: :func:`_inner_blocks_repeat` looks for one where they repeat)."""
     scopes = [state.scope() for state in states]
     names = [name for name, value in reversed(states[0].env) if isinstance(value, int)]
     counts: list[Count] = []
@@ -258,9 +265,8 @@ def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = Tru
             for body, pins in _bodies(states, length, search):
                 repeat = Repeat(search.name("r"), count, body)
                 after = _read_block(repeat, states)
-                held = None if after is None else _checked_body(repeat, states, pins)
-                if after is not None and held is not None:
-                    yield repeat, after, held + same
+                if after is not None and _inner_blocks_repeat(repeat, states):
+                    yield repeat, after, pins + same
                 if not search.spend():
                     return
 
@@ -278,27 +284,21 @@ def _bodies(states: Sequence[_At], size: int, search: _Search,
             yield (item, *rest), pins + more
 
 
-def _checked_body(repeat: Repeat, states: Sequence[_At], pins: Sequence[Tie],
-                  ) -> list[Tie] | None:
-    """The pins of a body learnt on the first iterations that hold in every iteration of
-    every state; None when a block of the body is read once in every iteration (it was
-    let through on the first ones alone: see :func:`_repeat_candidates`)."""
+def _inner_blocks_repeat(repeat: Repeat, states: Sequence[_At]) -> bool:
+    """Whether each block of ``repeat``'s body repeats (or is empty) in some iteration of
+    some state: a body is learnt on the first iterations alone, where a block may be read
+    once (see :func:`_repeat_candidates`)."""
     inner = {item.name for item in repeat.body if isinstance(item, Repeat)}
     repeats: set[str] = set()
-    scopes: list[dict[str, Scalar]] = []
     for state in states:
         rows = [list(row) for row in state.rows[state.at:state.stop]]
         try:
             values = _Reader(rows).items((repeat,), state.scope())
         except (Mismatch, KeyError):
-            return None
+            return False
         for iteration in values.blocks[repeat.name]:
             repeats |= {name for name in inner if len(iteration.blocks[name]) != 1}
-            scopes.extend(_scopes(repeat.body, iteration, state.scope()))
-    if repeats != inner:
-        return None
-    return [(left, right) for left, right in pins
-            if all(_equal(left, right, scope) for scope in scopes)]
+    return repeats == inner
 
 
 def _scopes(items: Sequence[Item], values: Values, env: Mapping[str, Scalar],
@@ -409,10 +409,16 @@ def infer_all(examples: Sequence[str], budget: int = BUDGET,
     for grammar, pins in _sequences(states, search):
         inferred = _rename(grammar, pins)
         try:
-            for text in examples:
-                parse(inferred.grammar, text)
+            parsed = [parse(inferred.grammar, text) for text in examples]
         except Mismatch:
             continue
+        # a pin learnt where some examples were not looking (the first test case, a block
+        # empty in one example, ``k`` and ``k`` tokens) goes where an example breaks it:
+        # the plan would reject its own examples
+        scopes = [scope for values in parsed for scope in _scopes(inferred.grammar, values, {})]
+        inferred = replace(inferred, ties=tuple(
+            (left, right) for left, right in inferred.ties
+            if all(_equal(left, right, scope) for scope in scopes)))
         found.append(((size(inferred.grammar), len(found)), inferred))
         if len(found) >= candidates:
             break
