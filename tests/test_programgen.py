@@ -9,7 +9,7 @@ import random
 import pytest
 
 from evalplus_ng.generate.infergrammar import infer, infer_all
-from evalplus_ng.generate.inputfacts import check, learn
+from evalplus_ng.generate.inputfacts import Facts, check, learn
 from evalplus_ng.generate.inputgrammar import (
     Count,
     Field,
@@ -583,3 +583,112 @@ def test_a_constant_number_of_lines_is_a_block_of_that_many() -> None:
     assert all(len(four) == 4 for four in points)
     assert sum(len(set(four)) < 4 for four in points) >= 5
     assert sum(all(v <= 10 for point in four for v in point) for four in points) >= 5
+
+
+#: Test cases of a tree each: n, then n lines "l r", then n - 1 edges (the first test case
+#: has n == 2: its block of edges is read once there).
+FOREST = statement(
+    "The first line contains an integer t (1 ≤ t ≤ 250) — the number of test cases.",
+    "The first line of each test case contains a single integer n (2 ≤ n ≤ 10^5).",
+    "The i-th of the following n lines contains two integers l_i and r_i "
+    "(1 ≤ l_i ≤ r_i ≤ 10^9).",
+    "Each of the next n-1 lines contains two integers u and v (1 ≤ u, v ≤ n, u ≠ v). "
+    "It is guaranteed that the given graph is a tree.",
+    "It is guaranteed that the sum of n over all test cases doesn't exceed 2 ⋅ 10^5.")
+FOREST_EXAMPLE = ("3\n2\n1 6\n3 8\n1 2\n3\n1 3\n4 6\n7 9\n1 2\n2 3\n"
+                  "4\n3 14\n2 12\n10 17\n3 17\n3 2\n4 1\n1 3\n")
+
+
+def test_a_test_case_of_two_blocks_learnt_where_the_second_is_read_once() -> None:
+    """The body of a test case is learnt on the first one, where the n - 1 edges of n == 2
+    are one line: a block all the same, since a later test case repeats it."""
+    inferred = infer([FOREST_EXAMPLE])
+    assert inferred is not None
+    assert describe(inferred.grammar) == [
+        {"line": [["x1", "int"]]},
+        {"repeat": "r1", "count": "x1", "body": [
+            {"line": [["x2", "int"]]},
+            {"repeat": "r2", "count": "x2", "body": [{"line": [["x3", "int"], ["x4", "int"]]}]},
+            {"repeat": "r3", "count": "x2-1",
+             "body": [{"line": [["x5", "int"], ["x6", "int"]]}]}]}]
+    # n == 2 held in the first test case only: no pin keeps it
+    assert all(Count("x2") not in tie for tie in inferred.ties)
+    # a block read once in every test case is no block: n - 1 edges when n == 2 in all
+    for found in infer_all(["2\n2\n1 6\n3 8\n1 2\n2\n1 3\n4 6\n2 1\n"]):
+        body = found.grammar[1].body  # type: ignore[union-attr]
+        assert not any(isinstance(item, Repeat) and item.count.offset == -1 for item in body)
+
+
+def test_each_test_case_keeps_its_own_tree() -> None:
+    plan = plan_for(task([FOREST_EXAMPLE], FOREST))
+    assert plan.contract is not None
+    assert plan.facts.blocks["r3"].tree == "x2"
+    assert plan.violation("1\n3\n1 1\n1 1\n1 1\n1 2\n2 1\n") is not None  # an edge twice
+    made = program_inputs(plan, [FOREST_EXAMPLE], random.Random(3), 40)
+    assert len(made) >= 30
+    for item in made:
+        rows = [list(map(int, line.split())) for line in item.text.splitlines()]
+        at, cases = 1, rows[0][0]
+        for _ in range(cases):
+            n = rows[at][0]
+            ranges = rows[at + 1:at + 1 + n]
+            edges = rows[at + 1 + n:at + 2 * n]
+            at += 2 * n
+            assert all(1 <= low <= high <= 10**9 for low, high in ranges)
+            seen = {1}
+            for _ in edges:
+                seen |= {b for a, b in edges if a in seen} | {a for a, b in edges if b in seen}
+            assert len(edges) == n - 1 and seen == set(range(1, n + 1))
+        assert at == len(rows)
+
+
+def test_every_pin_holds_on_the_examples_it_was_learnt_from() -> None:
+    """Pins learnt where some examples were not looking (``k`` then ``k`` tokens, pinned to
+    the line's length; a block empty in one example; the first test case alone) went into
+    plans that rejected their own public examples (846_e, 1149_b, 1277_e)."""
+    for examples in (["3\n1 5\n1 7\n"],  # k == 1, and n - 1 == 2 tokens on the line
+                     ["3\n2 4\n5 6\n", "1\n"],  # no lines in the second example
+                     [FOREST_EXAMPLE, "1\n2\n1 6\n1 2\n"]):
+        for found in infer_all(examples):
+            for text in examples:
+                assert check(Facts(ties=found.ties), found.grammar,
+                             parse(found.grammar, text)) is None, (examples, found)
+
+
+MULTIGRAPH = statement(
+    "The first line contains a pair of integers n and m (1 ≤ n ≤ 50, 0 ≤ m ≤ 2500) — the "
+    "amount of vertices and edges.",
+    "The following lines contain pairs of numbers xi and yi (1 ≤ xi, yi ≤ n) — the "
+    "vertices connected by edges. The graph may contain multiple edges and loops.")
+
+
+def test_a_graph_that_may_repeat_edges_keeps_no_shape_of_a_lone_example() -> None:
+    """One example, a path: m == n - 1 == 2 and a tree by chance. The statement reads its
+    edges as m lines (no pin to 2) that may repeat and loop: inputs are any such graph."""
+    plan = plan_for(task(["3 2\n1 2\n2 3\n"], MULTIGRAPH))
+    assert plan.contract is not None and plan.contract["names"]["x2"] == "m"
+    assert plan.inferred is not None and not plan.alternatives
+    assert plan.violation("2 3\n1 1\n1 2\n2 1\n") is None  # a loop, an edge twice
+    assert plan.violation("2 1\n1 3\n") is not None  # 3 is no vertex
+    made = program_inputs(plan, ["3 2\n1 2\n2 3\n"], random.Random(1), 30)
+    assert len(made) == 30
+    assert any(int(item.text.split()[1]) != int(item.text.split()[0]) - 1 for item in made)
+    # "no multiple edges" besides keeps what the example showed
+    simple = MULTIGRAPH.replace("and loops.", "and loops. However, there are no multiple "
+                                              "edges of the same color.")
+    assert plan_for(task(["3 2\n1 2\n2 3\n"], simple)).violation(
+        "2 3\n1 1\n1 2\n2 1\n") is not None
+
+
+def test_a_guarantee_that_edges_connect_everything_stands_where_a_tree_is_kept() -> None:
+    """"The wires connect the banks so that all can be hacked" over n - 1 wires: a tree,
+    which the plan keeps; over edges no tree or connected graph was learnt of, no plan."""
+    connect = WEIGHTED.replace(
+        "It is guaranteed that the graph is a tree.",
+        "It is guaranteed that the wires connect the banks in such a way that all the banks "
+        "can be reached.")
+    plan = plan_for(task(WEIGHTED_EXAMPLES, connect))
+    assert plan.contract is not None and plan.facts.blocks["r1"].tree == "x1"
+    assert plan.violation("4\n1 2 5\n2 1 4\n3 4 1\n") is not None
+    loose = plan_for(task(["3\n0 1\n1 2\n1 3\n", "2\n0 1\n1 2\n"], connect))
+    assert loose.contract is None and "connect the banks" in loose.reason

@@ -12,6 +12,7 @@ from evalplus_ng.generate.statement import (
     NO_SELF_LOOPS,
     NOT_EQUAL,
     PERMUTATION,
+    SOME,
     SUM,
     TREE,
     Bound,
@@ -259,3 +260,20 @@ def test_lines_described_in_the_sentence_after() -> None:
         "Next m lines describe the roads. Each road is described as two numbers ai and bi "
         "(1 ≤ ai, bi ≤ n)."))
     assert stated.lines[1].names == ("a", "b") and stated.lines[1].repeat == Ref("m")
+
+
+def test_the_following_lines_are_a_block_of_some_count() -> None:
+    """"The following lines contain pairs of numbers x_i and y_i": lines follow, how many
+    the statement does not say (the grammar's count stands)."""
+    stated = stated_input(prompt(
+        "The first line contains two integers n and m (1 ≤ n ≤ 50, 0 ≤ m ≤ 2500).\n\n"
+        "The following lines contain pairs of numbers xi and yi (1 ≤ xi, yi ≤ n)."))
+    spec = stated.lines[1]
+    assert spec.repeat == SOME and spec.names == ("x", "y")
+    # lines that name nothing describe no line of their own
+    assert stated_input(prompt(
+        "The first line contains an integer t. The next lines contain descriptions of the "
+        "test cases.")).lines[1:] == ()
+    # "the following m lines" keeps its count
+    counted = stated_input(prompt("The following m lines contain two integers u and v."))
+    assert counted.lines[0].repeat == Ref("m")

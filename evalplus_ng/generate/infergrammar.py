@@ -33,6 +33,8 @@ from evalplus_ng.generate.inputgrammar import (
     Scalar,
     Segment,
     Seq,
+    Values,
+    _Reader,
     kind_of,
     lines_of,
     parse,
@@ -165,8 +167,15 @@ def _line_candidates(states: Sequence[_At], search: _Search,
                       for i in range(lengths[0]))
     prefer_runs = not same or lengths[0] >= RUN_FROM
     options: list[tuple[tuple[Segment, ...], list[Tie]]] = []
-    run_options = [(run, [(run[-1].length, other) for other in whole  # type: ignore[union-attr]
-                          if other != run[-1].length]) for run in runs]  # type: ignore[union-attr]
+    # a run's pins are the counts its own length equals: the line's for a run that is the
+    # whole line, one less for ``k`` and ``k`` tokens (a pin to the line's length would
+    # break on the very examples it was learnt from)
+    heads = _counts(states, [length - 1 for length in lengths])
+    run_options = []
+    for run in runs:
+        length = run[-1].length  # type: ignore[union-attr]
+        own = whole if len(run) == 1 else heads
+        run_options.append((run, [(length, other) for other in own if other != length]))
     if prefer_runs:
         options += run_options
     if fixed is not None:
@@ -211,8 +220,11 @@ def _bind_line(line: Line, row: Sequence[str], env: Mapping[str, Scalar],
 
 
 def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = True,
+                       once: bool = False,
                        ) -> Iterator[tuple[Repeat, list[_At], list[Tie]]]:
-    """Blocks whose count a variable gives, with the states after."""
+    """Blocks whose count a variable gives, with the states after; with ``once``, also
+    blocks read once in every state (a test case's ``n - 1`` edges where the first test
+    case has ``n == 2``: :func:`_inner_blocks_repeat` looks for one where they repeat)."""
     scopes = [state.scope() for state in states]
     names = [name for name, value in reversed(states[0].env) if isinstance(value, int)]
     counts: list[Count] = []
@@ -225,7 +237,8 @@ def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = Tru
     plans = []
     for count in counts:
         wanted = [count.of(scope) for scope in scopes]
-        if min(wanted) < 0 or (max(wanted) < 2 and not any(w == 0 for w in wanted)):
+        if min(wanted) < 0 or (max(wanted) < 2 and not any(w == 0 for w in wanted)
+                               and not once):
             continue  # a block must repeat in some example (or be empty in one)
         plans.append((count, wanted))
     # one line per iteration: every line of every iteration of every example in lockstep
@@ -250,11 +263,10 @@ def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = Tru
                 if other != count and list(want) == list(wanted)]
         for length in range(2, MAX_BODY + 1):
             for body, pins in _bodies(states, length, search):
-                pins = pins + same
                 repeat = Repeat(search.name("r"), count, body)
                 after = _read_block(repeat, states)
-                if after is not None:
-                    yield repeat, after, pins
+                if after is not None and _inner_blocks_repeat(repeat, states):
+                    yield repeat, after, pins + same
                 if not search.spend():
                     return
 
@@ -270,6 +282,41 @@ def _bodies(states: Sequence[_At], size: int, search: _Search,
     for item, after, pins in _next_items(states, search, nested=True):
         for rest, more in _bodies(after, size - 1, search):
             yield (item, *rest), pins + more
+
+
+def _inner_blocks_repeat(repeat: Repeat, states: Sequence[_At]) -> bool:
+    """Whether each block of ``repeat``'s body repeats (or is empty) in some iteration of
+    some state: a body is learnt on the first iterations alone, where a block may be read
+    once (see :func:`_repeat_candidates`)."""
+    inner = {item.name for item in repeat.body if isinstance(item, Repeat)}
+    repeats: set[str] = set()
+    for state in states:
+        rows = [list(row) for row in state.rows[state.at:state.stop]]
+        try:
+            values = _Reader(rows).items((repeat,), state.scope())
+        except (Mismatch, KeyError):
+            return False
+        for iteration in values.blocks[repeat.name]:
+            repeats |= {name for name in inner if len(iteration.blocks[name]) != 1}
+    return repeats == inner
+
+
+def _scopes(items: Sequence[Item], values: Values, env: Mapping[str, Scalar],
+            ) -> Iterator[dict[str, Scalar]]:
+    here = {**env, **values.scalars}
+    yield here
+    for item in items:
+        if isinstance(item, Repeat):
+            for inner in values.blocks.get(item.name, []):
+                yield from _scopes(item.body, inner, here)
+
+
+def _equal(left: Count, right: Count, scope: Mapping[str, Scalar]) -> bool:
+    """Whether two counts agree in ``scope`` (or one is not in it)."""
+    try:
+        return left.of(scope) == right.of(scope)
+    except KeyError:
+        return True
 
 
 def _read_block(repeat: Repeat, states: Sequence[_At]) -> list[_At] | None:
@@ -288,7 +335,7 @@ def _read_block(repeat: Repeat, states: Sequence[_At]) -> list[_At] | None:
 def _next_items(states: Sequence[_At], search: _Search, nested: bool = False,
                 ) -> Iterator[tuple[Item, list[_At], list[Tie]]]:
     if nested:
-        yield from _repeat_candidates(states, search, multi=False)
+        yield from _repeat_candidates(states, search, multi=False, once=True)
     else:
         yield from _repeat_candidates(states, search)
     yield from _line_candidates(states, search)
@@ -362,10 +409,16 @@ def infer_all(examples: Sequence[str], budget: int = BUDGET,
     for grammar, pins in _sequences(states, search):
         inferred = _rename(grammar, pins)
         try:
-            for text in examples:
-                parse(inferred.grammar, text)
+            parsed = [parse(inferred.grammar, text) for text in examples]
         except Mismatch:
             continue
+        # a pin learnt where some examples were not looking (the first test case, a block
+        # empty in one example, ``k`` and ``k`` tokens) goes where an example breaks it:
+        # the plan would reject its own examples
+        scopes = [scope for values in parsed for scope in _scopes(inferred.grammar, values, {})]
+        inferred = replace(inferred, ties=tuple(
+            (left, right) for left, right in inferred.ties
+            if all(_equal(left, right, scope) for scope in scopes)))
         found.append(((size(inferred.grammar), len(found)), inferred))
         if len(found) >= candidates:
             break

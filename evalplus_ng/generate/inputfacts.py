@@ -333,6 +333,29 @@ def degrees(pairs: Sequence[tuple[Scalar, Scalar]]) -> Counter[Scalar]:
     return Counter(end for pair in pairs for end in pair)
 
 
+def multigraph(facts: Facts, grammar: Grammar) -> Facts:
+    """``facts`` for a graph that may repeat an edge or join a vertex to itself (the
+    statement says so): each edge block's rows neither distinct nor a tree nor connected,
+    and no relation between an edge's two ends (``u < v``) or from an end to the block's
+    count (``u <= m``: a vertex is no edge's number), whatever the examples showed."""
+    blocks = dict(facts.blocks)
+    dropped: set[tuple[str, str]] = set()
+    for block in edge_blocks(grammar):
+        fact = blocks.get(block.name)
+        if fact is None or fact.ends is None:
+            continue
+        blocks[block.name] = replace(fact, distinct=False, unordered=False, tree=None,
+                                     connected=None)
+        a, b = fact.ends
+        dropped |= {(a, b), (b, a)}
+        if block.count.var is not None:
+            dropped |= {(a, block.count.var), (b, block.count.var)}
+    relations = tuple(r for r in facts.relations if (r.left, r.right) not in dropped)
+    return replace(facts, blocks=blocks, relations=relations)
+
+
+
+
 def _count_names(items: Sequence[Item]) -> Iterator[str]:
     for item in items:
         if isinstance(item, Repeat):

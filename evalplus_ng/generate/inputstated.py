@@ -24,7 +24,7 @@ from fractions import Fraction
 from evalplus_ng.generate.infergrammar import Inferred
 from evalplus_ng.generate.inputfacts import Range, Relation, WordFact
 from evalplus_ng.generate.inputgrammar import WORD, Count, Field, Item, Line, Repeat, Seq
-from evalplus_ng.generate.statement import LineSpec, Ref, Stated
+from evalplus_ng.generate.statement import SOME, LineSpec, Ref, Stated
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,10 @@ def grammar_lines(items: Sequence[Item], per_test: bool = False,
 def _same_count(ref: Ref, count: Count, names: Mapping[str, str]) -> bool | None:
     """Whether the statement's count ``ref`` is the grammar's ``count`` (None: the
     statement's variable is not named yet, so it cannot tell); a constant (``ref.name``
-    empty: "eight lines") is the grammar's only where it is that same constant."""
+    empty: "eight lines") is the grammar's only where it is that same constant; "the
+    following lines" (:data:`SOME`) is any count."""
+    if ref == SOME:
+        return True
     if not ref.name:
         return count.var is None and Fraction(count.offset) == ref.offset
     var = next((v for v, name in names.items() if name == ref.name), None)

@@ -42,6 +42,7 @@ from evalplus_ng.generate.inputfacts import (
     exact,
     in_scope,
     learn,
+    multigraph,
     spread,
 )
 from evalplus_ng.generate.inputgrammar import (
@@ -72,12 +73,19 @@ from evalplus_ng.generate.inputstated import (
     stated_words,
 )
 from evalplus_ng.generate.statement import (
+    CONNECTED,
+    DISTINCT,
     MAX_DEGREE,
+    NO_MULTI_EDGES,
+    NO_SELF_LOOPS,
     degree_bound,
     input_section,
     powers_lost,
     restore_powers,
     stated_input,
+)
+from evalplus_ng.generate.statement import (
+    TREE as STATED_TREE,
 )
 from evalplus_ng.records import ProgramTask
 
@@ -94,6 +102,15 @@ TREE = re.compile(r"\b(?:is|be|forms?|are|describes?|defines?|specif(?:y|ies)|ma
                   re.IGNORECASE)
 NO_DEGREE = ("the statement bounds the edges at each vertex, and the grammar has no one block "
              "of edges its examples keep the bound on")
+#: A statement letting its graph repeat edges or join a vertex to itself: the examples'
+#: distinct rows, tree and ``u < v`` are then chance, not facts.
+MULTIGRAPH = re.compile(r"\b(?:may|can|might|could)\s+(?:also\s+)?(?:contain|have|include|be)\b"
+                        r"[^.]*?\b(?:multiple|parallel|multi-?)\s*edges|\b(?:may|can|might|could)"
+                        r"\s+(?:also\s+)?(?:contain|have|include)\s+(?:self-?)?loops",
+                        re.IGNORECASE)
+#: Guarantees that keep a graph's rows apart or its shape whatever :data:`MULTIGRAPH` says
+#: ("there can be multiple edges ... no multiple edges of the same color"): the facts stay.
+SIMPLE_GRAPH = frozenset({NO_MULTI_EDGES, NO_SELF_LOOPS, DISTINCT, STATED_TREE, CONNECTED})
 NO_AGREEMENT = ("no grammar that reads every public input reads them as the statement's "
                 "input section says")
 #: Grammars besides the chosen one an input must fit: those no larger than it by more
@@ -187,6 +204,9 @@ COVERED = re.compile(
     r"to itself|loops|!=|≠|\bnot equal|coincide|the same|reach any|to any other|"
     r"path between any", re.IGNORECASE)
 SUM_FLOOR = TOKENS[LARGE]
+#: A guarantee that edges join everything ("the wires connect the banks in such a way that
+#: all can be reached"): covered where the plan keeps a block a tree or connected.
+CONNECTS = re.compile(r"\bconnects?\b[^.]*\b(?:all|every|any)\b", re.IGNORECASE)
 #: Random swaps tried to move a row off a row number it may not name.
 SWAP_TRIES = 20
 #: A sentence that goes on with the guarantee of the one before it.
@@ -201,11 +221,13 @@ def _limit(sentence: str) -> int:
     return max(found, default=0)
 
 
-def unchecked_guarantee(prompt: str) -> str | None:
+def unchecked_guarantee(prompt: str, connected: bool = False) -> str | None:
     """A sentence of the Input section that guarantees what no plan checks ("it is
     guaranteed that an answer exists", "that the root has two children"), if any: an
     input drawn from the grammar may break it, and the reference's answer to such an
-    input is no test of anything (a right program may answer it otherwise)."""
+    input is no test of anything (a right program may answer it otherwise). With
+    ``connected`` (the plan keeps a graph connected), a guarantee that edges connect
+    everything (:data:`CONNECTS`) is covered too."""
     section = input_section(prompt)
     lost = powers_lost(section)
     guaranteeing = False
@@ -220,7 +242,7 @@ def unchecked_guarantee(prompt: str) -> str | None:
             if _limit(restore_powers(sentence.rstrip(". "), lost)) >= SUM_FLOOR:
                 continue  # no input drawn here comes near it
             return " ".join(sentence.split())
-        if not COVERED.search(sentence):
+        if not COVERED.search(sentence) and not (connected and CONNECTS.search(sentence)):
             return " ".join(sentence.split())
     return None
 
@@ -231,10 +253,10 @@ def plan_for(task: ProgramTask) -> InputPlan:
     examples = [test.input for test in task.base_tests]
     if not examples:
         return InputPlan(task.task_id, None, "the task has no public tests")
-    guarantee = unchecked_guarantee(task.prompt)
+    # a guarantee of connectivity stands once the plan keeps a graph connected (below)
+    guarantee = unchecked_guarantee(task.prompt, connected=True)
     if guarantee is not None:
-        return InputPlan(task.task_id, None,
-                         f"the statement guarantees what no plan checks: {guarantee[:120]}")
+        return _unchecked(task.task_id, guarantee)
     stated = stated_input(task.prompt)
     # "the input consists of eight lines": a block no integer read counts, repeated as
     # many times as the statement says (the search looks for one only then)
@@ -272,6 +294,10 @@ def plan_for(task: ProgramTask) -> InputPlan:
         # grammar (eight distinct points) held by chance; the statement's own bounds and
         # relations come below
         facts = replace(facts, relations=(), runs={}, blocks={}, apart=())
+    if MULTIGRAPH.search(input_section(task.prompt)) and not any(
+            guarantee.kind in SIMPLE_GRAPH for guarantee in stated.guarantees):
+        # before the statement's relations: a stated ``a < b`` still holds
+        facts = multigraph(facts, chosen.grammar)
     facts = spread(replace(facts, ranges={**facts.ranges,
                                           **stated_ranges(alignment, stated, facts.ranges)},
                            words=stated_words(alignment, stated, facts.words)))
@@ -286,9 +312,12 @@ def plan_for(task: ProgramTask) -> InputPlan:
             facts = more
     facts = replace(facts, ranges=reached_ranges(alignment, stated, facts.ranges,
                                                  facts.relations))
-    if TREE.search(input_section(task.prompt)) and any(edge_blocks(chosen.grammar)) and not any(
-            fact.tree or fact.connected for fact in facts.blocks.values()):
+    joined = any(fact.tree or fact.connected for fact in facts.blocks.values())
+    if TREE.search(input_section(task.prompt)) and any(edge_blocks(chosen.grammar)) and not joined:
         return InputPlan(task.task_id, None, NO_TREE)
+    guarantee = None if joined else unchecked_guarantee(task.prompt)
+    if guarantee is not None:
+        return _unchecked(task.task_id, guarantee)
     # "each student has no more than two archenemies": a fact of the one block of edges
     # that every example keeps, or no plan (an input drawn without it is no valid input)
     limits = [int(g.limit) for g in stated.guarantees if g.kind == MAX_DEGREE
@@ -302,6 +331,12 @@ def plan_for(task: ProgramTask) -> InputPlan:
                 "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
     return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds)
+
+
+def _unchecked(task_id: str, guarantee: str) -> InputPlan:
+    """No plan: the statement guarantees what the plan would not check."""
+    return InputPlan(task_id, None,
+                     f"the statement guarantees what no plan checks: {guarantee[:120]}")
 
 
 class _Maker:

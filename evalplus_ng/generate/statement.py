@@ -597,12 +597,16 @@ _REPEAT = re.compile(
     r"|^(?:then\s+)?(?P<count2>[A-Za-z0-9+\-* ]{1,12}?)"
     r"\s+lines\s+follow|^then there follow (?P<count3>[A-Za-z0-9+\-* ]{1,12}?)\s+lines"
     r"|^(?:after that,?\s+|then,?\s+)?(?P<count4>[A-Za-z0-9+\-* ]{1,12}?)\s+(?:integers|numbers)"
-    r"\s+(?:are given|follow),?\s+one per line",
+    r"\s+(?:are given|follow),?\s+one per line"
+    r"|^(?:the\s+)?(?:following|next|remaining|subsequent)\s+lines(?P<some>)(?=\s+(?:contains?|describe))",
     re.IGNORECASE)
 #: "The input consists of eight lines": a block of a constant number of lines.
 _FIXED_LINES = re.compile(
     r"^(?:the\s+)?input\s+(?:data\s+)?(?:consists of|contains)\s+(?:exactly\s+)?"
     r"(?P<count>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+lines\b", re.IGNORECASE)
+#: The count of "the following lines contain ...": lines follow, the statement says not how
+#: many (any count of the grammar's agrees with it).
+SOME = Ref("...")
 _NUMBER_WORDS = {"one": 1, "single": 1, "an": 1, "the only": 1, "two": 2, "pair of": 2,
                  "three": 3, "four": 4, "five": 5, "six": 6}
 _QUANTITY = re.compile(
@@ -611,7 +615,7 @@ _QUANTITY = re.compile(
 _FILLER = frozenset(
     "a the single only one two three four five six space-separated space separated "
     "positive non-negative nonnegative natural integer integers number numbers pair of "
-    "distinct values value separated by spaces space".split())
+    "distinct values value separated by spaces space pairs".split())
 _DOTS = re.compile(r"(?P<first>" + _NAME + r")\s*,\s*(?:" + _NAME + r"\s*,\s*)*"
                    r"(?:\.\.\.|\.\.)\s*,?\s*(?P<last>" + _NAME + r"(?:\s*[-+]\s*\d+)?)")
 _COUNTED = re.compile(
@@ -664,6 +668,8 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
         word = fixed.group("count").lower()
         count = Ref("", Fraction(1), Fraction(_COUNT_WORDS.get(word) or int(word)))
         repeat = fixed
+    elif repeat and repeat.group("some") is not None:
+        count = SOME
     elif repeat:
         text = next((g for g in repeat.groups() if g), "").strip()
         count = _count(text, lost)
@@ -1009,6 +1015,8 @@ def stated_input(prompt: str) -> Stated:
         if subtasks:
             found = []
         line = _line_spec(sentence, lost, chain_names)
+        if line is not None and line.repeat == SOME and not line.names:
+            line = None  # "the next lines contain descriptions of the test cases": no line
         # "Next m lines describe enmity. Each enmity is described as two numbers a_i and
         # b_i": the lines' names in the sentence after
         continued = re.match(r"^(?:the i-th (?:of them|line|one)|each (?:line|of them|of these)"
