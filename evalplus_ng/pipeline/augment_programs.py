@@ -552,7 +552,7 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
         return TaskTests((), pending.contract, replace(
             report, outcome=REFUTED,
             reason=f"the reference raised on {raised} of {len(outcomes)} admitted inputs",
-            witness=got.witness or "", dropped=got.dropped, stressed=got.stressed,
+            witness=got.witness or "", dropped=got.dropped,
             reference_error=error[:200], seconds=seconds), dict(got.timed_drops))
     return TaskTests(got.tests, pending.contract, replace(
         report, plus=len(got.tests) - stress, stress=stress, dropped=got.dropped,
