@@ -31,7 +31,7 @@ from evalplus_ng.pipeline.augment_programs import (
     warning_lines,
 )
 from evalplus_ng.pipeline.timings import read_timings
-from evalplus_ng.records import Job, JobResult, Outcome, Status
+from evalplus_ng.records import Fault, Job, JobResult, Outcome, Status
 from evalplus_ng.tasks.programs import load_program_tasks
 
 
@@ -106,6 +106,34 @@ def test_a_replayed_timings_file_gives_the_same_artifact_on_another_machine(
     assert all(limit == 4.0 for job in machine.jobs for limit in job.time_limits)
     assert all(job.expected is None for job in machine.jobs)  # no repeat job
     assert replay.reports[0].replay_missed == 0 and not warning_lines(replay.reports)
+
+
+class RaisingOnSeven(NoisyMachine):
+    """A reference that raises where ``n == 7`` (its plan is refuted: no test kept), and
+    answers the others near the budget (some over it, some not, by the machine)."""
+
+    def seconds(self, text: str) -> float:
+        return 3 * super().seconds(text)
+
+    def run(self, job: Job) -> JobResult:
+        result = super().run(job)
+        return JobResult(result.load, tuple(
+            Outcome(Status.ERROR, error="ValueError", fault=Fault.RAISED)
+            if str(text).startswith("7\n") else outcome
+            for text, outcome in zip(job.inputs, result.outcomes, strict=False)),
+            result.passed)
+
+
+def test_a_refuted_task_replays_its_answered_inputs_too(tmp_path: Path) -> None:
+    records = _records(tmp_path)
+    first = _run(records, tmp_path / "first", RaisingOnSeven(1))
+    assert first.reports[0].outcome == "refuted"
+    entry = read_timings(first.seconds_file).tasks["cc/sum"]
+    assert entry.answered and not entry.inputs  # nothing kept, the answers still timed
+    replay = _run(records, tmp_path / "replay", RaisingOnSeven(2),
+                  timings=read_timings(first.seconds_file).tasks)
+    assert replay.reports[0].dropped == first.reports[0].dropped
+    assert replay.seconds_file.read_bytes() == first.seconds_file.read_bytes()
 
 
 def test_a_replay_says_which_kept_inputs_it_could_not_answer(tmp_path: Path) -> None:

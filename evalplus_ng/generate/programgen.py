@@ -610,7 +610,9 @@ class _Maker:
                 order = list(vertices)
                 self.rng.shuffle(order)
                 while order:
-                    size = min(len(order), self.rng.choice((2, 3, 4, len(order))))
+                    # short paths and cycles, odd and even, and any length up to all
+                    size = min(len(order), self.rng.choice(
+                        (2, 3, 4, 5, self.rng.randint(2, max(2, len(order))), len(order))))
                     group, order = order[:size], order[size:]
                     closed = size >= 3 and self.rng.random() < 0.6
                     for a, b in zip(group, group[1:] + group[:1] if closed else group[1:],

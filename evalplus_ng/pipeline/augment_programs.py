@@ -74,6 +74,7 @@ from evalplus_ng.oracle.programs import (
     answers,
     batches,
     checker_refusal,
+    input_key,
     public_outputs,
     refuted,
     replayed,
@@ -247,13 +248,15 @@ class ProgramTaskReport:
 
 @dataclass(frozen=True)
 class TaskTests:
-    """One task's new tests (in order) and its input plan's contract, with its report and
-    the inputs dropped for time (by input key: what a timings file records)."""
+    """One task's new tests (in order) and its input plan's contract, with its report, the
+    inputs dropped for time and, where its plan was refuted (no test kept), the seconds of
+    the inputs the reference answered (both by input key: what a timings file records)."""
 
     tests: tuple[NewTest, ...]
     contract: dict[str, Any] | None
     report: ProgramTaskReport
     timed_drops: dict[str, str] = field(default_factory=dict)
+    answered: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -328,7 +331,7 @@ def load_checkpoint(path: Path, key: str) -> TaskTests | None:
         tests = tuple(NewTest(ProgramTest(text, output, False, origin), kind, float(seconds))
                       for text, output, origin, kind, seconds in document["tests"])
         return TaskTests(tests, document["contract"], _report(document["report"]),
-                         dict(document["timed_drops"]))
+                         dict(document["timed_drops"]), dict(document["answered"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -339,7 +342,7 @@ def save_checkpoint(path: Path, key: str, done: TaskTests) -> None:
     document = {"fingerprint": key, "report": asdict(done.report), "contract": done.contract,
                 "tests": [[new.test.input, new.test.output, new.test.origin, new.kind,
                            new.seconds] for new in done.tests],
-                "timed_drops": done.timed_drops}
+                "timed_drops": done.timed_drops, "answered": done.answered}
     write_atomically(path, json.dumps(document, ensure_ascii=False) + "\n")
 
 
@@ -553,7 +556,8 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
             report, outcome=REFUTED,
             reason=f"the reference raised on {raised} of {len(outcomes)} admitted inputs",
             witness=got.witness or "", dropped=got.dropped,
-            reference_error=error[:200], seconds=seconds), dict(got.timed_drops))
+            reference_error=error[:200], seconds=seconds), dict(got.timed_drops),
+            {input_key(new.test.input): new.seconds for new in got.tests})
     return TaskTests(got.tests, pending.contract, replace(
         report, plus=len(got.tests) - stress, stress=stress, dropped=got.dropped,
         stressed=got.stressed, reference_error=error[:200], seconds=seconds),
@@ -687,6 +691,7 @@ def run_augment_programs(
     seconds_file = out / SECONDS_FILE
     write_timings(seconds_file, config.time_limit, rule, [task_timings(
         task.task_id, done[task.task_id].tests, done[task.task_id].timed_drops,
+        done[task.task_id].answered,
         timed.get(task.task_id)) for task, _record in records])
     return ProgramAugmentSummary(artifact, stats, seconds_file, reports, resumed,
                                  time.perf_counter() - began, rule, in_order, nodes)

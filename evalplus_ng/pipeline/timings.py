@@ -4,7 +4,8 @@ reference's time decided, per task, written by every run and replayed by ``augme
 
 Per task, by :func:`~evalplus_ng.oracle.programs.input_key`: each new test's input and
 the reference's seconds on it (the run that kept it), the inputs dropped for time (over
-the budget, or not run), and where limits were set, each test's slowest run (measured or
+the budget, or not run), the seconds of inputs it answered that are no test (its plan was
+refuted: none is kept), and where limits were set, each test's slowest run (measured or
 estimated) with the counts of how they were timed. A replay takes a task's drops and
 seconds as they are, and its slowest runs where its tests are still the same inputs with
 the same seconds; the limits then follow from the rule, as on the first run.
@@ -34,18 +35,21 @@ _COUNTS = ("repeated", "timeouts", "unstable", "estimated", "slowdown")
 @dataclass(frozen=True)
 class TaskTimings:
     """One task's part of a timings file: its new tests' inputs (keys) and first seconds,
-    in the artifact's order, its inputs dropped for time, and its limits' slowest runs
-    (None: no limits were set)."""
+    in the artifact's order, its inputs dropped for time, the seconds of the inputs
+    answered but kept as no test (a refuted plan), and its limits' slowest runs (None: no
+    limits were set)."""
 
     task_id: str
     inputs: tuple[str, ...] = ()
     seconds: tuple[float, ...] = ()
     dropped: Mapping[str, str] = field(default_factory=dict)
     limits: TaskLimits | None = None
+    answered: Mapping[str, float] = field(default_factory=dict)
 
     def timings(self) -> Timings:
         """What the reference's time decided for the task's inputs."""
-        return Timings(dict(zip(self.inputs, self.seconds, strict=True)), dict(self.dropped))
+        return Timings({**self.answered, **dict(zip(self.inputs, self.seconds, strict=True))},
+                       dict(self.dropped))
 
     def limits_for(self, tests: Sequence[NewTest], rule: LimitRule) -> TaskLimits | None:
         """The task's limits by ``rule`` from the recorded slowest runs, where ``tests``
@@ -61,6 +65,8 @@ class TaskTimings:
         """The task's entry in the file."""
         entry: dict[str, Any] = {"inputs": list(self.inputs), "seconds": list(self.seconds),
                                  "dropped": dict(self.dropped)}
+        if self.answered:
+            entry["answered"] = dict(self.answered)
         if self.limits is not None:
             entry["slowest"] = list(self.limits.slowest)
             entry["calibration"] = {name: getattr(self.limits, name) for name in _COUNTS}
@@ -68,10 +74,12 @@ class TaskTimings:
 
 
 def task_timings(task_id: str, tests: Sequence[NewTest], dropped: Mapping[str, str],
-                 limits: TaskLimits | None) -> TaskTimings:
-    """A task's entry from what a run kept (``tests``), dropped for time and timed."""
+                 answered: Mapping[str, float], limits: TaskLimits | None) -> TaskTimings:
+    """A task's entry from what a run kept (``tests``), dropped for time, answered without
+    keeping (a refuted plan) and timed."""
     return TaskTimings(task_id, tuple(input_key(new.test.input) for new in tests),
-                       tuple(new.seconds for new in tests), dict(dropped), limits)
+                       tuple(new.seconds for new in tests), dict(dropped), limits,
+                       dict(answered))
 
 
 def write_timings(path: Path, time_limit: float, rule: LimitRule | None,
@@ -82,7 +90,7 @@ def write_timings(path: Path, time_limit: float, rule: LimitRule | None,
         "format": FORMAT, "time_limit": time_limit,
         **({} if rule is None else {"limits": {**asdict(rule), "rule": rule.words()}}),
         "tasks": {task.task_id: task.document() for task in tasks
-                  if task.inputs or task.dropped}})
+                  if task.inputs or task.dropped or task.answered}})
 
 
 @dataclass(frozen=True)
@@ -155,4 +163,11 @@ def _entry(task_id: str, entry: Any) -> TaskTimings:
                             int(counts.get("timeouts", 0)), int(counts.get("unstable", 0)),
                             int(counts.get("estimated", 0)),
                             float(counts.get("slowdown", 1.0)))
-    return TaskTimings(task_id, tuple(inputs), seconds, dict(dropped), limits)
+    answered = entry.get("answered", {})
+    if not isinstance(answered, dict) or not all(
+            isinstance(key, str) and isinstance(value, int | float)
+            and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+            for key, value in answered.items()):
+        raise ValueError("'answered' is not an object of keys to seconds")
+    return TaskTimings(task_id, tuple(inputs), seconds, dict(dropped), limits,
+                       {key: float(value) for key, value in answered.items()})
