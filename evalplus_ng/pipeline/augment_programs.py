@@ -16,7 +16,9 @@ finished task is checkpointed in ``OUT/checkpoints/programs/``, so an interrupte
 resumes where it stopped; the same seed gives the same artifact, byte for byte, whatever
 ``-j``, except inputs the reference answers near ``time_limit`` (kept or dropped) and
 limits near a step of their grid (the tier of an input follows how it was made, never
-the reference's time: :class:`~evalplus_ng.oracle.programs.Stressed`).
+the reference's time: :class:`~evalplus_ng.oracle.programs.Stressed`); given an earlier
+run's timings file (``timings``: :mod:`evalplus_ng.pipeline.timings`), those follow the
+file, and the artifact is the same byte for byte.
 
 Then each new test gets its own time limit (``time_limit`` in its record), from the
 reference's slowest run on it (:mod:`evalplus_ng.pipeline.calibrate_programs`; the rule in
