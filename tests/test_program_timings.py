@@ -28,6 +28,7 @@ from evalplus_ng.pipeline.augment_programs import (
     SECONDS_FILE,
     ProgramAugmentConfig,
     run_augment_programs,
+    summary_lines,
     warning_lines,
 )
 from evalplus_ng.pipeline.timings import read_timings
@@ -106,6 +107,10 @@ def test_a_replayed_timings_file_gives_the_same_artifact_on_another_machine(
     assert all(limit == 4.0 for job in machine.jobs for limit in job.time_limits)
     assert all(job.expected is None for job in machine.jobs)  # no repeat job
     assert replay.reports[0].replay_missed == 0 and not warning_lines(replay.reports)
+    assert replay.replayed == 1 and any(line.startswith("timings replayed for 1 tasks")
+                                        for line in summary_lines(replay))
+    assert first.replayed == 0 and not any(line.startswith("timings replayed")
+                                           for line in summary_lines(first))
 
 
 class RaisingOnSeven(NoisyMachine):

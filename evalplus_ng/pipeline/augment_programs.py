@@ -277,6 +277,8 @@ class ProgramAugmentSummary:
     limits: tuple[TaskLimits, ...] = ()
     #: With the Ray backend: the reference's sandbox jobs run per node (by Ray node id).
     nodes: Mapping[str, int] = field(default_factory=dict)
+    #: Tasks whose timings were replayed from a timings file (``--timings``).
+    replayed: int = 0
 
 
 def task_rng(seed: int, task_id: str) -> random.Random:
@@ -696,7 +698,8 @@ def run_augment_programs(
         done[task.task_id].answered,
         timed.get(task.task_id)) for task, _record in records])
     return ProgramAugmentSummary(artifact, stats, seconds_file, reports, resumed,
-                                 time.perf_counter() - began, rule, in_order, nodes)
+                                 time.perf_counter() - began, rule, in_order, nodes,
+                                 len(timings))
 
 
 def _augment(todo: Sequence[ProgramTask], config: ProgramAugmentConfig, planner: Planner,
@@ -861,6 +864,12 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
                      f"{sums['estimated']} estimated from those"
                      + (f", {sums['timeouts']} with a run over its limit"
                         if sums["timeouts"] else ""))
+    if summary.replayed:
+        missed = sum(report.replay_missed for report in reports)
+        lines.append(f"timings replayed for {summary.replayed} tasks (--timings): their drops "
+                     "for time, seconds and slowest runs as recorded"
+                     + (f"; {missed} kept input(s) not answered now (see the warnings)"
+                        if missed else ""))
     lines.append(f"wrote {summary.artifact}, {summary.stats} and {summary.seconds_file}")
     return lines
 
