@@ -235,6 +235,22 @@ def test_a_guarantee_no_plan_checks_leaves_the_task_without_a_plan() -> None:
     assert plan_for(task(ARRAY, checked.replace("2 ⋅ 10^5", "105"))).contract is None
 
 
+def test_a_denial_listed_beside_a_covered_clause_is_still_unchecked() -> None:
+    """"It's guaranteed, that the segments don't have common points, ... coordinates of
+    Victor and Peter aren't the same" (32_e): one clause is covered ("the same"), the
+    others deny what no plan checks; a denial the facts keep stands."""
+    listed = STATEMENT.replace(
+        "Output\n", "It's guaranteed, that the a_i don't divide each other, the a_i "
+                    "aren't the same.\n\nOutput\n")
+    plan = plan_for(task(ARRAY, listed))
+    assert plan.contract is None and "don't divide each other" in plan.reason
+    kept = listed.replace("the a_i don't divide each other", "the a_i are not equal")
+    assert plan_for(task(ARRAY, kept)).contract is not None
+    thousands = STATEMENT.replace(
+        "Output\n", "It is guaranteed that the a_i are distinct, 1,000 at most.\n\nOutput\n")
+    assert plan_for(task(ARRAY, thousands)).contract is not None
+
+
 def test_a_sentence_going_on_with_a_guarantee_guarantees_too() -> None:
     """"It is guaranteed that no two roads are the same. In addition, neither point lies
     on a road" (498_a): the second sentence is a promise no plan checks."""

@@ -209,6 +209,13 @@ SUM_FLOOR = TOKENS[LARGE]
 CONNECTS = re.compile(r"\bconnects?\b[^.]*\b(?:all|every|any)\b", re.IGNORECASE)
 #: Random swaps tried to move a row off a row number it may not name.
 SWAP_TRIES = 20
+#: A clause that denies something ("the segments don't have common points", "Victor and
+#: Peter are not on any of the segments"): a guarantee on its own, even in a sentence
+#: another clause of which :data:`COVERED` covers ("coordinates ... aren't the same").
+DENIES = re.compile(r"\b(?:do|does|is|are|have|has|can|will|may)(?:\s+not|n't)\b|\bnever\b",
+                    re.IGNORECASE)
+#: Where a guarantee's sentence lists its clauses (not a comma of a number: "100,000").
+CLAUSES = re.compile(r",\s+(?!\d)|;\s*")
 #: A sentence that goes on with the guarantee of the one before it.
 CONTINUED = re.compile(r"(in addition|additionally|also|moreover|furthermore)\b", re.IGNORECASE)
 
@@ -243,6 +250,9 @@ def unchecked_guarantee(prompt: str, connected: bool = False) -> str | None:
                 continue  # no input drawn here comes near it
             return " ".join(sentence.split())
         if not COVERED.search(sentence) and not (connected and CONNECTS.search(sentence)):
+            return " ".join(sentence.split())
+        if any(DENIES.search(clause) and not COVERED.search(clause)
+               for clause in CLAUSES.split(sentence)):
             return " ".join(sentence.split())
     return None
 
