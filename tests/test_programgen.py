@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 
 import pytest
 
@@ -21,6 +22,7 @@ from evalplus_ng.generate.inputgrammar import (
     parse,
     render,
 )
+from evalplus_ng.generate.pointgen import on_grid, on_lines, shaped_points, touching_circles
 from evalplus_ng.generate.programgen import plan_for, program_inputs
 from evalplus_ng.records import ProgramTask, ProgramTest
 
@@ -708,3 +710,140 @@ def test_a_guarantee_that_edges_connect_everything_stands_where_a_tree_is_kept()
     assert plan.violation("4\n1 2 5\n2 1 4\n3 4 1\n") is not None
     loose = plan_for(task(["3\n0 1\n1 2\n1 3\n", "2\n0 1\n1 2\n"], connect))
     assert loose.contract is None and "connect the banks" in loose.reason
+
+
+def _collinear(a: tuple[int, ...], b: tuple[int, ...], c: tuple[int, ...]) -> bool:
+    return (b[0] - a[0]) * (c[1] - a[1]) == (b[1] - a[1]) * (c[0] - a[0])
+
+
+def _lined_up(points: list[tuple[int, int]]) -> bool:
+    """Three of the points on one line, slanted or not."""
+    return any(_collinear(a, b, c) for a, b, c in itertools.combinations(points, 3))
+
+
+def _sharing(points: list[tuple[int, int]]) -> bool:
+    """Three of the points on one ``x`` or on one ``y``."""
+    return any(max(Counter(point[axis] for point in points).values(), default=0) >= 3
+               for axis in (0, 1))
+
+
+def _wide(points: list[tuple[int, int]]) -> bool:
+    """Not a narrow input: some coordinate farther than 10 from 0."""
+    return any(abs(v) > 10 for point in points for v in point)
+
+
+def test_points_are_drawn_on_lines_and_grids_with_coordinates_anywhere() -> None:
+    """Independent coordinates over 10^9 almost never put three points on one line or one
+    ``x``; shaped inputs do, far from the origin (not only the narrow ones), and every one
+    keeps the plan (distinct points, the ranges)."""
+    plan = plan_for(task(POINTS_EXAMPLES, POINTS))
+    assert plan.geometric
+    made = program_inputs(plan, POINTS_EXAMPLES, random.Random(5), 300)
+    assert all(plan.violation(item.text) is None for item in made)
+    wide = [points for points in (_points(item.text) for item in made) if _wide(points)]
+    assert sum(_lined_up(points) for points in wide) >= 20
+    assert sum(_sharing(points) for points in wide) >= 10
+    assert sum(len(points) >= 20 and _sharing(points) for points in wide) >= 5  # medium
+
+
+POLYLINE = statement(
+    "The first line contains two integers a and b (-10^9 ≤ a, b ≤ 10^9) — the coordinates "
+    "of the first point.",
+    "The second line contains two integers c and d (-10^9 ≤ c, d ≤ 10^9) — the coordinates "
+    "of the second point.",
+    "The third line contains two integers e and f (-10^9 ≤ e, f ≤ 10^9) — the coordinates "
+    "of the third point.")
+POLYLINE_EXAMPLES = ["1 -1\n1 1\n1 2\n", "-1 -1\n-1 3\n4 3\n", "1 1\n2 3\n3 2\n",
+                     "5 0\n-2 7\n0 -4\n", "0 9\n-3 -5\n8 1\n"]
+
+
+def test_points_of_fixed_lines_are_shaped_too() -> None:
+    """Three points, one a line (a polyline): shaped, they share an ``x`` or a ``y`` or lie
+    on one slanted line, anywhere in the range."""
+    plan = plan_for(task(POLYLINE_EXAMPLES, POLYLINE))
+    assert plan.geometric
+    made = program_inputs(plan, POLYLINE_EXAMPLES, random.Random(3), 300)
+    assert all(plan.violation(item.text) is None for item in made)
+    triples = [list(zip(numbers[::2], numbers[1::2], strict=True))
+               for numbers in ([int(v) for v in item.text.split()] for item in made)]
+    wide = [points for points in triples if _wide(points)]
+    assert sum(_sharing(points) for points in wide) >= 20
+    assert sum(_lined_up(points) and not _sharing(points) for points in wide) >= 6
+
+
+CIRCLES = statement(
+    "The first line of input contains one integer n (1 ≤ n ≤ 10), denoting the number of "
+    "circles.",
+    "The following n lines each contains three space-separated integers x, y and r "
+    "(-10^4 ≤ x, y ≤ 10^4, 1 ≤ r ≤ 10^4), describing a circle whose center is (x, y) and "
+    "the radius is r.")
+CIRCLES_EXAMPLES = ["3\n0 0 1\n2 0 1\n4 0 1\n", "3\n0 0 2\n3 0 2\n6 0 2\n",
+                    "3\n0 0 2\n2 0 2\n1 1 2\n", "4\n-5 7 30\n100 -200 5\n3 9 2\n0 0 1\n"]
+
+
+def _touch(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Whether circles ``(x, y, r)`` touch, outside or inside (concentric ones do not)."""
+    return a[:2] != b[:2] and (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 in (
+        (a[2] + b[2]) ** 2, (a[2] - b[2]) ** 2)
+
+
+def test_circles_are_drawn_touching() -> None:
+    """Centres ``r1 + r2`` (or ``|r1 - r2|``) apart, with radii in the hundreds: what
+    independent draws over 10^4 never give."""
+    plan = plan_for(task(CIRCLES_EXAMPLES, CIRCLES))
+    assert plan.geometric
+    made = program_inputs(plan, CIRCLES_EXAMPLES, random.Random(4), 300)
+    assert all(plan.violation(item.text) is None for item in made)
+
+    def touching(text: str) -> bool:
+        numbers = [int(v) for v in text.split()[1:]]
+        circles = list(zip(numbers[::3], numbers[1::3], numbers[2::3], strict=True))
+        return any(_touch(a, b) and max(a[2], b[2]) > 10
+                   for a, b in itertools.combinations(circles, 2))
+
+    assert sum(touching(item.text) for item in made) >= 5
+
+
+def test_inputs_without_points_are_drawn_as_before() -> None:
+    """A statement that speaks of no points, or a grammar of no rows that may be points:
+    no plan is geometric, and its inputs draw nothing more from the random stream."""
+    assert not plan_for(task(POINTS_EXAMPLES, POINTS.replace("points", "pairs"))).geometric
+    assert not plan_for(task(ARRAY, STATEMENT.replace("length of the array",
+                                                      "number of points"))).geometric
+    assert not plan_for(task(TREE, POINTS)).geometric  # a tree's rows are vertices
+
+
+def test_shaped_points_stay_in_their_box_and_apart() -> None:
+    rng = random.Random(0)
+    for count in (3, 5, 40, 300):
+        for box in ((-10**9, 10**9, -10**9, 10**9), (0, 3, -2, 2), (5, 5, -100, 100)):
+            points = shaped_points(count, box, rng, rng.randint)
+            assert len(set(points)) == len(points) <= count
+            assert all(box[0] <= x <= box[1] and box[2] <= y <= box[3] for x, y in points)
+            room = (box[1] - box[0] + 1) * (box[3] - box[2] + 1)
+            assert len(points) >= min(count, room) // 2
+
+
+def test_points_on_lines_line_up() -> None:
+    rng = random.Random(1)
+    box = (-10**6, 10**6, -10**6, 10**6)
+    drawn = [on_lines(12, box, rng, rng.randint) for _ in range(50)]
+    assert all(len(set(points)) == len(points) <= 12 for points in drawn)
+    assert all(-10**6 <= v <= 10**6 for points in drawn for point in points for v in point)
+    # a line through two far random points may hold only them: most still line up
+    assert sum(_lined_up(points) for points in drawn) >= 40
+
+
+def test_a_grid_shares_its_columns_and_rows() -> None:
+    rng = random.Random(2)
+    for _ in range(50):
+        points = on_grid(9, (-10**6, 10**6, -10**6, 10**6), rng, rng.randint)
+        assert len(set(points)) == len(points) == 9 and _sharing(points)
+
+
+def test_touching_circles_touch() -> None:
+    rng = random.Random(3)
+    circles = touching_circles(30, (-10**4, 10**4, -10**4, 10**4), (1, 100), rng, rng.randint)
+    assert len(set(circles)) == len(circles) == 30
+    assert all(1 <= r <= 100 for _x, _y, r in circles)
+    assert sum(_touch(a, b) for a, b in itertools.combinations(circles, 2)) >= 20

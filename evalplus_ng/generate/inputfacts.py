@@ -303,6 +303,44 @@ def edge_blocks(items: Sequence[Item]) -> Iterator[Repeat]:
             yield from edge_blocks(item.body)
 
 
+def _integers(line: Line, counts: frozenset[str]) -> list[str] | None:
+    """The names of a line's fields where it holds integer fields only and none of them
+    counts anything (None: it holds something else)."""
+    if not all(isinstance(part, Field) and part.kind == INT and part.name not in counts
+               for part in line.segments):
+        return None
+    return [part.name for part in line.segments]
+
+
+def point_blocks(items: Sequence[Item], facts: Facts) -> dict[str, tuple[str, ...]]:
+    """The grammar's blocks (nested ones too) whose rows may be points ``x y`` or circles
+    ``x y r``: one line of two or three integer fields, and no fact reading its first two
+    as vertices (a tree, a connected graph, a bound on degrees, a field naming a row)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for block in edge_blocks(items):
+        line = block.body[0]
+        assert isinstance(line, Line)
+        names = _integers(line, facts.counts)
+        fact = facts.blocks.get(block.name, BlockFact())
+        if names is not None and len(names) in (2, 3) and not (
+                fact.tree or fact.connected or fact.degree is not None or fact.unlike_row):
+            out[block.name] = tuple(names)
+    return out
+
+
+def point_fields(items: Sequence[Item], facts: Facts) -> list[tuple[str, str]]:
+    """The points ``(x, y)`` of one scope's lines of two or four integer fields (a point,
+    or a segment's two ends), none of them a count: where there are three or more (the
+    three points of a polyline, a mirror's and a wall's ends), else none."""
+    out: list[tuple[str, str]] = []
+    for item in items:
+        if isinstance(item, Line):
+            names = _integers(item, facts.counts)
+            if names is not None and len(names) in (2, 4):
+                out += zip(names[::2], names[1::2], strict=True)
+    return out if len(out) >= 3 else []
+
+
 def bound_degree(facts: Facts, grammar: Grammar, limit: int) -> Facts | None:
     """``facts`` with at most ``limit`` edges at each vertex of the grammar's one block of
     edges (:func:`edge_blocks`), its ends ranging over ``1..n``'s range where every example

@@ -17,17 +17,20 @@ loop), ``large`` (sizes at their largest the budget allows, for the stress tier)
 kept only if the plan admits it. Values are drawn with structure random draws rarely
 have: a number equal to, next to, half of or a divisor of one read before it (``k``
 dividing ``n``); words that repeat a block, read the same backwards, or begin and end
-alike.
+alike; where the statement speaks of points, points on a few lines or on a grid and
+circles that touch (:mod:`~evalplus_ng.generate.pointgen`).
 Pure and deterministic: a task and a ``random.Random`` in, texts out.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 import random
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,6 +46,8 @@ from evalplus_ng.generate.inputfacts import (
     in_scope,
     learn,
     multigraph,
+    point_blocks,
+    point_fields,
     spread,
 )
 from evalplus_ng.generate.inputgrammar import (
@@ -72,6 +77,7 @@ from evalplus_ng.generate.inputstated import (
     stated_relations,
     stated_words,
 )
+from evalplus_ng.generate.pointgen import shaped_points, touching_circles
 from evalplus_ng.generate.statement import (
     CONNECTED,
     DISTINCT,
@@ -129,6 +135,19 @@ RELATED = 0.15
 #: bugs need and wide random numbers almost never give.
 NARROW = 0.25
 NARROW_WIDTHS = (1, 2, 3, 5, 10)
+#: Chance a random or medium input that is not narrow draws its points *shaped*
+#: (:mod:`~evalplus_ng.generate.pointgen`): on a few lines, on a grid, circles touching,
+#: with coordinates anywhere in their ranges (three collinear points among many, points
+#: sharing an ``x``: what ``961_d``'s, ``617_d``'s and ``165_a``'s hidden tests had).
+SHAPED = 0.3
+#: An Input section speaking of points, coordinates or circles: the grammar's blocks of
+#: two or three integers (and lines of two or four) may be points (not vertices).
+GEOMETRIC = re.compile(r"coordinat|\bpoints?\b|\bcent(?:er|re)s?\b|\bcircles?\b",
+                       re.IGNORECASE)
+#: Orders at most tried of a scope's shaped points to keep the relations between them.
+ARRANGEMENTS = 120
+_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq, "<": operator.lt, "<=": operator.le, "!=": operator.ne}
 #: Chance a number is a *special* one of its range: a power of two, one less, or a power
 #: of ten (bit tricks, overflow and digit-count bugs live there).
 SPECIAL = 0.05
@@ -160,6 +179,9 @@ class InputPlan:
     alternatives: tuple[Inferred, ...] = ()
     facts: Facts = field(default_factory=Facts)
     seeds: tuple[Values, ...] = ()
+    #: Whether the statement speaks of points and the grammar has rows or lines that may be
+    #: points (:data:`GEOMETRIC`): some inputs draw them shaped (:data:`SHAPED`).
+    geometric: bool = False
     #: The texts :meth:`violation` admitted already (the generator checks each input it
     #: makes, and the pipeline checks them again: the second look costs nothing).
     admitted: set[str] = field(default_factory=set, init=False, compare=False, repr=False)
@@ -340,7 +362,16 @@ def plan_for(task: ProgramTask) -> InputPlan:
     contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
                 "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
-    return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds)
+    geometric = bool(GEOMETRIC.search(input_section(task.prompt))) and _pointed(
+        chosen.grammar, facts)
+    return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds,
+                     geometric)
+
+
+def _pointed(items: Sequence[Item], facts: Facts) -> bool:
+    """Whether some block's rows or some scope's lines may be points."""
+    return bool(point_blocks(items, facts) or point_fields(items, facts)) or any(
+        isinstance(item, Repeat) and _pointed(item.body, facts) for item in items)
 
 
 def _unchecked(task_id: str, guarantee: str) -> InputPlan:
@@ -363,6 +394,17 @@ class _Maker:
         #: A narrow input's half-width (0: not narrow; see :data:`NARROW`).
         self.narrow = (rng.choice(NARROW_WIDTHS) if kind in (RANDOM, MEDIUM)
                        and rng.random() < NARROW else 0)
+        #: Whether this input's points are drawn shaped (:data:`SHAPED`); drawn only where
+        #: the plan has points, so that other plans' inputs stay as they were.
+        self.shaped = (plan.geometric and plan.inferred is not None
+                       and kind in (RANDOM, MEDIUM) and not self.narrow
+                       and rng.random() < SHAPED)
+        #: The blocks whose rows this input draws shaped, by name: their fields.
+        self.point_rows = point_blocks(plan.inferred.grammar, plan.facts) \
+            if self.shaped and plan.inferred is not None else {}
+        #: Values a shaped drawing chose for fields not drawn yet; each is taken where it
+        #: lies within the field's window when drawn, else the field is drawn as any.
+        self.planned: dict[str, int] = {}
         #: Each number's bounding relations, ``(op, other, other_is_right)`` (``!=``
         #: bounds nothing): :meth:`window` runs once per value drawn.
         self.bounding: dict[str, list[tuple[str, str, bool]]] = {}
@@ -378,6 +420,8 @@ class _Maker:
     def items(self, items: Sequence[Item], env: Mapping[str, Scalar]) -> Values:
         values = Values({}, {}, {})
         worded = False  # whether a word is among the values read
+        if self.shaped:
+            self.plan_points(items, env)
         for item in items:
             scope = in_scope(env, values.scalars)
             if isinstance(item, Line):
@@ -409,8 +453,12 @@ class _Maker:
                     continue
                 rows: list[Values] = []
                 seen: set[tuple[Any, ...]] = set()
-                for _ in range(count):
-                    for _attempt in range(10):
+                names = self.point_rows.get(item.name)
+                shapes = self.shaped_rows(names, count, scope) if names else []
+                for k in range(count):
+                    for attempt in range(10):
+                        if attempt == 0 and k < len(shapes):
+                            self.planned.update(shapes[k])
                         row = self.items(item.body, scope)
                         key = tuple(sorted(row.scalars.items()))
                         if fact is None or not fact.distinct or key not in seen:
@@ -419,6 +467,75 @@ class _Maker:
                     rows.append(row)
                 values.blocks[item.name] = self.apart(rows, fact)
         return values
+
+    def coordinate(self, low: int, high: int) -> int:
+        """A number within ``[low, high]`` drawn as any integer of this input."""
+        return int(self.number(low, high, INT))
+
+    def box(self, xs: Sequence[str], ys: Sequence[str],
+            env: Mapping[str, Scalar]) -> tuple[int, int, int, int] | None:
+        """The integers every one of ``xs`` and of ``ys`` may take given ``env`` (None:
+        none)."""
+        bounds = []
+        for names in (xs, ys):
+            windows = [self.window(name, env) for name in names]
+            known = [window for window in windows if window is not None]
+            if len(known) < len(windows):
+                return None
+            low = max(math.ceil(window[0]) for window in known)
+            high = min(math.floor(window[1]) for window in known)
+            if low > high:
+                return None
+            bounds += [low, high]
+        return bounds[0], bounds[1], bounds[2], bounds[3]
+
+    def plan_points(self, items: Sequence[Item], env: Mapping[str, Scalar]) -> None:
+        """The points of a scope's lines (:func:`point_fields`) drawn shaped, as planned
+        values of their fields."""
+        pairs = point_fields(items, self.facts)
+        box = self.box([x for x, _y in pairs], [y for _x, y in pairs], env) if pairs else None
+        if box is None:
+            return
+        points = shaped_points(len(pairs), box, self.rng, self.coordinate)
+        for (x, y), point in zip(pairs, self.arranged(pairs, points), strict=False):
+            self.planned[x], self.planned[y] = point
+
+    def arranged(self, pairs: Sequence[tuple[str, str]],
+                 points: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """``points`` in the first order (of the first :data:`ARRANGEMENTS`, the
+        transposed points' too) that keeps every relation between two of ``pairs``' fields
+        (``x1 <= x2``, learnt from three examples of three points), else as they are: a
+        shape the relations break falls back to values drawn as any."""
+        names = [name for pair in pairs[:len(points)] for name in pair]
+        relations = [(_OPS[r.op], names.index(r.left), names.index(r.right))
+                     for r in self.facts.relations if r.left in names and r.right in names]
+        if not relations:
+            return points
+        transposed = [(y, x) for x, y in points]
+        for order in itertools.chain(
+                itertools.islice(itertools.permutations(points), ARRANGEMENTS),
+                itertools.islice(itertools.permutations(transposed), ARRANGEMENTS)):
+            values = [value for point in order for value in point]
+            if all(holds(values[left], values[right]) for holds, left, right in relations):
+                return list(order)
+        return points
+
+    def shaped_rows(self, names: Sequence[str], count: int,
+                    env: Mapping[str, Scalar]) -> list[dict[str, int]]:
+        """Planned values of a block's rows of points ``x y`` (or circles ``x y r``, half
+        of the time touching), as many as fit up to ``count`` (none below three rows)."""
+        box = self.box(names[:1], names[1:2], env) if count >= 3 else None
+        if box is None:
+            return []
+        if len(names) == 3 and self.rng.random() < 0.5:
+            radius = self.window(names[2], env)
+            if radius is not None and math.ceil(radius[0]) <= math.floor(radius[1]):
+                circles = touching_circles(count, box, (math.ceil(radius[0]),
+                                                        math.floor(radius[1])),
+                                           self.rng, self.coordinate)
+                return [dict(zip(names, circle, strict=True)) for circle in circles]
+        points = shaped_points(count, box, self.rng, self.coordinate)
+        return [dict(zip(names[:2], point, strict=True)) for point in points]
 
     def apart(self, rows: list[Values], fact: BlockFact | None) -> list[Values]:
         """``rows`` reordered, by swaps, so that no field of ``fact.unlike_row`` names its
@@ -508,6 +625,9 @@ class _Maker:
         window = self.window(name, env)
         if window is None:
             raise Mismatch(f"{name}: no value fits")
+        planned = self.planned.pop(name, None)
+        if planned is not None and window[0] <= planned <= window[1]:
+            return planned
         if kind == INT and self.kind in (RANDOM, MEDIUM) and self.rng.random() < RELATED:
             related = self.related(*window, env)
             if related is not None:
