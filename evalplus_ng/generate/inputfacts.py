@@ -195,7 +195,8 @@ def _fields(items: Sequence[Item]) -> Iterator[Field | Seq]:
             yield from item.segments
 
 
-def _holds(op: str, a: float, b: float) -> bool:
+def holds(op: str, a: float, b: float) -> bool:
+    """Whether ``a op b`` for one of :data:`OPS`."""
     return {"==": a == b, "<": a < b, "<=": a <= b, "!=": a != b}[op]
 
 
@@ -392,8 +393,6 @@ def multigraph(facts: Facts, grammar: Grammar) -> Facts:
     return replace(facts, blocks=blocks, relations=relations)
 
 
-
-
 def _count_names(items: Sequence[Item]) -> Iterator[str]:
     for item in items:
         if isinstance(item, Repeat):
@@ -429,7 +428,7 @@ def _relations(all_scopes: Sequence[_Scope]) -> Iterator[Relation]:
                     continue
                 for op in OPS:
                     key = (left, op, right)
-                    ok = all(_holds(op, item, exact(value)) for item in items)
+                    ok = all(holds(op, item, exact(value)) for item in items)
                     verdicts[key] = verdicts.get(key, True) and ok
                 support[left, right] = support.get((left, right), 0) + len(items)
     order = {name: index for index, name in enumerate(dict.fromkeys(
@@ -653,7 +652,7 @@ def _check_scope(facts: Facts, scope: _Scope) -> str | None:
         if relation.left in own and relation.right in scope.env:
             right = exact(scope.env[relation.right])
             for value in own[relation.left]:
-                if not _holds(relation.op, exact(value), right):
+                if not holds(relation.op, exact(value), right):
                     return f"{relation.left} {relation.op} {relation.right} broken"
     for block in scope.items:
         if isinstance(block, Repeat) and block.name in facts.blocks:

@@ -26,11 +26,10 @@ from __future__ import annotations
 
 import itertools
 import math
-import operator
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,6 +42,7 @@ from evalplus_ng.generate.inputfacts import (
     check,
     edge_blocks,
     exact,
+    holds,
     in_scope,
     learn,
     multigraph,
@@ -146,8 +146,6 @@ GEOMETRIC = re.compile(r"coordinat|\bpoints?\b|\bcent(?:er|re)s?\b|\bcircles?\b"
                        re.IGNORECASE)
 #: Orders at most tried of a scope's shaped points to keep the relations between them.
 ARRANGEMENTS = 120
-_OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "==": operator.eq, "<": operator.lt, "<=": operator.le, "!=": operator.ne}
 #: Chance a number is a *special* one of its range: a power of two, one less, or a power
 #: of ten (bit tricks, overflow and digit-count bugs live there).
 SPECIAL = 0.05
@@ -472,22 +470,25 @@ class _Maker:
         """A number within ``[low, high]`` drawn as any integer of this input."""
         return int(self.number(low, high, INT))
 
+    def span(self, names: Sequence[str], env: Mapping[str, Scalar]) -> tuple[int, int] | None:
+        """The least and the greatest integer every one of ``names`` may take given
+        ``env`` (the first above the second where none fits); None where one of them has
+        no value at all."""
+        windows = [self.window(name, env) for name in names]
+        known = [window for window in windows if window is not None]
+        if len(known) < len(windows):
+            return None
+        return (max(math.ceil(window[0]) for window in known),
+                min(math.floor(window[1]) for window in known))
+
     def box(self, xs: Sequence[str], ys: Sequence[str],
             env: Mapping[str, Scalar]) -> tuple[int, int, int, int] | None:
         """The integers every one of ``xs`` and of ``ys`` may take given ``env`` (None:
         none)."""
-        bounds = []
-        for names in (xs, ys):
-            windows = [self.window(name, env) for name in names]
-            known = [window for window in windows if window is not None]
-            if len(known) < len(windows):
-                return None
-            low = max(math.ceil(window[0]) for window in known)
-            high = min(math.floor(window[1]) for window in known)
-            if low > high:
-                return None
-            bounds += [low, high]
-        return bounds[0], bounds[1], bounds[2], bounds[3]
+        across, down = self.span(xs, env), self.span(ys, env)
+        if across is None or down is None or across[0] > across[1] or down[0] > down[1]:
+            return None
+        return across[0], across[1], down[0], down[1]
 
     def plan_points(self, items: Sequence[Item], env: Mapping[str, Scalar]) -> None:
         """The points of a scope's lines (:func:`point_fields`) drawn shaped, as planned
@@ -507,7 +508,7 @@ class _Maker:
         (``x1 <= x2``, learnt from three examples of three points), else as they are: a
         shape the relations break falls back to values drawn as any."""
         names = [name for pair in pairs[:len(points)] for name in pair]
-        relations = [(_OPS[r.op], names.index(r.left), names.index(r.right))
+        relations = [(r.op, names.index(r.left), names.index(r.right))
                      for r in self.facts.relations if r.left in names and r.right in names]
         if not relations:
             return points
@@ -516,7 +517,7 @@ class _Maker:
                 itertools.islice(itertools.permutations(points), ARRANGEMENTS),
                 itertools.islice(itertools.permutations(transposed), ARRANGEMENTS)):
             values = [value for point in order for value in point]
-            if all(holds(values[left], values[right]) for holds, left, right in relations):
+            if all(holds(op, values[left], values[right]) for op, left, right in relations):
                 return list(order)
         return points
 
@@ -528,11 +529,9 @@ class _Maker:
         if box is None:
             return []
         if len(names) == 3 and self.rng.random() < 0.5:
-            radius = self.window(names[2], env)
-            if radius is not None and math.ceil(radius[0]) <= math.floor(radius[1]):
-                circles = touching_circles(count, box, (math.ceil(radius[0]),
-                                                        math.floor(radius[1])),
-                                           self.rng, self.coordinate)
+            radius = self.span(names[2:], env)
+            if radius is not None and radius[0] <= radius[1]:
+                circles = touching_circles(count, box, radius, self.rng, self.coordinate)
                 return [dict(zip(names, circle, strict=True)) for circle in circles]
         points = shaped_points(count, box, self.rng, self.coordinate)
         return [dict(zip(names[:2], point, strict=True)) for point in points]
@@ -727,11 +726,10 @@ class _Maker:
         pairs."""
         line = item.body[0]
         assert isinstance(line, Line)
-        windows = [self.window(part.name, env) for part in line.segments[:2]]
-        if windows[0] is None or windows[1] is None:
+        ends = self.span([part.name for part in line.segments[:2]], env)
+        if ends is None:
             raise Mismatch(f"{item.name}: no vertex fits")
-        low, high = max(windows[0][0], windows[1][0]), min(windows[0][1], windows[1][1])
-        vertices = list(range(math.ceil(low), math.floor(high) + 1))
+        vertices = list(range(ends[0], ends[1] + 1))
         if count > self.budget or len(vertices) > self.budget:
             raise Mismatch("too large")
         edges = _Edges(count, limit)
