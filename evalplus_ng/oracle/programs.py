@@ -82,6 +82,8 @@ def stress_why(kind: str) -> Stressed | None:
 #: The drops the reference's time decides (over the budget; not run, its job stopped by
 #: timeouts): the ones a timings file records (:class:`Timings`).
 TIMED_DROPS = frozenset({Drop.TIMEOUT, Drop.NOT_RUN})
+#: Their values, as a timings file names them.
+TIMED_DROP_VALUES = frozenset(drop.value for drop in TIMED_DROPS)
 #: The outcome of an input its job never ran.
 UNRUN = Outcome(Status.ERROR, error="not run", fault=Fault.NOT_RUN)
 
@@ -108,9 +110,8 @@ class Timings:
     dropped: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        allowed = {drop.value for drop in TIMED_DROPS}
-        if not set(self.dropped.values()) <= allowed:
-            raise ValueError(f"a timed drop is one of {sorted(allowed)}")
+        if not set(self.dropped.values()) <= TIMED_DROP_VALUES:
+            raise ValueError(f"a timed drop is one of {sorted(TIMED_DROP_VALUES)}")
 
     def runs(self, text: str) -> bool:
         """Whether an input is run at all: not where the timings dropped it."""

@@ -18,12 +18,12 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_json
 from evalplus_ng.oracle.programlimits import LimitRule, limit_of
-from evalplus_ng.oracle.programs import TIMED_DROPS, NewTest, Timings, input_key
+from evalplus_ng.oracle.programs import TIMED_DROP_VALUES, NewTest, Timings, input_key
 from evalplus_ng.pipeline.calibrate_programs import TaskLimits
 
 #: The file's ``format``: 2 names each input (the first format listed seconds only).
@@ -119,8 +119,7 @@ def read_timings(path: Path) -> TimingsFile:
     if not isinstance(tasks, dict):
         raise InputError(str(path), None, "no 'tasks' object")
     time_limit = document.get("time_limit")
-    if not isinstance(time_limit, int | float) or isinstance(time_limit, bool) \
-            or not (math.isfinite(time_limit) and time_limit > 0):
+    if not _is_seconds(time_limit) or time_limit == 0:
         raise InputError(str(path), None, "no positive 'time_limit'")
     found: dict[str, TaskTimings] = {}
     for task_id, entry in tasks.items():
@@ -131,10 +130,14 @@ def read_timings(path: Path) -> TimingsFile:
     return TimingsFile(float(time_limit), found)
 
 
+def _is_seconds(value: Any) -> TypeGuard[int | float]:
+    """Whether a JSON value is a number of seconds: finite, not negative, not a bool."""
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value) and value >= 0
+
+
 def _seconds(values: Any, name: str) -> tuple[float, ...]:
-    if not isinstance(values, list) or not all(
-            isinstance(value, int | float) and not isinstance(value, bool)
-            and math.isfinite(value) and value >= 0 for value in values):
+    if not isinstance(values, list) or not all(_is_seconds(value) for value in values):
         raise ValueError(f"'{name}' is not a list of seconds")
     return tuple(float(value) for value in values)
 
@@ -149,10 +152,11 @@ def _entry(task_id: str, entry: Any) -> TaskTimings:
     if len(seconds) != len(inputs):
         raise ValueError(f"{len(inputs)} inputs but {len(seconds)} seconds")
     dropped = entry.get("dropped", {})
-    allowed = {drop.value for drop in TIMED_DROPS}
     if not isinstance(dropped, dict) or not all(
-            isinstance(key, str) and reason in allowed for key, reason in dropped.items()):
-        raise ValueError(f"'dropped' is not an object of keys to one of {sorted(allowed)}")
+            isinstance(key, str) and reason in TIMED_DROP_VALUES
+            for key, reason in dropped.items()):
+        raise ValueError("'dropped' is not an object of keys to one of "
+                         f"{sorted(TIMED_DROP_VALUES)}")
     limits = None
     if "slowest" in entry:
         slowest = _seconds(entry["slowest"], "slowest")
@@ -165,9 +169,7 @@ def _entry(task_id: str, entry: Any) -> TaskTimings:
                             float(counts.get("slowdown", 1.0)))
     answered = entry.get("answered", {})
     if not isinstance(answered, dict) or not all(
-            isinstance(key, str) and isinstance(value, int | float)
-            and not isinstance(value, bool) and math.isfinite(value) and value >= 0
-            for key, value in answered.items()):
+            isinstance(key, str) and _is_seconds(value) for key, value in answered.items()):
         raise ValueError("'answered' is not an object of keys to seconds")
     return TaskTimings(task_id, tuple(inputs), seconds, dict(dropped), limits,
                        {key: float(value) for key, value in answered.items()})
