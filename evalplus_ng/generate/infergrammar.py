@@ -34,10 +34,10 @@ from evalplus_ng.generate.inputgrammar import (
     Segment,
     Seq,
     Values,
-    _Reader,
     kind_of,
     lines_of,
     parse,
+    read_items,
     read_prefix,
     size,
     value_of,
@@ -292,10 +292,10 @@ def _inner_blocks_repeat(repeat: Repeat, states: Sequence[_At]) -> bool:
     repeats: set[str] = set()
     for state in states:
         rows = [list(row) for row in state.rows[state.at:state.stop]]
-        try:
-            values = _Reader(rows).items((repeat,), state.scope())
-        except (Mismatch, KeyError):
+        read = read_items((repeat,), rows, state.scope())
+        if read is None:
             return False
+        values = read[0]
         for iteration in values.blocks[repeat.name]:
             repeats |= {name for name in inner if len(iteration.blocks[name]) != 1}
     return repeats == inner

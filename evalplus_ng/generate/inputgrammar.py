@@ -207,16 +207,24 @@ def _lines_per_iteration(repeat: Repeat) -> int:
     return sum(1 for item in repeat.body if isinstance(item, Line))
 
 
+def read_items(items: Sequence[Item], rows: list[list[str]],
+               env: Mapping[str, Scalar]) -> tuple[Values, int] | None:
+    """The values ``items`` read from the first of ``rows`` (token lists), with the
+    variables ``env`` in scope, and how many rows they read; None when they do not fit."""
+    reader = _Reader(rows)
+    try:
+        values = reader.items(items, env)
+    except (Mismatch, KeyError):
+        return None
+    return values, reader.at
+
+
 def read_prefix(items: Sequence[Item], rows: list[list[str]],
                 env: Mapping[str, Scalar]) -> int | None:
     """How many of ``rows`` (token lists) ``items`` read from the first, with the
     variables ``env`` in scope; None when they do not fit."""
-    reader = _Reader(rows)
-    try:
-        reader.items(items, env)
-    except (Mismatch, KeyError):
-        return None
-    return reader.at
+    read = read_items(items, rows, env)
+    return None if read is None else read[1]
 
 
 def parse(grammar: Grammar, text: str) -> Values:

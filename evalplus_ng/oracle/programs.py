@@ -254,8 +254,6 @@ def refuted(got: Answers) -> bool:
     return got.witness is not None
 
 
-
-
 def batches(candidates: Sequence[ProgramInput], size: int,
             large_size: int) -> list[list[int]]:
     """The candidates' positions in sandbox jobs: the large ones (which may run to the
