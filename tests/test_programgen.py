@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from evalplus_ng.generate.infergrammar import infer, infer_all
-from evalplus_ng.generate.inputfacts import Facts, check, learn
+from evalplus_ng.generate.inputfacts import Facts, RunFact, check, learn
 from evalplus_ng.generate.inputgrammar import (
     Count,
     Field,
@@ -847,3 +847,45 @@ def test_touching_circles_touch() -> None:
     assert len(set(circles)) == len(circles) == 30
     assert all(1 <= r <= 100 for _x, _y, r in circles)
     assert sum(_touch(a, b) for a, b in itertools.combinations(circles, 2)) >= 20
+
+
+CHANCE = statement(
+    "The first line contains two integers n and k (1 ≤ n ≤ 100, 1 ≤ k ≤ 10^9).",
+    "The second line contains n integers a_1, a_2, ..., a_n (1 ≤ a_i ≤ 10^7).")
+CHANCE_EXAMPLES = ["3 7\n1 2 3\n", "2 5\n1 2\n"]
+
+
+def test_what_the_statement_would_have_said_is_not_learnt_by_chance() -> None:
+    """Two numbers the statement bounds by numbers alone and relates nowhere (``k < n``
+    in neither example, ``n != k`` in both) and a list whose items it bounds by numbers
+    (``1 2 3``: a sorted permutation by chance) keep no relation and no shape."""
+    plan = plan_for(task(CHANCE_EXAMPLES, CHANCE))
+    assert plan.facts.relations == ()
+    assert dict(plan.facts.runs) == {"s1": RunFact()}
+    assert plan.violation("2 2\n7 7\n") is None
+    assert plan.violation("3 1\n9 4 100\n") is None
+    made = program_inputs(plan, CHANCE_EXAMPLES, random.Random(1), 60)
+    runs = [[int(v) for v in item.text.split("\n")[1].split()] for item in made]
+    assert any(run != sorted(run) for run in runs) and any(len(set(run)) < len(run)
+                                                         for run in runs)
+    # the statement names a shape: the examples' shape stands
+    said = CHANCE.replace("(1 ≤ a_i ≤ 10^7).", "(1 ≤ a_i ≤ 10^7), all distinct.")
+    assert plan_for(task(CHANCE_EXAMPLES, said)).violation("2 2\n7 7\n") is not None
+    # a number bounded by another keeps what the examples showed of it
+    bounded = CHANCE.replace("1 ≤ k ≤ 10^9", "1 ≤ k ≤ 10^9, k ≤ n").replace(
+        "(1 ≤ a_i ≤ 10^7)", "(1 ≤ a_i ≤ n)")
+    kept = plan_for(task(["3 2\n1 2 3\n", "2 1\n1 2\n"], bounded))
+    assert kept.violation("2 3\n1 2\n") is not None
+    assert kept.violation("3 1\n3 3 1\n") is not None
+
+
+def test_a_divisibility_the_legend_promises_leaves_no_plan() -> None:
+    """"It's known that ... k divides n+1" stands before the Input section, and no fact
+    checks a divisibility: drawn inputs would break it as often as not."""
+    legend = "Title\n\nIt's known that sequence is k-periodic and k divides n+1.\n\n"
+    plan = plan_for(task(CHANCE_EXAMPLES, legend + CHANCE))
+    assert plan.contract is None and "k divides n+1" in plan.reason
+    told = "Title\n\nIt's known that Bob divides the cake fairly among n friends.\n\n"
+    assert plan_for(task(CHANCE_EXAMPLES, told + CHANCE)).contract is None
+    assert plan_for(task(CHANCE_EXAMPLES, "Title\n\nBob divides the cake.\n\n" + CHANCE)
+                    ).contract is not None

@@ -17,12 +17,13 @@ stays). Pure.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from evalplus_ng.generate.infergrammar import Inferred
-from evalplus_ng.generate.inputfacts import Range, Relation, WordFact
+from evalplus_ng.generate.inputfacts import Facts, Range, Relation, RunFact, WordFact
 from evalplus_ng.generate.inputgrammar import WORD, Count, Field, Item, Line, Repeat, Seq
 from evalplus_ng.generate.statement import SOME, LineSpec, Ref, Stated
 
@@ -211,3 +212,41 @@ def stated_words(alignment: Alignment, stated: Stated, learnt: Mapping[str, Word
                 shortest, longest = low, int(bound.high)
         out[var] = replace(fact, alphabet=letters, shortest=shortest, longest=longest)
     return out
+
+
+#: Words by which an Input section says what shape a list of numbers has (its items
+#: distinct, in order, a permutation): where none is said, the shape the examples showed
+#: held by chance. Matched loosely ("in order to" too): a false match keeps a fact.
+SHAPES = re.compile(r"distinct|differ|permutation|sort|increas|decreas|ascend|descend|"
+                    r"order|unique|pairwise|exactly once|repeat|equal|same", re.IGNORECASE)
+
+
+def _constant(stated: Stated, name: str | None) -> bool:
+    """Whether the statement bounds ``name`` on both sides by numbers and by no variable
+    (``1 ≤ k ≤ 10^9``, not ``1 ≤ a_i ≤ n`` nor ``0 ≤ p_i < i``)."""
+    bound = stated.bound(name) if name else None
+    return bound is not None and bound.low is not None and bound.high is not None and (
+        bound.low_ref is None and bound.high_ref is None)
+
+
+def unsaid(alignment: Alignment, stated: Stated, facts: Facts, section: str) -> Facts:
+    """``facts`` without what two or three examples showed by chance and the statement
+    would have said: a relation between two numbers the statement bounds each by numbers
+    alone and relates nowhere (``1 ≤ n ≤ 10^5``, ``1 ≤ k ≤ 10^9``: ``k < n`` and ``n != k``
+    in every example), and a run's shape (distinct, ordered, a permutation, items below
+    their positions) where the statement bounds its items by numbers alone and the Input
+    section names no shape (:data:`SHAPES`: ``1 ≤ a_i ≤ 10^7``, though the examples were
+    ``1 2 3``). A statement's own relations are stated ones (:func:`stated_relations`),
+    a tree's or connected graph's ends keep theirs (their shape is the fact)."""
+    names = alignment.names
+    ends = {end for fact in facts.blocks.values() for end in fact.ends or ()}
+    stated_pairs = {frozenset((r.left, r.right)) for r in stated_relations(alignment, stated)}
+    relations = tuple(
+        r for r in facts.relations
+        if r.left in ends or r.right in ends or frozenset((r.left, r.right)) in stated_pairs
+        or not (_constant(stated, names.get(r.left)) and _constant(stated, names.get(r.right))))
+    runs = dict(facts.runs)
+    if not SHAPES.search(section):
+        runs = {var: RunFact() if _constant(stated, names.get(var)) else fact
+                for var, fact in runs.items()}
+    return replace(facts, relations=relations, runs=runs)

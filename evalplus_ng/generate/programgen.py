@@ -76,6 +76,7 @@ from evalplus_ng.generate.inputstated import (
     stated_ranges,
     stated_relations,
     stated_words,
+    unsaid,
 )
 from evalplus_ng.generate.pointgen import shaped_points, touching_circles
 from evalplus_ng.generate.statement import (
@@ -238,6 +239,11 @@ DENIES = re.compile(r"\b(?:do|does|is|are|have|has|can|will|may)(?:\s+not|n't)\b
 CLAUSES = re.compile(r",\s+(?!\d)|;\s*")
 #: A sentence that goes on with the guarantee of the one before it.
 CONTINUED = re.compile(r"(in addition|additionally|also|moreover|furthermore)\b", re.IGNORECASE)
+#: A sentence of the legend (before the Input section) that promises a divisibility among
+#: the input's numbers ("It's known that sequence is k-periodic and k divides n+1"): no
+#: fact checks one, and the grammar's draws break it as often as not.
+LEGEND_DIVIDES = re.compile(r"(?=.*\b(?:guarantee|known|promise))(?=.*\b(?:divides|divisible|"
+                            r"multiple of)\b)", re.IGNORECASE)
 
 
 def _limit(sentence: str) -> int:
@@ -250,12 +256,17 @@ def _limit(sentence: str) -> int:
 
 def unchecked_guarantee(prompt: str, connected: bool = False) -> str | None:
     """A sentence of the Input section that guarantees what no plan checks ("it is
-    guaranteed that an answer exists", "that the root has two children"), if any: an
+    guaranteed that an answer exists", "that the root has two children"), or one of the
+    legend that promises a divisibility (:data:`LEGEND_DIVIDES`), if any: an
     input drawn from the grammar may break it, and the reference's answer to such an
     input is no test of anything (a right program may answer it otherwise). With
     ``connected`` (the plan keeps a graph connected), a guarantee that edges connect
     everything (:data:`CONNECTS`) is covered too."""
     section = input_section(prompt)
+    legend = prompt[:prompt.find(section)] if section else ""
+    for sentence in re.split(r"(?<=[.!?])\s+", legend):
+        if LEGEND_DIVIDES.match(" ".join(sentence.split())):
+            return " ".join(sentence.split())
     lost = powers_lost(section)
     guaranteeing = False
     for sentence in re.split(r"(?<=[.!?])\s+", section):
@@ -342,6 +353,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
             facts = more
     facts = replace(facts, ranges=reached_ranges(alignment, stated, facts.ranges,
                                                  facts.relations))
+    facts = unsaid(alignment, stated, facts, input_section(task.prompt))
     joined = any(fact.tree or fact.connected for fact in facts.blocks.values())
     if TREE.search(input_section(task.prompt)) and any(edge_blocks(chosen.grammar)) and not joined:
         return InputPlan(task.task_id, None, NO_TREE)
