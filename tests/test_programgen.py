@@ -712,6 +712,99 @@ def test_a_guarantee_that_edges_connect_everything_stands_where_a_tree_is_kept()
     assert loose.contract is None and "connect the banks" in loose.reason
 
 
+MANAGERS = statement(
+    "The first line contains integer n (1 ≤ n ≤ 2000) — the number of employees.",
+    "The next n lines contain the integers pi (1 ≤ pi ≤ n or pi = -1). Every pi denotes "
+    "the immediate manager for the i-th employee.",
+    "It is guaranteed, that no employee will be the immediate manager of him/herself "
+    "(pi ≠ i). Also, there will be no managerial cycles.")
+MANAGERS_EXAMPLES = ["5\n-1\n1\n2\n1\n-1\n"]
+
+
+def _depth(parents: list[int]) -> int:
+    """The most rows on a path up to a root (a cycle fails the test)."""
+    most = 0
+    for start in range(1, len(parents) + 1):
+        vertex, depth = start, 0
+        while vertex != -1:
+            vertex, depth = parents[vertex - 1], depth + 1
+            assert depth <= len(parents), "a cycle"
+        most = max(most, depth)
+    return most
+
+
+def test_no_cycles_keeps_a_block_of_parent_pointers_a_forest() -> None:
+    """"There will be no managerial cycles" (116_c had no plan): the one block of row
+    numbers and -1 is parent pointers; inputs keep them a forest, from one chain to no
+    edge at all, and ``p == n`` is one (the example's ``p < n`` was chance)."""
+    plan = plan_for(task(MANAGERS_EXAMPLES, MANAGERS))
+    assert plan.contract is not None
+    assert plan.facts.blocks["r1"].parents == ("x2", -1)
+    assert plan.violation("3\n3\n3\n-1\n") is None
+    assert plan.violation("1\n-1\n") is None
+    assert plan.violation("3\n2\n3\n1\n") == "x2: row 1 leads back to itself"
+    assert plan.violation("2\n2\n2\n") is not None  # a row its own manager
+    assert plan.violation("2\n-1\n0\n") == "x2: 0 is no row"
+    made = program_inputs(plan, MANAGERS_EXAMPLES, random.Random(15), 120)
+    assert len(made) >= 100
+    depths = []
+    for item in made:
+        n, *parents = map(int, item.text.split())
+        assert len(parents) == n and all(p == -1 or 1 <= p <= n for p in parents)
+        depths.append((_depth(parents), n))
+    assert any(depth == n >= 4 for depth, n in depths)  # one chain
+    assert any(depth == 1 and n >= 3 for depth, n in depths)  # no edge at all
+    assert any(n == 1 for _depth_, n in depths)
+
+
+def test_no_cycles_no_block_keeps_leaves_no_plan() -> None:
+    """Where no block of the examples reads as parent pointers (edges, an array), "no
+    cycles" stays a guarantee no plan checks."""
+    plan = plan_for(task(ARRAY, STATEMENT.replace(
+        "Output\n", "It is guaranteed that there are no circular dependencies.\n\nOutput\n")))
+    assert plan.contract is None and "circular" in plan.reason
+    plan = plan_for(task(["4\n2\n3\n1\n-1\n"], MANAGERS))  # rows 1, 2, 3 a cycle
+    assert plan.contract is None and "managerial cycles" in plan.reason
+
+
+ROADS = statement(
+    "The first line contains two space-separated integers x1, y1 (-10^6 ≤ x1, y1 ≤ 10^6) — "
+    "the coordinates of your home.",
+    "The second line contains two integers separated by a space x2, y2 (-10^6 ≤ x2, y2 ≤ "
+    "10^6) — the coordinates of the university you are studying at.",
+    "The third line contains an integer n (1 ≤ n ≤ 300) — the number of roads in the city. "
+    "The following n lines contain 3 space-separated integers (-10^6 ≤ ai, bi, ci ≤ 10^6; "
+    "|ai| + |bi| > 0) — the coefficients of the line aix + biy + ci = 0, defining the i-th "
+    "road. It is guaranteed that no two roads are the same. In addition, neither your home "
+    "nor the university lie on the road (i.e. they do not belong to any one of the lines).")
+ROADS_EXAMPLES = ["1 1\n-1 -1\n3\n1 0 0\n0 1 0\n1 1 -3\n", "1 1\n-1 -1\n2\n0 1 0\n1 0 0\n"]
+
+
+def test_rows_that_are_lines_are_lines_off_the_points_read_before() -> None:
+    """"The line a_i x + b_i y + c_i = 0 ... neither your home nor the university lie on
+    the road" (498_a had no plan): each row a line (``a``, ``b`` not both 0), no two the
+    same line (``2 0 0`` is ``1 0 0``), none through either point."""
+    plan = plan_for(task(ROADS_EXAMPLES, ROADS))
+    assert plan.contract is not None
+    fact = plan.facts.blocks["r1"]
+    assert fact.lines and fact.off == (("x1", "x2"), ("x3", "x4"))
+    assert plan.violation("1 1\n-1 -1\n2\n1 0 0\n0 1 0\n") is None
+    assert plan.violation("1 1\n-1 -1\n2\n0 0 0\n0 1 0\n") == "r1: 0 0 0 is no line"
+    assert plan.violation("1 1\n-1 -1\n2\n1 0 0\n1 1 -2\n") == (
+        "r1: 1 1 -2 passes through (1, 1)")
+    assert plan.violation("1 1\n-1 -1\n3\n0 1 0\n1 0 0\n1 0 0\n") is not None
+    made = program_inputs(plan, ROADS_EXAMPLES, random.Random(16), 60)
+    assert len(made) >= 40
+    for item in made:
+        (x1, y1), (x2, y2), _n, *rows = (tuple(map(int, r.split())) for r in
+                                         item.text.splitlines())
+        assert all((a, b) != (0, 0) and a * x1 + b * y1 + c and a * x2 + b * y2 + c
+                   for a, b, c in rows)
+    # an example's home on a road: the points the statement means are others
+    plan = plan_for(task(["1 1\n-1 -1\n2\n1 0 -1\n1 0 0\n", *ROADS_EXAMPLES], ROADS))
+    assert plan.contract is None and "lie on the road" in plan.reason
+
+
 def _collinear(a: tuple[int, ...], b: tuple[int, ...], c: tuple[int, ...]) -> bool:
     return (b[0] - a[0]) * (c[1] - a[1]) == (b[1] - a[1]) * (c[0] - a[0])
 

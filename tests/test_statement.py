@@ -231,6 +231,16 @@ def test_a_line_naming_its_numbers_after_a_dash() -> None:
         "The first line contains two integers — the sizes n, m and k.")).lines[0].names == ()
 
 
+def test_a_count_in_digits_names_the_numbers_of_its_chain() -> None:
+    """"3 space-separated integers (-10^6 ≤ ai, bi, ci ≤ 10^6)" (498_a) counts its numbers
+    as "three integers" does: the chain names them."""
+    stated = stated_input(prompt(
+        "The third line contains an integer n (1 ≤ n ≤ 300). The following n lines contain 3 "
+        "space-separated integers (-10^6 ≤ ai, bi, ci ≤ 10^6; |ai| + |bi| > 0) — the "
+        "coefficients of the line aix + biy + ci = 0."))
+    assert [line.names for line in stated.lines] == [("n",), ("a", "b", "c")]
+
+
 def test_a_bound_on_the_edges_at_each_vertex() -> None:
     for sentence, limit in (
             ("It is guaranteed that each student has no more than two archenemies.", 2),

@@ -16,6 +16,10 @@ leans to keeping:
   names its own row (``x_i != i``: coder ``i`` names two others) (:class:`BlockFact`);
   and, where the statement says so (never learnt: :func:`bound_degree`), at most ``K`` of
   its pairs at each vertex ("each student has no more than two archenemies");
+* where the statement says so (never learnt): a field of a block that names another row
+  or a root, and never leads back to a row (a forest of parent pointers: "there will be
+  no managerial cycles", :func:`parent_pointers`); a block of lines ``a x + b y + c = 0``,
+  each a line, no two the same, none through the points read before them (:func:`planar`);
 * two points side by side on a line never the same point (``(x, y) != (u, v)`` on a line
   of four numbers or more: a person never looks at his own position) (``Facts.apart``).
 
@@ -24,6 +28,7 @@ Pure: values in, facts out; facts and values in, a violation (or None) out.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -115,6 +120,16 @@ class BlockFact:
     #: At most this many pairs name any one vertex, over both ends (a pair ``(v, v)``
     #: twice); the statement's word, never learnt.
     degree: int | None = None
+    #: ``(field, root)``: the field names another row (1-based) or is ``root`` (a number
+    #: below 1), and following the names from any row ends at a root; the statement's
+    #: word, never learnt (:func:`parent_pointers`).
+    parents: tuple[str, int] | None = None
+    #: The rows are lines ``a x + b y + c = 0`` (their three fields): ``a`` and ``b`` not
+    #: both 0, no two rows the same line; the statement's word, never learnt
+    #: (:func:`planar`).
+    lines: bool = False
+    #: Points ``(x, y)`` (fields read before the block) no line of the rows passes through.
+    off: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -365,6 +380,141 @@ def bound_degree(facts: Facts, grammar: Grammar, limit: int) -> Facts | None:
             if end in ranges:
                 ranges[end] = Range(ranges[end].low, max(ranges[end].high, ranges[n].high))
     return replace(facts, blocks={**facts.blocks, block.name: fact}, ranges=ranges)
+
+
+def parent_pointers(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Facts | None:
+    """``facts`` with the one block of lines of one integer whose numbers every example
+    keeps as parent pointers (:attr:`BlockFact.parents`: one root below 1 beside row
+    numbers, at least :data:`MIN_ROWS` rows in all, one pointer at least), ranging from
+    the root to the most rows, and related to no other number (what held between a
+    pointer and ``n`` in the examples was chance: any row may be a parent); None where no
+    block or several are (which one the statement means is unknown)."""
+    columns: dict[tuple[str, str], list[list[int]]] = {}
+    blocks: dict[str, Repeat] = {}
+    for values in examples:
+        for scope in scopes(grammar, values):
+            for item in scope.items:
+                line = item.body[0] if isinstance(item, Repeat) and len(item.body) == 1 else None
+                if not isinstance(line, Line) or not isinstance(item, Repeat):
+                    continue
+                blocks[item.name] = item
+                rows = scope.values.blocks.get(item.name, [])
+                part = line.segments[0]
+                if len(line.segments) == 1 and isinstance(part, Field) and part.kind == INT:
+                    columns.setdefault((item.name, part.name), []).append(
+                        [int(row.scalars[part.name]) for row in rows])
+    found = [(block, name, root) for (block, name), lists in columns.items()
+             if (root := _root(lists)) is not None]
+    if len(found) != 1:
+        return None
+    block, name, root = found[0]
+    count = blocks[block].count
+    if count.var is not None and count.var not in facts.ranges:
+        return None
+    most = count.of({count.var: int(facts.ranges[count.var].high)} if count.var else {})
+    fact = replace(facts.blocks.get(block, BlockFact()), parents=(name, root))
+    return replace(facts, blocks={**facts.blocks, block: fact},
+                   ranges={**facts.ranges, name: Range(root, most)},
+                   relations=tuple(r for r in facts.relations if name not in (r.left, r.right)))
+
+
+def _root(lists: Sequence[Sequence[int]]) -> int | None:
+    """The root of parent pointers every one of ``lists`` is (:func:`_forest`): the one
+    value below 1 they hold besides row numbers; None where they are none."""
+    outside = {value for values in lists for value in values if not 1 <= value <= len(values)}
+    if len(outside) != 1 or sum(map(len, lists)) < MIN_ROWS:
+        return None
+    root = outside.pop()
+    if root >= 1 or all(value == root for values in lists for value in values):
+        return None
+    return root if all(_forest(values, root) is None for values in lists) else None
+
+
+def _forest(values: Sequence[int], root: int) -> str | None:
+    """Why ``values`` (row ``k``'s parent at ``k - 1``) are no forest of parent pointers
+    whose roots hold ``root`` (None: they are one)."""
+    for value in values:
+        if value != root and not 1 <= value <= len(values):
+            return f"{value} is no row"
+    done = [False] * (len(values) + 1)  # a row whose pointers end at a root
+    for start in range(1, len(values) + 1):
+        path: list[int] = []
+        vertex = start
+        while vertex != root and not done[vertex]:
+            if vertex in path:
+                return f"row {vertex} leads back to itself"
+            path.append(vertex)
+            vertex = values[vertex - 1]
+        for vertex in path:
+            done[vertex] = True
+    return None
+
+
+def line_key(a: int, b: int, c: int) -> tuple[int, int, int] | None:
+    """The line ``a x + b y + c = 0`` as the same three numbers whatever multiple of
+    them a row gives (divided by their gcd, the first of ``a``, ``b`` not 0 positive);
+    None where ``a`` and ``b`` are both 0 (no line)."""
+    if a == 0 and b == 0:
+        return None
+    divisor = math.gcd(a, b, c) * (-1 if a < 0 or (a == 0 and b < 0) else 1)
+    return a // divisor, b // divisor, c // divisor
+
+
+def line_problem(row: Sequence[Scalar], points: Sequence[tuple[Scalar, Scalar]],
+                 seen: set[tuple[int, int, int]]) -> str | None:
+    """Why the row ``a b c`` is no new line besides the lines ``seen`` (their
+    :func:`line_key`), off ``points`` (None: it is one, and its key joins ``seen``)."""
+    a, b, c = (int(value) for value in row[:3])
+    key = line_key(a, b, c)
+    if key is None:
+        return f"{a} {b} {c} is no line"
+    if key in seen:
+        return f"{a} {b} {c} is a line given before"
+    for x, y in points:
+        if a * int(x) + b * int(y) + c == 0:
+            return f"{a} {b} {c} passes through ({x}, {y})"
+    seen.add(key)
+    return None
+
+
+def planar(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Facts | None:
+    """``facts`` with the grammar's one block of three integer fields (none a count) read
+    as lines ``a x + b y + c = 0`` (:attr:`BlockFact.lines`): off the points of two
+    integer fields read before it (lines of two or four) where no example's line passes
+    through one (else off none: the statement speaks of other points), and related to no
+    other number (any line off the points is one: what held between a coefficient and
+    another number in the examples was chance); None where there is no such block or
+    several, or an example's rows are no such lines."""
+    found = [(block, names) for block in edge_blocks(grammar)
+             if isinstance(line := block.body[0], Line)
+             and len(names := _integers(line, facts.counts) or []) == 3]
+    if len(found) != 1:
+        return None
+    block, coefficients = found[0]
+    points = [pair for line in _before(grammar, block.name) or []
+              if len(names := _integers(line, facts.counts) or []) in (2, 4)
+              for pair in zip(names[::2], names[1::2], strict=True)]
+    around = [scope for values in examples for scope in scopes(grammar, values)
+              if block in scope.items]
+    fact = replace(facts.blocks.get(block.name, BlockFact()), lines=True, off=tuple(points))
+    if any(_check_block(block, fact, scope) for scope in around):
+        fact = replace(fact, off=())
+        if any(_check_block(block, fact, scope) for scope in around):
+            return None
+    return replace(facts, blocks={**facts.blocks, block.name: fact},
+                   relations=tuple(r for r in facts.relations
+                                   if not {r.left, r.right} & set(coefficients)))
+
+
+def _before(items: Sequence[Item], name: str) -> list[Line] | None:
+    """The lines read before the block ``name``, in its scope and the scopes around it
+    (None: no such block)."""
+    for index, item in enumerate(items):
+        if isinstance(item, Repeat):
+            inner = [] if item.name == name else _before(item.body, name)
+            if inner is not None:
+                return [line for line in items[:index] if isinstance(line, Line)] + inner
+    return None
 
 
 def degrees(pairs: Sequence[tuple[Scalar, Scalar]]) -> Counter[Scalar]:
@@ -699,6 +849,19 @@ def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
         vertex, most = degrees([(row[0], row[1]) for row in rows]).most_common(1)[0]
         if most > fact.degree:
             return f"{item.name}: {most} edges at {vertex}, at most {fact.degree}"
+    if fact.parents is not None:
+        name, root = fact.parents
+        problem = _forest([int(row[names.index(name)]) for row in rows], root)
+        if problem:
+            return f"{name}: {problem}"
+    if fact.lines:
+        points = [(scope.env[x], scope.env[y]) for x, y in fact.off
+                  if x in scope.env and y in scope.env]
+        seen: set[tuple[int, int, int]] = set()
+        for row in rows:
+            problem = line_problem(row, points, seen)
+            if problem:
+                return f"{item.name}: {problem}"
     if fact.connected is not None:
         n = scope.env.get(fact.connected)
         if not isinstance(n, int) or not _is_connected([(int(r[0]), int(r[1])) for r in rows],

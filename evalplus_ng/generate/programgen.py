@@ -29,7 +29,7 @@ import math
 import random
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -45,7 +45,10 @@ from evalplus_ng.generate.inputfacts import (
     holds,
     in_scope,
     learn,
+    line_problem,
     multigraph,
+    parent_pointers,
+    planar,
     point_blocks,
     point_fields,
     spread,
@@ -228,6 +231,18 @@ SUM_FLOOR = TOKENS[LARGE]
 #: A guarantee that edges join everything ("the wires connect the banks in such a way that
 #: all can be reached"): covered where the plan keeps a block a tree or connected.
 CONNECTS = re.compile(r"\bconnects?\b[^.]*\b(?:all|every|any)\b", re.IGNORECASE)
+#: A guarantee that pointers or edges never come back ("there will be no managerial
+#: cycles", "no circular dependencies"): covered where the plan keeps a block's numbers
+#: parent pointers (:func:`~evalplus_ng.generate.inputfacts.parent_pointers`).
+NO_CYCLES = re.compile(r"\bno\s+(?:[\w-]+\s+)?(?:cycles|circular)\b|\bacyclic\b|\b(?:do|does|will)"
+                       r"\s+not\s+(?:form|contain|have)\s+(?:any\s+)?(?:[\w-]+\s+)?cycl",
+                       re.IGNORECASE)
+#: A statement giving lines by their coefficients ("the line a_i x + b_i y + c_i = 0"):
+#: a block of three integers is lines (:func:`~evalplus_ng.generate.inputfacts.planar`).
+LINE_EQUATION = re.compile(r"x\s*\+\s*\S*\s*y\s*\+\s*\S+\s*=\s*0")
+#: A guarantee that points are on no line ("neither your home nor the university lie on
+#: the road"): covered where the plan keeps the points off the lines.
+OFF_LINES = re.compile(r"\b(?:lie|lies|belong|belongs)\s+(?:on|to)\b", re.IGNORECASE)
 #: Random swaps tried to move a row off a row number it may not name.
 SWAP_TRIES = 20
 #: A clause that denies something ("the segments don't have common points", "Victor and
@@ -254,14 +269,19 @@ def _limit(sentence: str) -> int:
     return max(found, default=0)
 
 
-def unchecked_guarantee(prompt: str, connected: bool = False) -> str | None:
+def unchecked_guarantee(prompt: str, kept: Sequence[re.Pattern[str]] = ()) -> str | None:
     """A sentence of the Input section that guarantees what no plan checks ("it is
     guaranteed that an answer exists", "that the root has two children"), or one of the
     legend that promises a divisibility (:data:`LEGEND_DIVIDES`), if any: an
     input drawn from the grammar may break it, and the reference's answer to such an
-    input is no test of anything (a right program may answer it otherwise). With
-    ``connected`` (the plan keeps a graph connected), a guarantee that edges connect
-    everything (:data:`CONNECTS`) is covered too."""
+    input is no test of anything (a right program may answer it otherwise). A sentence
+    or clause one of ``kept`` matches is covered too: what the plan keeps beyond
+    :data:`COVERED` (edges that connect everything, :data:`CONNECTS`, where it keeps a
+    graph connected)."""
+
+    def covered(text: str) -> bool:
+        return bool(COVERED.search(text)) or any(pattern.search(text) for pattern in kept)
+
     section = input_section(prompt)
     legend = prompt[:prompt.find(section)] if section else ""
     for sentence in re.split(r"(?<=[.!?])\s+", legend):
@@ -280,9 +300,9 @@ def unchecked_guarantee(prompt: str, connected: bool = False) -> str | None:
             if _limit(restore_powers(sentence.rstrip(". "), lost)) >= SUM_FLOOR:
                 continue  # no input drawn here comes near it
             return " ".join(sentence.split())
-        if not COVERED.search(sentence) and not (connected and CONNECTS.search(sentence)):
+        if not covered(sentence):
             return " ".join(sentence.split())
-        if any(DENIES.search(clause) and not COVERED.search(clause)
+        if any(DENIES.search(clause) and not covered(clause)
                for clause in CLAUSES.split(sentence)):
             return " ".join(sentence.split())
     return None
@@ -294,8 +314,9 @@ def plan_for(task: ProgramTask) -> InputPlan:
     examples = [test.input for test in task.base_tests]
     if not examples:
         return InputPlan(task.task_id, None, "the task has no public tests")
-    # a guarantee of connectivity stands once the plan keeps a graph connected (below)
-    guarantee = unchecked_guarantee(task.prompt, connected=True)
+    # a guarantee of connectivity, of no cycles or of points off lines stands once the
+    # plan keeps it (below)
+    guarantee = unchecked_guarantee(task.prompt, (CONNECTS, NO_CYCLES, OFF_LINES))
     if guarantee is not None:
         return _unchecked(task.task_id, guarantee)
     stated = stated_input(task.prompt)
@@ -353,11 +374,20 @@ def plan_for(task: ProgramTask) -> InputPlan:
             facts = more
     facts = replace(facts, ranges=reached_ranges(alignment, stated, facts.ranges,
                                                  facts.relations))
-    facts = unsaid(alignment, stated, facts, input_section(task.prompt))
+    section = input_section(task.prompt)
+    facts = unsaid(alignment, stated, facts, section)
+    # what the statement says only (the examples would keep it by chance as often)
+    if NO_CYCLES.search(section):
+        facts = parent_pointers(facts, chosen.grammar, seeds) or facts
+    if LINE_EQUATION.search(section):
+        facts = planar(facts, chosen.grammar, seeds) or facts
     joined = any(fact.tree or fact.connected for fact in facts.blocks.values())
-    if TREE.search(input_section(task.prompt)) and any(edge_blocks(chosen.grammar)) and not joined:
+    if TREE.search(section) and any(edge_blocks(chosen.grammar)) and not joined:
         return InputPlan(task.task_id, None, NO_TREE)
-    guarantee = None if joined else unchecked_guarantee(task.prompt)
+    covering = [pattern for pattern, keeps in (
+        (CONNECTS, joined), (NO_CYCLES, any(fact.parents for fact in facts.blocks.values())),
+        (OFF_LINES, any(fact.off for fact in facts.blocks.values()))) if keeps]
+    guarantee = unchecked_guarantee(task.prompt, covering)
     if guarantee is not None:
         return _unchecked(task.task_id, guarantee)
     # "each student has no more than two archenemies": a fact of the one block of edges
@@ -465,17 +495,18 @@ class _Maker:
                 seen: set[tuple[Any, ...]] = set()
                 names = self.point_rows.get(item.name)
                 shapes = self.shaped_rows(names, count, scope) if names else []
+                fits = self.line_fits(item, fact, scope)
                 for k in range(count):
                     for attempt in range(10):
                         if attempt == 0 and k < len(shapes):
                             self.planned.update(shapes[k])
                         row = self.items(item.body, scope)
                         key = tuple(sorted(row.scalars.items()))
-                        if fact is None or not fact.distinct or key not in seen:
+                        if (fact is None or not fact.distinct or key not in seen) and fits(row):
                             break
                     seen.add(key)
                     rows.append(row)
-                values.blocks[item.name] = self.apart(rows, fact)
+                values.blocks[item.name] = self.apart(self.rooted(rows, fact), fact)
         return values
 
     def coordinate(self, low: int, high: int) -> int:
@@ -547,6 +578,38 @@ class _Maker:
                 return [dict(zip(names, circle, strict=True)) for circle in circles]
         points = shaped_points(count, box, self.rng, self.coordinate)
         return [dict(zip(names[:2], point, strict=True)) for point in points]
+
+    def line_fits(self, item: Repeat, fact: BlockFact | None,
+                  env: Mapping[str, Scalar]) -> Callable[[Values], bool]:
+        """Whether a row drawn next is a line of ``fact.lines``, none drawn before and off
+        its points (a row that is not is drawn again); any row fits where the block's rows
+        are no lines."""
+        if fact is None or not fact.lines:
+            return lambda _row: True
+        line = item.body[0]
+        assert isinstance(line, Line)
+        names = [part.name for part in line.segments]
+        points = [(env[x], env[y]) for x, y in fact.off if x in env and y in env]
+        seen: set[tuple[int, int, int]] = set()
+        return lambda row: line_problem([row.scalars[name] for name in names], points,
+                                        seen) is None
+
+    def rooted(self, rows: list[Values], fact: BlockFact | None) -> list[Values]:
+        """``rows`` with ``fact.parents``' field a random forest of parent pointers: the
+        rows in a random order, each a root or a child of one before it (of the one just
+        before it, by a chance drawn per input: deep chains to flat stars), a share of
+        them roots drawn per input (one tree to no edge at all)."""
+        if fact is None or fact.parents is None:
+            return rows
+        name, root = fact.parents
+        order = list(range(1, len(rows) + 1))
+        self.rng.shuffle(order)
+        chain, roots = self.rng.random(), self.rng.choice((0.0, 0.0, 0.1, 0.3, 1.0))
+        for k, vertex in enumerate(order):
+            parent = root if k == 0 or self.rng.random() < roots else (
+                order[k - 1] if self.rng.random() < chain else order[self.rng.randrange(k)])
+            rows[vertex - 1].scalars[name] = parent
+        return rows
 
     def apart(self, rows: list[Values], fact: BlockFact | None) -> list[Values]:
         """``rows`` reordered, by swaps, so that no field of ``fact.unlike_row`` names its

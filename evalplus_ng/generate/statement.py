@@ -611,7 +611,7 @@ _NUMBER_WORDS = {"one": 1, "single": 1, "an": 1, "the only": 1, "two": 2, "pair 
                  "three": 3, "four": 4, "five": 5, "six": 6}
 _QUANTITY = re.compile(
     r"\b(?P<word>a single|the single|the only|one|single|an|two|three|four|five|six|"
-    r"a pair of|pair of)\s+(?:[a-z-]+\s+){0,2}?(?:integers?|numbers?)\b")
+    r"a pair of|pair of|[2-6])\s+(?:[a-z-]+\s+){0,2}?(?:integers?|numbers?)\b")
 _FILLER = frozenset(
     "a the single only one two three four five six space-separated space separated "
     "positive non-negative nonnegative natural integer integers number numbers pair of "
@@ -718,8 +718,8 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
             return LineSpec(names, ordinal, count, length, kind or "int", per_test, sentence)
     scalars = _scalar_names(phrase)
     quantity = _QUANTITY.search(phrase)
-    wanted = _NUMBER_WORDS.get(re.sub(r"^(?:a|the) ", "", quantity.group("word"))) \
-        if quantity else None
+    word = re.sub(r"^(?:a|the) ", "", quantity.group("word")) if quantity else ""
+    wanted = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
     if wanted is None and re.search(r"\b(?:integer|string|number)\b", phrase) and not \
             re.search(r"\b(?:integers|strings|numbers)\b", phrase):
         wanted = 1
