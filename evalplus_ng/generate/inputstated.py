@@ -12,7 +12,8 @@ agree: a name is given only where the order of the lines leaves no doubt.
 
 :func:`stated_ranges` turns the statement's bounds of named variables into ranges, each
 kept only where it holds on every example (else the naming is wrong, and the learnt range
-stays). Pure.
+stays); :func:`uncounted` drops what the examples showed by chance of a number so bounded
+against a count around it (every coordinate below the number of points). Pure.
 """
 
 from __future__ import annotations
@@ -162,6 +163,39 @@ def stated_relations(alignment: Alignment, stated: Stated) -> list[Relation]:
             elif below and ref.offset in (0, 1):  # var >= other (+ 1)
                 out.append(Relation(other, "<=" if ref.offset == 0 else "<", var))
     return out
+
+
+def _counted(items: Sequence[Item], counts: tuple[str, ...] = (),
+             ) -> Iterator[tuple[str, str]]:
+    """``(number, count)`` for each number of the grammar and each count around it: a
+    block's count for every number the block reads, a run's length for its items."""
+    for item in items:
+        if isinstance(item, Repeat):
+            inner = counts + ((item.count.var,) if item.count.var is not None else ())
+            yield from _counted(item.body, inner)
+            continue
+        for part in item.segments:
+            length = (part.length.var,) if isinstance(part, Seq) and part.length.var else ()
+            yield from ((part.name, count) for count in counts + length)
+
+
+def uncounted(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
+              ranges: Mapping[str, Range], relations: Sequence[Relation],
+              ) -> tuple[Relation, ...]:
+    """``relations`` without an order the examples showed between a number and a count
+    around it (a point's coordinate below the number of points: ``x < n``) where the
+    statement bounds that number by constants alone (``|x| ≤ 1000``) and ``ranges`` (the
+    stated ones) hold it so: the statement lets it be anything within them, whatever the
+    count. Orders it states itself are its relations (:func:`stated_relations`)."""
+    free = set()
+    for var, name in alignment.names.items():
+        bound = stated.bound(name)
+        if var in ranges and bound is not None and bound.low is not None \
+                and bound.high is not None and bound.low_ref is None and bound.high_ref is None:
+            free.add(var)
+    chance = {frozenset(pair) for pair in _counted(grammar) if pair[0] in free}
+    return tuple(relation for relation in relations if relation.op not in ("<", "<=")
+                 or frozenset((relation.left, relation.right)) not in chance)
 
 
 def reached_ranges(alignment: Alignment, stated: Stated, ranges: Mapping[str, Range],

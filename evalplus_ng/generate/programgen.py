@@ -76,6 +76,7 @@ from evalplus_ng.generate.inputstated import (
     stated_ranges,
     stated_relations,
     stated_words,
+    uncounted,
 )
 from evalplus_ng.generate.pointgen import shaped_points, touching_circles
 from evalplus_ng.generate.statement import (
@@ -328,8 +329,11 @@ def plan_for(task: ProgramTask) -> InputPlan:
             guarantee.kind in SIMPLE_GRAPH for guarantee in stated.guarantees):
         # before the statement's relations: a stated ``a < b`` still holds
         facts = multigraph(facts, chosen.grammar)
-    facts = spread(replace(facts, ranges={**facts.ranges,
-                                          **stated_ranges(alignment, stated, facts.ranges)},
+    # "|x| ≤ 1000": a coordinate below the number of points in every example held by chance
+    ranged = stated_ranges(alignment, stated, facts.ranges)
+    facts = spread(replace(facts, ranges={**facts.ranges, **ranged},
+                           relations=uncounted(chosen.grammar, alignment, stated, ranged,
+                                               facts.relations),
                            words=stated_words(alignment, stated, facts.words)))
     # the statement's relations, each where every example keeps it, in place of what
     # the examples showed of the same two numbers by chance ("0 ≤ p ≤ n": p == n is an
