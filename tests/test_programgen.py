@@ -204,6 +204,35 @@ def test_one_example_shows_no_relation_the_statement_does() -> None:
     assert made and all(int(a) <= int(b) for a, b in (i.text.split() for i in made))
 
 
+COORDINATES = """Input
+
+The first line contains one integer n (1 ≤ n ≤ 100) — the number of points.
+
+Then n lines follow, each containing two integers xi and yi (|xi|, |yi| ≤ 1000).
+
+Output
+
+Print the answer.
+"""
+
+
+def test_a_point_is_not_kept_below_the_number_of_points() -> None:
+    """Each example's coordinates happen to be below its ``n``: ``|x| ≤ 1000`` lets a
+    point lie anywhere within, whatever ``n``."""
+    examples = ["3\n0 1\n2 0\n1 1\n", "4\n3 3\n0 0\n1 2\n2 1\n"]
+    plan = plan_for(task(examples, COORDINATES))
+    assert plan.facts.relations == ()
+    assert plan.facts.ranges["x2"].low == -1000 and plan.facts.ranges["x3"].high == 1000
+    assert plan.violation("1\n-1000 1000\n") is None
+    made = program_inputs(plan, examples, random.Random(5), 40)
+    assert any(int(item.text.split()[1]) >= int(item.text.split()[0]) for item in made)
+    # where the statement bounds them by n (1 ≤ x_i ≤ n), the order stays
+    bounded = plan_for(task(examples, COORDINATES.replace("(|xi|, |yi| ≤ 1000)",
+                                                      "(0 ≤ xi, yi ≤ n)")))
+    assert plan.violation("1\n2 0\n") is None
+    assert bounded.violation("1\n2 0\n") is not None
+
+
 def test_a_bound_past_two_to_the_53_stays_exact() -> None:
     """``n < 10^18`` is ``n <= 10^18 - 1``: as a float it would round up to ``10^18``."""
     statement = STATEMENT.replace("(1 ≤ n ≤ 100)", "(1 ≤ n < 10^18)").replace(
@@ -982,3 +1011,19 @@ def test_a_divisibility_the_legend_promises_leaves_no_plan() -> None:
     assert plan_for(task(CHANCE_EXAMPLES, told + CHANCE)).contract is None
     assert plan_for(task(CHANCE_EXAMPLES, "Title\n\nBob divides the cake.\n\n" + CHANCE)
                     ).contract is not None
+
+
+def test_rows_given_in_an_order_leave_no_plan() -> None:
+    """"The lines are given in the order of strictly increasing xi" (489_e): no fact keeps
+    a column of rows ordered, and rows drawn one by one break it half the time."""
+    ordered = statement(
+        "The first line contains integer n (1 ≤ n ≤ 1000).",
+        "Then n lines follow, each contains a pair of integers xi, bi (1 ≤ xi, bi ≤ 10^6). "
+        "No two rest points have the same xi, the lines are given in the order of strictly "
+        "increasing xi.")
+    examples = ["2\n1 5\n3 2\n", "3\n2 2\n4 1\n9 9\n"]
+    plan = plan_for(task(examples, ordered))
+    assert plan.contract is None and "strictly increasing xi" in plan.reason
+    unordered = ordered.replace(", the lines are given in the order of strictly increasing xi",
+                                "")
+    assert plan_for(task(examples, unordered)).contract is not None

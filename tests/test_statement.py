@@ -262,6 +262,30 @@ def test_a_constant_number_of_lines() -> None:
     assert stated.free and not stated_input(prompt("The only line contains n.")).free
 
 
+def test_each_of_a_constant_number_of_lines_named_in_the_sentence_after() -> None:
+    """"Each of the three lines of the input contains two integers. The i-th line contains
+    integers xi and yi": a block of three lines, each named x and y."""
+    stated = stated_input(prompt(
+        "Each of the three lines of the input contains two integers. The i-th line contains "
+        "integers xi and yi ( - 109 ≤ xi, yi ≤ 109) — the coordinates of the i-th point."))
+    (spec,) = stated.lines
+    assert spec.names == ("x", "y") and spec.repeat == Ref("", Fraction(1), Fraction(3))
+    assert stated.bound("x") == Bound("x", -10**9, 10**9, indexed=True, line=0)
+
+
+def test_names_in_the_format_a_line_is_written_in() -> None:
+    """"the coordinates of the points written as "x y"": the line's names; a format of
+    literal text names nothing."""
+    stated = stated_input(prompt(
+        "The first line contains n (1 ≤ n ≤ 200). Next n lines contain the coordinates of the "
+        'points written as "x y" (without the quotes) (|x|, |y| ≤ 1000).'))
+    assert stated.lines[1].names == ("x", "y") and stated.lines[1].repeat == Ref("n")
+    literal = stated_input(prompt(
+        'The first line contains n (1 ≤ n ≤ 200). Next n lines contain the queries in the '
+        'format "add value" (1 ≤ value ≤ 10).'))
+    assert literal.lines[1].names == ()
+
+
 def test_lines_described_in_the_sentence_after() -> None:
     """"Next m lines describe the roads. Each road is described as two numbers a_i and
     b_i": the lines' names."""

@@ -12,7 +12,9 @@ agree: a name is given only where the order of the lines leaves no doubt.
 
 :func:`stated_ranges` turns the statement's bounds of named variables into ranges, each
 kept only where it holds on every example (else the naming is wrong, and the learnt range
-stays). Pure.
+stays); :func:`unsaid` drops what the examples showed by chance of numbers so bounded
+and the statement would have said (``k < n``; every coordinate below the number of
+points; a list of them sorted). Pure.
 """
 
 from __future__ import annotations
@@ -165,6 +167,20 @@ def stated_relations(alignment: Alignment, stated: Stated) -> list[Relation]:
     return out
 
 
+def _counted(items: Sequence[Item], counts: tuple[str, ...] = (),
+             ) -> Iterator[tuple[str, str]]:
+    """``(number, count)`` for each number of the grammar and each count around it: a
+    block's count for every number the block reads, a run's length for its items."""
+    for item in items:
+        if isinstance(item, Repeat):
+            inner = counts + ((item.count.var,) if item.count.var is not None else ())
+            yield from _counted(item.body, inner)
+            continue
+        for part in item.segments:
+            length = (part.length.var,) if isinstance(part, Seq) and part.length.var else ()
+            yield from ((part.name, count) for count in counts + length)
+
+
 def reached_ranges(alignment: Alignment, stated: Stated, ranges: Mapping[str, Range],
                    relations: Sequence[Relation]) -> dict[str, Range]:
     """``ranges`` with each number the statement bounds only by another variable reaching
@@ -221,32 +237,43 @@ SHAPES = re.compile(r"distinct|differ|permutation|sort|increas|decreas|ascend|de
                     r"order|unique|pairwise|exactly once|repeat|equal|same", re.IGNORECASE)
 
 
-def _constant(stated: Stated, name: str | None) -> bool:
-    """Whether the statement bounds ``name`` on both sides by numbers and by no variable
-    (``1 ≤ k ≤ 10^9``, not ``1 ≤ a_i ≤ n`` nor ``0 ≤ p_i < i``)."""
-    bound = stated.bound(name) if name else None
-    return bound is not None and bound.low is not None and bound.high is not None and (
-        bound.low_ref is None and bound.high_ref is None)
-
-
-def unsaid(alignment: Alignment, stated: Stated, facts: Facts, section: str) -> Facts:
+def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
+           ranged: Mapping[str, Range], facts: Facts, section: str) -> Facts:
     """``facts`` without what two or three examples showed by chance and the statement
-    would have said: a relation between two numbers the statement bounds each by numbers
-    alone and relates nowhere (``1 ≤ n ≤ 10^5``, ``1 ≤ k ≤ 10^9``: ``k < n`` and ``n != k``
-    in every example), and a run's shape (distinct, ordered, a permutation, items below
-    their positions) where the statement bounds its items by numbers alone and the Input
-    section names no shape (:data:`SHAPES`: ``1 ≤ a_i ≤ 10^7``, though the examples were
-    ``1 2 3``). A statement's own relations are stated ones (:func:`stated_relations`),
-    a tree's or connected graph's ends keep theirs (their shape is the fact)."""
-    names = alignment.names
-    ends = {end for fact in facts.blocks.values() for end in fact.ends or ()}
+    would have said, of numbers it bounds by numbers alone (``1 ≤ k ≤ 10^9``, ``|x| ≤
+    1000``; not ``1 ≤ a_i ≤ n`` nor ``0 ≤ p_i < i``) where those bounds are their ranges
+    (``ranged``, :func:`stated_ranges`: every example within them):
+
+    * a relation between two such numbers the statement relates nowhere (``k < n`` and
+      ``n != k`` in every example);
+    * an order between such a number and a count around it (a block's count, a run's
+      length: a point's coordinate below the number of points, ``x < n``), whatever the
+      count's own bounds;
+    * a run's shape (distinct, ordered, a permutation, items below their positions) where
+      its items are such numbers and the Input section names no shape (:data:`SHAPES`:
+      ``1 ≤ a_i ≤ 10^7``, though the examples were ``1 2 3``).
+
+    The statement's own relations stay (:func:`stated_relations`), and so do a tree's or
+    connected graph's ends' (their shape is the fact)."""
+    free = set()
+    for var, name in alignment.names.items():
+        bound = stated.bound(name)
+        if var in ranged and bound is not None and bound.low is not None and (
+                bound.high is not None and bound.low_ref is None and bound.high_ref is None):
+            free.add(var)
+    counted = {frozenset(pair) for pair in _counted(grammar) if pair[0] in free}
+    ends = {end for fact in facts.blocks.values() if fact.tree or fact.connected
+            for end in fact.ends or ()}
     stated_pairs = {frozenset((r.left, r.right)) for r in stated_relations(alignment, stated)}
-    relations = tuple(
-        r for r in facts.relations
-        if r.left in ends or r.right in ends or frozenset((r.left, r.right)) in stated_pairs
-        or not (_constant(stated, names.get(r.left)) and _constant(stated, names.get(r.right))))
+
+    def chance(relation: Relation) -> bool:
+        pair = frozenset((relation.left, relation.right))
+        if pair & ends or pair in stated_pairs:
+            return False
+        return pair <= free or (relation.op in ("<", "<=") and pair in counted)
+
     runs = dict(facts.runs)
     if not SHAPES.search(section):
-        runs = {var: RunFact() if _constant(stated, names.get(var)) else fact
-                for var, fact in runs.items()}
-    return replace(facts, relations=relations, runs=runs)
+        runs = {var: RunFact() if var in free else fact for var, fact in runs.items()}
+    return replace(facts, relations=tuple(r for r in facts.relations if not chance(r)),
+                   runs=runs)

@@ -257,6 +257,12 @@ CONTINUED = re.compile(r"(in addition|additionally|also|moreover|furthermore)\b"
 #: A sentence of the legend (before the Input section) that promises a divisibility among
 #: the input's numbers ("It's known that sequence is k-periodic and k divides n+1"): no
 #: fact checks one, and the grammar's draws break it as often as not.
+#: A sentence saying a block's rows come in an order ("the lines are given in the order of
+#: strictly increasing xi"): no fact keeps a column of rows ordered (a run's order is a
+#: fact of one line), so drawn rows would break it as often as not.
+ROWS_ORDERED = re.compile(r"\b(?:lines|rows|points|pairs)\b[^.]*\b(?:given|listed|sorted)\b"
+                          r"[^.]*\b(?:order|increasing|decreasing|ascending|descending)\b",
+                          re.IGNORECASE)
 LEGEND_DIVIDES = re.compile(r"(?=.*\b(?:guarantee|known|promise))(?=.*\b(?:divides|divisible|"
                             r"multiple of)\b)", re.IGNORECASE)
 
@@ -271,8 +277,9 @@ def _limit(sentence: str) -> int:
 
 def unchecked_guarantee(prompt: str, kept: Sequence[re.Pattern[str]] = ()) -> str | None:
     """A sentence of the Input section that guarantees what no plan checks ("it is
-    guaranteed that an answer exists", "that the root has two children"), or one of the
-    legend that promises a divisibility (:data:`LEGEND_DIVIDES`), if any: an
+    guaranteed that an answer exists", "that the root has two children", rows given in
+    an order: :data:`ROWS_ORDERED`), or one of the legend that promises a divisibility
+    (:data:`LEGEND_DIVIDES`), if any: an
     input drawn from the grammar may break it, and the reference's answer to such an
     input is no test of anything (a right program may answer it otherwise). A sentence
     or clause one of ``kept`` matches is covered too: what the plan keeps beyond
@@ -286,6 +293,9 @@ def unchecked_guarantee(prompt: str, kept: Sequence[re.Pattern[str]] = ()) -> st
     legend = prompt[:prompt.find(section)] if section else ""
     for sentence in re.split(r"(?<=[.!?])\s+", legend):
         if LEGEND_DIVIDES.match(" ".join(sentence.split())):
+            return " ".join(sentence.split())
+    for sentence in re.split(r"(?<=[.!?])\s+", section):
+        if ROWS_ORDERED.search(sentence):
             return " ".join(sentence.split())
     lost = powers_lost(section)
     guaranteeing = False
@@ -360,8 +370,8 @@ def plan_for(task: ProgramTask) -> InputPlan:
             guarantee.kind in SIMPLE_GRAPH for guarantee in stated.guarantees):
         # before the statement's relations: a stated ``a < b`` still holds
         facts = multigraph(facts, chosen.grammar)
-    facts = spread(replace(facts, ranges={**facts.ranges,
-                                          **stated_ranges(alignment, stated, facts.ranges)},
+    ranged = stated_ranges(alignment, stated, facts.ranges)
+    facts = spread(replace(facts, ranges={**facts.ranges, **ranged},
                            words=stated_words(alignment, stated, facts.words)))
     # the statement's relations, each where every example keeps it, in place of what
     # the examples showed of the same two numbers by chance ("0 ≤ p ≤ n": p == n is an
@@ -375,7 +385,9 @@ def plan_for(task: ProgramTask) -> InputPlan:
     facts = replace(facts, ranges=reached_ranges(alignment, stated, facts.ranges,
                                                  facts.relations))
     section = input_section(task.prompt)
-    facts = unsaid(alignment, stated, facts, section)
+    # "|x| ≤ 1000", "1 ≤ k ≤ 10^9": a coordinate below the number of points, k below n in
+    # every example held by chance
+    facts = unsaid(chosen.grammar, alignment, stated, ranged, facts, section)
     # what the statement says only (the examples would keep it by chance as often)
     if NO_CYCLES.search(section):
         facts = parent_pointers(facts, chosen.grammar, seeds) or facts

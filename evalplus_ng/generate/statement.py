@@ -601,9 +601,15 @@ _REPEAT = re.compile(
     r"|^(?:the\s+)?(?:following|next|remaining|subsequent)\s+lines(?P<some>)(?=\s+(?:contains?|describe))",
     re.IGNORECASE)
 #: "The input consists of eight lines": a block of a constant number of lines.
+#: "Each of the three lines of the input contains two integers": the same, each line alike.
 _FIXED_LINES = re.compile(
     r"^(?:the\s+)?input\s+(?:data\s+)?(?:consists of|contains)\s+(?:exactly\s+)?"
-    r"(?P<count>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+lines\b", re.IGNORECASE)
+    r"(?P<count>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+lines\b"
+    r"|^each of the (?P<each>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+lines\s+"
+    r"of the input\b", re.IGNORECASE)
+#: "the coordinates of the points written as "x y"": a line's names in the format it
+#: shows (each a name, so the format is no literal text).
+_FORMAT = re.compile(r"\b(?:written as|in the (?:format|form))\s*\"([^\"]{1,40})\"")
 #: The count of "the following lines contain ...": lines follow, the statement says not how
 #: many (any count of the grammar's agrees with it).
 SOME = Ref("...")
@@ -665,7 +671,7 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
     ordinal = _ORDINALS[head.group("ord").lower()] if head else (1 if single else None)
     count = None
     if fixed:
-        word = fixed.group("count").lower()
+        word = (fixed.group("count") or fixed.group("each")).lower()
         count = Ref("", Fraction(1), Fraction(_COUNT_WORDS.get(word) or int(word)))
         repeat = fixed
     elif repeat and repeat.group("some") is not None:
@@ -717,6 +723,9 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
                 return LineSpec(names, ordinal, count, length, "string", per_test, sentence)
             return LineSpec(names, ordinal, count, length, kind or "int", per_test, sentence)
     scalars = _scalar_names(phrase)
+    shown = _FORMAT.search(phrase)
+    if not scalars and shown and all(_is_name(word) for word in shown.group(1).split()):
+        scalars = tuple(base_name(word) for word in shown.group(1).split())
     quantity = _QUANTITY.search(phrase)
     word = re.sub(r"^(?:a|the) ", "", quantity.group("word")) if quantity else ""
     wanted = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
