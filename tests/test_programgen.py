@@ -1027,3 +1027,18 @@ def test_rows_given_in_an_order_leave_no_plan() -> None:
     unordered = ordered.replace(", the lines are given in the order of strictly increasing xi",
                                 "")
     assert plan_for(task(examples, unordered)).contract is not None
+
+
+def test_test_cases_may_repeat_unless_the_statement_says_otherwise() -> None:
+    """Rows of numbers bounded by numbers alone were distinct in every example by chance
+    (``t`` test cases of one ``n`` each: the same ``n`` twice is an input); "no two
+    coincide" keeps them distinct."""
+    cases = statement(
+        "The first line contains t (1 ≤ t ≤ 100) — the number of test cases.",
+        "Each of the next t lines contains two integers n and k (1 ≤ n, k ≤ 10^9).")
+    examples = ["2\n5 1\n7 2\n", "3\n1 1\n2 6\n3 3\n"]
+    plan = plan_for(task(examples, cases))
+    assert plan.violation("2\n4 4\n4 4\n") is None
+    said = cases.replace("10^9).", "10^9). It is guaranteed that no two lines coincide.")
+    kept = plan_for(task(examples, said))
+    assert kept.violation("2\n4 4\n4 4\n") is not None

@@ -234,7 +234,8 @@ def stated_words(alignment: Alignment, stated: Stated, learnt: Mapping[str, Word
 #: distinct, in order, a permutation): where none is said, the shape the examples showed
 #: held by chance. Matched loosely ("in order to" too): a false match keeps a fact.
 SHAPES = re.compile(r"distinct|differ|permutation|sort|increas|decreas|ascend|descend|"
-                    r"order|unique|pairwise|exactly once|repeat|equal|same", re.IGNORECASE)
+                    r"order|unique|pairwise|exactly once|repeat|equal|same|coincid|match",
+                    re.IGNORECASE)
 
 
 def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
@@ -251,7 +252,9 @@ def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
       count's own bounds;
     * a run's shape (distinct, ordered, a permutation, items below their positions) where
       its items are such numbers and the Input section names no shape (:data:`SHAPES`:
-      ``1 ≤ a_i ≤ 10^7``, though the examples were ``1 2 3``).
+      ``1 ≤ a_i ≤ 10^7``, though the examples were ``1 2 3``), and a block's rows distinct
+      where it reads such numbers only (test cases of one ``n`` each: ``n`` twice is an
+      input).
 
     The statement's own relations stay (:func:`stated_relations`), and so do a tree's or
     connected graph's ends' (their shape is the fact)."""
@@ -272,8 +275,22 @@ def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
             return False
         return pair <= free or (relation.op in ("<", "<=") and pair in counted)
 
-    runs = dict(facts.runs)
+    runs, blocks = dict(facts.runs), dict(facts.blocks)
     if not SHAPES.search(section):
         runs = {var: RunFact() if var in free else fact for var, fact in runs.items()}
+        for block in _blocks(grammar):
+            fact = blocks.get(block.name)
+            read = {part.name for line in block.body if isinstance(line, Line)
+                    for part in line.segments}
+            if fact is not None and fact.distinct and read and read <= free and not (
+                    fact.tree or fact.connected):
+                blocks[block.name] = replace(fact, distinct=False, unordered=False)
     return replace(facts, relations=tuple(r for r in facts.relations if not chance(r)),
-                   runs=runs)
+                   runs=runs, blocks=blocks)
+
+
+def _blocks(items: Sequence[Item]) -> Iterator[Repeat]:
+    for item in items:
+        if isinstance(item, Repeat):
+            yield item
+            yield from _blocks(item.body)
