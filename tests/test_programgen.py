@@ -174,6 +174,33 @@ def test_a_connected_graph_stays_connected() -> None:
     assert all(plan.violation(item.text) is None for item in made)
 
 
+def test_a_connected_graph_whose_rows_may_repeat_names_a_pair_twice() -> None:
+    """An example naming a pair twice: the rows are no set, and some drawn graphs repeat
+    a pair (either way round), still connected."""
+    examples = ["4 4\n1 2\n2 3\n3 4\n1 2\n", "3 2\n1 3\n3 2\n"]
+    plan = plan_for(task(examples, GRAPH))
+    block = plan.facts.blocks["r1"]
+    assert block.connected == "x1" and not block.distinct
+    made = program_inputs(plan, examples, random.Random(1), 60)
+    assert all(plan.violation(item.text) is None for item in made)
+
+    def repeats(text: str) -> bool:
+        rows = [frozenset(line.split()) for line in text.splitlines()[1:]]
+        return len(set(rows)) < len(rows)
+
+    assert any(repeats(item.text) for item in made if item.kind != "mutate")
+
+
+def test_a_mutated_example_may_merge_one_value_of_a_field_into_another() -> None:
+    """Every 3 of ``1 3 2 3 4`` made 1 (or 2, or 4) at once: values repeat where one
+    change at a time would need two steps."""
+    plan = plan_for(task(ARRAY, STATEMENT))
+    made = program_inputs(plan, ARRAY, random.Random(7), 200)
+    merged = {item.text for item in made if item.kind == "mutate"} & {
+        f"5\n1 {v} 2 {v} 4\n" for v in (1, 2, 4)}
+    assert merged
+
+
 def test_a_word_of_even_length_in_every_example_stays_even() -> None:
     plan = plan_for(task(["ab\n", "abba\n"]))
     assert plan.facts.words["x1"].even

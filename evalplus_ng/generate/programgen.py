@@ -153,6 +153,14 @@ ARRANGEMENTS = 120
 #: Chance a number is a *special* one of its range: a power of two, one less, or a power
 #: of ten (bit tricks, overflow and digit-count bugs live there).
 SPECIAL = 0.05
+#: Chance each extra edge of a graph whose rows need not be distinct names a pair named
+#: before, in the graphs that repeat pairs (half of them): ``2 3`` and ``3 2`` counted as
+#: one pair or two, a parallel edge.
+REPEATED = 0.3
+#: Chance a mutated example has a value of a field merged into another the field holds
+#: (every ``y`` of 0 made 1): rows and values repeat, three columns of points lose a row
+#: (one value changed at a time would take several steps, each one kept only if valid).
+MERGE = 0.25
 #: Trial divisions at most looking for a number's divisors.
 DIVISOR_TRIALS = 10_000
 #: Tries at most of a large input per task (each is costly to make, check and run).
@@ -497,7 +505,8 @@ class _Maker:
                 joined = fact and (fact.tree or fact.connected)
                 if fact is not None and joined:
                     values.blocks[item.name] = self.apart(self.graph(
-                        item, int(scope[joined]), count, scope, fact.degree), fact)
+                        item, int(scope[joined]), count, scope, fact.degree,
+                        repeats=not fact.distinct), fact)
                     continue
                 if fact and fact.degree is not None:
                     values.blocks[item.name] = self.apart(
@@ -780,10 +789,12 @@ class _Maker:
         return _shaped(alphabet, length, self.rng)
 
     def graph(self, item: Repeat, n: int, count: int, env: Mapping[str, Scalar],
-              limit: int | None = None) -> list[Values]:
+              limit: int | None = None, repeats: bool = False) -> list[Values]:
         """``count`` edges over ``1..n`` joining every vertex: a random spanning tree (a
-        path, a star or anything between), then distinct extra edges; at most ``limit``
-        at any vertex (None: no bound)."""
+        path, a star or anything between), then extra edges, distinct ones, or where
+        ``repeats`` (the rows need not be distinct) half the time some naming a pair
+        named before (:data:`REPEATED`: a pair counted twice, a parallel edge); at most
+        ``limit`` at any vertex (None: no bound)."""
         if n < 1 or count < n - 1:
             raise Mismatch(f"{item.name}: {count} edges cannot join {n} vertices")
         if count > self.budget:
@@ -799,7 +810,8 @@ class _Maker:
                 room = [k for k in range(child) if edges.room(labels[k])]
                 if not room or not edges.add(labels[self.rng.choice(room)], labels[child]):
                     raise Mismatch(f"{item.name}: no tree of {n} vertices within {limit}")
-        edges.fill(range(1, n + 1), self.rng)
+        again = REPEATED if repeats and self.rng.random() < 0.5 else 0.0
+        edges.fill(range(1, n + 1), self.rng, again)
         if len(edges.pairs) < count:
             raise Mismatch(f"{item.name}: no {count} distinct edges over {n} vertices")
         return self.edge_rows(item, edges.pairs, env)
@@ -864,8 +876,8 @@ class _Maker:
 
 
 class _Edges:
-    """Distinct undirected edges, none a loop, at most ``count`` of them and at most
-    ``limit`` at any vertex (None: any number)."""
+    """Undirected edges, none a loop, distinct unless added ``again``, at most ``count``
+    of them and at most ``limit`` at any vertex (None: any number)."""
 
     def __init__(self, count: int, limit: int | None) -> None:
         self.count = count
@@ -877,9 +889,10 @@ class _Edges:
     def room(self, vertex: int) -> bool:
         return self.limit is None or self.degree[vertex] < self.limit
 
-    def add(self, a: int, b: int) -> bool:
-        """Whether the edge was added (it fits every bound)."""
-        if a == b or len(self.pairs) >= self.count or frozenset((a, b)) in self.taken \
+    def add(self, a: int, b: int, again: bool = False) -> bool:
+        """Whether the edge was added (it fits every bound; named before only ``again``)."""
+        if a == b or len(self.pairs) >= self.count \
+                or (frozenset((a, b)) in self.taken and not again) \
                 or not self.room(a) or not self.room(b):
             return False
         self.pairs.append((a, b))
@@ -887,12 +900,16 @@ class _Edges:
         self.degree.update((a, b))
         return True
 
-    def fill(self, vertices: Sequence[int], rng: random.Random) -> None:
-        """Random pairs of ``vertices`` added until ``count`` (a few tries per edge)."""
+    def fill(self, vertices: Sequence[int], rng: random.Random, again: float = 0.0) -> None:
+        """Random pairs of ``vertices`` added until ``count`` (a few tries per edge), each
+        with chance ``again`` a pair added before (either way round) instead."""
         for _ in range((self.count - len(self.pairs)) * 20):
             if len(self.pairs) >= self.count or not vertices:
                 break
-            self.add(rng.choice(vertices), rng.choice(vertices))
+            if again and self.pairs and rng.random() < again:
+                self.add(*rng.choice(self.pairs), again=True)
+            else:
+                self.add(rng.choice(vertices), rng.choice(vertices))
 
 
 def _special(low: int, high: int, rng: random.Random) -> int | None:
@@ -953,7 +970,8 @@ def _sized(plan: InputPlan, rng: random.Random, kind: str) -> Values:
 
 
 def _mutant(plan: InputPlan, rng: random.Random) -> Values | None:
-    """A copy of one example with one number or word changed within its range."""
+    """A copy of one example with one number or word changed within its range, or now
+    and then (:data:`MERGE`) one value of a field merged into another it holds."""
     assert plan.inferred is not None
     seed = rng.choice(plan.seeds)
     copy = _copy(seed)
@@ -962,20 +980,40 @@ def _mutant(plan: InputPlan, rng: random.Random) -> Values | None:
     if not leaves:
         return None
     values, name, index = rng.choice(leaves)
+    current = _leaf(values, name, index)
+    if rng.random() < MERGE:
+        same = [leaf for leaf in leaves if leaf[1] == name]
+        others = [value for value in dict.fromkeys(_leaf(*leaf) for leaf in same)
+                  if value != current]
+        if not others:
+            return None
+        into = rng.choice(others)
+        for leaf in same:
+            if _leaf(*leaf) == current:
+                _set_leaf(*leaf, into)
+        return copy
     maker = _Maker(plan, rng, rng.choice((BOUND, RANDOM)))
     bounds = plan.facts.ranges.get(name)
-    current = values.scalars[name] if index is None else values.lists[name][index]
     if isinstance(current, str):
         new: Scalar = maker.word(name, {})
     elif bounds is None:
         return None
     else:
         new = maker.number(bounds.low, bounds.high, INT if isinstance(current, int) else FLOAT)
+    _set_leaf(values, name, index, new)
+    return copy
+
+
+def _leaf(values: Values, name: str, index: int | None) -> Scalar:
+    """The value of a leaf (:func:`_leaves`)."""
+    return values.scalars[name] if index is None else values.lists[name][index]
+
+
+def _set_leaf(values: Values, name: str, index: int | None, new: Scalar) -> None:
     if index is None:
         values.scalars[name] = new
     else:
         values.lists[name][index] = new
-    return copy
 
 
 def _copy(values: Values) -> Values:
