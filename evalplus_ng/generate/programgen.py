@@ -262,15 +262,15 @@ DENIES = re.compile(r"\b(?:do|does|is|are|have|has|can|will|may)(?:\s+not|n't)\b
 CLAUSES = re.compile(r",\s+(?!\d)|;\s*")
 #: A sentence that goes on with the guarantee of the one before it.
 CONTINUED = re.compile(r"(in addition|additionally|also|moreover|furthermore)\b", re.IGNORECASE)
-#: A sentence of the legend (before the Input section) that promises a divisibility among
-#: the input's numbers ("It's known that sequence is k-periodic and k divides n+1"): no
-#: fact checks one, and the grammar's draws break it as often as not.
 #: A sentence saying a block's rows come in an order ("the lines are given in the order of
 #: strictly increasing xi"): no fact keeps a column of rows ordered (a run's order is a
 #: fact of one line), so drawn rows would break it as often as not.
 ROWS_ORDERED = re.compile(r"\b(?:lines|rows|points|pairs)\b[^.]*\b(?:given|listed|sorted)\b"
                           r"[^.]*\b(?:order|increasing|decreasing|ascending|descending)\b",
                           re.IGNORECASE)
+#: A sentence of the legend (before the Input section) that promises a divisibility among
+#: the input's numbers ("It's known that sequence is k-periodic and k divides n+1"): no
+#: fact checks one, and the grammar's draws break it as often as not.
 LEGEND_DIVIDES = re.compile(r"(?=.*\b(?:guarantee|known|promise))(?=.*\b(?:divides|divisible|"
                             r"multiple of)\b)", re.IGNORECASE)
 
@@ -299,15 +299,15 @@ def unchecked_guarantee(prompt: str, kept: Sequence[re.Pattern[str]] = ()) -> st
 
     section = input_section(prompt)
     legend = prompt[:prompt.find(section)] if section else ""
-    for sentence in re.split(r"(?<=[.!?])\s+", legend):
-        if LEGEND_DIVIDES.match(" ".join(sentence.split())):
-            return " ".join(sentence.split())
-    for sentence in re.split(r"(?<=[.!?])\s+", section):
+    for sentence in _sentences(legend):
+        if LEGEND_DIVIDES.match(sentence):
+            return sentence
+    for sentence in _sentences(section):
         if ROWS_ORDERED.search(sentence):
-            return " ".join(sentence.split())
+            return sentence
     lost = powers_lost(section)
     guaranteeing = False
-    for sentence in re.split(r"(?<=[.!?])\s+", section):
+    for sentence in _sentences(section):
         # "It is guaranteed that ... . In addition, neither ... lies on ...": the second
         # sentence guarantees too
         guaranteeing = bool(re.search(r"guarantee|promise", sentence, re.IGNORECASE) or (
@@ -317,13 +317,18 @@ def unchecked_guarantee(prompt: str, kept: Sequence[re.Pattern[str]] = ()) -> st
         if re.search(r"\bsum\b|total|exceed", sentence, re.IGNORECASE):
             if _limit(restore_powers(sentence.rstrip(". "), lost)) >= SUM_FLOOR:
                 continue  # no input drawn here comes near it
-            return " ".join(sentence.split())
+            return sentence
         if not covered(sentence):
-            return " ".join(sentence.split())
+            return sentence
         if any(DENIES.search(clause) and not covered(clause)
                for clause in CLAUSES.split(sentence)):
-            return " ".join(sentence.split())
+            return sentence
     return None
+
+
+def _sentences(text: str) -> list[str]:
+    """``text``'s sentences, each on one line (its whitespace runs made one space)."""
+    return [" ".join(sentence.split()) for sentence in re.split(r"(?<=[.!?])\s+", text)]
 
 
 def plan_for(task: ProgramTask) -> InputPlan:
