@@ -343,6 +343,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
     if guarantee is not None:
         return _unchecked(task.task_id, guarantee)
     stated = stated_input(task.prompt)
+    section = input_section(task.prompt)
     # "the input consists of eight lines": a block no integer read counts, repeated as
     # many times as the statement says (the search looks for one only then)
     constant = any(spec.repeat is not None and not spec.repeat.name for spec in stated.lines)
@@ -379,7 +380,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
         # grammar (eight distinct points) held by chance; the statement's own bounds and
         # relations come below
         facts = replace(facts, relations=(), runs={}, blocks={}, apart=())
-    if MULTIGRAPH.search(input_section(task.prompt)) and not any(
+    if MULTIGRAPH.search(section) and not any(
             guarantee.kind in SIMPLE_GRAPH for guarantee in stated.guarantees):
         # before the statement's relations: a stated ``a < b`` still holds
         facts = multigraph(facts, chosen.grammar)
@@ -397,7 +398,6 @@ def plan_for(task: ProgramTask) -> InputPlan:
             facts = more
     facts = replace(facts, ranges=reached_ranges(alignment, stated, facts.ranges,
                                                  facts.relations))
-    section = input_section(task.prompt)
     # "|x| ≤ 1000", "1 ≤ k ≤ 10^9": a coordinate below the number of points, k below n in
     # every example held by chance
     facts = unsaid(chosen.grammar, alignment, stated, ranged, facts, section)
@@ -427,7 +427,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
     contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
                 "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
-    geometric = bool(GEOMETRIC.search(input_section(task.prompt))) and _pointed(
+    geometric = bool(GEOMETRIC.search(section)) and _pointed(
         chosen.grammar, facts)
     return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds,
                      geometric)
