@@ -260,6 +260,25 @@ def test_a_point_is_not_kept_below_the_number_of_points() -> None:
     assert bounded.violation("1\n2 0\n") is not None
 
 
+def test_a_vertex_is_not_kept_below_the_number_of_edges() -> None:
+    """``1 ≤ u_i, v_i ≤ n`` read in each of ``m`` rows: ``u_i ≤ m`` in every example was
+    chance (a vertex is no edge's number); ``u_i ≤ n`` stays, and so does a pointer the
+    statement bounds by its own block's count (``1 ≤ p_i ≤ m`` over ``m`` rows)."""
+    edges = statement(
+        "The first line contains two integers n and m (2 ≤ n ≤ 100, 1 ≤ m ≤ 100).",
+        "Each of the next m lines contains two integers u_i and v_i (1 ≤ u_i, v_i ≤ n, "
+        "u_i ≠ v_i).")
+    examples = ["5 4\n1 2\n3 4\n2 1\n4 3\n", "6 3\n1 2\n2 1\n1 3\n"]
+    plan = plan_for(task(examples, edges))
+    assert {(r.left, r.right) for r in plan.facts.relations} >= {("x3", "x1"), ("x4", "x1")}
+    assert not any("x2" in (r.left, r.right) for r in plan.facts.relations
+                   if {r.left, r.right} & {"x3", "x4"})
+    assert plan.violation("5 2\n4 5\n5 4\n") is None
+    assert plan.violation("5 2\n6 5\n1 2\n") is not None  # 6 is no vertex
+    pointers = edges.replace("(1 ≤ u_i, v_i ≤ n, u_i ≠ v_i)", "(1 ≤ u_i, v_i ≤ m)")
+    assert plan_for(task(examples, pointers)).violation("5 2\n4 5\n5 4\n") is not None
+
+
 def test_a_bound_past_two_to_the_53_stays_exact() -> None:
     """``n < 10^18`` is ``n <= 10^18 - 1``: as a float it would round up to ``10^18``."""
     statement = STATEMENT.replace("(1 ≤ n ≤ 100)", "(1 ≤ n < 10^18)").replace(
@@ -752,6 +771,77 @@ def test_a_graph_that_may_repeat_edges_keeps_no_shape_of_a_lone_example() -> Non
                                               "edges of the same color.")
     assert plan_for(task(["3 2\n1 2\n2 3\n"], simple)).violation(
         "2 3\n1 1\n1 2\n2 1\n") is not None
+
+
+def test_a_graph_the_statement_says_may_have_loops_keeps_no_learnt_shape() -> None:
+    """"It is possible that the graph has loops and multiple edges" (20_c kept the
+    example's graph connected, its edges distinct): no shape of the example stays."""
+    possible = MULTIGRAPH.replace("The graph may contain multiple edges and loops.",
+                                  "It is possible that the graph has loops and multiple "
+                                  "edges between pair of vertices.")
+    plan = plan_for(task(["3 3\n1 2\n2 3\n3 1\n"], possible))
+    assert plan.violation("3 2\n1 1\n1 1\n") is None  # a loop twice, 2 and 3 alone
+
+
+COSTS = statement(
+    "The first line contains two integers n and m (2 ≤ n ≤ 100, 1 ≤ m ≤ 1000).",
+    "Each of the next m lines contains three integers x_i, y_i and w_i (1 ≤ x_i, y_i ≤ n, "
+    "x_i ≠ y_i, 1 ≤ w_i ≤ 1000) — a road between x_i and y_i of cost w_i. It is "
+    "guaranteed that there is at most one road between each pair of cities.")
+COSTS_EXAMPLES = ["4 3\n1 2 5\n2 3 5\n4 1 7\n", "3 3\n1 2 1\n2 3 1\n3 1 4\n"]
+
+
+def test_at_most_one_road_between_two_cities_whatever_their_costs() -> None:
+    """Roads with costs (1486_e, 1433_g, 229_b): rows distinct as wholes let one pair of
+    cities have two roads of different costs, an input the task never has."""
+    plan = plan_for(task(COSTS_EXAMPLES, COSTS))
+    assert plan.facts.blocks["r1"].key == ("x3", "x4")
+    assert plan.violation("4 3\n1 2 5\n2 3 5\n1 2 6\n") == "r1: two rows share x3, x4"
+    assert plan.violation("4 3\n1 2 5\n2 3 5\n2 1 6\n") is not None  # reversed
+    assert plan.violation("3 3\n1 2 5\n2 3 5\n3 1 5\n") is None  # one cost, three roads
+    made = program_inputs(plan, COSTS_EXAMPLES, random.Random(3), 60)
+    assert len(made) >= 40
+    assert all(plan.violation(item.text) is None for item in made)
+    # a multigraph's roads ("there can be several roads between two cities, but no two of
+    # the same cost") stay distinct as wholes only
+    several = COSTS.replace("It is guaranteed that there is at most one road between each "
+                            "pair of cities.", "Note that there can be multiple edges between "
+                            "two cities. However, there are no multiple edges of the same "
+                            "cost, and no multiple edges in the rows.")
+    multi = plan_for(task(COSTS_EXAMPLES, several))
+    assert multi.facts.blocks["r1"].key == ()
+    assert multi.violation("3 3\n1 2 5\n2 3 5\n1 2 6\n") is None
+
+
+def test_a_number_bounded_by_constants_may_equal_its_row_number() -> None:
+    """20_c: the weights of the one example (``1 ≤ w_i ≤ 10^6``) never equalled their
+    row's number; the statement would have said so ("w_i ≠ i")."""
+    examples = ["4 3\n1 2 2\n2 3 3\n4 1 1\n", "3 3\n1 2 2\n2 3 1\n3 1 2\n"]
+    plan = plan_for(task(examples, COSTS))
+    assert plan.facts.blocks["r1"].unlike_row == ()
+    assert plan.violation("3 3\n2 1 1\n3 2 2\n1 3 3\n") is None  # w_i == i, v_i == i
+
+
+PERSONS = statement(
+    "The first line contains an integer n (1 ≤ n ≤ 1000).",
+    "Each of the next n lines contains four integers x_i, y_i, u_i, v_i (|x_i|, |y_i|, "
+    "|u_i|, |v_i| ≤ 10) — where the i-th person stands and the point they look at. Each "
+    "person's location is unique.")
+
+
+def test_a_unique_location_is_the_first_two_fields_of_a_longer_row() -> None:
+    """1468_f: rows of four numbers, a person's place and where they look; two persons at
+    one place is no input though the rows differ."""
+    examples = ["2\n0 0 1 1\n1 0 0 0\n", "3\n0 0 0 1\n0 1 0 0\n2 2 2 3\n"]
+    plan = plan_for(task(examples, PERSONS))
+    fact = plan.facts.blocks["r1"]
+    assert fact.key == ("x2", "x3") and not fact.unordered
+    assert plan.violation("2\n0 0 1 1\n0 0 2 2\n") is not None
+    assert plan.violation("2\n1 2 0 0\n2 1 0 0\n") is None  # (1, 2) and (2, 1): two places
+    made = program_inputs(plan, examples, random.Random(5), 80)
+    assert all(plan.violation(item.text) is None for item in made)
+    assert all(len({tuple(line.split()[:2]) for line in item.text.splitlines()[1:]})
+               == int(item.text.split()[0]) for item in made)
 
 
 def test_a_guarantee_that_edges_connect_everything_stands_where_a_tree_is_kept() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from evalplus_ng.generate.statement import (
     CONNECTED,
     DISTINCT,
@@ -239,6 +241,39 @@ def test_a_count_in_digits_names_the_numbers_of_its_chain() -> None:
         "space-separated integers (-10^6 ≤ ai, bi, ci ≤ 10^6; |ai| + |bi| > 0) — the "
         "coefficients of the line aix + biy + ci = 0."))
     assert [line.names for line in stated.lines] == [("n",), ("a", "b", "c")]
+
+
+@pytest.mark.parametrize("rows", [
+    # 1433_g: the names in the sentence after the count
+    "The next m lines describe roads. The i-th road is given as three integers x_i, y_i and "
+    "w_i (1 ≤ x_i, y_i ≤ n; 1 ≤ w_i ≤ 1000).",
+    # 1187_e
+    "Each of the next m lines describes an edge. Edge i is denoted by three integers x_i, y_i "
+    "and w_i (1 ≤ x_i, y_i ≤ n, 1 ≤ w_i ≤ 1000).",
+    # 505_d: a parenthesis between the subject and its verb
+    "The following m lines describe the roads. The i-th of them (1 ≤ i ≤ m) contains three "
+    "integers x_i, y_i and w_i (1 ≤ x_i, y_i ≤ n, 1 ≤ w_i ≤ 1000).",
+    # 20_c
+    "Following m lines contain one edge each in form xi, yi and wi (1 ≤ xi, yi ≤ n, 1 ≤ wi "
+    "≤ 1000), where xi, yi are edge endpoints.",
+    # 229_b: "containing" is the verb, the names come from the bounds' chain
+    "Then m lines follow, containing three integers each: the i-th line contains numbers of "
+    "cities xi and yi (1 ≤ xi, yi ≤ n), and the cost wi (1 ≤ wi ≤ 1000).",
+])
+def test_the_names_of_a_block_of_rows_however_they_are_introduced(rows: str) -> None:
+    stated = stated_input(prompt(
+        "The first line contains two integers n and m (2 ≤ n ≤ 100, 1 ≤ m ≤ 1000). " + rows))
+    assert [line.names for line in stated.lines] == [("n", "m"), ("x", "y", "w")]
+    assert stated.lines[1].repeat == Ref("m")
+
+
+def test_a_pair_of_named_things_is_two_numbers() -> None:
+    """977_e, 999_e: "road i is given as a pair of cities u_i, v_i"."""
+    stated = stated_input(prompt(
+        "The first line contains two integers n and m (2 ≤ n ≤ 100, 0 ≤ m ≤ 1000). The "
+        "following m lines contain roads: road i is given as a pair of cities u_i, v_i (1 ≤ "
+        "u_i, v_i ≤ n, u_i ≠ v_i)."))
+    assert [line.names for line in stated.lines] == [("n", "m"), ("u", "v")]
 
 
 def test_a_bound_on_the_edges_at_each_vertex() -> None:

@@ -130,6 +130,11 @@ class BlockFact:
     lines: bool = False
     #: Points ``(x, y)`` (fields read before the block) no line of the rows passes through.
     off: tuple[tuple[str, str], ...] = ()
+    #: The fields ``distinct`` (and ``unordered``) compare rows by (empty: all of them): an
+    #: edge's two ends where a weight follows ("at most one road between two cities"), a
+    #: person's location where the row also says where they look; the statement's word,
+    #: never learnt (:func:`keyed`).
+    key: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -506,6 +511,31 @@ def planar(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Facts 
                                    if not {r.left, r.right} & set(coefficients)))
 
 
+def keyed(facts: Facts, grammar: Grammar, examples: Sequence[Values],
+          places: bool) -> Facts:
+    """``facts`` with each block whose rows begin with two integers and hold more
+    (:func:`edge_blocks`: an edge and its weight, a person's location and where they
+    look) distinct by those two (:attr:`BlockFact.key`), where every example keeps it: as
+    unordered pairs (an undirected edge) where the examples showed the rows so and
+    ``places`` is false, as ordered ones (a point ``(x, y)``) where ``places``."""
+    blocks = dict(facts.blocks)
+    for block in edge_blocks(grammar):
+        line = block.body[0]
+        assert isinstance(line, Line)
+        if len(line.segments) < 3:
+            continue  # two fields: the whole row is the pair, kept distinct as learnt
+        was = blocks.get(block.name, BlockFact())
+        fact = replace(was, distinct=True, unordered=was.unordered and not places,
+                       key=(line.segments[0].name, line.segments[1].name))
+        around = [scope for values in examples for scope in scopes(grammar, values)
+                  if block in scope.items]
+        if any(_check_block(block, fact, scope) for scope in around):
+            fact = replace(fact, unordered=False)
+        if not any(_check_block(block, fact, scope) for scope in around):
+            blocks[block.name] = fact
+    return replace(facts, blocks=blocks)
+
+
 def _before(items: Sequence[Item], name: str) -> list[Line] | None:
     """The lines read before the block ``name``, in its scope and the scopes around it
     (None: no such block)."""
@@ -525,17 +555,19 @@ def degrees(pairs: Sequence[tuple[Scalar, Scalar]]) -> Counter[Scalar]:
 def multigraph(facts: Facts, grammar: Grammar) -> Facts:
     """``facts`` for a graph that may repeat an edge or join a vertex to itself (the
     statement says so): each edge block's rows neither distinct nor a tree nor connected,
-    and no relation between an edge's two ends (``u < v``) or from an end to the block's
-    count (``u <= m``: a vertex is no edge's number), whatever the examples showed."""
+    its ends free to equal their row's number (a vertex is no row's), and no relation
+    between an edge's two ends (``u < v``) or from an end to the block's count (``u <=
+    m``: a vertex is no edge's number), whatever the examples showed."""
     blocks = dict(facts.blocks)
     dropped: set[tuple[str, str]] = set()
     for block in edge_blocks(grammar):
         fact = blocks.get(block.name)
         if fact is None or fact.ends is None:
             continue
-        blocks[block.name] = replace(fact, distinct=False, unordered=False, tree=None,
-                                     connected=None)
         a, b = fact.ends
+        blocks[block.name] = replace(fact, distinct=False, unordered=False, tree=None,
+                                     connected=None, unlike_row=tuple(
+                                         name for name in fact.unlike_row if name not in (a, b)))
         dropped |= {(a, b), (b, a)}
         if block.count.var is not None:
             dropped |= {(a, block.count.var), (b, block.count.var)}
@@ -836,9 +868,11 @@ def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
     names = [part.name for part in body.segments]
     iterations = scope.values.blocks.get(item.name, [])
     rows = [tuple(it.scalars[n] for n in names) for it in iterations]
-    if fact.distinct and len(set(rows)) != len(rows):
-        return f"{item.name}: repeated rows"
-    if fact.unordered and len({tuple(sorted(map(str, row))) for row in rows}) != len(rows):
+    keys = [tuple(it.scalars[n] for n in fact.key) for it in iterations] if fact.key else rows
+    if fact.distinct and len(set(keys)) != len(keys):
+        return f"{item.name}: repeated rows" if not fact.key else \
+            f"{item.name}: two rows share {', '.join(fact.key)}"
+    if fact.unordered and len({tuple(sorted(map(str, key))) for key in keys}) != len(keys):
         return f"{item.name}: a pair repeated in reverse"
     for name in fact.unlike_row:
         column = names.index(name)

@@ -249,12 +249,17 @@ def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
       ``n != k`` in every example);
     * an order between such a number and a count around it (a block's count, a run's
       length: a point's coordinate below the number of points, ``x < n``), whatever the
-      count's own bounds;
+      count's own bounds; and so between a number the statement bounds by another
+      variable and a count around it that is not that one (``1 ≤ u_i ≤ n`` read in each
+      of ``m`` rows: ``u_i ≤ m``);
     * a run's shape (distinct, ordered, a permutation, items below their positions) where
       its items are such numbers and the Input section names no shape (:data:`SHAPES`:
       ``1 ≤ a_i ≤ 10^7``, though the examples were ``1 2 3``), and a block's rows distinct
       where it reads such numbers only (test cases of one ``n`` each: ``n`` twice is an
-      input).
+      input);
+    * such a number never its row's number, nor one the statement bounds by a variable
+      not its rows' count (a road's length ``1 ≤ w_i ≤ 10^6``, its end ``1 ≤ v_i ≤ n``,
+      that never equalled the road's number in the one example).
 
     The statement's own relations stay (:func:`stated_relations`), and so do a tree's or
     connected graph's ends' (their shape is the fact)."""
@@ -265,17 +270,35 @@ def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
                 bound.high is not None and bound.low_ref is None and bound.high_ref is None):
             free.add(var)
     counted = {frozenset(pair) for pair in _counted(grammar) if pair[0] in free}
+    # "1 ≤ u_i, v_i ≤ n" read in each of m rows: u below m in every example was chance
+    var_of = {name: var for var, name in alignment.names.items()}
+    elsewhere = set()
+    for number, count in _counted(grammar):
+        bound = stated.bound(alignment.names.get(number, ""))
+        ref = bound.high_ref if bound is not None else None
+        if ref is not None and var_of.get(ref.name) not in (None, count):
+            elsewhere.add(frozenset((number, count)))
     ends = {end for fact in facts.blocks.values() if fact.tree or fact.connected
             for end in fact.ends or ()}
     stated_pairs = {frozenset((r.left, r.right)) for r in stated_relations(alignment, stated)}
 
     def chance(relation: Relation) -> bool:
         pair = frozenset((relation.left, relation.right))
-        if pair & ends or pair in stated_pairs:
+        if pair in stated_pairs:
+            return False
+        if relation.op in ("<", "<=") and pair in elsewhere:
+            return True  # a graph's ends too: a vertex is no edge's number
+        if pair & ends:
             return False
         return pair <= free or (relation.op in ("<", "<=") and pair in counted)
 
-    runs, blocks = dict(facts.runs), dict(facts.blocks)
+    runs = dict(facts.runs)
+    # a number the statement bounds by constants, or by a variable not its rows' count,
+    # is no row's number: that it never equalled its own was chance
+    rowless = free | {number for pair in elsewhere for number in pair}
+    blocks = {name: replace(fact, unlike_row=tuple(n for n in fact.unlike_row
+                                                   if n not in rowless))
+              for name, fact in facts.blocks.items()}
     if not SHAPES.search(section):
         runs = {var: RunFact() if var in free else fact for var, fact in runs.items()}
         for block in _blocks(grammar):

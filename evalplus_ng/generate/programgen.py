@@ -44,6 +44,7 @@ from evalplus_ng.generate.inputfacts import (
     exact,
     holds,
     in_scope,
+    keyed,
     learn,
     line_problem,
     multigraph,
@@ -116,8 +117,9 @@ NO_DEGREE = ("the statement bounds the edges at each vertex, and the grammar has
 #: distinct rows, tree and ``u < v`` are then chance, not facts.
 MULTIGRAPH = re.compile(r"\b(?:may|can|might|could)\s+(?:also\s+)?(?:contain|have|include|be)\b"
                         r"[^.]*?\b(?:multiple|parallel|multi-?)\s*edges|\b(?:may|can|might|could)"
-                        r"\s+(?:also\s+)?(?:contain|have|include)\s+(?:self-?)?loops",
-                        re.IGNORECASE)
+                        r"\s+(?:also\s+)?(?:contain|have|include)\s+(?:self-?)?loops|"
+                        r"\bpossible that the graph (?:has|contains)\b[^.]*?\b(?:loops|multiple|"
+                        r"parallel)\b", re.IGNORECASE)
 #: Guarantees that keep a graph's rows apart or its shape whatever :data:`MULTIGRAPH` says
 #: ("there can be multiple edges ... no multiple edges of the same color"): the facts stay.
 SIMPLE_GRAPH = frozenset({NO_MULTI_EDGES, NO_SELF_LOOPS, DISTINCT, STATED_TREE, CONNECTED})
@@ -238,6 +240,10 @@ COVERED = re.compile(
 SUM_FLOOR = TOKENS[LARGE]
 #: A guarantee that edges join everything ("the wires connect the banks in such a way that
 #: all can be reached"): covered where the plan keeps a block a tree or connected.
+#: "Each person's location is unique": rows that give a location and more (where the
+#: person looks) distinct by the location (their first two fields).
+PLACES = re.compile(r"\blocation\s+is\s+unique|\blocations\s+are\s+(?:pairwise\s+)?"
+                    r"(?:unique|distinct|different)\b", re.IGNORECASE)
 CONNECTS = re.compile(r"\bconnects?\b[^.]*\b(?:all|every|any)\b", re.IGNORECASE)
 #: A guarantee that pointers or edges never come back ("there will be no managerial
 #: cycles", "no circular dependencies"): covered where the plan keeps a block's numbers
@@ -406,6 +412,14 @@ def plan_for(task: ProgramTask) -> InputPlan:
         facts = parent_pointers(facts, chosen.grammar, seeds) or facts
     if LINE_EQUATION.search(section):
         facts = planar(facts, chosen.grammar, seeds) or facts
+    # "at most one road between each pair of districts" of roads with costs, "each
+    # person's location is unique" of rows that say where each looks too: rows distinct
+    # by their first two fields, not as wholes (two roads joining the same two districts
+    # at different costs are distinct rows)
+    places = bool(PLACES.search(section))
+    if places or (any(g.kind == NO_MULTI_EDGES for g in stated.guarantees)
+                  and not MULTIGRAPH.search(section)):
+        facts = keyed(facts, chosen.grammar, seeds, places)
     joined = any(fact.tree or fact.connected for fact in facts.blocks.values())
     if TREE.search(section) and any(edge_blocks(chosen.grammar)) and not joined:
         return InputPlan(task.task_id, None, NO_TREE)
@@ -527,13 +541,22 @@ class _Maker:
                         if attempt == 0 and k < len(shapes):
                             self.planned.update(shapes[k])
                         row = self.items(item.body, scope)
-                        key = tuple(sorted(row.scalars.items()))
+                        key = self.row_key(row, fact)
                         if (fact is None or not fact.distinct or key not in seen) and fits(row):
                             break
                     seen.add(key)
                     rows.append(row)
                 values.blocks[item.name] = self.apart(self.rooted(rows, fact), fact)
         return values
+
+    @staticmethod
+    def row_key(row: Values, fact: BlockFact | None) -> tuple[Any, ...]:
+        """What ``fact`` keeps distinct of ``row``: the fields of its key (as an unordered
+        pair where it says so), else the whole row."""
+        if fact is None or not fact.key:
+            return tuple(sorted(row.scalars.items()))
+        values = tuple(row.scalars[name] for name in fact.key)
+        return tuple(sorted(map(str, values))) if fact.unordered else values
 
     def coordinate(self, low: int, high: int) -> int:
         """A number within ``[low, high]`` drawn as any integer of this input."""

@@ -610,6 +610,14 @@ _FIXED_LINES = re.compile(
 #: "the coordinates of the points written as "x y"": a line's names in the format it
 #: shows (each a name, so the format is no literal text).
 _FORMAT = re.compile(r"\b(?:written as|in the (?:format|form))\s*\"([^\"]{1,40})\"")
+#: "road i is given as", "the i-th road is described by": the line's names follow.
+_GIVEN_AS = re.compile(r"^[^()]*?\b(?:[a-z]+ i|the i-th [a-z]+|(?:each|every) [a-z]+) is "
+                       r"(?:given|described|denoted|specified) (?:as|by)\s+", re.IGNORECASE)
+#: "a pair of cities u_i, v_i": two integers, their names after the noun.
+_PAIR_OF = re.compile(r"^\s*(?:a|the)\s+pair\s+of\s+(?!integers\b|numbers\b)[a-z]{4,}\s+(?="
+                      + _NAME + r"\b)")
+#: "m lines contain one edge each in form ai, bi and wi": the names after it, unquoted.
+_IN_FORM = re.compile(r"\bin (?:the )?form(?:at)?\s+(?=[A-Za-z])")
 #: The count of "the following lines contain ...": lines follow, the statement says not how
 #: many (any count of the grammar's agrees with it).
 SOME = Ref("...")
@@ -684,8 +692,9 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
     scope = head.group("scope") if head else None
     per_test = bool(scope and re.search(r"test|query", scope, re.IGNORECASE))
     after = sentence[(head or repeat or single).end():]  # type: ignore[union-attr]
-    verb = re.search(r"\b(?:contains?|consists? of|will contain|there (?:is|are|will be))\b",
-                     after) or re.search(r"\b(?:is|are) given\b|\bhas\b|\bdescribes?\b", after)
+    verb = re.search(r"\b(?:contain(?:s|ing)?|consists? of|will contain|"
+                     r"there (?:is|are|will be))\b", after) or re.search(
+                         r"\b(?:is|are) given\b|\bhas\b|\bdescribes?\b", after)
     if verb is None:
         rest = after
     elif re.search(r"\b(?:is|are) given\b", verb.group(0)) and re.search(
@@ -693,6 +702,10 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
         rest = after[:verb.start()]  # "In the first line three integers n, m are given"
     else:
         rest = after[verb.end():]
+    # "m lines contain roads: road i is given as a pair of cities u_i, v_i": the names
+    given = _GIVEN_AS.search(rest)
+    if given:
+        rest = _PAIR_OF.sub("two integers ", rest[given.end():], count=1)
     phrase = re.split(r"\(|\s[\u2014\u2013]\s|—|;|, where|\bwhere\b|\bthat\b|\bwhich\b|\bdenoting\b"
                       r"|\bmeaning\b|\brepresenting\b|\bdescribing\b|\s-\s(?=[a-z]{2,})|"
                       r"\bseparated by\b(?!\s+spaces\s*:)", rest)[0]
@@ -726,6 +739,9 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
     shown = _FORMAT.search(phrase)
     if not scalars and shown and all(_is_name(word) for word in shown.group(1).split()):
         scalars = tuple(base_name(word) for word in shown.group(1).split())
+    formed = _IN_FORM.search(phrase)
+    if not scalars and formed:
+        scalars = _scalar_names(phrase[formed.end():])
     quantity = _QUANTITY.search(phrase)
     word = re.sub(r"^(?:a|the) ", "", quantity.group("word")) if quantity else ""
     wanted = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
@@ -1029,8 +1045,10 @@ def stated_input(prompt: str) -> Stated:
         # "Next m lines describe enmity. Each enmity is described as two numbers a_i and
         # b_i": the lines' names in the sentence after
         continued = re.match(r"^(?:the i-th (?:of them|line|one)|each (?:line|of them|of these)"
-                             r"|the i-th of these lines)\s+(?:contains?|has|describes?)\b"
-                             r"|^each [a-z]+ is (?:described|given) (?:as|by)\b",
+                             r"|the i-th of these lines|each of [a-z]+ descriptions?)"
+                             r"(?:\s*\([^()]*\))?\s+(?:contains?|has|describes?)\b"
+                             r"|^(?:each|every|the i-th) [a-z]+ is (?:described|given|denoted) "
+                             r"(?:as|by)\b|^[a-z]+ i is (?:described|given|denoted) (?:as|by)\b",
                              sentence, re.IGNORECASE)
         if line is None and continued and lines and lines[-1].repeat is not None \
                 and not lines[-1].names:
