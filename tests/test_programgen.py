@@ -822,6 +822,38 @@ def test_a_number_bounded_by_constants_may_equal_its_row_number() -> None:
     assert plan.violation("3 3\n2 1 1\n3 2 2\n1 3 3\n") is None  # w_i == i, v_i == i
 
 
+LINKS = statement(
+    "The first line contains three integers n, m, k (1 ≤ n ≤ 100, 0 ≤ m ≤ 100, 1 ≤ k ≤ 10^9).",
+    "Each of next m lines contains two integers a and b (1 ≤ a, b ≤ n, a ≠ b). It is "
+    "guaranteed that any two clues are linked by no more than one direct link.")
+
+
+def test_what_the_statement_says_of_one_edge_holds_of_every_edge() -> None:
+    """156_d: one example of one edge learns no relation and no distinct rows; the
+    statement's ``a ≠ b`` and "no more than one direct link" still hold (drawn inputs had
+    self-loops, and a right rewrite failed on one)."""
+    examples = ["4 1 1000000000\n1 4\n", "3 0 100\n"]
+    plan = plan_for(task(examples, LINKS))
+    assert plan.violation("3 1 5\n2 2\n") == "x4 != x5 broken"
+    assert plan.violation("3 2 5\n1 2\n2 1\n") is not None
+    assert plan.violation("3 2 5\n2 1\n3 2\n") is None  # either way round
+    made = program_inputs(plan, examples, random.Random(2), 60)
+    assert all(plan.violation(item.text) is None for item in made)
+    assert not any(line.split()[0] == line.split()[1]
+                   for item in made for line in item.text.splitlines()[1:])
+
+
+def test_a_stated_inequality_replaces_an_order_the_examples_showed() -> None:
+    """Every example's edge had ``a < b``; the statement says ``a ≠ b`` only: an edge
+    either way round is an input (1486_e, 274_b, 1169_b: ``u < v`` kept)."""
+    examples = ["4 2 7\n1 4\n2 3\n", "5 3 7\n1 2\n2 5\n3 4\n"]
+    plan = plan_for(task(examples, LINKS))
+    assert plan.violation("4 2 7\n4 1\n3 1\n") is None
+    made = program_inputs(plan, examples, random.Random(4), 60)
+    assert any(int(line.split()[0]) > int(line.split()[1])
+               for item in made for line in item.text.splitlines()[1:])
+
+
 PERSONS = statement(
     "The first line contains an integer n (1 ≤ n ≤ 1000).",
     "Each of the next n lines contains four integers x_i, y_i, u_i, v_i (|x_i|, |y_i|, "

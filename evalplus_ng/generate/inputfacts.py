@@ -517,16 +517,23 @@ def keyed(facts: Facts, grammar: Grammar, examples: Sequence[Values],
     (:func:`edge_blocks`: an edge and its weight, a person's location and where they
     look) distinct by those two (:attr:`BlockFact.key`), where every example keeps it: as
     unordered pairs (an undirected edge) where the examples showed the rows so and
-    ``places`` is false, as ordered ones (a point ``(x, y)``) where ``places``."""
+    ``places`` is false, as ordered ones (a point ``(x, y)``) where ``places``. A block
+    of two integers, where it is the grammar's only such block, has its rows distinct
+    (as unordered pairs unless ``places`` or the examples showed a pair both ways), though
+    its examples had too few rows to learn it (one edge: ``156_d``)."""
     blocks = dict(facts.blocks)
-    for block in edge_blocks(grammar):
+    found = list(edge_blocks(grammar))
+    for block in found:
         line = block.body[0]
         assert isinstance(line, Line)
-        if len(line.segments) < 3:
-            continue  # two fields: the whole row is the pair, kept distinct as learnt
         was = blocks.get(block.name, BlockFact())
-        fact = replace(was, distinct=True, unordered=was.unordered and not places,
-                       key=(line.segments[0].name, line.segments[1].name))
+        if len(line.segments) >= 3:
+            fact = replace(was, distinct=True, unordered=was.unordered and not places,
+                           key=(line.segments[0].name, line.segments[1].name))
+        elif len(found) == 1 and not was.distinct:
+            fact = replace(was, distinct=True, unordered=not places)
+        else:
+            continue  # two fields: the whole row is the pair, kept distinct as learnt
         around = [scope for values in examples for scope in scopes(grammar, values)
                   if block in scope.items]
         if any(_check_block(block, fact, scope) for scope in around):

@@ -27,7 +27,7 @@ from fractions import Fraction
 from evalplus_ng.generate.infergrammar import Inferred
 from evalplus_ng.generate.inputfacts import Facts, Range, Relation, RunFact, WordFact
 from evalplus_ng.generate.inputgrammar import WORD, Count, Field, Item, Line, Repeat, Seq
-from evalplus_ng.generate.statement import SOME, LineSpec, Ref, Stated
+from evalplus_ng.generate.statement import NOT_EQUAL, SOME, LineSpec, Ref, Stated
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ def stated_ranges(alignment: Alignment, stated: Stated, learnt: Mapping[str, Ran
 def stated_relations(alignment: Alignment, stated: Stated) -> list[Relation]:
     """The statement's bounds by another named variable as relations (``1 ≤ a_i ≤ n``:
     ``a <= n``; ``l < r``: ``l < r``; ``x ≥ y``: ``y <= x``), where both are named and
-    the side is the variable itself or one less than it."""
+    the side is the variable itself or one less than it; and its ``a_i ≠ b_i``."""
     var_of = {name: var for var, name in alignment.names.items()}
     out = []
     for var, name in sorted(alignment.names.items()):
@@ -164,6 +164,16 @@ def stated_relations(alignment: Alignment, stated: Stated) -> list[Relation]:
                 out.append(Relation(var, "<=" if ref.offset == 0 else "<", other))
             elif below and ref.offset in (0, 1):  # var >= other (+ 1)
                 out.append(Relation(other, "<=" if ref.offset == 0 else "<", var))
+    # "a_i ≠ b_i", where no bound relates the two already (one example of one edge
+    # learns no relation at all; a self-loop is no input)
+    related = {frozenset((r.left, r.right)) for r in out}
+    for guarantee in sorted(stated.guarantees, key=lambda g: g.names):
+        if guarantee.kind != NOT_EQUAL or len(guarantee.names) != 2:
+            continue
+        a, b = (var_of.get(name) for name in guarantee.names)
+        if a is not None and b is not None and a != b and frozenset((a, b)) not in related:
+            related.add(frozenset((a, b)))
+            out.append(Relation(a, "!=", b))
     return out
 
 

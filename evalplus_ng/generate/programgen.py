@@ -397,6 +397,9 @@ def plan_for(task: ProgramTask) -> InputPlan:
     # the examples showed of the same two numbers by chance ("0 ≤ p ≤ n": p == n is an
     # input, though p < n in every example)
     for relation in stated_relations(alignment, stated):
+        if relation.op == "!=" and any(known.op == "!=" and {known.left, known.right} == {
+                relation.left, relation.right} for known in facts.relations):
+            continue  # learnt already (kept where it was)
         kept = tuple(known for known in facts.relations
                      if {known.left, known.right} != {relation.left, relation.right})
         more = replace(facts, relations=(*kept, relation))
