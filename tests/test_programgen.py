@@ -854,6 +854,33 @@ def test_a_stated_inequality_replaces_an_order_the_examples_showed() -> None:
                for item in made for line in item.text.splitlines()[1:])
 
 
+GUN = statement(
+    "The first line contains three integers n, x0 and y0 (1 ≤ n ≤ 1000, -100 ≤ x0, y0 ≤ "
+    "100) — the number of stormtroopers and the coordinates of the gun.",
+    "Next n lines contain two integers each xi, yi (-100 ≤ xi, yi ≤ 100). It is guaranteed "
+    "that no stormtrooper stands at the same point with the gun.")
+
+
+def test_no_point_of_a_block_at_the_point_read_before_it() -> None:
+    """514_b: "no stormtrooper stands at the same point with the gun" read as covered by
+    its "the same"; drawn inputs put one at the gun (four right rewrites failed there)."""
+    examples = ["4 0 0\n1 1\n2 2\n2 0\n-1 -1\n", "2 1 2\n1 1\n1 0\n"]
+    plan = plan_for(task(examples, GUN))
+    assert plan.facts.blocks["r1"].beside == (("x2", "x3"),)
+    assert plan.violation("2 1 2\n1 2\n3 4\n") is not None
+    assert plan.violation("2 1 2\n2 1\n3 4\n") is None
+    made = program_inputs(plan, examples, random.Random(6), 80)
+    assert len(made) >= 60
+    for item in made:
+        n, x0, y0 = map(int, item.text.split()[:3])
+        rows = item.text.split("\n")[1:n + 1]
+        assert all(tuple(map(int, row.split())) != (x0, y0) for row in rows), item.text
+    # no block of points to keep off it: no plan
+    lone = GUN.replace("Next n lines contain two integers each xi, yi",
+                       "Next n lines contain three integers each xi, yi, zi")
+    assert plan_for(task(["1 0 0\n1 1 1\n"], lone)).contract is None
+
+
 PERSONS = statement(
     "The first line contains an integer n (1 ≤ n ≤ 1000).",
     "Each of the next n lines contains four integers x_i, y_i, u_i, v_i (|x_i|, |y_i|, "

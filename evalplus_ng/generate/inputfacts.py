@@ -135,6 +135,10 @@ class BlockFact:
     #: person's location where the row also says where they look; the statement's word,
     #: never learnt (:func:`keyed`).
     key: tuple[str, ...] = ()
+    #: Points ``(x, y)`` (fields read before the block) no row's first two fields are
+    #: ("no stormtrooper stands at the same point with the gun"); the statement's word,
+    #: never learnt (:func:`beside`).
+    beside: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -543,6 +547,35 @@ def keyed(facts: Facts, grammar: Grammar, examples: Sequence[Values],
     return replace(facts, blocks=blocks)
 
 
+def beside(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Facts | None:
+    """``facts`` with the grammar's one block of points (two integer fields, none a
+    count) kept off the points read before it (:attr:`BlockFact.beside`: the integers of
+    a line, counts aside, two or four of them), where every example keeps it; None where
+    there is no such block or several, or no point before it, or an example breaks it."""
+    found = [block for block in edge_blocks(grammar)
+             if isinstance(line := block.body[0], Line)
+             and len(_integers(line, facts.counts) or []) == 2]
+    if len(found) != 1:
+        return None
+    block = found[0]
+    points: list[tuple[str, str]] = []
+    for line in _before(grammar, block.name) or []:
+        names = [part.name for part in line.segments if isinstance(part, Field)
+                 and part.kind == INT and part.name not in facts.counts]
+        if len(names) in (2, 4) and len(names) == len(line.segments) - sum(
+                isinstance(part, Field) and part.name in facts.counts
+                for part in line.segments):
+            points += zip(names[::2], names[1::2], strict=True)
+    if not points:
+        return None
+    fact = replace(facts.blocks.get(block.name, BlockFact()), beside=tuple(points))
+    around = [scope for values in examples for scope in scopes(grammar, values)
+              if block in scope.items]
+    if any(_check_block(block, fact, scope) for scope in around):
+        return None
+    return replace(facts, blocks={**facts.blocks, block.name: fact})
+
+
 def _before(items: Sequence[Item], name: str) -> list[Line] | None:
     """The lines read before the block ``name``, in its scope and the scopes around it
     (None: no such block)."""
@@ -895,6 +928,12 @@ def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
         problem = _forest([int(row[names.index(name)]) for row in rows], root)
         if problem:
             return f"{name}: {problem}"
+    if fact.beside:
+        taken = {(scope.env[x], scope.env[y]) for x, y in fact.beside
+                 if x in scope.env and y in scope.env}
+        for row in rows:
+            if (row[0], row[1]) in taken:
+                return f"{item.name}: a row at the point ({row[0]}, {row[1]}) read before"
     if fact.lines:
         points = [(scope.env[x], scope.env[y]) for x, y in fact.off
                   if x in scope.env and y in scope.env]

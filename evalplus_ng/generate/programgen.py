@@ -38,6 +38,7 @@ from evalplus_ng.generate.inputfacts import (
     BlockFact,
     Facts,
     Range,
+    beside,
     bound_degree,
     check,
     edge_blocks,
@@ -244,6 +245,9 @@ SUM_FLOOR = TOKENS[LARGE]
 #: person looks) distinct by the location (their first two fields).
 PLACES = re.compile(r"\blocation\s+is\s+unique|\blocations\s+are\s+(?:pairwise\s+)?"
                     r"(?:unique|distinct|different)\b", re.IGNORECASE)
+#: "No stormtrooper stands at the same point with the gun": a block of points off the
+#: points read before it (covered where the plan keeps them so, else no plan).
+SAME_POINT = re.compile(r"\bat the same point (?:with|as)\b|\bsame point as\b", re.IGNORECASE)
 CONNECTS = re.compile(r"\bconnects?\b[^.]*\b(?:all|every|any)\b", re.IGNORECASE)
 #: A guarantee that pointers or edges never come back ("there will be no managerial
 #: cycles", "no circular dependencies"): covered where the plan keeps a block's numbers
@@ -423,6 +427,11 @@ def plan_for(task: ProgramTask) -> InputPlan:
     if places or (any(g.kind == NO_MULTI_EDGES for g in stated.guarantees)
                   and not MULTIGRAPH.search(section)):
         facts = keyed(facts, chosen.grammar, seeds, places)
+    same_point = SAME_POINT.search(section)
+    if same_point:
+        facts = beside(facts, chosen.grammar, seeds) or facts
+        if not any(fact.beside for fact in facts.blocks.values()):
+            return _unchecked(task.task_id, same_point.group(0))
     joined = any(fact.tree or fact.connected for fact in facts.blocks.values())
     if TREE.search(section) and any(edge_blocks(chosen.grammar)) and not joined:
         return InputPlan(task.task_id, None, NO_TREE)
@@ -636,11 +645,14 @@ class _Maker:
         """Whether a row drawn next is a line of ``fact.lines``, none drawn before and off
         its points (a row that is not is drawn again); any row fits where the block's rows
         are no lines."""
-        if fact is None or not fact.lines:
+        if fact is None or not (fact.lines or fact.beside):
             return lambda _row: True
         line = item.body[0]
         assert isinstance(line, Line)
         names = [part.name for part in line.segments]
+        if not fact.lines:  # points off the points read before (beside)
+            taken = {(env[x], env[y]) for x, y in fact.beside if x in env and y in env}
+            return lambda row: (row.scalars[names[0]], row.scalars[names[1]]) not in taken
         points = [(env[x], env[y]) for x, y in fact.off if x in env and y in env]
         seen: set[tuple[int, int, int]] = set()
         return lambda row: line_problem([row.scalars[name] for name in names], points,
