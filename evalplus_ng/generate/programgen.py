@@ -239,8 +239,6 @@ COVERED = re.compile(
     r"to itself|loops|!=|≠|\bnot equal|coincide|the same|reach any|to any other|"
     r"path between any", re.IGNORECASE)
 SUM_FLOOR = TOKENS[LARGE]
-#: A guarantee that edges join everything ("the wires connect the banks in such a way that
-#: all can be reached"): covered where the plan keeps a block a tree or connected.
 #: "Each person's location is unique": rows that give a location and more (where the
 #: person looks) distinct by the location (their first two fields).
 PLACES = re.compile(r"\blocation\s+is\s+unique|\blocations\s+are\s+(?:pairwise\s+)?"
@@ -248,6 +246,8 @@ PLACES = re.compile(r"\blocation\s+is\s+unique|\blocations\s+are\s+(?:pairwise\s
 #: "No stormtrooper stands at the same point with the gun": a block of points off the
 #: points read before it (covered where the plan keeps them so, else no plan).
 SAME_POINT = re.compile(r"\bat the same point (?:with|as)\b|\bsame point as\b", re.IGNORECASE)
+#: A guarantee that edges join everything ("the wires connect the banks in such a way that
+#: all can be reached"): covered where the plan keeps a block a tree or connected.
 CONNECTS = re.compile(r"\bconnects?\b[^.]*\b(?:all|every|any)\b", re.IGNORECASE)
 #: A guarantee that pointers or edges never come back ("there will be no managerial
 #: cycles", "no circular dependencies"): covered where the plan keeps a block's numbers
