@@ -503,8 +503,7 @@ def planar(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Facts 
     points = [pair for line in _before(grammar, block.name) or []
               if len(names := _integers(line, facts.counts) or []) in (2, 4)
               for pair in zip(names[::2], names[1::2], strict=True)]
-    around = [scope for values in examples for scope in scopes(grammar, values)
-              if block in scope.items]
+    around = _around(block, grammar, examples)
     fact = replace(facts.blocks.get(block.name, BlockFact()), lines=True, off=tuple(points))
     if any(_check_block(block, fact, scope) for scope in around):
         fact = replace(fact, off=())
@@ -513,6 +512,12 @@ def planar(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Facts 
     return replace(facts, blocks={**facts.blocks, block.name: fact},
                    relations=tuple(r for r in facts.relations
                                    if not {r.left, r.right} & set(coefficients)))
+
+
+def _around(block: Repeat, grammar: Grammar, examples: Sequence[Values]) -> list[_Scope]:
+    """The scopes of ``examples`` that read ``block`` (to check a fact of it on them)."""
+    return [scope for values in examples for scope in scopes(grammar, values)
+            if block in scope.items]
 
 
 def keyed(facts: Facts, grammar: Grammar, examples: Sequence[Values],
@@ -538,8 +543,7 @@ def keyed(facts: Facts, grammar: Grammar, examples: Sequence[Values],
             fact = replace(was, distinct=True, unordered=not places)
         else:
             continue  # two fields: the whole row is the pair, kept distinct as learnt
-        around = [scope for values in examples for scope in scopes(grammar, values)
-                  if block in scope.items]
+        around = _around(block, grammar, examples)
         if any(_check_block(block, fact, scope) for scope in around):
             fact = replace(fact, unordered=False)
         if not any(_check_block(block, fact, scope) for scope in around):
@@ -569,8 +573,7 @@ def beside(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Facts 
     if not points:
         return None
     fact = replace(facts.blocks.get(block.name, BlockFact()), beside=tuple(points))
-    around = [scope for values in examples for scope in scopes(grammar, values)
-              if block in scope.items]
+    around = _around(block, grammar, examples)
     if any(_check_block(block, fact, scope) for scope in around):
         return None
     return replace(facts, blocks={**facts.blocks, block.name: fact})
