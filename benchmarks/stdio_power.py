@@ -23,13 +23,16 @@ Tasks are judged one at a time, each (its rows and review entries) appended as o
 line to a progress file beside ``--out`` (``power.json.partial.jsonl``) as soon as it is
 done, and progress (tasks done of all, elapsed seconds) goes to stderr: a run stopped
 part way and started again with the same arguments skips the tasks recorded already. A
-record is reused only for the same programs, suite file and time limit (else the task is
-judged again); delete the file to measure afresh. ``--out`` and ``--review`` are written
+record is reused only for the same programs, the same record of the task in the suite
+file (its tests, expected outputs and limits) and the same time limit, else the task is
+judged again: a suite made afresh, where most tasks come out the same, re-judges only the
+tasks that changed (name the old progress file with ``--resume-from``). Delete the file to
+measure afresh. ``--out`` and ``--review`` are written
 at the end, in the same order as a run in one go.
 
     python benchmarks/stdio_power.py OUT/ProgramsPlus.jsonl.gz [--dataset ../shared/datasets/stdio]
         [--tasks N] [--every N] [--per-task 16] [-j 2] [--time-limit 4] [--out power.json]
-        [--review power.md]
+        [--review power.md] [--resume-from OLD.json.partial.jsonl]
 """
 
 from __future__ import annotations
@@ -194,6 +197,10 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=4.0)
     parser.add_argument("--out", type=Path, default=Path("power.json"))
     parser.add_argument("--review", type=Path, default=Path("power.md"))
+    parser.add_argument("--resume-from", type=Path, action="append", default=[],
+                        help="another run's progress file: its records of tasks judged "
+                             "from the same programs, task record and time limit are "
+                             "taken (repeatable; this run's own file wins)")
     options = parser.parse_args()
     # A "print any" task's outputs need a checker: no suite can judge its programs by
     # comparing with the reference's answer.
@@ -213,24 +220,33 @@ def main() -> None:
     places: dict[TaskId, list[int]] = {task_id: [] for task_id in tasks}
     for k, program in enumerate(programs):
         places[program.task_id].append(k)
-    suite_hash = _file_hash(options.suite)
+    task_hashes = task_record_hashes(options.suite)
     progress = progress_path(options.out)
     recorded = read_progress(progress)
+    taken = {path: read_progress(path) for path in options.resume_from}
     done: dict[TaskId, dict[str, Any]] = {}
     for task_id, ks in places.items():
-        record = recorded.get(task_id)
-        key = fingerprint([programs[k] for k in ks], suite_hash, options.time_limit)
-        if record is not None and record["fingerprint"] == key:
-            done[task_id] = record
+        key = fingerprint([programs[k] for k in ks], task_hashes[task_id],
+                          options.time_limit)
+        for records in (recorded, *taken.values()):
+            record = records.get(task_id)
+            if record is not None and record["fingerprint"] == key:
+                done[task_id] = record
+                break
     resumed_seconds = sum(record["seconds"] for record in done.values())
     if done:
-        print(f"resuming: {len(done)} of {len(tasks)} tasks recorded in {progress}",
+        where = ", ".join(str(path) for path in (progress, *options.resume_from))
+        print(f"resuming: {len(done)} of {len(tasks)} tasks recorded ({where})",
               file=sys.stderr, flush=True)
     hidden = [options.suite, options.dataset]
     with Backend(options.jobs).executor(Limits(), hidden) as executor, \
             progress.open("a", encoding="utf-8") as log:
         if log.tell() and not progress.read_bytes().endswith(b"\n"):
             log.write("\n")  # after a line cut short, a record starts on a line of its own
+        for task_id, record in done.items():
+            if recorded.get(task_id) is not record:  # taken from another run: kept here
+                log.write(json.dumps(record) + "\n")
+        log.flush()
         for task_id, ks in places.items():
             if task_id in done:
                 continue
@@ -239,7 +255,8 @@ def main() -> None:
             judged = judge_task(tasks[task_id], mine, task_id in has_plus, executor,
                                 options.time_limit)
             record = {"task_id": task_id,
-                      "fingerprint": fingerprint(mine, suite_hash, options.time_limit),
+                      "fingerprint": fingerprint(mine, task_hashes[task_id],
+                                                 options.time_limit),
                       "seconds": round(time.monotonic() - task_began, 1), "rows": judged}
             log.write(json.dumps(record) + "\n")
             log.flush()
@@ -311,19 +328,20 @@ def read_progress(path: Path) -> dict[TaskId, dict[str, Any]]:
     return records
 
 
-def fingerprint(programs: Sequence[Program], suite_hash: str, time_limit: float) -> str:
-    """What a task's record was judged from: its programs, the suite file, the time
-    limit. A record is reused only where this is the same."""
-    what = [suite_hash, time_limit, [[p.kind, p.code, p.change, p.recorded] for p in programs]]
+def fingerprint(programs: Sequence[Program], task_hash: str, time_limit: float) -> str:
+    """What a task's record was judged from: its programs, its record in the suite file,
+    the time limit. A record is reused only where this is the same."""
+    what = [task_hash, time_limit, [[p.kind, p.code, p.change, p.recorded] for p in programs]]
     return hashlib.sha256(json.dumps(what).encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def _file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+def task_record_hashes(path: Path) -> dict[TaskId, str]:
+    """Each task's record in the suite file (one JSON line a task), hashed as written."""
+    hashes: dict[TaskId, str] = {}
+    with gzip.open(path, "rb") as handle:
+        for line in handle:
+            hashes[json.loads(line)["task_id"]] = hashlib.sha256(line).hexdigest()
+    return hashes
 
 
 def table(passing: Sequence[Program], sides: Mapping[str, Sequence[ProgramResult | None]],
