@@ -95,6 +95,18 @@ def _free_port() -> int:
 
 @pytest.fixture
 def cluster() -> Iterator[Cluster]:
+    """A cluster of its own, for a test that kills one of its nodes."""
+    yield from _two_nodes()
+
+
+@pytest.fixture(scope="module")
+def shared_cluster() -> Iterator[Cluster]:
+    """One cluster for the tests that leave it as they found it (its start is most of
+    their time)."""
+    yield from _two_nodes()
+
+
+def _two_nodes() -> Iterator[Cluster]:
     # Short folders: Ray's unix sockets live below them (a path may not exceed 107 bytes).
     head, node = (Path(tempfile.mkdtemp(prefix=f"ng-ray-{name}-", dir="/tmp"))
                   for name in ("head", "node"))
@@ -161,13 +173,13 @@ def _evaluate(samples: Path, artifacts: Path, results: Path, *extra: str) -> str
     return result.stdout
 
 
-def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
+def test_evaluate_and_augment_on_ray_give_the_local_results(shared_cluster: Cluster,
                                                             tmp_path: Path) -> None:
     artifacts = _suite(tmp_path / "artifacts")
     samples = _samples(tmp_path / "s.jsonl", SAMPLES)
     local = _evaluate(samples, artifacts, tmp_path / "local.json", "-j", "2")
     remote = _evaluate(samples, artifacts, tmp_path / "ray.json", "--backend", "ray",
-                       "--address", cluster.address)
+                       "--address", shared_cluster.address)
     ours, theirs = (_judged(tmp_path / name) for name in ("local.json", "ray.json"))
     assert ours == theirs  # verdicts, failing inputs, failure kinds and identity
     assert remote.replace("ray.json", "local.json").splitlines()[2:] == local.splitlines()[1:]
@@ -176,7 +188,7 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
     assert per_node.count(",") == 1, per_node
     # augment: the same seed gives the same bytes wherever the tasks run.
     for name, extra in (("local", ["-j", "2"]),
-                        ("ray", ["--backend", "ray", "--address", cluster.address])):
+                        ("ray", ["--backend", "ray", "--address", shared_cluster.address])):
         result = CliRunner().invoke(main, ["augment", "--tasks", "0,53", "--per-task", "20",
                                            "--out", str(tmp_path / name), "--no-audit",
                                            "--no-reduce", "--no-calibrate", *extra])
@@ -188,7 +200,7 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
     shutil.copytree(tmp_path / "ray", tmp_path / "reduced")
     for folder, extra in ((tmp_path / "local", ["-j", "2"]),
                           (tmp_path / "reduced", ["--backend", "ray", "--address",
-                                                  cluster.address])):
+                                                  shared_cluster.address])):
         result = CliRunner().invoke(main, ["reduce", "--out", str(folder), *extra])
         assert result.exit_code == 0, result.output
         assert ("tasks reduced per Ray node" in result.stdout) == (folder.name == "reduced")
@@ -204,7 +216,7 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
                 == {**json.loads(theirs.read_text()), "seconds": 0})
     # calibrate: every task timed on the cluster (a unit measures its node's reference).
     result = CliRunner().invoke(main, ["calibrate", "--out", str(tmp_path / "ray"),
-                                       "--backend", "ray", "--address", cluster.address])
+                                       "--backend", "ray", "--address", shared_cluster.address])
     assert result.exit_code == 0, result.output
     # Two tasks in each of the plus, stress and edge suites (HumanEval's edge tier is
     # empty, its contracts being written, but its tasks are timed on their base tests).
@@ -220,7 +232,7 @@ def test_evaluate_and_augment_on_ray_give_the_local_results(cluster: Cluster,
             tmp_path / "local" / file)
 
 
-def test_program_tasks_on_ray_give_the_local_results(cluster: Cluster, tmp_path: Path,
+def test_program_tasks_on_ray_give_the_local_results(shared_cluster: Cluster, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     # Program tasks' jobs (programs on stdin, a checker's) are plain jobs to the cluster:
     # augment (its MINI too) and evaluate give the local bytes and verdicts.
@@ -228,7 +240,8 @@ def test_program_tasks_on_ray_give_the_local_results(cluster: Cluster, tmp_path:
 
     use_plan(monkeypatch)  # planning runs on the driver; the nodes run the reference
     tasks = sum_tasks(tmp_path / "tasks.jsonl.gz")
-    backends = {"local": ["-j", "2"], "ray": ["--backend", "ray", "--address", cluster.address]}
+    backends = {"local": ["-j", "2"],
+                "ray": ["--backend", "ray", "--address", shared_cluster.address]}
     for name, extra in backends.items():
         output = augment(tasks, tmp_path / name, "--no-calibrate", "--mini", *extra,
                          per_task=30).output
@@ -294,7 +307,8 @@ def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path
     assert ours == theirs and len(summary.results) == len(SAMPLES) + 12
 
 
-def test_a_ray_run_cut_short_resumes_where_it_stopped(cluster: Cluster, tmp_path: Path) -> None:
+def test_a_ray_run_cut_short_resumes_where_it_stopped(shared_cluster: Cluster,
+                                                      tmp_path: Path) -> None:
     # The driver alone writes the results file: what it judged before it stopped is kept
     # and a run with --resume judges only the rest.
     from evalplus_ng.evaluation.evaluate import EvalConfig
@@ -313,7 +327,8 @@ def test_a_ray_run_cut_short_resumes_where_it_stopped(cluster: Cluster, tmp_path
             raise Stopped
 
     def request(backend: str, results: str, resume: bool = False) -> EvaluateRequest:
-        where = Backend(2, backend == "ray", cluster.address if backend == "ray" else None)
+        where = Backend(2, backend == "ray",
+                        shared_cluster.address if backend == "ray" else None)
         return EvaluateRequest(samples=samples, suite="plus",
                                workspace=Workspace(resolve("humaneval"), artifacts, where),
                                config=EvalConfig(floor_seconds=0.5), resume=resume,

@@ -209,6 +209,90 @@ def test_a_word_of_even_length_in_every_example_stays_even() -> None:
     assert made and all(len(item.text.strip()) % 2 == 0 for item in made)
 
 
+TEXT_AND_PATTERN = """Input
+
+The first line contains string s (1 ≤ |s| ≤ 2000).
+
+The second line contains string p (1 ≤ |p| ≤ 500).
+
+Both strings will only consist of lower case English letters.
+
+Output
+
+Print the answer.
+"""
+TEXT_EXAMPLES = ["aaaaa\naa\n", "axbaxxb\nab\n"]
+
+
+def _is_subsequence(small: str, large: str) -> bool:
+    letters = iter(large)
+    return all(letter in letters for letter in small)
+
+
+def test_narrow_inputs_draw_their_words_from_a_few_letters() -> None:
+    """Words over 26 letters almost never hold a pattern as a subsequence: in a narrow
+    input both strings draw from the same two or three letters, so they do; every letter
+    of the alphabet still comes."""
+    plan = plan_for(task(TEXT_EXAMPLES, TEXT_AND_PATTERN))
+    assert plan.facts.words["x1"].alphabet == "abcdefghijklmnopqrstuvwxyz"
+    made = program_inputs(plan, TEXT_EXAMPLES, random.Random(2), 300)
+    assert all(plan.violation(item.text) is None for item in made)
+    pairs = [item.text.split() for item in made]
+    few = [(s, p) for s, p in pairs if len(s) >= 4 and len(set(s + p)) in (2, 3)]
+    assert len(few) >= 10
+    assert sum(_is_subsequence(p, s) for s, p in few if len(p) >= 2) >= 5
+    assert len({letter for s, p in pairs for letter in s + p}) == 26
+
+
+ONE_STRING = """Input
+
+The first line contains the initial string consisting of letters 'a' and 'b' only with \
+length from 1 to 10^6.
+
+Output
+
+Print the minimum number of steps modulo 10^9 + 7.
+"""
+
+
+def test_a_length_said_of_no_name_bounds_the_only_word() -> None:
+    """"The initial string ... with length from 1 to 10^6": the input's one word, though
+    the sentence names it not, and the examples were of 2 and 3 letters."""
+    plan = plan_for(task(["ab\n", "aab\n"], ONE_STRING))
+    fact = plan.facts.words["x1"]
+    assert (fact.alphabet, fact.shortest, fact.longest) == ("ab", 1, 10 ** 6)
+    made = program_inputs(plan, ["ab\n", "aab\n"], random.Random(1), 100)
+    assert max(len(item.text.strip()) for item in made) > 100
+    assert plan.violation("b\n") is None
+
+
+PAIRS_OF_ARRAY = """Input
+
+The first line contains two integers n and k (1 ≤ n ≤ 10^5, 1 ≤ k ≤ 10^9). The second \
+line contains the array containing n integers a1, a2, ..., an (-10^9 ≤ ai ≤ 10^9). The \
+numbers in the array can coincide. All numbers are separated with spaces.
+
+Output
+
+Print the k-th pair.
+"""
+PAIRS_EXAMPLES = ["2 4\n2 1\n", "3 2\n3 1 5\n"]
+
+
+def test_values_that_can_coincide_are_not_kept_distinct() -> None:
+    """Both examples' arrays had distinct values; "the numbers in the array can coincide"
+    says the opposite of a shape, so the plan keeps none and some arrays repeat a value."""
+    plan = plan_for(task(PAIRS_EXAMPLES, PAIRS_OF_ARRAY))
+    assert not plan.facts.runs["s1"].distinct
+    assert plan.violation("3 2\n1 1 2\n") is None
+    made = program_inputs(plan, PAIRS_EXAMPLES, random.Random(4), 100)
+    assert any(len(set(array)) < len(array) for item in made
+               if len(array := item.text.split("\n")[1].split()) >= 2)
+    said = plan_for(task(PAIRS_EXAMPLES, PAIRS_OF_ARRAY.replace("can coincide",
+                                                                "are pairwise distinct")))
+    assert said.facts.runs["s1"].distinct
+
+
 RANGE = """Input
 
 The only line contains two integers l and r (1 ≤ l ≤ r ≤ 100).

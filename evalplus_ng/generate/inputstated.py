@@ -222,7 +222,9 @@ def reached_ranges(alignment: Alignment, stated: Stated, ranges: Mapping[str, Ra
 def stated_words(alignment: Alignment, stated: Stated, learnt: Mapping[str, WordFact],
                  ) -> dict[str, WordFact]:
     """Words' alphabets and lengths as the statement gives them, where the examples keep
-    them (an alphabet holding every letter seen; a length range holding every length)."""
+    them (an alphabet holding every letter seen; a length range holding every length).
+    A length said of no name ("the initial string ... with length from 1 to 10^6") is
+    the word's where the input has only one word."""
     out = {}
     for var, fact in learnt.items():
         name = alignment.names.get(var, "")
@@ -231,7 +233,8 @@ def stated_words(alignment: Alignment, stated: Stated, learnt: Mapping[str, Word
         if alphabet and set(fact.alphabet) <= set(alphabet):
             letters = "".join(sorted(set(alphabet)))
         shortest, longest = fact.shortest, fact.longest
-        bound = stated.bound(name, length=True) if name else None
+        bound = stated.bound(name, length=True) if name else (
+            stated.bound("", length=True) if len(learnt) == 1 else None)
         if bound is not None and bound.high is not None and fact.length is None:
             low = int(bound.low) if bound.low is not None else 1
             if low <= fact.shortest and fact.longest <= bound.high:
@@ -246,6 +249,12 @@ def stated_words(alignment: Alignment, stated: Stated, learnt: Mapping[str, Word
 SHAPES = re.compile(r"distinct|differ|permutation|sort|increas|decreas|ascend|descend|"
                     r"order|unique|pairwise|exactly once|repeat|equal|same|coincid|match",
                     re.IGNORECASE)
+#: Words by which a statement says values may repeat ("The numbers in the array can
+#: coincide"): they name no shape that holds, and are taken out before :data:`SHAPES`
+#: looks.
+REPEATS_ALLOWED = re.compile(r"\b(?:can|may|could|might) (?:coincide|repeat|be (?:equal|the "
+                             r"same))\b|not (?:necessarily )?(?:distinct|different)",
+                             re.IGNORECASE)
 
 
 def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
@@ -264,7 +273,8 @@ def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
       of ``m`` rows: ``u_i ≤ m``);
     * a run's shape (distinct, ordered, a permutation, items below their positions) where
       its items are such numbers and the Input section names no shape (:data:`SHAPES`:
-      ``1 ≤ a_i ≤ 10^7``, though the examples were ``1 2 3``), and a block's rows distinct
+      ``1 ≤ a_i ≤ 10^7``, though the examples were ``1 2 3``; "the numbers can coincide"
+      names none, :data:`REPEATS_ALLOWED`), and a block's rows distinct
       where it reads such numbers only (test cases of one ``n`` each: ``n`` twice is an
       input);
     * such a number never its row's number, nor one the statement bounds by a variable
@@ -309,7 +319,7 @@ def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
     blocks = {name: replace(fact, unlike_row=tuple(n for n in fact.unlike_row
                                                    if n not in rowless))
               for name, fact in facts.blocks.items()}
-    if not SHAPES.search(section):
+    if not SHAPES.search(REPEATS_ALLOWED.sub(" ", section)):
         runs = {var: RunFact() if var in free else fact for var, fact in runs.items()}
         for block in _blocks(grammar):
             fact = blocks.get(block.name)

@@ -139,9 +139,12 @@ RELATED = 0.15
 #: Chance a random or medium input is *narrow*: its numbers (not its sizes) drawn within
 #: one of :data:`NARROW_WIDTHS` of 0 (or of their range's nearest end), where points
 #: coincide, fall on one line, circles touch and values repeat: what geometry and counting
-#: bugs need and wide random numbers almost never give.
+#: bugs need and wide random numbers almost never give. Its words draw from a few letters
+#: (:data:`FEW_LETTERS`), for the same reason.
 NARROW = 0.25
 NARROW_WIDTHS = (1, 2, 3, 5, 10)
+#: How many letters of its alphabet a narrow input's words are drawn from.
+FEW_LETTERS = (2, 3)
 #: Chance a random or medium input that is not narrow draws its points *shaped*
 #: (:mod:`~evalplus_ng.generate.pointgen`): on a few lines, on a grid, circles touching,
 #: with coordinates anywhere in their ranges (three collinear points among many, points
@@ -493,6 +496,9 @@ class _Maker:
         #: The blocks whose rows this input draws shaped, by name: their fields.
         self.point_rows = point_blocks(plan.inferred.grammar, plan.facts) \
             if self.shaped and plan.inferred is not None else {}
+        #: A narrow input's words' few letters, by the alphabet they are drawn from
+        #: (:meth:`letters`).
+        self.few: dict[str, str] = {}
         #: Values a shaped drawing chose for fields not drawn yet; each is taken where it
         #: lies within the field's window when drawn, else the field is drawn as any.
         self.planned: dict[str, int] = {}
@@ -815,9 +821,20 @@ class _Maker:
             out.sort()
         return out
 
+    def letters(self, alphabet: str) -> str:
+        """The letters a word over ``alphabet`` is drawn from: in a narrow input two or
+        three of them, the same for every word of the input over it (a pattern in a text,
+        runs, matches: what words over 26 letters rarely have), else all."""
+        if not self.narrow or len(alphabet) <= FEW_LETTERS[-1]:
+            return alphabet
+        if alphabet not in self.few:
+            chosen = self.rng.sample(alphabet, self.rng.choice(FEW_LETTERS))
+            self.few[alphabet] = "".join(sorted(chosen))
+        return self.few[alphabet]
+
     def word(self, name: str, env: Mapping[str, Scalar]) -> str:
         fact = self.facts.words.get(name)
-        alphabet = fact.alphabet if fact else "ab"
+        alphabet = self.letters(fact.alphabet) if fact else "ab"
         if fact is not None and fact.length is not None:
             length = fact.length.of(env)
         elif fact is not None:  # a length is a size: small mostly, larger by the kind

@@ -984,7 +984,7 @@ def _prose_bounds(sentence: str, line: LineSpec | None, last: LineSpec | None,
                             _ref(high_end, 0) if high_end.name else None)
     length = re.search(r"(?:length|lengths) (?:(?:is |are )?at most|does not exceed|doesn't "
                        r"exceed|not exceeding|can vary from 1 to|from 1 to|of at most)\s*"
-                       r"(\d+(?:\*10\^\d+)?)", low)
+                       r"(\d+(?:\*10\^\d+|\^\d+)?)", low)
     if length:
         form, _ = _expression(length.group(1), lost)
         named = _STRING_NAME.search(sentence)
