@@ -293,6 +293,15 @@ def test_values_that_can_coincide_are_not_kept_distinct() -> None:
     assert said.facts.runs["s1"].distinct
 
 
+def test_a_bound_by_a_power_whose_superscript_was_lost_gives_no_plan() -> None:
+    """"1 ≤ k ≤ n2" is k ≤ n²: no plan reads it, and one keeping the examples' k ≤ 4
+    would admit n = 1, k = 4."""
+    lost = PAIRS_OF_ARRAY.replace("1 ≤ k ≤ 10^9", "1 ≤ k ≤ n2")
+    plan = plan_for(task(PAIRS_EXAMPLES, lost))
+    assert plan.inferred is None and "by n2" in plan.reason
+    assert plan_for(task(PAIRS_EXAMPLES, PAIRS_OF_ARRAY)).inferred is not None
+
+
 RANGE = """Input
 
 The only line contains two integers l and r (1 ≤ l ≤ r ≤ 100).

@@ -90,6 +90,7 @@ from evalplus_ng.generate.statement import (
     MAX_DEGREE,
     NO_MULTI_EDGES,
     NO_SELF_LOOPS,
+    Stated,
     degree_bound,
     input_section,
     powers_lost,
@@ -373,6 +374,9 @@ def plan_for(task: ProgramTask) -> InputPlan:
         if not found:
             return InputPlan(task.task_id, None, NO_AGREEMENT)
     chosen, alignment = choose(found, stated)
+    power = _lost_power(stated, set(alignment.names.values()))
+    if power is not None:
+        return InputPlan(task.task_id, None, power)
     largest = size(chosen.grammar) + ALTERNATIVE_SLACK
     # where the statement confirms every line of the grammar, it settles the reading;
     # elsewhere an input must fit every reading the statement does not speak against
@@ -460,6 +464,21 @@ def plan_for(task: ProgramTask) -> InputPlan:
         chosen.grammar, facts)
     return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds,
                      geometric)
+
+
+def _lost_power(stated: Stated, names: set[str]) -> str | None:
+    """Why no plan reads a bound whose side is a variable's power with its superscript
+    lost (``1 ≤ k ≤ n2``: ``k ≤ n²``; a plan keeping the examples' ``k ≤ 4`` admits ``n =
+    1, k = 4``), or None where no bound is such."""
+    for bound in stated.bounds:
+        for ref in (bound.low_ref, bound.high_ref):
+            power = re.fullmatch(r"([A-Za-z]+)(\d)", ref.name) if ref is not None else None
+            if power is not None and ref is not None and ref.name not in names \
+                    and power.group(1) in names:
+                return (f"the statement bounds {bound.name} by {ref.name} ({power.group(1)} "
+                        f"to the power {power.group(2)}, its superscript lost), which no "
+                        "plan checks")
+    return None
 
 
 def _pointed(items: Sequence[Item], facts: Facts) -> bool:
