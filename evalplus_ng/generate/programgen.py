@@ -374,7 +374,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
         if not found:
             return InputPlan(task.task_id, None, NO_AGREEMENT)
     chosen, alignment = choose(found, stated)
-    power = _lost_power(stated, set(alignment.names.values()))
+    power = _bound_by_lost_power(stated, set(alignment.names.values()))
     if power is not None:
         return InputPlan(task.task_id, None, power)
     largest = size(chosen.grammar) + ALTERNATIVE_SLACK
@@ -466,15 +466,16 @@ def plan_for(task: ProgramTask) -> InputPlan:
                      geometric)
 
 
-def _lost_power(stated: Stated, names: set[str]) -> str | None:
+def _bound_by_lost_power(stated: Stated, names: set[str]) -> str | None:
     """Why no plan reads a bound whose side is a variable's power with its superscript
     lost (``1 ≤ k ≤ n2``: ``k ≤ n²``; a plan keeping the examples' ``k ≤ 4`` admits ``n =
     1, k = 4``), or None where no bound is such."""
     for bound in stated.bounds:
         for ref in (bound.low_ref, bound.high_ref):
-            power = re.fullmatch(r"([A-Za-z]+)(\d)", ref.name) if ref is not None else None
-            if power is not None and ref is not None and ref.name not in names \
-                    and power.group(1) in names:
+            if ref is None or ref.name in names:
+                continue
+            power = re.fullmatch(r"([A-Za-z]+)(\d)", ref.name)
+            if power is not None and power.group(1) in names:
                 return (f"the statement bounds {bound.name} by {ref.name} ({power.group(1)} "
                         f"to the power {power.group(2)}, its superscript lost), which no "
                         "plan checks")
