@@ -302,6 +302,38 @@ def test_a_bound_by_a_power_whose_superscript_was_lost_gives_no_plan() -> None:
     assert plan_for(task(PAIRS_EXAMPLES, PAIRS_OF_ARRAY)).inferred is not None
 
 
+ROOKS = """Input
+
+The only line of the input contains two integers n and k (1 ≤ n ≤ 200000; 0 ≤ k ≤ (n(n - 1))/(2)).
+
+Output
+
+Print the answer.
+"""
+ROOKS_EXAMPLES = ["3 2\n", "3 3\n", "4 0\n", "1337 42\n"]
+
+
+def test_a_side_given_by_a_formula_bounds_every_input() -> None:
+    """``k ≤ n(n-1)/2``: k reaches past the examples' k ≤ n (which held by chance) and
+    stays within its own n's formula; ``1 1`` (k must be 0 for n = 1) is no input."""
+    plan = plan_for(task(ROOKS_EXAMPLES, ROOKS))
+    assert plan.contract is not None
+    assert plan.contract["facts"]["sides"] == ["x2 <= x1 * (x1 - 1) / 2"]
+    assert plan.violation("1 1\n") == "x2 <= x1 * (x1 - 1) / 2 broken"
+    assert plan.violation("1 0\n") is None and plan.violation("5 10\n") is None
+    made = program_inputs(plan, ROOKS_EXAMPLES, random.Random(4), 200)
+    pairs = [tuple(map(int, item.text.split())) for item in made]
+    assert pairs and all(k <= n * (n - 1) // 2 for n, k in pairs)
+    assert any(k > n for n, k in pairs)
+    assert any(n == 1 for n, _ in pairs)
+
+
+def test_a_side_no_formula_reads_gives_no_plan() -> None:
+    """``0 ≤ k ≤ <image>``: whatever the image said, the examples' range may break it."""
+    plan = plan_for(task(ROOKS_EXAMPLES, ROOKS.replace("(n(n - 1))/(2)", "<image>")))
+    assert plan.inferred is None and "no formula reads" in plan.reason
+
+
 RANGE = """Input
 
 The only line contains two integers l and r (1 ≤ l ≤ r ≤ 100).

@@ -80,6 +80,48 @@ def test_a_chain_of_variables_gives_refs_and_the_numbers_through_it() -> None:
     assert stated.lines[1].names == ("l", "r")
 
 
+def test_a_side_no_linear_form_says_is_kept_as_a_formula() -> None:
+    """``k ≤ n(n-1)/2``, ``t ≤ n + m``, ``a_i ≤ 2^k - 1``: sides the plan must keep, so the
+    bound says them as formulas; a strict one moves inward."""
+    stated = stated_input(prompt(
+        "The only line contains n, k, m, t (1 ≤ n ≤ 200000; 0 ≤ k ≤ (n(n - 1))/(2), "
+        "1 ≤ m ≤ 30, 5 ≤ t < n + m).\nThe next line contains n integers a_1, …, a_n "
+        "(0 ≤ a_i ≤ 2^k - 1)."))
+    k = stated.bound("k")
+    assert k is not None and (k.low, k.high, k.high_ref) == (0, None, None)
+    assert k.unread == (("high", "n * (n - 1) / 2"),)
+    assert stated.bound("t").unread == (("high", "(n + m) - 1"),)  # type: ignore[union-attr]
+    assert stated.bound("a").unread == (("high", "2 ** k - 1"),)  # type: ignore[union-attr]
+    assert stated.bound("n").unread == ()  # type: ignore[union-attr]
+    assert stated.bound("m").unread == ()  # type: ignore[union-attr]
+
+
+def test_a_side_nothing_reads_is_marked_unread() -> None:
+    """``0 ≤ m ≤ <image>``: the image was the side; ``min(n, m)``: the ref keeps one of
+    its two variables, so the formula says the side."""
+    lost = stated_input(prompt(
+        "The first line contains n and m (1 ≤ n ≤ 100, 0 ≤ m ≤ <image>)."))
+    m = lost.bound("m")
+    assert m is not None and m.low == 0 and m.unread == (("high", ""),)
+    both = stated_input(prompt(
+        "The first line contains n, m, k (1 ≤ n, m ≤ 100, 1 ≤ k ≤ min(n, m))."))
+    assert both.bound("k").unread == (("high", "min(n, m)"),)  # type: ignore[union-attr]
+    one = stated_input(prompt("The first line contains n, k (1 ≤ k ≤ min(n, 10^5))."))
+    assert one.bound("k").unread == ()  # type: ignore[union-attr]
+    edges = stated_input(prompt(
+        "The first line contains n, m (2 ≤ n ≤ 10^5, n - 1 ≤ m ≤ min(n(n-1)/2, 2·10^5))."))
+    m = edges.bound("m")
+    assert m is not None and (m.high, m.low_ref) == (200_000, Ref("n", offset=Fraction(-1)))
+    assert m.unread == (("high", "min(n * (n - 1) / 2, 2 * 10 ** 5)"),)
+
+
+def test_a_bullet_is_no_side() -> None:
+    """"* 1 ≤ N ≤ 10^6" under a list: the star is the bullet's, not a product's."""
+    stated = stated_input(prompt("The first and only line contains integer N.\n\n"
+                                 "  * 1 ≤ N ≤ 10^6"))
+    assert stated.bound("N") == Bound("N", 1, 10**6, line=0)
+
+
 def test_lost_superscripts_are_powers_only_where_the_section_writes_none() -> None:
     lost = stated_input(prompt(
         "The first line contains integer n (1 ≤ n ≤ 105). The second line contains n "

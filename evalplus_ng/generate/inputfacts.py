@@ -21,7 +21,9 @@ leans to keeping:
   no managerial cycles", :func:`parent_pointers`); a block of lines ``a x + b y + c = 0``,
   each a line, no two the same, none through the points read before them (:func:`planar`);
 * two points side by side on a line never the same point (``(x, y) != (u, v)`` on a line
-  of four numbers or more: a person never looks at his own position) (``Facts.apart``).
+  of four numbers or more: a person never looks at his own position) (``Facts.apart``);
+* where the statement says so (never learnt): a number within a formula of the numbers
+  read before it (``k <= n * (n - 1) / 2``, ``a_i <= 2 ** k - 1``) (:class:`Side`).
 
 Pure: values in, facts out; facts and values in, a violation (or None) out.
 """
@@ -35,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
+from evalplus_ng.generate.formula import Formula
 from evalplus_ng.generate.inputgrammar import (
     FLOAT,
     INT,
@@ -74,6 +77,27 @@ class Relation:
     left: str
     op: str
     right: str
+
+
+@dataclass(frozen=True)
+class Side:
+    """``name OP formula`` (``OP`` ``<=`` or ``>=``) for a number (a run as ``name``: each
+    of its items) and a formula of numbers of its scope or an enclosing one."""
+
+    name: str
+    op: str
+    formula: Formula
+
+    def limit(self, env: Mapping[str, Scalar]) -> float | None:
+        """The side's value where ``env`` gives its formula's numbers, rounded inward for
+        integers (``k <= 7/2``: ``k <= 3``); None where it does not."""
+        value = self.formula.value(env)
+        if value is None:
+            return None
+        return math.floor(value) if self.op == "<=" else math.ceil(value)
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.op} {self.formula}"
 
 
 @dataclass(frozen=True)
@@ -155,6 +179,8 @@ class Facts:
     apart: tuple[tuple[str, str, str, str], ...] = ()
     #: Variables that count something (a run's length, a block's iterations).
     counts: frozenset[str] = frozenset()
+    #: Numbers bounded by a formula of others (the statement's ``k ≤ n(n-1)/2``).
+    sides: tuple[Side, ...] = ()
 
     def describe(self) -> dict[str, Any]:
         """JSON-able (stored in the artifact's contract)."""
@@ -171,6 +197,7 @@ class Facts:
             "ties": [f"{a} == {b}" for a, b in self.ties],
             **({"apart": [f"({a}, {b}) != ({c}, {d})" for a, b, c, d in self.apart]}
                if self.apart else {}),
+            **({"sides": [str(side) for side in self.sides]} if self.sides else {}),
             "counts": sorted(self.counts),
         }
 
@@ -220,8 +247,8 @@ def _fields(items: Sequence[Item]) -> Iterator[Field | Seq]:
 
 
 def holds(op: str, a: float, b: float) -> bool:
-    """Whether ``a op b`` for one of :data:`OPS`."""
-    return {"==": a == b, "<": a < b, "<=": a <= b, "!=": a != b}[op]
+    """Whether ``a op b`` for one of :data:`OPS` (or ``>=``, a :class:`Side`'s)."""
+    return {"==": a == b, "<": a < b, "<=": a <= b, "!=": a != b, ">=": a >= b}[op]
 
 
 def exact(value: Scalar) -> float:
@@ -873,6 +900,11 @@ def _check_scope(facts: Facts, scope: _Scope) -> str | None:
         if all(name in scope.env for name in (a, b, c, d)) and (
                 scope.env[a], scope.env[b]) == (scope.env[c], scope.env[d]):
             return f"({a}, {b}) == ({c}, {d})"
+    for side in facts.sides:
+        limit = side.limit(scope.env) if side.name in own else None
+        if limit is not None and any(not holds(side.op, exact(value), limit)
+                                     for value in own[side.name]):
+            return f"{side} broken"
     for relation in facts.relations:
         if relation.left in own and relation.right in scope.env:
             right = exact(scope.env[relation.right])

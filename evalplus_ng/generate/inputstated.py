@@ -23,9 +23,11 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import product
 
+from evalplus_ng.generate.formula import Formula
 from evalplus_ng.generate.infergrammar import Inferred
-from evalplus_ng.generate.inputfacts import Facts, Range, Relation, RunFact, WordFact
+from evalplus_ng.generate.inputfacts import Facts, Range, Relation, RunFact, Side, WordFact
 from evalplus_ng.generate.inputgrammar import WORD, Count, Field, Item, Line, Repeat, Seq
 from evalplus_ng.generate.statement import NOT_EQUAL, SOME, LineSpec, Ref, Stated
 
@@ -142,6 +144,63 @@ def stated_ranges(alignment: Alignment, stated: Stated, learnt: Mapping[str, Ran
         if low <= seen.low and seen.high <= high:
             out[var] = Range(low, high)
     return out
+
+
+def stated_sides(alignment: Alignment, stated: Stated) -> tuple[Side, ...] | str:
+    """The statement's sides that no number nor linear form of one variable says, as
+    formulas over the grammar's variables (``0 ≤ k ≤ n(n-1)/2``: ``k <= n * (n - 1) / 2``);
+    or why a plan cannot keep one (a text): no formula reads it (``m ≤ <image>``), the
+    formula reads a variable no line of the grammar is named by, or the variable bounded
+    is itself named by none (its examples' range may break the side)."""
+    var_of = {name: var for var, name in alignment.names.items()}
+    out = []
+    for bound in stated.bounds:
+        for side, text in bound.unread:
+            if not text:
+                return (f"the statement bounds {bound.name} by a {side} side that no "
+                        "formula reads")
+            formula = Formula(text)
+            missing = sorted((formula.names() | {bound.name}) - var_of.keys())
+            if missing:
+                return (f"the statement bounds {bound.name} by {text}, and the input's "
+                        f"lines as read name no {', '.join(missing)}")
+            made = Side(var_of[bound.name], "<=" if side == "high" else ">=",
+                        formula.renamed(var_of))
+            if made not in out:
+                out.append(made)
+    return tuple(out)
+
+
+def sided(facts: Facts, sides: Sequence[Side], stated: Sequence[Relation]) -> Facts:
+    """``facts`` with the statement's ``sides``: each number's range reaching as far as
+    its formula does over the ranges of the numbers it reads (``k <= n * (n - 1) / 2``, ``n
+    ≤ 2·10^5``: ``k`` up to about 2·10^10, not the examples' largest), the side keeping
+    each input's ``k`` within its own ``n``; and without a relation the examples showed
+    between such a number and one its formula reads, unless ``stated`` (``k <= n`` in
+    every example held by chance)."""
+    if not sides:
+        return facts
+    ranges = dict(facts.ranges)
+    for side in sides:
+        seen = ranges.get(side.name)
+        reads = sorted(side.formula.names())
+        if seen is None or any(name not in ranges for name in reads):
+            continue
+        corners = [side.limit(dict(zip(reads, point, strict=True)))
+                   for point in product(*((ranges[name].low, ranges[name].high)
+                                          for name in reads))]
+        if any(corner is None for corner in corners):
+            continue
+        values = [corner for corner in corners if corner is not None]
+        if side.op == "<=":
+            ranges[side.name] = Range(seen.low, max(seen.high, max(values)))
+        else:
+            ranges[side.name] = Range(min(seen.low, min(values)), seen.high)
+    pairs = {frozenset((side.name, name)) for side in sides for name in side.formula.names()}
+    kept = {frozenset((r.left, r.right)) for r in stated}
+    relations = tuple(r for r in facts.relations if frozenset((r.left, r.right)) not in pairs
+                      or frozenset((r.left, r.right)) in kept)
+    return replace(facts, ranges=ranges, relations=relations, sides=tuple(sides))
 
 
 def stated_relations(alignment: Alignment, stated: Stated) -> list[Relation]:

@@ -38,6 +38,7 @@ from evalplus_ng.generate.inputfacts import (
     BlockFact,
     Facts,
     Range,
+    Side,
     beside,
     bound_degree,
     check,
@@ -78,8 +79,10 @@ from evalplus_ng.generate.inputstated import (
     choose,
     grammar_lines,
     reached_ranges,
+    sided,
     stated_ranges,
     stated_relations,
+    stated_sides,
     stated_words,
     unsaid,
 )
@@ -377,6 +380,11 @@ def plan_for(task: ProgramTask) -> InputPlan:
     power = _bound_by_lost_power(stated, set(alignment.names.values()))
     if power is not None:
         return InputPlan(task.task_id, None, power)
+    # "0 ≤ k ≤ n(n-1)/2": a side kept by its formula, or no plan (the examples' range of
+    # k may break it: k = 1 where n = 1)
+    sides = stated_sides(alignment, stated)
+    if isinstance(sides, str):
+        return InputPlan(task.task_id, None, sides)
     largest = size(chosen.grammar) + ALTERNATIVE_SLACK
     # where the statement confirms every line of the grammar, it settles the reading;
     # elsewhere an input must fit every reading the statement does not speak against
@@ -421,6 +429,11 @@ def plan_for(task: ProgramTask) -> InputPlan:
     # "|x| ≤ 1000", "1 ≤ k ≤ 10^9": a coordinate below the number of points, k below n in
     # every example held by chance
     facts = unsaid(chosen.grammar, alignment, stated, ranged, facts, section)
+    facts = sided(facts, sides, stated_relations(alignment, stated))
+    broken = next((why for seed in seeds if (why := check(facts, chosen.grammar, seed))), None)
+    if sides and broken:
+        return InputPlan(task.task_id, None, f"an example breaks the statement's bound as "
+                                             f"read: {broken}")
     # what the statement says only (the examples would keep it by chance as often)
     if NO_CYCLES.search(section):
         facts = parent_pointers(facts, chosen.grammar, seeds) or facts
@@ -525,6 +538,10 @@ class _Maker:
         #: Each number's bounding relations, ``(op, other, other_is_right)`` (``!=``
         #: bounds nothing): :meth:`window` runs once per value drawn.
         self.bounding: dict[str, list[tuple[str, str, bool]]] = {}
+        #: Each number's sides (:class:`Side`), by name.
+        self.sides: dict[str, list[Side]] = {}
+        for side in plan.facts.sides:
+            self.sides.setdefault(side.name, []).append(side)
         for relation in plan.facts.relations:
             if relation.op == "!=":
                 continue
@@ -733,6 +750,14 @@ class _Maker:
                 high = min(high, value if op == "<=" else value - 1)
             else:  # other OP name: from below
                 low = max(low, value if op == "<=" else value + 1)
+        for side in self.sides.get(name, ()):
+            limit = side.limit(env)
+            if limit is None:
+                continue
+            if side.op == "<=":
+                high = min(high, limit)
+            else:
+                low = max(low, limit)
         return (low, high) if low <= high else None
 
     def number(self, low: float, high: float, kind: str, size: bool = False) -> Scalar:

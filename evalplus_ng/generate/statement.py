@@ -33,6 +33,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from evalplus_ng.generate.formula import Formula
+
 Number = int | float
 
 #: Guarantee kinds (:attr:`Guarantee.kind`).
@@ -95,6 +97,11 @@ class Bound:
     #: The index in :attr:`Stated.lines` of the line described where the bound is stated
     #: (the sentence's own line, else the last one described before it; None: none yet).
     line: int | None = None
+    #: The sides no number nor linear form of one variable says, ``(side, formula)``:
+    #: ``("high", "n * (n - 1) / 2")`` for ``k ≤ n(n-1)/2``, ``("high", "n + m")``,
+    #: ``("high", "")`` for ``m ≤ <image>`` (no formula reads it). A plan keeps such a
+    #: side by its formula or not at all: the examples' range may break it.
+    unread: tuple[tuple[str, str], ...] = ()
 
     def admits(self, value: Number | Fraction,
                env: Mapping[str, Number | Fraction] | None = None) -> bool:
@@ -174,7 +181,8 @@ class Stated:
                      next((b.low_ref for b in found if b.low_ref), None),
                      next((b.high_ref for b in found if b.high_ref), None), length,
                      all(b.indexed for b in found),
-                     found[0].line if len({b.line for b in found}) == 1 else None)
+                     found[0].line if len({b.line for b in found}) == 1 else None,
+                     tuple(dict.fromkeys(side for b in found for side in b.unread)))
 
     def alphabet(self, name: str) -> str | None:
         """The characters a string ``name`` may hold (None: not said)."""
@@ -342,23 +350,7 @@ def _expression(text: str, lost: bool) -> tuple[_Linear | None, list[_Linear]]:
         parts = _split_top(mins.group(1))
         args = [a for a in (_expression(p, lost)[0] for p in parts) if a is not None]
         return None, args
-    names: dict[str, str] = {}
-
-    def name(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token.startswith("|"):
-            key = "|" + base_name(token.strip("|").strip()) + "|"
-        else:
-            key = base_name(token)
-        ident = f"v{len(names)}"
-        names.setdefault(ident, key)
-        return ident
-
-    code = re.sub(r"\|[^|]+\||" + _NAME, name, text)
-    code = re.sub(r"(\d)\s*(?=[v(])", r"\1*", code)  # 2k, 2(n+1)
-    code = re.sub(r"\)\s*(?=[v(\d])", ")*", code)  # (n)(n-1)
-    code = re.sub(r"(v\d+)\s*\(", r"\1*(", code)  # n(n-1)
-    code = code.replace("^", "**")
+    code, names = _code(text)
     try:
         form = _linear(ast.parse(code, mode="eval").body)
     except (SyntaxError, ValueError, ZeroDivisionError, OverflowError):
@@ -368,6 +360,44 @@ def _expression(text: str, lost: bool) -> tuple[_Linear | None, list[_Linear]]:
     if form.name:
         form = replace(form, name=names[form.name])
     return form, []
+
+
+def _code(text: str) -> tuple[str, dict[str, str]]:
+    """A term in Python syntax over placeholders ``v0``, ``v1``, ... and what each stands
+    for (a base name, ``|s|`` for a length): ``2k`` -> ``2*v0``, ``n(n-1)`` ->
+    ``v0*(v0-1)``, ``2^k`` -> ``2**v0``."""
+    names: dict[str, str] = {}
+
+    def name(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token in ("min", "max"):
+            return token
+        if token.startswith("|"):
+            key = "|" + base_name(token.strip("|").strip()) + "|"
+        else:
+            key = base_name(token)
+        ident = next((k for k, v in names.items() if v == key), f"v{len(names)}")
+        names[ident] = key
+        return ident
+
+    code = re.sub(r"\|[^|]+\||" + _NAME, name, text)
+    code = re.sub(r"(\d)\s*(?=[v(])", r"\1*", code)  # 2k, 2(n+1)
+    code = re.sub(r"\)\s*(?=[v(\d])", ")*", code)  # (n)(n-1)
+    code = re.sub(r"(v\d+)\s*\(", r"\1*(", code)  # n(n-1)
+    return code.replace("^", "**"), names
+
+
+def _formula(text: str, lost: bool) -> Formula | None:
+    """A chain term no linear form reads (``n(n-1)/2``, ``n + m``, ``2^k - 1``,
+    ``min(n, m)``) as a formula over the statement's names (None: not one, or a length)."""
+    text = restore_powers(text.strip(), lost)
+    if not text or "|" in text:
+        return None
+    code, names = _code(text)
+    formula = Formula.parse(code)
+    if formula is None or not formula.names():
+        return None
+    return formula.renamed(names)
 
 
 def _split_top(text: str) -> list[str]:
@@ -406,7 +436,10 @@ def _tokens(text: str) -> list[_Tok]:
 
 
 def _expr_end(toks: Sequence[_Tok], at: int) -> int:
-    """The end of the expression that starts at ``at`` (``at`` itself: none)."""
+    """The end of the expression that starts at ``at`` (``at`` itself: none; none starts
+    with ``*``, ``/`` or ``^``: "* 1 ≤ N ≤ 10^6" is a bullet's)."""
+    if at < len(toks) and toks[at].text in ("*", "/", "^"):
+        return at
     depth, end, seen = 0, at, False
     while end < len(toks):
         tok = toks[end]
@@ -473,9 +506,10 @@ def _chains(text: str) -> Iterator[tuple[list[list[_Tok]], list[str]]]:
                 continue
             pos = end
             break
-        # "0 ≤ m ≤ <image>": a chain whose last side is lost still bounds what it can
+        # "0 ≤ m ≤ <image>": a chain whose last side is lost still bounds what it can (an
+        # empty last term stands for the side lost)
         if len(terms) >= 2 and len(ops) in (len(terms) - 1, len(terms)):
-            yield terms, ops[:len(terms) - 1]
+            yield terms + [[]] * (len(ops) - len(terms) + 1), ops
             at = pos
         else:
             at += 1
@@ -509,16 +543,27 @@ def _chain_bounds(terms: list[list[_Tok]], ops: list[str], lost: bool,
         return
     values: list[tuple[_Linear | None, list[_Linear]]] = []
     names: list[list[tuple[str, bool, bool]] | None] = []
+    formulas: list[Formula | None] = []
     for term in terms:
-        listed = _names_of(term)
+        listed = _names_of(term) if term else None
         names.append(listed)
-        values.append(_expression(" ".join(t.text for t in term), lost))
+        text = " ".join(t.text for t in term)
+        values.append(_expression(text, lost))
+        formula = _formula(text, lost) if values[-1][0] is None else None
+        mins = values[-1][1]
+        # min(n, m), min(n(n-1)/2, 2·10^5): a side no ref nor number says whole
+        if mins and formula is not None and sum(1 for m in mins if m.name) <= 1 and len(
+                mins) == len(_split_top(text[text.index("(") + 1:text.rindex(")")])):
+            formula = None
+        formulas.append(formula)
     for index, listed in enumerate(names):
-        if listed is None:
+        if listed is None or not terms[index]:
             continue
         scalar = not any(indexed for _, _, indexed in listed)
-        low, low_ref = _side(values, names, ops, index, -1, scalar)
-        high, high_ref = _side(values, names, ops, index, +1, scalar)
+        low, low_ref, low_unread = _side(values, names, formulas, ops, index, -1, scalar)
+        high, high_ref, high_unread = _side(values, names, formulas, ops, index, +1, scalar)
+        unread = tuple((side, text) for side, text in (("low", low_unread), (
+            "high", high_unread)) if text is not None)
         for name, bars, indexed in listed:
             length = bars and (name in strings or (low is not None and low >= 0))
             lo, hi, below, above = low, high, low_ref, high_ref
@@ -534,18 +579,21 @@ def _chain_bounds(terms: list[list[_Tok]], ops: list[str], lost: bool,
                 above = None
             if bars and not length:
                 below = above = None
-            if lo is None and hi is None and below is None and above is None:
+            if lo is None and hi is None and below is None and above is None and not unread:
                 continue
-            yield Bound(name, lo, hi, below, above, length, indexed)
+            yield Bound(name, lo, hi, below, above, length, indexed, unread=unread)
 
 
 def _side(values: Sequence[tuple[_Linear | None, list[_Linear]]],
-          names: Sequence[list[tuple[str, bool, bool]] | None], ops: Sequence[str], index: int,
-          step: int, scalar: bool) -> tuple[Number | None, Ref | None]:
+          names: Sequence[list[tuple[str, bool, bool]] | None],
+          formulas: Sequence[Formula | None], ops: Sequence[str], index: int,
+          step: int, scalar: bool) -> tuple[Number | None, Ref | None, str | None]:
     """The numeric bound and the nearest variable bound of term ``index`` on one side
-    (``step`` -1: below, +1: above), strict operators made inclusive on integers. A
-    ``scalar`` takes no number through a list's value (``1 <= x_i < y_i <= n`` says
-    nothing of ``n`` when there is no pair)."""
+    (``step`` -1: below, +1: above), strict operators made inclusive on integers, and
+    where the nearest term the side reaches is no number nor linear form of one variable
+    (``n(n-1)/2``, ``n + m``, ``min(n, m)``, a lost ``<image>``) its formula (``""``: none
+    reads it; None: the side is read). A ``scalar`` takes no number through a list's
+    value (``1 <= x_i < y_i <= n`` says nothing of ``n`` when there is no pair)."""
     strict, ref, at = 0, None, index
     while 0 <= at + step < len(values):
         op = ops[at] if step > 0 else ops[at - 1]
@@ -555,20 +603,35 @@ def _side(values: Sequence[tuple[_Linear | None, list[_Linear]]],
         listed = names[at]
         if value is None and mins and step > 0:
             numbers = [m.const for m in mins if not m.name]
+            named = [m for m in mins if m.name]
             if ref is None:
-                ref = next((_ref(m, -strict) for m in mins if m.name), None)
+                ref = next((_ref(m, -strict) for m in named), None)
+            # min(n, m): the ref keeps n only, the formula both (a formula only where the
+            # number and the ref do not say the side whole)
+            formula = formulas[at]
+            unread = _unread(formula, strict, step) if formula is not None else None
             if numbers:
-                return _bounded(min(numbers), strict, step), ref
-            return None, ref
+                return _bounded(min(numbers), strict, step), ref, unread
+            return None, ref, unread
         if value is None:
-            return None, ref
+            if listed is not None or ref is not None:
+                return None, ref, None
+            return None, ref, _unread(formulas[at], strict, step)
         if not value.name:
-            return _bounded(value.const, strict, step), ref
+            return _bounded(value.const, strict, step), ref, None
         if ref is None and (listed is None or len(listed) == 1):
             ref = _ref(value, strict * -step)
         if scalar and listed is not None and any(indexed for _, _, indexed in listed):
-            return None, ref
-    return None, ref
+            return None, ref, None
+    return None, ref, None
+
+
+def _unread(formula: Formula | None, strict: int, step: int) -> str:
+    """The text of an unread side: its formula, moved by ``strict`` inward (``k < n + m``
+    is ``k <= n + m - 1`` on integers), or ``""`` where no formula reads it."""
+    if formula is None:
+        return ""
+    return f"({formula}) {'-' if step > 0 else '+'} {strict}" if strict else str(formula)
 
 
 def _bounded(value: Fraction, strict: int, step: int) -> Number:
