@@ -334,6 +334,35 @@ def test_a_side_no_formula_reads_gives_no_plan() -> None:
     assert plan.inferred is None and "no formula reads" in plan.reason
 
 
+DIGITS = """Input
+
+The first line contains two integers, n and k (0 ≤ k < n ≤ 10^5).
+
+The second line contains a string consisting of n digits.
+
+Output
+
+Print the answer.
+"""
+
+
+def test_a_string_of_digits_is_a_word_not_a_number() -> None:
+    """"a string consisting of n digits": ``108`` is three characters, so ``4 1 / 108``
+    is no input and ``3 1 / 008`` is one; every string made is n digits long."""
+    examples = ["3 1\n108\n", "3 2\n108\n"]
+    plan = plan_for(task(examples, DIGITS))
+    assert plan.contract is not None
+    assert plan.contract["facts"]["words"]["x3"]["equals"] == "x1"
+    assert plan.violation("4 1\n108\n") is not None
+    assert plan.violation("3 1\n008\n") is None
+    made = program_inputs(plan, examples, random.Random(3), 200)
+    rows = [item.text.split() for item in made]
+    assert rows and all(len(s) == int(n) and s.isdigit() and int(k) < int(n)
+                        for n, k, s in rows)
+    assert any(s.startswith("0") for _, _, s in rows)
+    assert any(len(s) > 20 for _, _, s in rows)
+
+
 RANGE = """Input
 
 The only line contains two integers l and r (1 ≤ l ≤ r ≤ 100).

@@ -19,6 +19,7 @@ from evalplus_ng.generate.statement import (
     TREE,
     Bound,
     Guarantee,
+    LineSpec,
     Ref,
     base_name,
     degree_bound,
@@ -113,6 +114,13 @@ def test_a_side_nothing_reads_is_marked_unread() -> None:
     m = edges.bound("m")
     assert m is not None and (m.high, m.low_ref) == (200_000, Ref("n", offset=Fraction(-1)))
     assert m.unread == (("high", "min(n * (n - 1) / 2, 2 * 10 ** 5)"),)
+
+
+def test_a_string_of_n_digits_is_a_string_of_that_length() -> None:
+    stated = stated_input(prompt("The first line contains two integers, n and k (0 ≤ k < n "
+                                 "≤ 10^5).\n\nThe second line contains a string "
+                                 "consisting of n digits."))
+    assert stated.lines[1] == LineSpec((), 2, None, Ref("n"), "string")
 
 
 def test_a_bullet_is_no_side() -> None:

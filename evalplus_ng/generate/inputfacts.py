@@ -320,15 +320,19 @@ def learn(grammar: Grammar, examples: Sequence[Values],
         # goes; what held between the two ends (u < v, u != v) stays
         relations = [r for r in relations if not (r.left in fact.ends and r.right == n)]
         relations += [Relation(end, "<=", n) for end in fact.ends]
+    worded = _words(all_scopes, words)
+    # a word's length is a size too ("n, then a string of n digits")
+    lengths = {fact.length.var for fact in worded.values()
+               if fact.length is not None and fact.length.var is not None}
     return Facts(
         ranges=ranges,
         relations=tuple(relations),
         runs=_runs(all_scopes),
-        words=_words(all_scopes, words),
+        words=worded,
         blocks=blocks,
         ties=tuple(ties),
         apart=tuple(_apart(all_scopes)),
-        counts=frozenset(_count_names(grammar)))
+        counts=frozenset(_count_names(grammar)) | lengths)
 
 
 def spread(facts: Facts) -> Facts:

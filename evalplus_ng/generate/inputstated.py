@@ -28,7 +28,7 @@ from itertools import product
 from evalplus_ng.generate.formula import Formula
 from evalplus_ng.generate.infergrammar import Inferred
 from evalplus_ng.generate.inputfacts import Facts, Range, Relation, RunFact, Side, WordFact
-from evalplus_ng.generate.inputgrammar import WORD, Count, Field, Item, Line, Repeat, Seq
+from evalplus_ng.generate.inputgrammar import INT, WORD, Count, Field, Item, Line, Repeat, Seq
 from evalplus_ng.generate.statement import NOT_EQUAL, SOME, LineSpec, Ref, Stated
 
 
@@ -73,8 +73,7 @@ def _same_count(ref: Ref, count: Count, names: Mapping[str, str]) -> bool | None
 def align(grammar: Sequence[Item], stated: Stated) -> Alignment:
     """Name the grammar's variables from the statement's line descriptions."""
     names: dict[str, str] = {}
-    specs: list[LineSpec] = [spec for spec in stated.lines if spec.names or spec.list_length
-                             or spec.repeat]
+    specs = _specs(stated)
     agreed = 0
     counted_tests = False
     for (line, repeat, per_test), spec in zip(grammar_lines(grammar), specs, strict=False):
@@ -117,6 +116,55 @@ def align(grammar: Sequence[Item], stated: Stated) -> Alignment:
                 names[part.name] = name
         agreed += 1
     return Alignment(names, agreed, False)
+
+
+def _specs(stated: Stated) -> list[LineSpec]:
+    """The described lines :func:`align` walks: those that name, count or repeat."""
+    return [spec for spec in stated.lines if spec.names or spec.list_length or spec.repeat]
+
+
+def _counters(items: Sequence[Item]) -> Iterator[str]:
+    """The variables that count something in ``items`` (a block's count, a run's length)."""
+    for item in items:
+        if isinstance(item, Repeat):
+            if item.count.var is not None:
+                yield item.count.var
+            yield from _counters(item.body)
+        else:
+            yield from (part.length.var for part in item.segments
+                        if isinstance(part, Seq) and part.length.var is not None)
+
+
+def _retyped(items: Sequence[Item], name: str, kind: str) -> tuple[Item, ...]:
+    out: list[Item] = []
+    for item in items:
+        if isinstance(item, Repeat):
+            out.append(replace(item, body=_retyped(item.body, name, kind)))
+        else:
+            out.append(Line(tuple(replace(part, kind=kind) if isinstance(part, Field)
+                                  and part.name == name else part
+                                  for part in item.segments)))
+    return tuple(out)
+
+
+def worded(inferred: Inferred, stated: Stated) -> Inferred:
+    """``inferred`` with each line the statement calls a string of a length ("a string
+    consisting of n digits") but the examples' digits read as one integer (``108``) read
+    as a word: its digits are characters (``008`` is an input, ``8`` of length 3 none)."""
+    grammar = inferred.grammar
+    for _ in range(len(stated.lines)):
+        alignment = align(grammar, stated)
+        pairs = list(zip(grammar_lines(grammar), _specs(stated), strict=False))
+        if alignment.conflict or alignment.agreed >= len(pairs):
+            break
+        (line, _, _), spec = pairs[alignment.agreed]
+        part = line.segments[0] if len(line.segments) == 1 else None
+        if not (spec.kind == "string" and spec.list_length is not None
+                and isinstance(part, Field) and part.kind == INT
+                and part.name not in set(_counters(grammar))):
+            break
+        grammar = _retyped(grammar, part.name, WORD)
+    return inferred if grammar == inferred.grammar else replace(inferred, grammar=grammar)
 
 
 def choose(found: Sequence[Inferred], stated: Stated) -> tuple[Inferred, Alignment]:

@@ -85,6 +85,7 @@ from evalplus_ng.generate.inputstated import (
     stated_sides,
     stated_words,
     unsaid,
+    worded,
 )
 from evalplus_ng.generate.pointgen import shaped_points, touching_circles
 from evalplus_ng.generate.statement import (
@@ -376,6 +377,8 @@ def plan_for(task: ProgramTask) -> InputPlan:
                  if not align(inferred.grammar, stated).conflict][:CANDIDATES]
         if not found:
             return InputPlan(task.task_id, None, NO_AGREEMENT)
+    # "a string consisting of n digits" that the examples' digits read as one integer
+    found = [worded(inferred, stated) for inferred in found]
     chosen, alignment = choose(found, stated)
     power = _bound_by_lost_power(stated, set(alignment.names.values()))
     if power is not None:

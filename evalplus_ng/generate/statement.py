@@ -697,7 +697,7 @@ _DOTS = re.compile(r"(?P<first>" + _NAME + r")\s*,\s*(?:" + _NAME + r"\s*,\s*)*"
                    r"(?:\.\.\.|\.\.)\s*,?\s*(?P<last>" + _NAME + r"(?:\s*[-+]\s*\d+)?)")
 _COUNTED = re.compile(
     r"(?P<count>\b\d*[a-zA-Z](?:\s*[-+]\s*\d+)?|\b\d+)\s+(?:(?:space-separated|distinct|positive|"
-    r"non-negative|integer|natural|more)\s+)*(?:integers|numbers|words|letters|characters)"
+    r"non-negative|integer|natural|more)\s+)*(?:integers|numbers|words|letters|characters|digits)"
     r"(?:\s*:)?\s*(?:(?P<name>" + _NAME + r")\b(?!\s*,\s*\.)|denoting the array (?P<arr>\w+))?")
 
 
@@ -795,7 +795,7 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
         length = _count(counted.group("count"), lost)
         if length is not None:
             names: tuple[str, ...] = (base_name(name),) if name and _is_name(name) else ()
-            if "letters" in counted.group(0) or "characters" in counted.group(0):
+            if re.search(r"letters|characters|digits", counted.group(0)):
                 return LineSpec(names, ordinal, count, length, "string", per_test, sentence)
             return LineSpec(names, ordinal, count, length, kind or "int", per_test, sentence)
     scalars = _scalar_names(phrase)
