@@ -363,6 +363,55 @@ def test_a_string_of_digits_is_a_word_not_a_number() -> None:
     assert any(len(s) > 20 for _, _, s in rows)
 
 
+PATH_ROADS = """Input
+
+The first line contains two integers n and m (2 ≤ n ≤ 100, 1 ≤ m ≤ 100).
+
+Each of the next m lines contains two integers u and v (1 ≤ u, v ≤ n, u ≠ v) — a road.
+
+It is guaranteed that there is a path from city 1 to city n.
+
+Output
+
+Print the answer.
+"""
+PATH_EXAMPLES = ["4 2\n1 2\n2 4\n", "5 3\n1 3\n3 5\n2 4\n", "3 3\n3 2\n1 2\n1 3\n"]
+
+
+def _joins(text: str) -> tuple[bool, bool]:
+    """(1 reaches n, every vertex reached) over the edges of ``text`` as undirected."""
+    head, *rows = text.split("\n")
+    n = int(head.split()[0])
+    parent = list(range(n + 1))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for row in filter(None, rows):
+        a, b = map(int, row.split())
+        parent[find(a)] = find(b)
+    return find(1) == find(n), len({find(x) for x in range(1, n + 1)}) == 1
+
+
+def test_a_path_from_1_to_n_the_statement_guarantees_is_kept() -> None:
+    """"there is a path from city 1 to city n": every input keeps one, drawn where the
+    random edges do not (the graph need not be connected); ``4 2 / 1 2 / 3 4`` is no
+    input."""
+    plan = plan_for(task(PATH_EXAMPLES, PATH_ROADS))
+    assert plan.contract is not None, plan.reason
+    assert plan.contract["facts"]["blocks"]["r1"]["joins"] == "x1"
+    assert plan.violation("4 2\n1 2\n3 4\n") == "r1: no path from 1 to x1"
+    assert plan.violation("4 2\n2 1\n4 2\n") is None
+    made = program_inputs(plan, PATH_EXAMPLES, random.Random(5), 200)
+    joins = [_joins(item.text) for item in made]
+    assert joins and all(reach for reach, _ in joins)
+    assert any(not whole for _, whole in joins)
+    unsaid = plan_for(task(PATH_EXAMPLES, PATH_ROADS.replace("from city 1 to city n", "home")))
+    assert unsaid.contract is None
+
+
 RANGE = """Input
 
 The only line contains two integers l and r (1 ≤ l ≤ r ≤ 100).

@@ -163,6 +163,10 @@ class BlockFact:
     #: ("no stormtrooper stands at the same point with the gun"); the statement's word,
     #: never learnt (:func:`beside`).
     beside: tuple[tuple[str, str], ...] = ()
+    #: The pairs, as undirected edges, join vertex 1 to vertex ``joins`` (a variable):
+    #: "it is possible to move the token from vertex 1 to vertex n"; the statement's word,
+    #: never learnt (:func:`joining`).
+    joins: str | None = None
 
 
 @dataclass(frozen=True)
@@ -280,6 +284,21 @@ def _joined(pairs: Sequence[tuple[int, int]], n: int) -> tuple[int, bool] | None
         cycle = cycle or a == b
         parent[a] = b
     return len({find(x) for x in range(1, n + 1)}), cycle
+
+
+def linked(pairs: Sequence[tuple[Scalar, Scalar]], a: int, b: int) -> bool:
+    """Whether the pairs, as undirected edges, join vertex ``a`` to vertex ``b``."""
+    parent: dict[Scalar, Scalar] = {}
+
+    def find(x: Scalar) -> Scalar:
+        while parent.get(x, x) != x:
+            parent[x] = parent.get(parent[x], parent[x])
+            x = parent[x]
+        return x
+
+    for u, v in pairs:
+        parent[find(u)] = find(v)
+    return find(a) == find(b)
 
 
 def _is_tree(pairs: Sequence[tuple[int, int]], n: int) -> bool:
@@ -549,6 +568,29 @@ def _around(block: Repeat, grammar: Grammar, examples: Sequence[Values]) -> list
     """The scopes of ``examples`` that read ``block`` (to check a fact of it on them)."""
     return [scope for values in examples for scope in scopes(grammar, values)
             if block in scope.items]
+
+
+def joining(facts: Facts, grammar: Grammar, examples: Sequence[Values], end: str,
+            ) -> Facts | None:
+    """``facts`` with the one block of edges (:func:`edge_blocks`) whose pairs join vertex
+    1 to vertex ``end`` (a variable read before it) in every example, as the statement
+    says (:attr:`BlockFact.joins`); None where no block or several do."""
+    found = set()
+    for block in edge_blocks(grammar):
+        line = block.body[0]
+        assert isinstance(line, Line)
+        u, v = (part.name for part in line.segments[:2])
+        around = _around(block, grammar, examples)
+        if around and all(isinstance(scope.env.get(end), int) and linked(
+                [(row.scalars[u], row.scalars[v])
+                 for row in scope.values.blocks.get(block.name, [])],
+                1, int(scope.env[end])) for scope in around):
+            found.add(block.name)
+    if len(found) != 1:
+        return None
+    name = found.pop()
+    fact = replace(facts.blocks.get(name, BlockFact()), joins=end)
+    return replace(facts, blocks={**facts.blocks, name: fact})
 
 
 def keyed(facts: Facts, grammar: Grammar, examples: Sequence[Values],
@@ -981,6 +1023,10 @@ def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
             problem = line_problem(row, points, seen)
             if problem:
                 return f"{item.name}: {problem}"
+    if fact.joins is not None:
+        n = scope.env.get(fact.joins)
+        if not isinstance(n, int) or not linked([(r[0], r[1]) for r in rows], 1, n):
+            return f"{item.name}: no path from 1 to {fact.joins}"
     if fact.connected is not None:
         n = scope.env.get(fact.connected)
         if not isinstance(n, int) or not _is_connected([(int(r[0]), int(r[1])) for r in rows],

@@ -46,9 +46,11 @@ from evalplus_ng.generate.inputfacts import (
     exact,
     holds,
     in_scope,
+    joining,
     keyed,
     learn,
     line_problem,
+    linked,
     multigraph,
     parent_pointers,
     planar,
@@ -263,6 +265,13 @@ CONNECTS = re.compile(r"\bconnects?\b[^.]*\b(?:all|every|any)\b", re.IGNORECASE)
 NO_CYCLES = re.compile(r"\bno\s+(?:[\w-]+\s+)?(?:cycles|circular)\b|\bacyclic\b|\b(?:do|does|will)"
                        r"\s+not\s+(?:form|contain|have)\s+(?:any\s+)?(?:[\w-]+\s+)?cycl",
                        re.IGNORECASE)
+#: A guarantee that one vertex reaches another ("it is possible to move the token from
+#: vertex 1 to vertex n", "there is a path from city 1 to city n"): covered where the
+#: plan keeps a block's edges joining the two (:func:`~evalplus_ng.generate.inputfacts.joining`;
+#: as undirected edges, which a guarantee of a directed path keeps too only where the
+#: statement's moves go either way: the plan never draws a path one way only).
+REACHES = re.compile(r"\bfrom\s+(?:the\s+)?(?:vertex|node|city|town)\s+1\s+to\s+(?:the\s+)?"
+                     r"(?:vertex|node|city|town)\s+(?P<end>[a-z])\b", re.IGNORECASE)
 #: A statement giving lines by their coefficients ("the line a_i x + b_i y + c_i = 0"):
 #: a block of three integers is lines (:func:`~evalplus_ng.generate.inputfacts.planar`).
 LINE_EQUATION = re.compile(r"x\s*\+\s*\S*\s*y\s*\+\s*\S+\s*=\s*0")
@@ -357,7 +366,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
         return InputPlan(task.task_id, None, "the task has no public tests")
     # a guarantee of connectivity, of no cycles or of points off lines stands once the
     # plan keeps it (below)
-    guarantee = unchecked_guarantee(task.prompt, (CONNECTS, NO_CYCLES, OFF_LINES))
+    guarantee = unchecked_guarantee(task.prompt, (CONNECTS, NO_CYCLES, OFF_LINES, REACHES))
     if guarantee is not None:
         return _unchecked(task.task_id, guarantee)
     stated = stated_input(task.prompt)
@@ -458,7 +467,12 @@ def plan_for(task: ProgramTask) -> InputPlan:
     joined = any(fact.tree or fact.connected for fact in facts.blocks.values())
     if TREE.search(section) and any(edge_blocks(chosen.grammar)) and not joined:
         return InputPlan(task.task_id, None, NO_TREE)
+    reaches = REACHES.search(section)
+    if reaches:
+        end = {name: var for var, name in alignment.names.items()}.get(reaches.group("end"))
+        facts = (joining(facts, chosen.grammar, seeds, end) if end else None) or facts
     covering = [pattern for pattern, keeps in (
+        (REACHES, any(fact.joins for fact in facts.blocks.values())),
         (CONNECTS, joined), (NO_CYCLES, any(fact.parents for fact in facts.blocks.values())),
         (OFF_LINES, any(fact.off for fact in facts.blocks.values()))) if keeps]
     guarantee = unchecked_guarantee(task.prompt, covering)
@@ -604,8 +618,41 @@ class _Maker:
                             break
                     seen.add(key)
                     rows.append(row)
+                if fact is not None and fact.joins is not None:
+                    rows = self.join(item, rows, fact, int(scope[fact.joins]))
                 values.blocks[item.name] = self.apart(self.rooted(rows, fact), fact)
         return values
+
+    def join(self, item: Repeat, rows: list[Values], fact: BlockFact, n: int,
+             ) -> list[Values]:
+        """``rows`` whose edges join vertex 1 to vertex ``n`` (:attr:`BlockFact.joins`):
+        as drawn where they do, else with a path through distinct vertices in place of
+        the first rows' ends, each edge either way round unless a relation orders the
+        ends (a path as long as the rows and the vertices allow, short mostly)."""
+        line = item.body[0]
+        assert isinstance(line, Line)
+        u, v = (part.name for part in line.segments[:2])
+        ordered = any(r.left == u and r.right == v and r.op in ("<", "<=")
+                      for r in self.facts.relations)
+        if linked([(row.scalars[u], row.scalars[v]) for row in rows], 1, n):
+            return rows
+        longest = min(len(rows), n - 1)
+        if longest < 1:
+            raise Mismatch(f"{len(rows)} edges cannot join 1 to {n}")
+        steps = self.rng.randint(1, min(longest, self.rng.choice((1, 2, 4, longest))))
+        middle = self.rng.sample(range(2, n), steps - 1)
+        path = [1, *middle, n]
+        out = [Values(dict(row.scalars), dict(row.lists), dict(row.blocks)) for row in rows]
+        for row, a, b in zip(out, path, path[1:], strict=False):
+            if ordered:
+                a, b = min(a, b), max(a, b)
+            elif self.rng.random() < 0.5:
+                a, b = b, a
+            row.scalars[u], row.scalars[v] = a, b
+        keys = [self.row_key(row, fact) for row in out]
+        if fact.distinct and len(set(keys)) < len(keys):
+            raise Mismatch("a path's edge repeats a row")
+        return out
 
     @staticmethod
     def row_key(row: Values, fact: BlockFact | None) -> tuple[Any, ...]:
