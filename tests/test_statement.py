@@ -123,6 +123,14 @@ def test_a_string_of_n_digits_is_a_string_of_that_length() -> None:
     assert stated.lines[1] == LineSpec((), 2, None, Ref("n"), "string")
 
 
+def test_lines_of_pairs_name_the_pair() -> None:
+    """"The next n lines contain n pairs of integers ti and ci": t and c on each line."""
+    stated = stated_input(prompt("The first line contains n (1 ≤ n ≤ 1000). The next n "
+                                 "lines contain n pairs of integers ti and ci (1 ≤ ti, ci ≤ "
+                                 "10^9), which describe the taxi drivers."))
+    assert stated.lines[1].names == ("t", "c") and stated.lines[1].repeat == Ref("n")
+
+
 def test_a_bullet_is_no_side() -> None:
     """"* 1 ≤ N ≤ 10^6" under a list: the star is the bullet's, not a product's."""
     stated = stated_input(prompt("The first and only line contains integer N.\n\n"

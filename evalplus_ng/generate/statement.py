@@ -772,6 +772,10 @@ def _line_spec(sentence: str, lost: bool, chain_names: list[str]) -> LineSpec | 
     phrase = re.split(r"\(|\s[\u2014\u2013]\s|—|;|, where|\bwhere\b|\bthat\b|\bwhich\b|\bdenoting\b"
                       r"|\bmeaning\b|\brepresenting\b|\bdescribing\b|\s-\s(?=[a-z]{2,})|"
                       r"\bseparated by\b(?!\s+spaces\s*:)", rest)[0]
+    if count is not None:
+        # "The next n lines contain n pairs of integers ti and ci": two on each line
+        phrase = re.sub(r"^\s*(?:[A-Za-z0-9]+\s+)?pairs\s+of\s+(integers|numbers)\b",
+                        r"two \1", phrase, count=1)
     kind = ""
     if re.search(r"\bstrings?\b|\bwords?\b|\bcharacters\b|\bletters\b", phrase,
                  re.IGNORECASE):
