@@ -1392,9 +1392,11 @@ def test_a_divisibility_the_legend_promises_leaves_no_plan() -> None:
                     ).contract is not None
 
 
-def test_rows_given_in_an_order_leave_no_plan() -> None:
-    """"The lines are given in the order of strictly increasing xi" (489_e): no fact keeps
-    a column of rows ordered, and rows drawn one by one break it half the time."""
+def test_rows_the_statement_orders_come_in_that_order() -> None:
+    """"The lines are given in the order of strictly increasing xi" (489_e): every input's
+    rows so, narrow ones too (ties moved apart); rows out of order or tied are no input.
+    An order no fact keeps (decreasing) leaves no plan: rows drawn one by one break it
+    half the time."""
     ordered = statement(
         "The first line contains integer n (1 ≤ n ≤ 1000).",
         "Then n lines follow, each contains a pair of integers xi, bi (1 ≤ xi, bi ≤ 10^6). "
@@ -1402,7 +1404,16 @@ def test_rows_given_in_an_order_leave_no_plan() -> None:
         "increasing xi.")
     examples = ["2\n1 5\n3 2\n", "3\n2 2\n4 1\n9 9\n"]
     plan = plan_for(task(examples, ordered))
-    assert plan.contract is None and "strictly increasing xi" in plan.reason
+    assert plan.contract is not None, plan.reason
+    assert plan.contract["facts"]["blocks"]["r1"]["rising"] == ("x2", True)
+    assert plan.violation("2\n4 7\n1 7\n") == "r1: rows not in strictly increasing x2"
+    assert plan.violation("2\n4 7\n4 8\n") is not None
+    made = program_inputs(plan, examples, random.Random(6), 200)
+    columns = [[int(row.split()[0]) for row in item.text.splitlines()[1:]] for item in made]
+    assert made and all(all(a < b for a, b in itertools.pairwise(xs)) for xs in columns)
+    assert sum(len(xs) > 2 for xs in columns) > 20
+    falling = plan_for(task(examples, ordered.replace("strictly increasing", "decreasing")))
+    assert falling.contract is None and "decreasing xi" in falling.reason
     unordered = ordered.replace(", the lines are given in the order of strictly increasing xi",
                                 "")
     assert plan_for(task(examples, unordered)).contract is not None

@@ -167,6 +167,10 @@ class BlockFact:
     #: "it is possible to move the token from vertex 1 to vertex n"; the statement's word,
     #: never learnt (:func:`joining`).
     joins: str | None = None
+    #: ``(field, strict)``: the rows come in increasing order of ``field`` (strictly where
+    #: ``strict``): "the lines are given in the order of strictly increasing xi"; the
+    #: statement's word, never learnt (:func:`rising`).
+    rising: tuple[str, bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -568,6 +572,37 @@ def _around(block: Repeat, grammar: Grammar, examples: Sequence[Values]) -> list
     """The scopes of ``examples`` that read ``block`` (to check a fact of it on them)."""
     return [scope for values in examples for scope in scopes(grammar, values)
             if block in scope.items]
+
+
+def rising(facts: Facts, grammar: Grammar, examples: Sequence[Values], name: str,
+           strict: bool) -> Facts | None:
+    """``facts`` with the one block of one line whose field ``name`` every example gives
+    in increasing order down the rows (strictly where ``strict``), as the statement says
+    (:attr:`BlockFact.rising`); None where no block reads ``name`` or an example breaks
+    the order."""
+    for block in _blocks_of_lines(grammar):
+        line = block.body[0]
+        assert isinstance(line, Line)
+        if not any(isinstance(part, Field) and part.name == name and part.kind in (INT, FLOAT)
+                   for part in line.segments):
+            continue
+        for scope in _around(block, grammar, examples):
+            column = [exact(row.scalars[name])
+                      for row in scope.values.blocks.get(block.name, [])]
+            if any(b < a or (strict and a == b) for a, b in pairwise(column)):
+                return None
+        fact = replace(facts.blocks.get(block.name, BlockFact()), rising=(name, strict))
+        return replace(facts, blocks={**facts.blocks, block.name: fact})
+    return None
+
+
+def _blocks_of_lines(items: Sequence[Item]) -> Iterator[Repeat]:
+    """The grammar's blocks (nested ones too) whose body is one line."""
+    for item in items:
+        if isinstance(item, Repeat):
+            if len(item.body) == 1 and isinstance(item.body[0], Line):
+                yield item
+            yield from _blocks_of_lines(item.body)
 
 
 def joining(facts: Facts, grammar: Grammar, examples: Sequence[Values], end: str,
@@ -1023,6 +1058,11 @@ def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
             problem = line_problem(row, points, seen)
             if problem:
                 return f"{item.name}: {problem}"
+    if fact.rising is not None:
+        field, strict = fact.rising
+        values = [exact(it.scalars[field]) for it in iterations]
+        if any(b < a or (strict and a == b) for a, b in pairwise(values)):
+            return f"{item.name}: rows not in {'strictly ' if strict else ''}increasing {field}"
     if fact.joins is not None:
         n = scope.env.get(fact.joins)
         if not isinstance(n, int) or not linked([(r[0], r[1]) for r in rows], 1, n):

@@ -56,6 +56,7 @@ from evalplus_ng.generate.inputfacts import (
     planar,
     point_blocks,
     point_fields,
+    rising,
     spread,
 )
 from evalplus_ng.generate.inputgrammar import (
@@ -97,6 +98,7 @@ from evalplus_ng.generate.statement import (
     NO_MULTI_EDGES,
     NO_SELF_LOOPS,
     Stated,
+    base_name,
     degree_bound,
     input_section,
     powers_lost,
@@ -290,11 +292,17 @@ CLAUSES = re.compile(r",\s+(?!\d)|;\s*")
 #: A sentence that goes on with the guarantee of the one before it.
 CONTINUED = re.compile(r"(in addition|additionally|also|moreover|furthermore)\b", re.IGNORECASE)
 #: A sentence saying a block's rows come in an order ("the lines are given in the order of
-#: strictly increasing xi"): no fact keeps a column of rows ordered (a run's order is a
-#: fact of one line), so drawn rows would break it as often as not.
+#: strictly increasing xi"): covered where the plan keeps the rows so (:data:`RISING`,
+#: :func:`~evalplus_ng.generate.inputfacts.rising`), else drawn rows would break it as
+#: often as not.
 ROWS_ORDERED = re.compile(r"\b(?:lines|rows|points|pairs)\b[^.]*\b(?:given|listed|sorted)\b"
                           r"[^.]*\b(?:order|increasing|decreasing|ascending|descending)\b",
                           re.IGNORECASE)
+#: The field a sentence of :data:`ROWS_ORDERED` orders the rows by, where it says
+#: increasing ("in the order of strictly increasing xi", "in ascending order of a_i").
+RISING = re.compile(r"\b(?P<strictly>strictly\s+)?(?:increasing|ascending)\s+(?:order\s+of\s+)?"
+                    r"(?P<name>[A-Za-z](?:_?[A-Za-z0-9]|_\{[^{}]*\})?)\b(?!\s+[a-z]{2,})",
+                    re.IGNORECASE)
 #: A sentence of the legend (before the Input section) that promises a divisibility among
 #: the input's numbers ("It's known that sequence is k-periodic and k divides n+1"): no
 #: fact checks one, and the grammar's draws break it as often as not.
@@ -330,7 +338,7 @@ def unchecked_guarantee(prompt: str, kept: Sequence[re.Pattern[str]] = ()) -> st
         if LEGEND_DIVIDES.match(sentence):
             return sentence
     for sentence in _sentences(section):
-        if ROWS_ORDERED.search(sentence):
+        if ROWS_ORDERED.search(sentence) and ROWS_ORDERED not in kept:
             return sentence
     lost = powers_lost(section)
     guaranteeing = False
@@ -366,7 +374,8 @@ def plan_for(task: ProgramTask) -> InputPlan:
         return InputPlan(task.task_id, None, "the task has no public tests")
     # a guarantee of connectivity, of no cycles or of points off lines stands once the
     # plan keeps it (below)
-    guarantee = unchecked_guarantee(task.prompt, (CONNECTS, NO_CYCLES, OFF_LINES, REACHES))
+    guarantee = unchecked_guarantee(task.prompt, (CONNECTS, NO_CYCLES, OFF_LINES, REACHES,
+                                                  ROWS_ORDERED))
     if guarantee is not None:
         return _unchecked(task.task_id, guarantee)
     stated = stated_input(task.prompt)
@@ -471,7 +480,16 @@ def plan_for(task: ProgramTask) -> InputPlan:
     if reaches:
         end = {name: var for var, name in alignment.names.items()}.get(reaches.group("end"))
         facts = (joining(facts, chosen.grammar, seeds, end) if end else None) or facts
+    # "the lines are given in the order of strictly increasing xi"
+    for sentence in _sentences(section):
+        ordered = RISING.search(sentence) if ROWS_ORDERED.search(sentence) else None
+        field_var = {name: var for var, name in alignment.names.items()}.get(
+            base_name(ordered.group("name"))) if ordered else None
+        if ordered and field_var:
+            facts = rising(facts, chosen.grammar, seeds, field_var,
+                           bool(ordered.group("strictly"))) or facts
     covering = [pattern for pattern, keeps in (
+        (ROWS_ORDERED, any(fact.rising for fact in facts.blocks.values())),
         (REACHES, any(fact.joins for fact in facts.blocks.values())),
         (CONNECTS, joined), (NO_CYCLES, any(fact.parents for fact in facts.blocks.values())),
         (OFF_LINES, any(fact.off for fact in facts.blocks.values()))) if keeps]
@@ -620,6 +638,8 @@ class _Maker:
                     rows.append(row)
                 if fact is not None and fact.joins is not None:
                     rows = self.join(item, rows, fact, int(scope[fact.joins]))
+                if fact is not None and fact.rising is not None:
+                    rows = self.rise(rows, fact.rising, scope)
                 values.blocks[item.name] = self.apart(self.rooted(rows, fact), fact)
         return values
 
@@ -652,6 +672,26 @@ class _Maker:
         keys = [self.row_key(row, fact) for row in out]
         if fact.distinct and len(set(keys)) < len(keys):
             raise Mismatch("a path's edge repeats a row")
+        return out
+
+    def rise(self, rows: list[Values], rising: tuple[str, bool],
+             env: Mapping[str, Scalar]) -> list[Values]:
+        """``rows`` in increasing order of a field (:attr:`BlockFact.rising`); where the
+        order is strict, each value tied with the one before moved just above it (while
+        the field's window allows)."""
+        name, strict = rising
+        out = sorted(rows, key=lambda row: exact(row.scalars[name]))
+        if not strict:
+            return out
+        window = self.window(name, env)
+        for before, row in itertools.pairwise(out):
+            value = row.scalars[name]
+            if isinstance(value, int) and value <= int(before.scalars[name]):
+                row.scalars[name] = int(before.scalars[name]) + 1
+            elif exact(value) <= exact(before.scalars[name]):
+                raise Mismatch(f"{name}: two rows tie")
+            if window is None or exact(row.scalars[name]) > window[1]:
+                raise Mismatch(f"{name}: no room for increasing rows")
         return out
 
     @staticmethod
