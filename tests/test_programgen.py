@@ -1432,3 +1432,28 @@ def test_test_cases_may_repeat_unless_the_statement_says_otherwise() -> None:
     said = cases.replace("10^9).", "10^9). It is guaranteed that no two lines coincide.")
     kept = plan_for(task(examples, said))
     assert kept.violation("2\n4 4\n4 4\n") is not None
+
+
+def test_a_lone_example_whose_counts_coincide_is_read_as_the_statement_counts() -> None:
+    """95_c: one example with ``n == m == 4`` and ``y == 3`` before roads of three
+    numbers. The first readings take the roads as runs of ``y`` numbers or count them by
+    ``n``; the plan reads m roads of three fields, then n pairs, as the statement says."""
+    taxis = statement(
+        "The first line contains two integers n and m (1 ≤ n ≤ 1000, 0 ≤ m ≤ 1000).",
+        "The next line contains two integers x and y (1 ≤ x, y ≤ n).",
+        "Next m lines contain the roads' description. Each road is described by a group of "
+        "three integers ui, vi, wi (1 ≤ ui, vi ≤ n, 1 ≤ wi ≤ 10^9).",
+        "The next n lines contain n pairs of integers ti and ci (1 ≤ ti, ci ≤ 10^9).")
+    example = "4 4\n1 3\n1 2 3\n1 4 1\n2 4 1\n2 3 5\n2 7\n7 2\n1 2\n7 7\n"
+    plan = plan_for(task([example], taxis))
+    assert plan.contract is not None, plan.reason
+    assert [item.get("count") for item in plan.contract["grammar"]] == [None, None, "x2", "x1"]
+    assert plan.contract["names"]["x2"] == "m" and plan.contract["facts"]["ties"] == []
+    made = program_inputs(plan, [example], random.Random(7), 100)
+    shapes = set()
+    for item in made:
+        rows = item.text.splitlines()
+        n, m = map(int, rows[0].split())
+        assert len(rows) == 2 + m + n and all(len(r.split()) == 3 for r in rows[2:2 + m])
+        shapes.add(n == m)
+    assert shapes == {True, False}

@@ -109,6 +109,9 @@ class _Search:
     counter: int = 0
     #: Whether a block may repeat a constant number of times (see :func:`infer_all`).
     constant: bool = False
+    #: Whether fixed fields and the earliest-read counts are tried first (see
+    #: :func:`infer_all`).
+    plain: bool = False
 
     def name(self, prefix: str) -> str:
         self.counter += 1
@@ -119,11 +122,12 @@ class _Search:
         return self.budget > 0
 
 
-def _counts(states: Sequence[_At], wanted: Sequence[int]) -> list[Count]:
+def _counts(states: Sequence[_At], wanted: Sequence[int], earliest: bool = False,
+            ) -> list[Count]:
     """Counts (an integer variable in scope of every state, plus an offset) equal to
-    ``wanted[i]`` in state ``i``; latest-read variables first."""
+    ``wanted[i]`` in state ``i``; latest-read variables first (``earliest``: last)."""
     scopes = [state.scope() for state in states]
-    names = [name for name, value in reversed(states[0].env) if isinstance(value, int)]
+    names = _int_names(states[0], earliest)
     out = []
     for name in dict.fromkeys(names):
         if not all(isinstance(scope.get(name), int) for scope in scopes):
@@ -135,6 +139,12 @@ def _counts(states: Sequence[_At], wanted: Sequence[int]) -> list[Count]:
         if all(2 * int(scope[name]) == want for scope, want in zip(scopes, wanted, strict=True)):
             out.append(Count(name, 0, 2))
     return out
+
+
+def _int_names(state: _At, earliest: bool) -> list[str]:
+    """The integer variables a state has read, latest first (``earliest``: in order)."""
+    names = [name for name, value in state.env if isinstance(value, int)]
+    return names if earliest else names[::-1]
 
 
 def _kinds(tokens: Sequence[str]) -> str:
@@ -149,7 +159,7 @@ def _line_candidates(states: Sequence[_At], search: _Search,
     rows = [state.rows[state.at] for state in states]
     lengths = [len(row) for row in rows]
     same = len(set(lengths)) == 1
-    whole = _counts(states, lengths)
+    whole = _counts(states, lengths, search.plain)
     # k followed by k tokens
     heads_ok = all(row and kind_of(row[0]) == INT and int(row[0]) == len(row) - 1
                    for row in rows)
@@ -165,12 +175,12 @@ def _line_candidates(states: Sequence[_At], search: _Search,
     if same:
         fixed = tuple(Field(search.name("x"), _kinds([row[i] for row in rows]))
                       for i in range(lengths[0]))
-    prefer_runs = not same or lengths[0] >= RUN_FROM
+    prefer_runs = not same or (lengths[0] >= RUN_FROM and not search.plain)
     options: list[tuple[tuple[Segment, ...], list[Tie]]] = []
     # a run's pins are the counts its own length equals: the line's for a run that is the
     # whole line, one less for ``k`` and ``k`` tokens (a pin to the line's length would
     # break on the very examples it was learnt from)
-    heads = _counts(states, [length - 1 for length in lengths])
+    heads = _counts(states, [length - 1 for length in lengths], search.plain)
     run_options = []
     for run in runs:
         length = run[-1].length  # type: ignore[union-attr]
@@ -226,7 +236,7 @@ def _repeat_candidates(states: Sequence[_At], search: _Search, multi: bool = Tru
     blocks read once in every state (a test case's ``n - 1`` edges where the first test
     case has ``n == 2``: :func:`_inner_blocks_repeat` looks for one where they repeat)."""
     scopes = [state.scope() for state in states]
-    names = [name for name, value in reversed(states[0].env) if isinstance(value, int)]
+    names = _int_names(states[0], search.plain)
     counts: list[Count] = []
     for name in dict.fromkeys(names):
         if all(isinstance(scope.get(name), int) for scope in scopes):
@@ -395,15 +405,20 @@ def _rename(grammar: Grammar, pins: Sequence[Tie]) -> Inferred:
 
 
 def infer_all(examples: Sequence[str], budget: int = BUDGET,
-              candidates: int = CANDIDATES, constant: bool = False) -> list[Inferred]:
+              candidates: int = CANDIDATES, constant: bool = False,
+              plain: bool = False) -> list[Inferred]:
     """Every grammar found (up to ``candidates``) that reads every example whole,
     simplest first (fewest items; then in the search's order of preference).
     ``constant``: a block may also repeat as many times as every example has lines left
-    (no integer read gives the count: "the input consists of eight lines")."""
+    (no integer read gives the count: "the input consists of eight lines"). ``plain``:
+    the search tries a line as fixed fields before a run, and a count read early before
+    one read late (the order a statement's first lines give the sizes in): where a lone
+    example's numbers coincide (``y = 3`` before roads of three numbers, ``c - 1`` edges
+    where ``m`` is meant), the default order's readings can fill the search."""
     rows = [tuple(tuple(row) for row in lines_of(text)) for text in examples]
     if not rows or any(not example for example in rows):
         return []
-    search = _Search(budget, constant=constant)
+    search = _Search(budget, constant=constant, plain=plain)
     states = [_At(example, 0) for example in rows]
     found: list[tuple[tuple[int, int], Inferred]] = []
     for grammar, pins in _sequences(states, search):

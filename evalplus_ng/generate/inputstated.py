@@ -167,6 +167,41 @@ def worded(inferred: Inferred, stated: Stated) -> Inferred:
     return inferred if grammar == inferred.grammar else replace(inferred, grammar=grammar)
 
 
+def _recount(items: Sequence[Item], name: str, count: Count) -> tuple[Item, ...]:
+    return tuple(replace(item, count=count if item.name == name else item.count,
+                         body=_recount(item.body, name, count))
+                 if isinstance(item, Repeat) else item for item in items)
+
+
+def recounted(inferred: Inferred, stated: Stated) -> Inferred:
+    """``inferred`` with each block whose count the statement names otherwise ("next m
+    lines", where the grammar counts them by ``n``) counted as the statement says, where
+    the examples tie the two (``n == m`` in every example: the lone example of ``95_c``),
+    the tie dropped; unchanged where no such block conflicts."""
+    grammar, ties = inferred.grammar, list(inferred.ties)
+    for _ in range(len(stated.lines)):
+        alignment = align(grammar, stated)
+        pairs = list(zip(grammar_lines(grammar), _specs(stated), strict=False))
+        if not alignment.conflict or alignment.agreed >= len(pairs):
+            break
+        (_, repeat, _), spec = pairs[alignment.agreed]
+        ref = spec.repeat
+        var = next((v for v, name in alignment.names.items() if ref and name == ref.name),
+                   None)
+        if repeat is None or ref is None or var is None or ref.scale.denominator != 1 \
+                or ref.offset.denominator != 1:
+            break
+        said = Count(var, int(ref.offset), int(ref.scale))
+        tie = next((t for t in ties if set(t) == {repeat.count, said}), None)
+        if tie is None:
+            break
+        ties.remove(tie)
+        grammar = _recount(grammar, repeat.name, said)
+    if grammar == inferred.grammar:
+        return inferred
+    return replace(inferred, grammar=grammar, ties=tuple(ties))
+
+
 def choose(found: Sequence[Inferred], stated: Stated) -> tuple[Inferred, Alignment]:
     """Of grammars that read the examples (simplest first), the one the statement agrees
     with most: no conflict, most described lines agreeing, then the simplest."""

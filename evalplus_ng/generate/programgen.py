@@ -31,6 +31,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from evalplus_ng.generate.infergrammar import CANDIDATES, MORE_CANDIDATES, Inferred, infer_all
@@ -82,6 +83,7 @@ from evalplus_ng.generate.inputstated import (
     choose,
     grammar_lines,
     reached_ranges,
+    recounted,
     sided,
     stated_ranges,
     stated_relations,
@@ -390,8 +392,9 @@ def plan_for(task: ProgramTask) -> InputPlan:
         # the simplest readings all contradict the statement: search further for one that
         # does not, and plan only with such readings (a misread format makes inputs the
         # task never has: a road from a junction to itself read as two taxis' numbers)
-        found = [inferred for inferred in infer_all(examples, candidates=MORE_CANDIDATES,
-                                                    constant=constant)
+        found = [inferred for plain in (False, True)
+                 for inferred in map(partial(recounted, stated=stated), infer_all(
+                     examples, candidates=MORE_CANDIDATES, constant=constant, plain=plain))
                  if not align(inferred.grammar, stated).conflict][:CANDIDATES]
         if not found:
             return InputPlan(task.task_id, None, NO_AGREEMENT)
