@@ -609,8 +609,9 @@ def test_a_reading_the_statement_contradicts_is_searched_past() -> None:
 
 
 def test_no_reading_the_statement_agrees_with_no_plan() -> None:
-    """n == m == 4 and y == 3 in a lone example: no reading found is the statement's."""
-    example = "4 4\n1 3\n1 2 3\n1 4 1\n2 4 1\n2 3 5\n2 7\n7 2\n1 2\n7 7\n"
+    """Three roads where m == 2 (y == 3 counts them): no reading found is the
+    statement's, and no tie makes one so (the lone example where n == m is read, below)."""
+    example = "4 2\n1 3\n1 2 3\n1 4 1\n2 4 1\n2 7\n7 2\n1 2\n7 7\n"
     plan = plan_for(task([example], TAXI))
     assert plan.inferred is None and plan.contract is None
     assert "as the statement's input section says" in plan.reason
