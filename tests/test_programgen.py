@@ -207,6 +207,40 @@ def test_a_word_of_even_length_in_every_example_stays_even() -> None:
     assert plan.violation("aba\n") == "x1: odd length 3"
     made = program_inputs(plan, ["ab\n", "abba\n"], random.Random(3), 10)
     assert made and all(len(item.text.strip()) % 2 == 0 for item in made)
+    said = plan_for(task(["ab\n", "abba\n"], statement(
+        "The only line contains a string s of even length (2 ≤ |s| ≤ 100).")))
+    assert said.facts.words["x1"].even and said.contract is not None
+    assert said.contract["facts"]["words"]["x1"]["even"] is True
+
+
+def test_a_statement_silent_on_evenness_keeps_no_even_length() -> None:
+    """477_c: both examples' patterns ("aa", "ab") have even length by chance; "a" is a
+    pattern too."""
+    plan = plan_for(task(TEXT_EXAMPLES, TEXT_AND_PATTERN))
+    assert not plan.facts.words["x2"].even
+    assert plan.violation("aaa\na\n") is None
+    made = program_inputs(plan, TEXT_EXAMPLES, random.Random(3), 100)
+    assert any(len(item.text.split()[1]) % 2 for item in made)
+
+
+def test_runs_bounded_item_by_item_keep_no_shape_by_chance() -> None:
+    """1187_f: "l_i ≤ r_i ≤ 10^9" with both examples' lists sorted: no order holds, and
+    each r_i is at least its own l_i (121 of 300 inputs made before broke it)."""
+    bounds = statement(
+        "The first line contains the single integer n (1 ≤ n ≤ 2 ⋅ 10^5).",
+        "The second line contains n integers l_1, l_2, ..., l_n (1 ≤ l_i ≤ 10^9).",
+        "The third line contains n integers r_1, r_2, ..., r_n (l_i ≤ r_i ≤ 10^9).")
+    examples = ["3\n1 1 1\n1 2 3\n", "3\n3 4 5\n4 5 6\n"]
+    plan = plan_for(task(examples, bounds))
+    assert plan.facts.runs["s1"] == plan.facts.runs["s2"] == RunFact()
+    assert plan.violation("3\n5 1 2\n6 1 9\n") is None
+    assert plan.violation("3\n5 1 2\n4 1 9\n") == "s1 <= s2 broken"  # l_1 > r_1
+    made = program_inputs(plan, examples, random.Random(8), 200)
+    pairs = [(list(map(int, rows[1].split())), list(map(int, rows[2].split())))
+             for rows in (item.text.splitlines() for item in made)]
+    assert pairs and all(all(a <= b for a, b in zip(ls, rs, strict=True)) for ls, rs in pairs)
+    assert any(ls != sorted(ls) for ls, _ in pairs)
+    assert any(any(a == b for a, b in zip(ls, rs, strict=True)) for ls, rs in pairs)
 
 
 TEXT_AND_PATTERN = """Input

@@ -198,7 +198,8 @@ class Facts:
             "runs": {name: {k: v for k, v in vars(fact).items() if v not in (False, "", None)}
                      for name, fact in sorted(self.runs.items())},
             "words": {name: {"alphabet": w.alphabet, "length": [w.shortest, w.longest],
-                             **({"equals": str(w.length)} if w.length else {})}
+                             **({"equals": str(w.length)} if w.length else {}),
+                             **({"even": True} if w.even else {})}
                       for name, w in sorted(self.words.items())},
             "blocks": {name: {k: v for k, v in vars(fact).items() if v not in (False, None, ())}
                        for name, fact in sorted(self.blocks.items())},
@@ -987,6 +988,14 @@ def _check_scope(facts: Facts, scope: _Scope) -> str | None:
                                      for value in own[side.name]):
             return f"{side} broken"
     for relation in facts.relations:
+        mine, theirs = own.get(relation.left), own.get(relation.right)
+        if relation.right not in scope.env and mine is not None and theirs is not None \
+                and len(mine) == len(theirs) and relation.right in scope.values.lists:
+            # two runs of one length item by item (``l_i <= r_i``)
+            for one, other in zip(mine, theirs, strict=True):
+                if not holds(relation.op, exact(one), exact(other)):
+                    return f"{relation.left} {relation.op} {relation.right} broken"
+            continue
         if relation.left in own and relation.right in scope.env:
             right = exact(scope.env[relation.right])
             for value in own[relation.left]:

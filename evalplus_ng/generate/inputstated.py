@@ -29,7 +29,7 @@ from evalplus_ng.generate.formula import Formula
 from evalplus_ng.generate.infergrammar import Inferred
 from evalplus_ng.generate.inputfacts import Facts, Range, Relation, RunFact, Side, WordFact
 from evalplus_ng.generate.inputgrammar import INT, WORD, Count, Field, Item, Line, Repeat, Seq
-from evalplus_ng.generate.statement import NOT_EQUAL, SOME, LineSpec, Ref, Stated
+from evalplus_ng.generate.statement import NOT_EQUAL, SOME, Bound, LineSpec, Ref, Stated
 
 
 @dataclass(frozen=True)
@@ -462,7 +462,13 @@ def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
                                                    if n not in rowless))
               for name, fact in facts.blocks.items()}
     if not SHAPES.search(REPEATS_ALLOWED.sub(" ", section)):
-        runs = {var: RunFact() if var in free else fact for var, fact in runs.items()}
+        # a run bounded by numbers, or item by item by another run (``l_i ≤ r_i ≤
+        # 10^9``), has no shape the section does not name
+        lists = {part.name for part in _segments(grammar) if isinstance(part, Seq)}
+        pairwise_bounded = {var for var in lists & runs.keys() if _by_items(
+            stated.bound(alignment.names.get(var, "")), var_of, lists)}
+        runs = {var: RunFact() if var in free | pairwise_bounded else fact
+                for var, fact in runs.items()}
         for block in _blocks(grammar):
             fact = blocks.get(block.name)
             read = {part.name for line in block.body if isinstance(line, Line)
@@ -470,8 +476,30 @@ def unsaid(grammar: Sequence[Item], alignment: Alignment, stated: Stated,
             if fact is not None and fact.distinct and read and read <= free and not (
                     fact.tree or fact.connected):
                 blocks[block.name] = replace(fact, distinct=False, unordered=False)
+    # every example's word of even length, where a section says nothing of evenness
+    words = facts.words if not section or re.search(r"\beven\b", section, re.I) else {
+        var: replace(fact, even=False) for var, fact in facts.words.items()}
     return replace(facts, relations=tuple(r for r in facts.relations if not chance(r)),
-                   runs=runs, blocks=blocks)
+                   runs=runs, blocks=blocks, words=words)
+
+
+def _by_items(bound: Bound | None, var_of: Mapping[str, str], lists: set[str]) -> bool:
+    """Whether ``bound`` bounds a run's items by numbers or by another run's items only,
+    both ways (``l_i ≤ r_i ≤ 10^9``)."""
+    if bound is None:
+        return False
+    sides = [(bound.low, bound.low_ref), (bound.high, bound.high_ref)]
+    return not bound.unread and all(
+        (ref is None and number is not None) or (ref is not None and var_of.get(ref.name) in lists)
+        for number, ref in sides)
+
+
+def _segments(items: Sequence[Item]) -> Iterator[Field | Seq]:
+    for item in items:
+        if isinstance(item, Repeat):
+            yield from _segments(item.body)
+        else:
+            yield from item.segments
 
 
 def _blocks(items: Sequence[Item]) -> Iterator[Repeat]:

@@ -39,6 +39,7 @@ from evalplus_ng.generate.inputfacts import (
     BlockFact,
     Facts,
     Range,
+    RunFact,
     Side,
     beside,
     bound_degree,
@@ -608,7 +609,8 @@ class _Maker:
                             scope[segment.name] = value
                     else:
                         length = segment.length.of(scope)
-                        values.lists[segment.name] = self.run(segment, max(length, 0), scope)
+                        values.lists[segment.name] = self.run(segment, max(length, 0), scope,
+                                                              values.lists)
             else:
                 count = max(item.count.of(scope), 0)
                 if count > self.budget:  # each iteration reads a token at least
@@ -928,7 +930,10 @@ class _Maker:
         fitting = [option for option in options if low <= option <= high]
         return self.rng.choice(fitting) if fitting else None
 
-    def run(self, seq: Seq, length: int, env: Mapping[str, Scalar]) -> list[Scalar]:
+    def run(self, seq: Seq, length: int, env: Mapping[str, Scalar],
+            lists: Mapping[str, list[Scalar]] | None = None) -> list[Scalar]:
+        """``length`` items of ``seq``; where a relation bounds them by a run of the same
+        length read before (``l_i ≤ r_i``), each by its own item of that run."""
         self.budget -= length
         if self.budget < 0:
             raise Mismatch("too large")
@@ -939,6 +944,17 @@ class _Maker:
             items: list[Scalar] = list(range(1, length + 1))
             self.rng.shuffle(items)
             return items
+        known = lists or {}
+        beside = [other for _op, other, _right in self.bounding.get(seq.name, ())
+                  if len(known.get(other, ())) == length]
+        if beside and (fact is None or fact == RunFact()):
+            paired: list[Scalar] = []
+            for k in range(length):
+                window = self.window(seq.name, {**env, **{o: known[o][k] for o in beside}})
+                if window is None:
+                    raise Mismatch(f"{seq.name}: no value fits item {k + 1}")
+                paired.append(self.number(*window, seq.kind))
+            return paired
         window = self.window(seq.name, env)
         if window is None:
             raise Mismatch(f"{seq.name}: no value fits")
