@@ -1492,3 +1492,21 @@ def test_a_lone_example_whose_counts_coincide_is_read_as_the_statement_counts() 
         assert len(rows) == 2 + m + n and all(len(r.split()) == 3 for r in rows[2:2 + m])
         shapes.add(n == m)
     assert shapes == {True, False}
+
+
+def test_a_stated_sum_of_a_lists_items_bounds_every_input() -> None:
+    """1349_d: "1 ≤ a_1+a_2+...+a_n ≤ 300000": ``2 / 0 0`` is no input (the reference
+    raised on it), one item may hold the whole sum, and no input sums above it."""
+    biscuits = statement(
+        "The first line contains one integer n (2 ≤ n ≤ 100000).",
+        "The second line contains n non-negative integers a_1,a_2,...,a_n (1 ≤ "
+        "a_1+a_2+...+a_n ≤ 300000).")
+    examples = ["2\n1 2\n", "5\n8 4 2 0 1\n", "5\n0 0 0 0 35\n"]
+    plan = plan_for(task(examples, biscuits))
+    assert plan.violation("2\n0 0\n") == "s1: items sum below 1"
+    assert plan.violation("2\n300000 1\n") == "s1: items sum above 300000"
+    assert plan.violation("2\n0 300000\n") is None
+    made = program_inputs(plan, examples, random.Random(9), 200)
+    sums = [sum(map(int, item.text.split()[1:])) for item in made]
+    assert sums and all(1 <= total <= 300_000 for total in sums)
+    assert any(max(map(int, item.text.split()[1:])) > 1000 for item in made)

@@ -9,6 +9,7 @@ import pytest
 from evalplus_ng.generate.statement import (
     CONNECTED,
     DISTINCT,
+    ITEM_SUM,
     MAX_DEGREE,
     NO_MULTI_EDGES,
     NO_SELF_LOOPS,
@@ -129,6 +130,14 @@ def test_lines_of_pairs_name_the_pair() -> None:
                                  "lines contain n pairs of integers ti and ci (1 ≤ ti, ci ≤ "
                                  "10^9), which describe the taxi drivers."))
     assert stated.lines[1].names == ("t", "c") and stated.lines[1].repeat == Ref("n")
+
+
+def test_a_sum_of_a_lists_items() -> None:
+    stated = stated_input(prompt("The second line contains n non-negative integers a_1,a_2,"
+                                 "...,a_n (1 ≤ a_1+a_2+...+a_n ≤ 3·10^5)."))
+    assert Guarantee(ITEM_SUM, ("a",), 300_000, 1) in stated.guarantees
+    strict = stated_input(prompt("The line contains b_1, …, b_m (b_1 + b_2 + … + b_m < 100)."))
+    assert Guarantee(ITEM_SUM, ("b",), 99) in strict.guarantees
 
 
 def test_a_bullet_is_no_side() -> None:

@@ -110,6 +110,10 @@ class RunFact:
     permutation: bool = False
     #: Each item at most its 0-based position plus this (None: no such bound).
     position: int | None = None
+    #: The items sum to at least / at most this; the statement's word, never learnt
+    #: ("1 ≤ a_1 + a_2 + ... + a_n ≤ 300000").
+    least_sum: int | None = None
+    most_sum: int | None = None
 
 
 @dataclass(frozen=True)
@@ -1024,6 +1028,10 @@ def _check_run(name: str, fact: RunFact, items: list[float]) -> str | None:
     if fact.position is not None and any(item > k + fact.position
                                          for k, item in enumerate(items)):
         return f"{name}: an item above its position + {fact.position}"
+    if fact.least_sum is not None and sum(items) < fact.least_sum:
+        return f"{name}: items sum below {fact.least_sum}"
+    if fact.most_sum is not None and sum(items) > fact.most_sum:
+        return f"{name}: items sum above {fact.most_sum}"
     return None
 
 

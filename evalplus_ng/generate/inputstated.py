@@ -29,7 +29,15 @@ from evalplus_ng.generate.formula import Formula
 from evalplus_ng.generate.infergrammar import Inferred
 from evalplus_ng.generate.inputfacts import Facts, Range, Relation, RunFact, Side, WordFact
 from evalplus_ng.generate.inputgrammar import INT, WORD, Count, Field, Item, Line, Repeat, Seq
-from evalplus_ng.generate.statement import NOT_EQUAL, SOME, Bound, LineSpec, Ref, Stated
+from evalplus_ng.generate.statement import (
+    ITEM_SUM,
+    NOT_EQUAL,
+    SOME,
+    Bound,
+    LineSpec,
+    Ref,
+    Stated,
+)
 
 
 @dataclass(frozen=True)
@@ -284,6 +292,25 @@ def sided(facts: Facts, sides: Sequence[Side], stated: Sequence[Relation]) -> Fa
     relations = tuple(r for r in facts.relations if frozenset((r.left, r.right)) not in pairs
                       or frozenset((r.left, r.right)) in kept)
     return replace(facts, ranges=ranges, relations=relations, sides=tuple(sides))
+
+
+def item_sums(facts: Facts, alignment: Alignment, stated: Stated) -> Facts:
+    """``facts`` with the statement's sums of a run's items (``1 ≤ a_1 + ... + a_n ≤
+    300000``) on the run's fact, and each item of a non-negative run reaching as far as
+    the sum may (one item may hold it all)."""
+    var_of = {name: var for var, name in alignment.names.items()}
+    runs, ranges = dict(facts.runs), dict(facts.ranges)
+    for guarantee in sorted(stated.guarantees, key=lambda g: (g.kind, g.names)):
+        var = var_of.get(guarantee.names[0]) if guarantee.kind == ITEM_SUM else None
+        if var is None or var not in ranges:
+            continue
+        most = None if guarantee.limit is None else int(guarantee.limit)
+        least = None if guarantee.least is None else int(guarantee.least)
+        runs[var] = replace(runs.get(var, RunFact()), least_sum=least, most_sum=most)
+        seen = ranges[var]
+        if most is not None and seen.low >= 0:
+            ranges[var] = Range(seen.low, max(seen.high, most))
+    return replace(facts, runs=runs, ranges=ranges)
 
 
 def stated_relations(alignment: Alignment, stated: Stated) -> list[Relation]:

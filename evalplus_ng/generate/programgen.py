@@ -83,6 +83,7 @@ from evalplus_ng.generate.inputstated import (
     align,
     choose,
     grammar_lines,
+    item_sums,
     reached_ranges,
     recounted,
     sided,
@@ -455,6 +456,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
     # every example held by chance
     facts = unsaid(chosen.grammar, alignment, stated, ranged, facts, section)
     facts = sided(facts, sides, stated_relations(alignment, stated))
+    facts = item_sums(facts, alignment, stated)
     broken = next((why for seed in seeds if (why := check(facts, chosen.grammar, seed))), None)
     if sides and broken:
         return InputPlan(task.task_id, None, f"an example breaks the statement's bound as "
@@ -971,9 +973,29 @@ class _Maker:
             shared = self.rng.random() < 0.2  # runs of equal values find their own bugs
             first = self.number(low, high, seq.kind)
             out = [first if shared else self.number(low, high, seq.kind) for _ in range(length)]
+        if fact is not None and (fact.least_sum is not None or fact.most_sum is not None):
+            out = self.summed(out, fact, low, high)
         if fact is not None and fact.order:
             out.sort()
         return out
+
+    def summed(self, items: list[Scalar], fact: RunFact, low: float,
+               high: float) -> list[Scalar]:
+        """``items`` scaled down where they sum above :attr:`RunFact.most_sum`, one raised
+        where they sum below :attr:`RunFact.least_sum` (integers; within ``[low, high]``)."""
+        numbers = [int(item) for item in items]
+        total = sum(numbers)
+        most, least = fact.most_sum, fact.least_sum
+        if most is not None and total > most:
+            numbers = [max(int(low), value * most // total) for value in numbers]
+            total = sum(numbers)
+        if least is not None and total < least and numbers:
+            k = self.rng.randrange(len(numbers))
+            numbers[k] += least - total
+            total = least
+        if (most is not None and total > most) or any(not low <= v <= high for v in numbers):
+            raise Mismatch("no items sum within the stated bounds")
+        return list(numbers)
 
     def letters(self, alphabet: str) -> str:
         """The letters a word over ``alphabet`` is drawn from: in a narrow input two or

@@ -49,6 +49,9 @@ SUM = "sum"  #: the sum of ``names`` (over test cases, or the lists) is at most 
 NOT_EQUAL = "not-equal"  #: the two ``names`` differ (``a_i ≠ b_i``)
 ANSWER_EXISTS = "answer-exists"  #: the statement promises an answer exists
 MAX_DEGREE = "max-degree"  #: each vertex ends at most ``limit`` of the edges
+#: the items of the list ``names`` sum to at most ``limit`` and at least ``least``
+#: (``1 ≤ a_1 + a_2 + ... + a_n ≤ 300000``)
+ITEM_SUM = "item-sum"
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,8 @@ class Guarantee:
     kind: str
     names: tuple[str, ...] = ()
     limit: Number | None = None
+    #: The least sum of an :data:`ITEM_SUM` (None: not said).
+    least: Number | None = None
 
 
 @dataclass(frozen=True)
@@ -1005,6 +1010,26 @@ def _guarantees(sentence: str, line: LineSpec | None) -> Iterator[Guarantee]:
         yield Guarantee(MAX_DEGREE, (), degree)
 
 
+#: "1 <= a_1 + a_2 + ... + a_n <= 300000": a bound on the sum of a list's items.
+_ITEM_SUM = re.compile(
+    r"(?:(?P<low>\d[\d^*]*(?:\(\d+\))?)\s*(?P<lop><=|<)\s*)?(?P<first>[A-Za-z])_?\{?1\}?\s*\+\s*"
+    r"(?:(?P=first)_?\{?2\}?\s*\+\s*)?(?:\.\.\.|…|\\[lc]?dots)\s*\+\s*(?P=first)_?\{?[a-z]\}?"
+    r"\s*(?P<hop><=|<)\s*(?P<high>\d[\d^*]*(?:\(\d+\))?)")
+
+
+def _item_sums(sentence: str, lost: bool) -> Iterator[Guarantee]:
+    """``1 <= a_1 + a_2 + ... + a_n <= 300000``: the sum of ``a``'s items, both sides."""
+    for match in _ITEM_SUM.finditer(sentence):
+        high, _ = _expression(match.group("high"), lost)
+        low, _ = _expression(match.group("low"), lost) if match.group("low") else (None, [])
+        if high is None or high.name or (low is not None and low.name):
+            continue
+        top = high.const - (match.group("hop") == "<")
+        least = None if low is None else low.const + (match.group("lop") == "<")
+        yield Guarantee(ITEM_SUM, (match.group("first"),), _as_number(top),
+                        None if least is None else _as_number(least))
+
+
 def _sums(sentence: str, lost: bool) -> Iterator[Guarantee]:
     """``the sum of n over all test cases does not exceed 2*10^5`` and alike."""
     pattern = (r"\b(?:sums?|total length) of (?:the values of |all |the |all the )?"
@@ -1143,6 +1168,7 @@ def stated_input(prompt: str) -> Stated:
         guarantees.update(_guarantees(sentence, line if line is not None else (
             lines[-1] if lines else None)))
         guarantees.update(_sums(sentence, lost))
+        guarantees.update(_item_sums(sentence, lost))
         alphabet = _alphabet(sentence)
         if alphabet is not None:
             named = [base_name(m.group(1)) for m in _STRING_NAME.finditer(sentence)
