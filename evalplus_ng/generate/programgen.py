@@ -455,12 +455,17 @@ def plan_for(task: ProgramTask) -> InputPlan:
     # "|x| ≤ 1000", "1 ≤ k ≤ 10^9": a coordinate below the number of points, k below n in
     # every example held by chance
     facts = unsaid(chosen.grammar, alignment, stated, ranged, facts, section)
-    facts = sided(facts, sides, stated_relations(alignment, stated))
-    facts = item_sums(facts, alignment, stated)
-    broken = next((why for seed in seeds if (why := check(facts, chosen.grammar, seed))), None)
-    if sides and broken:
-        return InputPlan(task.task_id, None, f"an example breaks the statement's bound as "
-                                             f"read: {broken}")
+    # the statement's formulas and sums of a list's items: an example breaking one means
+    # the names are misread, and a plan keeping it would reject its own examples
+    said = item_sums(sided(facts, sides, stated_relations(alignment, stated)), alignment,
+                     stated)
+    if said != facts:
+        broken = next((why for seed in seeds if (why := check(said, chosen.grammar, seed))),
+                      None)
+        if broken:
+            return InputPlan(task.task_id, None, "an example breaks the statement's bound "
+                                                 f"as read: {broken}")
+        facts = said
     # what the statement says only (the examples would keep it by chance as often)
     if NO_CYCLES.search(section):
         facts = parent_pointers(facts, chosen.grammar, seeds) or facts
@@ -973,7 +978,8 @@ class _Maker:
             shared = self.rng.random() < 0.2  # runs of equal values find their own bugs
             first = self.number(low, high, seq.kind)
             out = [first if shared else self.number(low, high, seq.kind) for _ in range(length)]
-        if fact is not None and (fact.least_sum is not None or fact.most_sum is not None):
+        if fact is not None and seq.kind == INT and (
+                fact.least_sum is not None or fact.most_sum is not None):
             out = self.summed(out, fact, low, high)
         if fact is not None and fact.order:
             out.sort()
