@@ -360,7 +360,7 @@ def learn(grammar: Grammar, examples: Sequence[Values],
         blocks=blocks,
         ties=tuple(ties),
         apart=tuple(_apart(all_scopes)),
-        counts=frozenset(_count_names(grammar)) | lengths)
+        counts=frozenset(count_names(grammar)) | lengths)
 
 
 def spread(facts: Facts) -> Facts:
@@ -731,12 +731,13 @@ def multigraph(facts: Facts, grammar: Grammar) -> Facts:
     return replace(facts, blocks=blocks, relations=relations)
 
 
-def _count_names(items: Sequence[Item]) -> Iterator[str]:
+def count_names(items: Sequence[Item]) -> Iterator[str]:
+    """The variables that count something in ``items`` (a block's count, a run's length)."""
     for item in items:
         if isinstance(item, Repeat):
             if item.count.var is not None:
                 yield item.count.var
-            yield from _count_names(item.body)
+            yield from count_names(item.body)
         else:
             for part in item.segments:
                 if isinstance(part, Seq) and part.length.var is not None:

@@ -27,7 +27,15 @@ from itertools import product
 
 from evalplus_ng.generate.formula import Formula
 from evalplus_ng.generate.infergrammar import Inferred
-from evalplus_ng.generate.inputfacts import Facts, Range, Relation, RunFact, Side, WordFact
+from evalplus_ng.generate.inputfacts import (
+    Facts,
+    Range,
+    Relation,
+    RunFact,
+    Side,
+    WordFact,
+    count_names,
+)
 from evalplus_ng.generate.inputgrammar import INT, WORD, Count, Field, Item, Line, Repeat, Seq
 from evalplus_ng.generate.statement import (
     ITEM_SUM,
@@ -131,18 +139,6 @@ def _specs(stated: Stated) -> list[LineSpec]:
     return [spec for spec in stated.lines if spec.names or spec.list_length or spec.repeat]
 
 
-def _counters(items: Sequence[Item]) -> Iterator[str]:
-    """The variables that count something in ``items`` (a block's count, a run's length)."""
-    for item in items:
-        if isinstance(item, Repeat):
-            if item.count.var is not None:
-                yield item.count.var
-            yield from _counters(item.body)
-        else:
-            yield from (part.length.var for part in item.segments
-                        if isinstance(part, Seq) and part.length.var is not None)
-
-
 def _retyped(items: Sequence[Item], name: str, kind: str) -> tuple[Item, ...]:
     out: list[Item] = []
     for item in items:
@@ -169,7 +165,7 @@ def worded(inferred: Inferred, stated: Stated) -> Inferred:
         part = line.segments[0] if len(line.segments) == 1 else None
         if not (spec.kind == "string" and spec.list_length is not None
                 and isinstance(part, Field) and part.kind == INT
-                and part.name not in set(_counters(grammar))):
+                and part.name not in set(count_names(grammar))):
             break
         grammar = _retyped(grammar, part.name, WORD)
     return inferred if grammar == inferred.grammar else replace(inferred, grammar=grammar)
