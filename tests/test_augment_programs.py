@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.programs import PROGRAM_SUITES, run_order
 from evalplus_ng.generate.programgen import LARGE, RANDOM, ProgramInput
+from evalplus_ng.oracle.programaudit import refutations
 from evalplus_ng.oracle.programs import (
     UNRUN,
     Drop,
@@ -298,6 +300,36 @@ def test_a_reference_raising_on_an_admitted_input_refutes_the_plan(tmp_path: Pat
     (line,) = gz_lines(tmp_path / "out" / ARTIFACT)
     assert line["tests"] == record["tests"]  # the dataset's tests, nothing added
     assert any("refuted" in text for text in summary_lines(summary))
+
+
+def test_a_reference_raising_where_its_statement_admits_the_input_is_wrong(
+        tmp_path: Path) -> None:
+    """A plan keeping nothing but the statement's bounds (``"stated"`` in its contract)
+    admits only inputs the statement does: a reference raising on one is wrong there.
+    Those inputs are no test, the others are, and the audit names the witness."""
+    (task, record), *_ = zip(load_program_tasks(sum_tasks(tmp_path / "t.jsonl.gz")),
+                             gz_lines(tmp_path / "t.jsonl.gz"), strict=True)
+    task = ProgramTask(task.task_id, task.prompt, PICKY, task.tests)
+
+    def stated_plan(task: ProgramTask) -> Any:
+        plan = fake_plan(task)
+        return replace(plan, contract={**plan.contract, "stated": True})
+
+    summary = run_augment_programs([(task, {**record, "canonical_solution": PICKY})],
+                                   ProgramAugmentConfig(count=40), tmp_path / "out",
+                                   Backend(1), planner=stated_plan, generator=fake_inputs)
+    (report,) = summary.reports
+    raised = report.dropped["runtime_error"]
+    assert report.outcome == "augmented" and raised > 0
+    assert report.plus + report.stress == 40 - raised
+    assert report.witness.startswith("7\n") and "wrong reference" in report.reason
+    (line,) = gz_lines(tmp_path / "out" / ARTIFACT)
+    new = [test for test in line["tests"] if test not in record["tests"]]
+    assert len(new) == 40 - raised and not any(t["input"].startswith("7\n") for t in new)
+    assert any("statement admits" in text for text in summary_lines(summary))
+    stats = json.loads((tmp_path / "out" / "stats.json").read_text(encoding="utf-8"))
+    (finding,) = refutations(stats)
+    assert finding.witness == report.witness and "reference is wrong" in finding.explanation
 
 
 def test_a_plan_the_generator_finds_no_input_for_keeps_its_tests(tmp_path: Path) -> None:

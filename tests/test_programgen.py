@@ -191,6 +191,59 @@ def test_a_connected_graph_whose_rows_may_repeat_names_a_pair_twice() -> None:
     assert any(repeats(item.text) for item in made if item.kind != "mutate")
 
 
+CTHULHU = """Input
+
+The first line contains two integers — the number of vertices n and the number of edges m \
+of the graph (1 ≤ n ≤ 100, 0 ≤ m ≤ <image>).
+
+Each of the following m lines contains a pair of integers x and y, that show that an edge \
+exists between vertices x and y (1 ≤ x, y ≤ n, x ≠ y). For each pair of vertices there will \
+be at most one edge between them, no edge connects a vertex to itself.
+
+Output
+
+Print "NO", if the graph is not Cthulhu and "FHTAGN!" if it is.
+
+Note
+
+A tree is a connected undirected graph consisting of n vertices and n - 1 edges (n > 0).
+"""
+CTHULHU_EXAMPLES = ["6 6\n6 3\n6 4\n5 1\n2 5\n1 4\n5 4\n",
+                    "6 5\n5 6\n4 6\n3 1\n5 1\n1 2\n"]
+
+
+def test_a_graph_connected_in_every_example_is_drawn_in_parts_unless_said() -> None:
+    """Both examples connected, and a statement that never says the graph is (a tree's
+    definition is no guarantee): graphs in parts are inputs too; where it says so, none."""
+    plan = plan_for(task(CTHULHU_EXAMPLES, CTHULHU))
+    assert plan.inferred is not None, plan.reason
+    assert not any(fact.connected for fact in plan.facts.blocks.values())
+    parts = "4 2\n1 2\n3 4\n"
+    assert plan.violation(parts) is None
+    made = program_inputs(plan, CTHULHU_EXAMPLES, random.Random(2), 150)
+    assert all(plan.violation(item.text) is None for item in made)
+    said = plan_for(task(CTHULHU_EXAMPLES, CTHULHU.replace(
+        "no edge connects a vertex to itself.", "no edge connects a vertex to itself. It "
+        "is guaranteed that the graph is connected.")))
+    assert said.violation(parts) is not None
+
+
+def test_an_edge_count_bounded_by_an_image_in_a_simple_graph_is_its_most_edges() -> None:
+    """"0 ≤ m ≤ <image>" with no loop and at most one edge between two vertices: m ≤
+    n(n-1)/2, kept input by input; and an edge's end is no relation of the edge count
+    (every example's ends differ from its m by chance: other lines, few pairs)."""
+    plan = plan_for(task(CTHULHU_EXAMPLES, CTHULHU))
+    assert plan.inferred is not None, plan.reason
+    assert len(plan.facts.sides) == 1
+    assert plan.violation("3 3\n1 2\n2 3\n3 1\n") is None
+    assert plan.violation("3 4\n1 2\n2 3\n3 1\n1 3\n") is not None
+    assert plan.violation("3 2\n1 2\n2 3\n") is None  # an end equal to m
+    assert plan.violation("3 1\n2 2\n") is not None  # a loop
+    without = CTHULHU.replace("For each pair of vertices there will be at most one edge "
+                              "between them, no edge connects a vertex to itself.", "")
+    assert plan_for(task(CTHULHU_EXAMPLES, without)).inferred is None
+
+
 def test_a_mutated_example_may_merge_one_value_of_a_field_into_another() -> None:
     """Every 3 of ``1 3 2 3 4`` made 1 (or 2, or 4) at once: values repeat where one
     change at a time would need two steps."""
@@ -327,13 +380,25 @@ def test_values_that_can_coincide_are_not_kept_distinct() -> None:
     assert said.facts.runs["s1"].distinct
 
 
-def test_a_bound_by_a_power_whose_superscript_was_lost_gives_no_plan() -> None:
-    """"1 ≤ k ≤ n2" is k ≤ n²: no plan reads it, and one keeping the examples' k ≤ 4
-    would admit n = 1, k = 4."""
+def test_a_bound_by_a_power_whose_superscript_was_lost_is_read_as_the_power() -> None:
+    """"1 ≤ k ≤ n2" is k ≤ n² (as "105" is 10^5): the plan keeps k within each input's
+    own n² (k = 4 with n = 1 is no input) and reaches past the examples' k ≤ 4."""
     lost = PAIRS_OF_ARRAY.replace("1 ≤ k ≤ 10^9", "1 ≤ k ≤ n2")
     plan = plan_for(task(PAIRS_EXAMPLES, lost))
-    assert plan.inferred is None and "by n2" in plan.reason
-    assert plan_for(task(PAIRS_EXAMPLES, PAIRS_OF_ARRAY)).inferred is not None
+    assert plan.inferred is not None, plan.reason
+    assert plan.violation("1 4\n7\n") is not None
+    assert plan.violation("1 1\n7\n") is None
+    assert plan.violation("3 9\n1 2 3\n") is None
+    assert plan.violation("3 10\n1 2 3\n") is not None
+    made = program_inputs(plan, PAIRS_EXAMPLES, random.Random(3), 200)
+    pairs = [tuple(map(int, item.text.split("\n")[0].split())) for item in made]
+    assert all(k <= n * n for n, k in pairs)
+    assert any(k > 4 for _, k in pairs)
+    # "n2" named by the statement (n1 and n2 given) is a variable, not a power
+    named = lost.replace("The first line contains two integers n and k",
+                         "The first line contains two integers n and k. Let n2 be "
+                         "a number (1 ≤ n2 ≤ 5)")
+    assert plan_for(task(PAIRS_EXAMPLES, named)).facts.sides == ()
 
 
 ROOKS = """Input

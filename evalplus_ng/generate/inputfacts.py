@@ -57,6 +57,13 @@ from evalplus_ng.generate.inputgrammar import (
 OPS = ("==", "<", "<=", "!=")
 #: Pairs of values a relation must hold on to be learnt.
 MIN_SUPPORT = 2
+#: Equal pairs a ``!=`` relation must have avoided by chance to be learnt: the pairs of
+#: values it held on, each counted as 1 over the width of the values' span (``y != m`` of
+#: two examples' edges and edge counts, 5 pairs over ``1..6``, avoided less than one: no
+#: fact; a value against a number of another line, 20 pairs over ``1..8``, 2.5). Two
+#: numbers of one line (an edge's ends) need :data:`MIN_SUPPORT` pairs only, and a
+#: relation the statement gives is kept apart from this (``u_i ≠ v_i``).
+MIN_AVOIDED = 2.0
 #: Rows (over all examples) a field must avoid its row's number on to be learnt as doing so.
 MIN_ROWS = 3
 
@@ -748,9 +755,15 @@ def _relations(all_scopes: Sequence[_Scope]) -> Iterator[Relation]:
     """Relations between a number of a scope (a field or each item of a run) and a
     scalar number in scope, held in every scope where both are, on at least
     :data:`MIN_SUPPORT` pairs of values (one pair, such as the two numbers of a lone
-    example, shows nothing: the statement's own relations come from its bounds)."""
+    example, shows nothing: the statement's own relations come from its bounds); ``!=``
+    only where equal values were likely enough to be missed (:data:`MIN_AVOIDED`)."""
     verdicts: dict[tuple[str, str, str], bool] = {}
     support: dict[tuple[str, str], int] = {}
+    spans: dict[tuple[str, str], list[float]] = {}
+    # the line each number is read on: two of one line (an edge's ends) keep ``!=`` as
+    # before, a loop the statement forbids in words no parse reads
+    lines = {part.name: id(item) for scope in all_scopes for item in scope.items
+             if isinstance(item, Line) for part in item.segments}
     for scope in all_scopes:
         scalars = {k: v for k, v in scope.env.items() if _number(v)}
         left_items: dict[str, list[float]] = {}
@@ -770,6 +783,9 @@ def _relations(all_scopes: Sequence[_Scope]) -> Iterator[Relation]:
                     ok = all(holds(op, item, exact(value)) for item in items)
                     verdicts[key] = verdicts.get(key, True) and ok
                 support[left, right] = support.get((left, right), 0) + len(items)
+                span = spans.setdefault((left, right), [math.inf, -math.inf])
+                span[0] = min(span[0], *items, exact(value))
+                span[1] = max(span[1], *items, exact(value))
     order = {name: index for index, name in enumerate(dict.fromkeys(
         name for (name, _op, _right) in verdicts))}
     for (left, op, right), ok in verdicts.items():
@@ -780,6 +796,10 @@ def _relations(all_scopes: Sequence[_Scope]) -> Iterator[Relation]:
             continue
         if op == "!=" and verdicts.get((left, "<", right)):
             continue
+        low, high = spans[left, right]
+        if (op == "!=" and lines.get(left) != lines.get(right)
+                and support[left, right] / (high - low + 1) < MIN_AVOIDED):
+            continue  # the values were too far apart to meet by chance
         mirrored = (right, op, left)
         if op in ("!=", "==") and verdicts.get(mirrored) and order.get(right, 0) < order[left]:
             continue  # the same relation read the other way round

@@ -182,11 +182,13 @@ def refutations(stats: Mapping[str, Any], task_ids: Iterable[TaskId] | None = No
                 ) -> list[ProgramFinding]:
     """The ``raises`` findings of an ``augment`` of programs (its ``stats.json``): each task
     whose reference raised on an input its plan admits (``refuted``; none of its new tests
-    kept), the shortest such input as the witness; only ``task_ids`` where given."""
+    kept, or, where the plan keeps the statement's words only, the others kept: a wrong
+    reference), the shortest such input as the witness; only ``task_ids`` where given."""
     wanted = None if task_ids is None else set(task_ids)
     found = []
     for report in stats.get("tasks", []) if stats.get("kind") == "programs" else []:
-        if not isinstance(report, dict) or report.get("outcome") != "refuted":
+        if not isinstance(report, dict) or not (report.get("outcome") == "refuted" or (
+                report.get("outcome") == "augmented" and report.get("witness"))):
             continue
         task_id = str(report.get("task_id", ""))
         if wanted is not None and task_id not in wanted:
@@ -196,7 +198,10 @@ def refutations(stats: Mapping[str, Any], task_ids: Iterable[TaskId] | None = No
             task_id, RAISES, str(report.get("witness", "")), "an answer", "raised",
             f"the reference raised on an input its input plan admits ({reason}): the plan "
             "admits an invalid input or the reference is wrong there; augment kept none "
-            "of the task's new tests"))
+            "of the task's new tests" if report.get("outcome") == "refuted" else
+            f"the reference raised on an input the statement admits ({reason}): its plan "
+            "keeps nothing but the statement's bounds, so the reference is wrong there; "
+            "augment kept the task's other new tests"))
     return found
 
 

@@ -236,7 +236,10 @@ class ProgramTaskReport:
     shown_violations: tuple[str, ...] = ()
     #: The reference did not load (every input then dropped as not run).
     reference_error: str = ""
-    #: For :data:`REFUTED`: the shortest admitted input the reference raised on.
+    #: For :data:`REFUTED`: the shortest admitted input the reference raised on; for
+    #: :data:`AUGMENTED` where the plan keeps nothing but the statement's words
+    #: (``"stated"`` in its contract): the shortest input the statement admits that it
+    #: raised on, a wrong reference (its other answers kept as tests).
     witness: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
     #: Its LLM inputs (where it has a generator and validator a model wrote): the counts
@@ -554,8 +557,18 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
             {**report.llm, "tests": sum(new.kind == LLM for new in got.tests)}))
     seconds = {**report.seconds, "reference": round(sum(o.seconds for o in outcomes), 4),
                "reference_max": round(max((o.seconds for o in outcomes), default=0.0), 4)}
+    raised = got.dropped.get(Drop.RUNTIME_ERROR.value, 0)
+    if refuted(got) and (pending.contract or {}).get("stated"):
+        # every fact of the plan is the statement's: the reference is wrong on those
+        # inputs (the audit's witness), and the other answers stand as tests
+        return TaskTests(got.tests, pending.contract, replace(
+            report, plus=len(got.tests) - stress, stress=stress, dropped=got.dropped,
+            stressed=got.stressed, reference_error=error[:200], seconds=seconds,
+            witness=got.witness or "",
+            reason=f"the reference raised on {raised} of {len(outcomes)} inputs the "
+                   "statement admits (its plan keeps nothing else): a wrong reference, "
+                   "those inputs no test"), dict(got.timed_drops))
     if refuted(got):
-        raised = got.dropped.get(Drop.RUNTIME_ERROR.value, 0)
         return TaskTests((), pending.contract, replace(
             report, outcome=REFUTED,
             reason=f"the reference raised on {raised} of {len(outcomes)} admitted inputs",
@@ -851,6 +864,12 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
         lines.append("no input grammar: " + "; ".join(
             f"{reason} ({n})" for reason, n in reasons.most_common(5))
             + ("; ..." if len(reasons) > 5 else ""))
+    wrong = [report for report in reports if report.outcome == AUGMENTED and report.witness]
+    if wrong:
+        lines.append("references raising on inputs their statement admits (the inputs no "
+                     "test; the shortest): " + "; ".join(
+                         f"{report.task_id} {report.witness[:40]!r}" for report in wrong[:5])
+                     + ("; ..." if len(wrong) > 5 else "") + " (all in stats.json)")
     refuted_tasks = [report for report in reports if report.outcome == REFUTED]
     if refuted_tasks:
         lines.append("refuted plans (the shortest input the reference raised on): " + "; ".join(
