@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from evalplus_ng.generate.infergrammar import infer, infer_all
-from evalplus_ng.generate.inputfacts import Facts, RunFact, check, learn
+from evalplus_ng.generate.inputfacts import Facts, Range, RunFact, check, learn
 from evalplus_ng.generate.inputgrammar import (
     Count,
     Field,
@@ -242,6 +242,28 @@ def test_an_edge_count_bounded_by_an_image_in_a_simple_graph_is_its_most_edges()
     without = CTHULHU.replace("For each pair of vertices there will be at most one edge "
                               "between them, no edge connects a vertex to itself.", "")
     assert plan_for(task(CTHULHU_EXAMPLES, without)).inferred is None
+
+
+def test_numbers_said_to_be_die_rolls_range_over_six_faces() -> None:
+    """"two natural numbers Y and W — the results of die rolls": 1..6, though the one
+    example showed 4 and 2; a die said to have other faces, or a bound, keeps its own."""
+    rolls = """Input
+
+The only line of the input file contains two natural numbers Y and W — the results of \
+Yakko's and Wakko's die rolls.
+
+Output
+
+Print the probability.
+"""
+    plan = plan_for(task(["4 2\n"], rolls))
+    assert (plan.facts.ranges["x1"], plan.facts.ranges["x2"]) == (Range(1, 6), Range(1, 6))
+    assert plan.violation("6 1\n") is None and plan.violation("7 1\n") is not None
+    faces = plan_for(task(["4 2\n"], rolls.replace("die rolls.", "die rolls (a die of 20 "
+                                                                   "faces).")))
+    assert faces.facts.ranges["x1"].high == 4
+    capped = plan_for(task(["4 2\n"], rolls.replace("W —", "W (1 ≤ Y, W ≤ 5) —")))
+    assert capped.facts.ranges["x1"] == Range(1, 5)
 
 
 def test_a_mutated_example_may_merge_one_value_of_a_field_into_another() -> None:

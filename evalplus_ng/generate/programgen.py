@@ -278,6 +278,9 @@ CONNECTED_SAID = re.compile(
     r"[^.]{0,50}\b(?:reach|reachable|get|travel|pass)\b[^.]{0,40}\b(?:any|every|all|other)\b|"
     r"\bpath\s+between\s+(?:any|every|each)\b|\bany\s+two\b[^.]{0,60}\bconnected\b|"
     r"\bconnect(?:s|ed)?\s+(?:all|every|any)\b", re.IGNORECASE)
+#: A sentence saying numbers are rolls of a die (six faces unless it says otherwise).
+DIE_ROLLS = re.compile(r"\bdie\s+rolls?\b|\bdice\b|\brolls?\s+(?:of\s+)?(?:a|the)\s+die\b",
+                       re.IGNORECASE)
 #: A guarantee that pointers or edges never come back ("there will be no managerial
 #: cycles", "no circular dependencies"): covered where the plan keeps a block's numbers
 #: parent pointers (:func:`~evalplus_ng.generate.inputfacts.parent_pointers`).
@@ -450,7 +453,8 @@ def plan_for(task: ProgramTask) -> InputPlan:
             guarantee.kind in SIMPLE_GRAPH for guarantee in stated.guarantees):
         # before the statement's relations: a stated ``a < b`` still holds
         facts = multigraph(facts, chosen.grammar)
-    ranged = stated_ranges(alignment, stated, facts.ranges)
+    ranged = {**stated_ranges(alignment, stated, facts.ranges),
+              **_die_faces(alignment.names, section, facts.ranges, stated)}
     facts = spread(replace(facts, ranges={**facts.ranges, **ranged},
                            words=stated_words(alignment, stated, facts.words)))
     # the statement's relations, each where every example keeps it, in place of what
@@ -633,6 +637,28 @@ def _stated_only(grammar: Grammar, facts: Facts, names: Mapping[str, str],
         return False
     return (set(facts.relations) <= set(said) and not facts.runs and not facts.words
             and not facts.blocks and not facts.ties and not facts.apart)
+
+
+def _die_faces(names: Mapping[str, str], section: str, seen: Mapping[str, Range],
+               stated: Stated) -> dict[str, Range]:
+    """The range of each number a sentence says is a die roll and no bound caps ("two
+    natural numbers Y and W — the results of Yakko's and Wakko's die rolls"): a die's six
+    faces, ``1..6``, where the examples' values are among them (a die of other faces says
+    how many: no range here)."""
+    out: dict[str, Range] = {}
+    for sentence in _sentences(section):
+        if not DIE_ROLLS.search(sentence) or re.search(r"\bfaces?\b|\bsided\b|\bsides\b",
+                                                       sentence, re.IGNORECASE):
+            continue
+        words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", sentence))
+        for var, name in names.items():
+            bound = stated.bound(name)
+            if bound is not None and (bound.high is not None or bound.high_ref is not None
+                                      or bound.unread):
+                continue
+            if name in words and var in seen and 1 <= seen[var].low <= seen[var].high <= 6:
+                out[var] = Range(1, 6)
+    return out
 
 
 def _pointed(items: Sequence[Item], facts: Facts) -> bool:
