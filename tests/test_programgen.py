@@ -242,6 +242,17 @@ def test_an_edge_count_bounded_by_an_image_in_a_simple_graph_is_its_most_edges()
     without = CTHULHU.replace("For each pair of vertices there will be at most one edge "
                               "between them, no edge connects a vertex to itself.", "")
     assert plan_for(task(CTHULHU_EXAMPLES, without)).inferred is None
+    # the picture in the count's place on its line, and "a_i ≠ b_i" for no loops
+    friends = statement(
+        "The first line of the input contain two integers n and m (3 ≤ n ≤ 150 000, "
+        "<image>) — the number of members and the number of pairs of members that are "
+        "friends.",
+        "The i-th of the next m lines contains two distinct integers ai and bi (1 ≤ ai, bi "
+        "≤ n, ai ≠ bi). No pair of members will appear more than once in the input.")
+    pictured = plan_for(task(CTHULHU_EXAMPLES, friends))
+    assert pictured.inferred is not None, pictured.reason
+    assert pictured.facts.ranges["x2"].high > 1000
+    assert pictured.violation("4 6\n1 2\n1 3\n1 4\n2 3\n2 4\n3 4\n") is None
 
 
 def test_numbers_said_to_be_die_rolls_range_over_six_faces() -> None:
@@ -264,6 +275,28 @@ Print the probability.
     assert faces.facts.ranges["x1"].high == 4
     capped = plan_for(task(["4 2\n"], rolls.replace("W —", "W (1 ≤ Y, W ≤ 5) —")))
     assert capped.facts.ranges["x1"] == Range(1, 5)
+
+
+def test_a_tree_then_an_array_named_only_by_its_bound() -> None:
+    """"n integers denoting the array a (0 ≤ a_i ≤ 10^9)": the list is a, bounded so
+    (not the examples' a_i < n); and a tree's end that never equalled its edge's number
+    did so by chance (its ends are vertices)."""
+    tree = statement(
+        "The first line contains two space-separated integers n and k (3 ≤ n ≤ 10^5, "
+        "1 ≤ k ≤ 20).",
+        "The next n-1 lines each contain two integers x and y (1 ≤ x, y ≤ n, x ≠ y), "
+        "denoting an undirected edge between the two nodes x and y. These edges form a "
+        "tree of n nodes.",
+        "The next line contains n space-separated integers denoting the array a (0 ≤ a_i "
+        "≤ 10^9).")
+    examples = ["5 1\n1 2\n1 3\n5 2\n4 3\n0 3 2 4 4\n", "3 2\n3 2\n1 3\n1 1 2\n"]
+    plan = plan_for(task(examples, tree))
+    assert plan.inferred is not None, plan.reason
+    assert plan.contract is not None and plan.contract["names"]["s1"] == "a"
+    assert plan.facts.ranges["s1"] == Range(0, 10 ** 9)
+    assert plan.violation("3 3\n1 3\n1 2\n7 8 9\n") is None
+    assert plan.violation("3 3\n2 1\n1 3\n1 2 3\n") is None  # y == 1 on row 1
+    assert not plan.facts.blocks["r1"].unlike_row
 
 
 def test_a_mutated_example_may_merge_one_value_of_a_field_into_another() -> None:

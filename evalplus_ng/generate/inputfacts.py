@@ -915,6 +915,10 @@ def _blocks(all_scopes: Sequence[_Scope]) -> dict[str, BlockFact]:
         tree = _vertex_count(graphs, _is_tree, lambda edges, _n: len(edges) >= 2)
         connected = _vertex_count(graphs, _is_connected, lambda _edges, n: n >= 3)
         unlike = _unlike_row(examples, kinds[name])
+        if tree and name in endpoints:
+            # a tree's ends are vertices, not row numbers (its n - 1 edges): an end never
+            # its edge's number was chance
+            unlike = tuple(field for field in unlike if field not in endpoints[name])
         if distinct or tree or connected or unlike:
             out[name] = BlockFact(distinct, unordered, tree, None if tree else connected,
                                   endpoints.get(name), unlike)

@@ -101,6 +101,8 @@ from evalplus_ng.generate.statement import (
     MAX_DEGREE,
     NO_MULTI_EDGES,
     NO_SELF_LOOPS,
+    NOT_EQUAL,
+    Bound,
     Stated,
     base_name,
     degree_bound,
@@ -575,21 +577,27 @@ def _lost_powers(stated: Stated, names: set[str]) -> Stated:
 
 
 def _simple_edge_counts(stated: Stated, names: Mapping[str, str], grammar: Grammar) -> Stated:
-    """``stated`` with the unread upper side of a block of edges' count (``0 ≤ m ≤
-    <image>``, a formula drawn as a picture) read as the most edges a simple graph has,
-    ``N(N - 1)/2`` of ``N`` vertices, where the statement says the graph is simple (no
-    loop, at most one edge between two vertices, so ``m`` never passes that) and bounds
-    the ends by a variable (``1 ≤ x, y ≤ n``: ``N = n``). The picture may say less than
-    the guarantees (``m ≤ min(n(n-1)/2, 10^5)``): where the statement gives a number too,
-    that number holds as well."""
+    """``stated`` with the unread upper side of a block of edges' count read as the most
+    edges a simple graph has, ``N(N - 1)/2`` of ``N`` vertices: a side drawn as a picture
+    (``0 ≤ m ≤ <image>``), or no side at all where the count's line shows a picture in
+    its place (``n and m (3 ≤ n ≤ 150 000, <image>)``). Only where the statement says the
+    graph is simple (at most one edge between two vertices, and no loop or the ends'
+    ``a_i ≠ b_i``, so ``m`` never passes that) and bounds the ends by a variable (``1 ≤
+    x, y ≤ n``: ``N = n``). The picture may say less than the guarantees (``m ≤
+    min(n(n-1)/2, 10^5)``); the plan's inputs stay far below such a cap."""
     kinds = {guarantee.kind for guarantee in stated.guarantees}
-    if not {NO_MULTI_EDGES, NO_SELF_LOOPS} <= kinds:
+    if NO_MULTI_EDGES not in kinds:
         return stated
+    unequal = {frozenset(g.names) for g in stated.guarantees if g.kind == NOT_EQUAL}
     vertices: dict[str, str] = {}  # a count's name: its formula of the vertices
     for block in edge_blocks(grammar):
         line = block.body[0]
         assert isinstance(line, Line)
-        end = line.segments[0]
+        end, other = line.segments[0], line.segments[1]
+        ends = frozenset(names.get(part.name, "") for part in (end, other)
+                         if isinstance(part, Field))
+        if NO_SELF_LOOPS not in kinds and ends not in unequal:
+            continue
         count = names.get(block.count.var or "")
         bound = stated.bound(names.get(end.name, "")) if isinstance(end, Field) else None
         ref = bound.high_ref if bound is not None else None
@@ -598,11 +606,17 @@ def _simple_edge_counts(stated: Stated, names: Mapping[str, str], grammar: Gramm
             continue
         many = f"({ref.name} + {ref.offset} - {bound.low} + 1)"
         vertices[count] = f"{many} * ({many} - 1) / 2"
-    return replace(stated, bounds=tuple(
-        replace(bound, unread=tuple((side, vertices[bound.name]) if (side, text) == (
-            "high", "") and bound.name in vertices else (side, text)
-            for side, text in bound.unread))
-        for bound in stated.bounds))
+    bounds = [replace(bound, unread=tuple(
+        (side, vertices[bound.name]) if (side, text) == ("high", "")
+        and bound.name in vertices else (side, text) for side, text in bound.unread))
+        for bound in stated.bounds]
+    for count, formula in vertices.items():
+        capped = stated.bound(count)
+        pictured = any(count in spec.names and "<image>" in spec.text for spec in stated.lines)
+        if pictured and (capped is None or (capped.high is None and capped.high_ref is None
+                                            and not capped.unread)):
+            bounds.append(Bound(count, unread=(("high", formula),)))
+    return replace(stated, bounds=tuple(bounds))
 
 
 def _said_connected(facts: Facts, prompt: str, stated: Stated) -> Facts:

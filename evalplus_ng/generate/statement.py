@@ -1134,6 +1134,12 @@ def stated_input(prompt: str) -> Stated:
         line = _line_spec(sentence, lost, chain_names)
         if line is not None and line.repeat == SOME and not line.names:
             line = None  # "the next lines contain descriptions of the test cases": no line
+        indexed = {bound.name for bound in found if bound.indexed and not bound.length}
+        if (line is not None and line.list_length is not None and not line.names
+                and len(indexed) == 1):
+            # "n integers denoting the array a (0 ≤ a_i ≤ 10^9)": the list its one
+            # indexed bound names
+            line = replace(line, names=tuple(indexed))
         # "Next m lines describe enmity. Each enmity is described as two numbers a_i and
         # b_i": the lines' names in the sentence after
         continued = re.match(r"^(?:the i-th (?:of them|line|one)|each (?:line|of them|of these)"
