@@ -299,6 +299,41 @@ def test_a_tree_then_an_array_named_only_by_its_bound() -> None:
     assert not plan.facts.blocks["r1"].unlike_row
 
 
+ERASE_EXAMPLES = ["4\nababcd\nabcba\na\nb\ndefi\nfed\nxyz\nx\n"]
+
+
+def test_a_small_total_over_the_test_cases_and_a_word_no_longer_than_another() -> None:
+    """"The first line contains string s" after the test count is a test case's own
+    line; "the total length of strings s doesn't exceed 400" caps the sum of |s| over
+    the input (a plan keeps it, no longer "what no plan checks"); "|t| ≤ |s|" lets t be
+    as long as s may be, and never longer than its own s."""
+    erase = statement(
+        "The first line contains the single integer T (1 ≤ T ≤ 100) — the number of test "
+        "cases.",
+        "Next 2T lines contain test cases — two per test case. The first line contains string "
+        "s consisting of lowercase Latin letters (1 ≤ |s| ≤ 400) — the initial string.",
+        "The second line contains string t consisting of lowercase Latin letters (1 ≤ |t| ≤ "
+        "|s|) — the string you'd like to build.",
+        "It's guaranteed that the total length of strings s doesn't exceed 400.")
+    plan = plan_for(task(ERASE_EXAMPLES, erase))
+    assert plan.inferred is not None, plan.reason
+    assert plan.contract is not None and plan.contract["names"] == {
+        "x1": "T", "x2": "s", "x3": "t"}
+    assert plan.facts.totals == (("|x2|", 400),)
+    assert plan.facts.words["x3"].most == "|x2|"
+    assert plan.violation("1\n" + "a" * 400 + "\n" + "b" * 300 + "\n") is None
+    assert plan.violation("1\nab\nabc\n") is not None  # t longer than s
+    assert plan.violation("2\n" + "a" * 300 + "\nb\n" + "a" * 101 + "\nb\n") is not None
+    made = program_inputs(plan, ERASE_EXAMPLES, random.Random(5), 120)
+    assert len(made) >= 60
+    pairs = [item.text.split("\n")[1:3] for item in made]
+    assert any(len(t) > 5 for _s, t in pairs)  # longer than any example's t
+    assert all(plan.violation(item.text) is None for item in made)
+    assert plan_for(task(ERASE_EXAMPLES, erase.replace("total length of strings s",
+                                                       "total length of all strings"))
+                    ).inferred is None
+
+
 def test_a_mutated_example_may_merge_one_value_of_a_field_into_another() -> None:
     """Every 3 of ``1 3 2 3 4`` made 1 (or 2, or 4) at once: values repeat where one
     change at a time would need two steps."""
@@ -661,12 +696,16 @@ def test_a_guarantee_no_plan_checks_leaves_the_task_without_a_plan() -> None:
         "Output\n", "It is guaranteed that all a_i are distinct and that the sum of n "
                     "over all test cases does not exceed 2 ⋅ 10^5.\n\nOutput\n")
     assert plan_for(task(ARRAY, checked)).contract is not None
+    # a small sum is kept as a total over the input, where its name reads a field
     small_sum = checked.replace("2 ⋅ 10^5", "400")
-    assert plan_for(task(ARRAY, small_sum)).contract is None
+    summed = plan_for(task(ARRAY, small_sum))
+    assert summed.contract is not None and summed.facts.totals == (("x1", 400),)
+    assert plan_for(task(ARRAY, small_sum.replace("sum of n", "sum of k"))).contract is None
     # a statement whose superscripts were lost ("a_i ≤ 109", "sum ... 105") means 10^5
     lost = checked.replace("10^9", "109").replace("2 ⋅ 10^5", "105")
     assert plan_for(task(ARRAY, lost)).contract is not None
-    assert plan_for(task(ARRAY, checked.replace("2 ⋅ 10^5", "105"))).contract is None
+    kept = plan_for(task(ARRAY, checked.replace("2 ⋅ 10^5", "105")))  # 105 where none is
+    assert kept.contract is not None and kept.facts.totals == (("x1", 105),)
 
 
 def test_a_denial_listed_beside_a_covered_clause_is_still_unchecked() -> None:

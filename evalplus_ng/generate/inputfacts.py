@@ -133,6 +133,9 @@ class WordFact:
     length: Count | None = None
     #: Every example's length was even ("its length is even" goes unsaid as often as not).
     even: bool = False
+    #: Its length is at most another word's read before it (``|t| ≤ |s|``: ``"|x2|"``);
+    #: the statement's word, never learnt.
+    most: str | None = None
 
 
 @dataclass(frozen=True)
@@ -200,6 +203,10 @@ class Facts:
     counts: frozenset[str] = frozenset()
     #: Numbers bounded by a formula of others (the statement's ``k ≤ n(n-1)/2``).
     sides: tuple[Side, ...] = ()
+    #: Sums over the whole input the statement caps, ``(name, limit)``: a number's field
+    #: (``n`` of every test case) or a word's length (``|s|``); the statement's word
+    #: ("the sum of n over all test cases does not exceed 1000"), never learnt.
+    totals: tuple[tuple[str, int], ...] = ()
 
     def describe(self) -> dict[str, Any]:
         """JSON-able (stored in the artifact's contract)."""
@@ -210,7 +217,8 @@ class Facts:
                      for name, fact in sorted(self.runs.items())},
             "words": {name: {"alphabet": w.alphabet, "length": [w.shortest, w.longest],
                              **({"equals": str(w.length)} if w.length else {}),
-                             **({"even": True} if w.even else {})}
+                             **({"even": True} if w.even else {}),
+                             **({"most": w.most} if w.most else {})}
                       for name, w in sorted(self.words.items())},
             "blocks": {name: {k: v for k, v in vars(fact).items() if v not in (False, None, ())}
                        for name, fact in sorted(self.blocks.items())},
@@ -218,6 +226,8 @@ class Facts:
             **({"apart": [f"({a}, {b}) != ({c}, {d})" for a, b, c, d in self.apart]}
                if self.apart else {}),
             **({"sides": [str(side) for side in self.sides]} if self.sides else {}),
+            **({"totals": [f"sum {name} <= {limit}" for name, limit in self.totals]}
+               if self.totals else {}),
             "counts": sorted(self.counts),
         }
 
@@ -963,6 +973,7 @@ def _vertex_count(examples: _Graphs, shape: Callable[[Sequence[tuple[int, int]],
 
 def check(facts: Facts, grammar: Grammar, values: Values) -> str | None:
     """The first fact ``values`` breaks, as a sentence; None when it keeps them all."""
+    sums: Counter[str] = Counter()
     for scope in scopes(grammar, values):
         for left, right in facts.ties:
             try:
@@ -973,7 +984,27 @@ def check(facts: Facts, grammar: Grammar, values: Values) -> str | None:
         problem = _check_scope(facts, scope)
         if problem:
             return problem
+        if facts.totals:
+            sums.update(_summed(scope))
+    for name, limit in facts.totals:
+        if sums[name] > limit:
+            return f"the sum of {name} over the input is {sums[name]}, above {limit}"
     return None
+
+
+def _summed(scope: _Scope) -> dict[str, int]:
+    """A scope's own numbers and words' lengths (``|s|``), what :attr:`Facts.totals` add
+    up over the input."""
+    out: dict[str, int] = {}
+    for part in _fields(scope.items):
+        if not isinstance(part, Field):
+            continue
+        value = scope.values.scalars[part.name]
+        if part.kind == WORD:
+            out[length_name(part.name)] = len(str(value))
+        elif isinstance(value, int):
+            out[part.name] = value
+    return out
 
 
 def _check_scope(facts: Facts, scope: _Scope) -> str | None:
@@ -1002,6 +1033,9 @@ def _check_scope(facts: Facts, scope: _Scope) -> str | None:
                     elif not word.shortest <= len(item) <= word.longest:
                         return f"{part.name}: length {len(item)} outside " \
                                f"[{word.shortest}, {word.longest}]"
+                    most = scope.env.get(word.most) if word.most else None
+                    if isinstance(most, int) and len(item) > most:
+                        return f"{part.name}: length {len(item)} above {word.most} = {most}"
         if isinstance(part, Seq) and part.name in facts.runs:
             problem = _check_run(part.name, facts.runs[part.name],
                                  [exact(v) for v in items] if part.kind != WORD else [])

@@ -35,6 +35,7 @@ from evalplus_ng.generate.inputfacts import (
     Side,
     WordFact,
     count_names,
+    length_name,
 )
 from evalplus_ng.generate.inputgrammar import INT, WORD, Count, Field, Item, Line, Repeat, Seq
 from evalplus_ng.generate.statement import (
@@ -400,12 +401,39 @@ def stated_words(alignment: Alignment, stated: Stated, learnt: Mapping[str, Word
         shortest, longest = fact.shortest, fact.longest
         bound = stated.bound(name, length=True) if name else (
             stated.bound("", length=True) if len(learnt) == 1 else None)
+        most = None
         if bound is not None and bound.high is not None and fact.length is None:
             low = int(bound.low) if bound.low is not None else 1
             if low <= fact.shortest and fact.longest <= bound.high:
                 shortest, longest = low, int(bound.high)
-        out[var] = replace(fact, alphabet=letters, shortest=shortest, longest=longest)
+        elif bound is not None and fact.length is None and bound.high_ref is not None:
+            # "1 ≤ |t| ≤ |s|": as long as the other word may be, and no longer than it
+            other = _other_word(bound.high_ref, var, alignment, stated, learnt)
+            if other is not None:
+                low = int(bound.low) if bound.low is not None else 1
+                most, longest = other
+                shortest = min(low, fact.shortest)
+        out[var] = replace(fact, alphabet=letters, shortest=shortest, longest=longest,
+                           most=most)
     return out
+
+
+def _other_word(ref: Ref, var: str, alignment: Alignment, stated: Stated,
+                learnt: Mapping[str, WordFact]) -> tuple[str, int] | None:
+    """Where ``ref`` is another word's whole length (``|s|``), read before ``var`` in the
+    grammar's order and stated at most a number long: its length's name and that number."""
+    inner = re.fullmatch(r"\|(.+)\|", ref.name)
+    if inner is None or ref.scale != 1 or ref.offset != 0:
+        return None
+    others = [other for other, name in alignment.names.items()
+              if name == inner.group(1) and other in learnt and other != var]
+    bound = stated.bound(inner.group(1), length=True)
+    if len(others) != 1 or bound is None or bound.high is None:
+        return None
+    order = list(learnt)
+    if order.index(others[0]) > order.index(var):
+        return None
+    return length_name(others[0]), int(bound.high)
 
 
 #: Words by which an Input section says what shape a list of numbers has (its items

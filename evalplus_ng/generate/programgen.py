@@ -29,7 +29,7 @@ import math
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -51,6 +51,7 @@ from evalplus_ng.generate.inputfacts import (
     joining,
     keyed,
     learn,
+    length_name,
     line_problem,
     linked,
     multigraph,
@@ -280,6 +281,15 @@ CONNECTED_SAID = re.compile(
     r"[^.]{0,50}\b(?:reach|reachable|get|travel|pass)\b[^.]{0,40}\b(?:any|every|all|other)\b|"
     r"\bpath\s+between\s+(?:any|every|each)\b|\bany\s+two\b[^.]{0,60}\bconnected\b|"
     r"\bconnect(?:s|ed)?\s+(?:all|every|any)\b", re.IGNORECASE)
+#: A guarantee capping a sum over the whole input of one number or one string's length
+#: ("the sum of n over all test cases does not exceed 1000", "the total length of strings
+#: s doesn't exceed 400"): kept as :attr:`~evalplus_ng.generate.inputfacts.Facts.totals`
+#: where the limit is small enough for a drawn input to pass it (:data:`SUM_FLOOR`).
+TOTALS = re.compile(r"\b(?:sum|total)\s+(?:of\s+)?(?:all\s+)?(?:the\s+)?(?:(?P<length>lengths?)"
+                    r"\s+of\s+(?:all\s+)?(?:the\s+)?(?:strings?\s+|words?\s+)?|values\s+of\s+)?"
+                    r"(?P<name>[A-Za-z](?:_?[A-Za-z0-9])?)\b(?![^.]*\b(?:and|as well as)\s+"
+                    r"(?:the\s+)?(?:sum|total)\b)[^.]*?(?:\bexceed|\bat\s+most\b|≤)",
+                    re.IGNORECASE)
 #: A sentence saying numbers are rolls of a die (six faces unless it says otherwise).
 DIE_ROLLS = re.compile(r"\bdie\s+rolls?\b|\bdice\b|\brolls?\s+(?:of\s+)?(?:a|the)\s+die\b",
                        re.IGNORECASE)
@@ -374,6 +384,8 @@ def unchecked_guarantee(prompt: str, kept: Sequence[re.Pattern[str]] = ()) -> st
         if re.search(r"\bsum\b|total|exceed", sentence, re.IGNORECASE):
             if _limit(restore_powers(sentence.rstrip(". "), lost)) >= SUM_FLOOR:
                 continue  # no input drawn here comes near it
+            if TOTALS.search(sentence):
+                continue  # a sum of one number or length: plan_for keeps it, or plans none
             return sentence
         if not covered(sentence):
             return sentence
@@ -537,6 +549,15 @@ def plan_for(task: ProgramTask) -> InputPlan:
         if bounded is None or any(check(bounded, chosen.grammar, seed) for seed in seeds):
             return InputPlan(task.task_id, None, NO_DEGREE)
         facts = bounded
+    totals = _totals(section, alignment.names, chosen.grammar)
+    if isinstance(totals, str):
+        return _unchecked(task.task_id, totals)
+    if totals:
+        facts = replace(facts, totals=totals)
+        broken = next((why for seed in seeds if (why := check(facts, chosen.grammar, seed))),
+                      None)
+        if broken:
+            return InputPlan(task.task_id, None, f"an example breaks a sum as read: {broken}")
     contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
                 "names": dict(sorted(alignment.names.items())),
                 "alternatives": len(alternatives)}
@@ -651,6 +672,39 @@ def _stated_only(grammar: Grammar, facts: Facts, names: Mapping[str, str],
         return False
     return (set(facts.relations) <= set(said) and not facts.runs and not facts.words
             and not facts.blocks and not facts.ties and not facts.apart)
+
+
+def _totals(section: str, names: Mapping[str, str],
+            grammar: Grammar) -> tuple[tuple[str, int], ...] | str:
+    """The sums over the whole input the Input section caps below :data:`SUM_FLOOR`
+    (:data:`TOTALS`), each as the number's variable (a word's length: ``|s|``) and its
+    limit; or the sentence no plan keeps, where its name reads no one field of the
+    grammar."""
+    lost = powers_lost(section)
+    fields = {part.name: part for item in _lines_of(grammar) for part in item.segments
+              if isinstance(part, Field)}
+    out = []
+    for sentence in _sentences(section):
+        found = TOTALS.search(sentence)
+        limit = _limit(restore_powers(sentence.rstrip(". "), lost)) if found else 0
+        if found is None or limit >= SUM_FLOOR:
+            continue
+        wanted = base_name(found.group("name"))
+        vars_ = [var for var, name in names.items() if name == wanted and var in fields]
+        word = bool(found.group("length"))
+        if len(vars_) != 1 or (fields[vars_[0]].kind == WORD) != word:
+            return sentence
+        out.append((length_name(vars_[0]) if word else vars_[0], limit))
+    return tuple(out)
+
+
+def _lines_of(items: Sequence[Item]) -> Iterator[Line]:
+    """The grammar's lines, nested ones too."""
+    for item in items:
+        if isinstance(item, Repeat):
+            yield from _lines_of(item.body)
+        else:
+            yield item
 
 
 def _die_faces(names: Mapping[str, str], section: str, seen: Mapping[str, Range],
@@ -1159,6 +1213,11 @@ class _Maker:
             length = 1
         if fact is not None and fact.even and length % 2:
             length = length - 1 if length > fact.shortest else length + 1
+        most = env.get(fact.most) if fact is not None and fact.most else None
+        if isinstance(most, int) and length > most:
+            # |t| ≤ |s|: as long as s at most, and as long as s now and then
+            length = most if self.rng.random() < 0.5 else self.rng.randint(
+                min(fact.shortest, most) if fact else 1, most)
         self.budget -= length
         if self.budget < 0 or length < 0:
             raise Mismatch("too large")

@@ -1132,8 +1132,13 @@ def stated_input(prompt: str) -> Stated:
         if subtasks:
             found = []
         line = _line_spec(sentence, lost, chain_names)
-        if line is not None and line.repeat == SOME and not line.names:
-            line = None  # "the next lines contain descriptions of the test cases": no line
+        if line is not None and not line.names and (line.repeat == SOME or (
+                line.repeat is not None and line.repeat.scale != 1
+                and re.search(r"\btest cases?\b", sentence, re.IGNORECASE))):
+            # "the next lines contain descriptions of the test cases", "next 2T lines
+            # contain test cases — two per test case": no line of its own ("next T lines
+            # contain test cases — one per line" is one, named by the sentence after)
+            line = None
         indexed = {bound.name for bound in found if bound.indexed and not bound.length}
         if (line is not None and line.list_length is not None and not line.names
                 and len(indexed) == 1):
@@ -1156,8 +1161,11 @@ def stated_input(prompt: str) -> Stated:
                 lines[-1] = replace(lines[-1], names=spec.names, kind=spec.kind,
                                     list_length=spec.list_length)
         if line is not None:
-            in_test = in_test or line.per_test
-            if in_test and not line.per_test and line.ordinal != 1:
+            # "the first line contains t, the number of test cases. The first line
+            # contains n": a first line after the test count is a test case's own
+            in_test = in_test or line.per_test or (
+                test_count is not None and line.ordinal == 1 and bool(line.names))
+            if in_test and not line.per_test and (line.ordinal != 1 or test_count is not None):
                 line = replace(line, per_test=True)
             lines.append(line)
             if test_count is None and not line.per_test and len(lines) == 1 and re.search(
