@@ -334,6 +334,46 @@ def test_a_small_total_over_the_test_cases_and_a_word_no_longer_than_another() -
                     ).inferred is None
 
 
+def test_a_bound_by_another_number_with_an_offset_is_a_side() -> None:
+    """"n - 1 ≤ m": every example's m ≤ n was chance, and m ≥ n - 1 holds input by input
+    (no relation says it: a side does)."""
+    bosses = statement(
+        "The first line contains two integers n and m (2 ≤ n ≤ 3 ⋅ 10^5, n - 1 ≤ m ≤ 3 ⋅ "
+        "10^5) — the number of locations and passages, respectively.",
+        "Then m lines follow, each containing two integers x and y (1 ≤ x, y ≤ n, x ≠ y) "
+        "describing the endpoints of one of the passages.",
+        "It is guaranteed that there is no pair of locations directly connected by two or "
+        "more passages, and that any location is reachable from any other location.")
+    examples = ["5 5\n1 2\n2 3\n3 1\n4 1\n5 2\n", "4 3\n1 2\n4 3\n3 2\n"]
+    plan = plan_for(task(examples, bosses))
+    assert plan.inferred is not None, plan.reason
+    assert [str(side) for side in plan.facts.sides] == ["x2 >= 1 * x1 + -1"]
+    assert plan.violation("4 6\n1 2\n1 3\n1 4\n2 3\n2 4\n3 4\n") is None  # m > n
+    made = program_inputs(plan, examples, random.Random(4), 80)
+    assert any(int(item.text.split()[1]) > int(item.text.split()[0]) for item in made)
+    assert all(int(item.text.split()[1]) >= int(item.text.split()[0]) - 1 for item in made)
+
+
+def test_test_cases_of_one_line_each_are_named_and_may_repeat() -> None:
+    """"The only line for each test case contains two integers n and k": the block of
+    test cases, each one line, named (no reading pins the count of test cases to the one
+    example's 3); two test cases alike are an input."""
+    lights = statement(
+        "Each test contains multiple test cases. The first line contains the number of test "
+        "cases t (1 ≤ t ≤ 10). Description of the test cases follows.",
+        "The only line for each test case contains two integers n and k (2 ≤ k ≤ n ≤ "
+        "10^5), which are the total number of lights and the length of subsegment.")
+    examples = ["3\n3 2\n15 2\n40 15\n"]
+    plan = plan_for(task(examples, lights))
+    assert plan.contract is not None
+    assert plan.contract["names"] == {"x1": "t", "x2": "n", "x3": "k"}
+    assert plan.contract["alternatives"] == 0 and not plan.facts.ties
+    assert plan.violation("2\n7 3\n7 3\n") is None
+    assert plan.violation("1\n7 8\n") is not None
+    made = program_inputs(plan, examples, random.Random(6), 60)
+    assert any(item.text.split()[0] != "3" for item in made)
+
+
 def test_a_mutated_example_may_merge_one_value_of_a_field_into_another() -> None:
     """Every 3 of ``1 3 2 3 4`` made 1 (or 2, or 4) at once: values repeat where one
     change at a time would need two steps."""

@@ -94,6 +94,14 @@ def align(grammar: Sequence[Item], stated: Stated) -> Alignment:
     agreed = 0
     counted_tests = False
     for (line, repeat, per_test), spec in zip(grammar_lines(grammar), specs, strict=False):
+        if (spec.per_test and not per_test and repeat is not None and spec.repeat is None
+                and stated.test_count and repeat.count.var is not None
+                and names.get(repeat.count.var) == stated.test_count
+                and (repeat.count.offset, repeat.count.scale) == (0, 1)):
+            # "the only line of each test case contains n and k": the block of test
+            # cases, one line each
+            per_test, repeat = True, None
+            counted_tests = True
         if per_test and not counted_tests:
             counted_tests = True  # the block of test cases: its count is the test count
             top = next((item for item in grammar if isinstance(item, Repeat)
@@ -257,6 +265,28 @@ def stated_sides(alignment: Alignment, stated: Stated) -> tuple[Side, ...] | str
             if made not in out:
                 out.append(made)
     return tuple(out)
+
+
+def ref_sides(alignment: Alignment, stated: Stated) -> list[Side]:
+    """The statement's bounds by another named variable that no relation says (a side
+    ``scale * other + offset`` but for :func:`stated_relations`' ``≤ other``, ``≤ other -
+    1``, ``≥ other``, ``≥ other + 1``: ``n - 1 ≤ m``, ``k ≤ n - 2``, ``a_i ≤ 2n``), as
+    sides (:class:`~evalplus_ng.generate.inputfacts.Side`)."""
+    var_of = {name: var for var, name in alignment.names.items()}
+    out: list[Side] = []
+    for var, name in sorted(alignment.names.items()):
+        bound = stated.bound(name)
+        if bound is None:
+            continue
+        for ref, op in ((bound.high_ref, "<="), (bound.low_ref, ">=")):
+            if ref is None or ref.name not in var_of or var_of[ref.name] == var:
+                continue
+            if ref.scale == 1 and ref.offset in ((0, -1) if op == "<=" else (0, 1)):
+                continue  # a relation (stated_relations)
+            side = Side(var, op, Formula(f"{ref.scale} * {var_of[ref.name]} + {ref.offset}"))
+            if side not in out:
+                out.append(side)
+    return out
 
 
 def sided(facts: Facts, sides: Sequence[Side], stated: Sequence[Relation]) -> Facts:

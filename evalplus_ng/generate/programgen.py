@@ -81,12 +81,15 @@ from evalplus_ng.generate.inputgrammar import (
     size,
 )
 from evalplus_ng.generate.inputstated import (
+    REPEATS_ALLOWED,
+    SHAPES,
     align,
     choose,
     grammar_lines,
     item_sums,
     reached_ranges,
     recounted,
+    ref_sides,
     sided,
     stated_ranges,
     stated_relations,
@@ -458,6 +461,8 @@ def plan_for(task: ProgramTask) -> InputPlan:
     # (n == 4 in both examples of a tree of n - 1 edges): sizes it leaves free
     facts = learn(chosen.grammar, seeds, () if confirmed else chosen.ties)
     facts = _said_connected(facts, task.prompt, stated)
+    if not SHAPES.search(REPEATS_ALLOWED.sub(" ", section)):
+        facts = _independent_tests(facts, chosen.grammar, alignment.names, stated)
     if stated.free:
         # "no other conditions for these points": what the examples showed beyond the
         # grammar (eight distinct points) held by chance; the statement's own bounds and
@@ -490,8 +495,13 @@ def plan_for(task: ProgramTask) -> InputPlan:
     facts = unsaid(chosen.grammar, alignment, stated, ranged, facts, section)
     # the statement's formulas and sums of a list's items: an example breaking one means
     # the names are misread, and a plan keeping it would reject its own examples
-    said = item_sums(sided(facts, sides, stated_relations(alignment, stated)), alignment,
-                     stated)
+    # "n - 1 ≤ m", "k ≤ n - 2": sides no relation says, each where every example keeps it
+    # (in place of what the examples showed of the two by chance: m ≤ n)
+    offsets = [side for side in ref_sides(alignment, stated)
+               if all(check(Facts(sides=(side,)), chosen.grammar, seed) is None
+                      for seed in seeds)]
+    said = item_sums(sided(facts, (*sides, *offsets), stated_relations(alignment, stated)),
+                     alignment, stated)
     if said != facts:
         broken = next((why for seed in seeds if (why := check(said, chosen.grammar, seed))),
                       None)
@@ -638,6 +648,23 @@ def _simple_edge_counts(stated: Stated, names: Mapping[str, str], grammar: Gramm
                                             and not capped.unread)):
             bounds.append(Bound(count, unread=(("high", formula),)))
     return replace(stated, bounds=tuple(bounds))
+
+
+def _independent_tests(facts: Facts, grammar: Grammar, names: Mapping[str, str],
+                       stated: Stated) -> Facts:
+    """``facts`` without the distinct rows the examples showed of the block of test cases
+    (counted by the statement's test count): two test cases alike are an input too, where
+    the Input section names no shape (``plan_for``: "no two lines coincide" keeps them)."""
+    if not stated.test_count:
+        return facts
+    tests = {item.name for item in grammar if isinstance(item, Repeat)
+             and item.count.var is not None and names.get(item.count.var) == stated.test_count
+             and (item.count.offset, item.count.scale) == (0, 1)}
+    if not any(name in facts.blocks for name in tests):
+        return facts
+    blocks = {name: replace(fact, distinct=False, unordered=False) if name in tests else fact
+              for name, fact in facts.blocks.items()}
+    return replace(facts, blocks=blocks)
 
 
 def _said_connected(facts: Facts, prompt: str, stated: Stated) -> Facts:
