@@ -374,6 +374,25 @@ def test_test_cases_of_one_line_each_are_named_and_may_repeat() -> None:
     assert any(item.text.split()[0] != "3" for item in made)
 
 
+def test_repeated_roads_allowed_and_loops_forbidden_in_one_sentence() -> None:
+    """"The road can't connect the junction with itself, but between a pair of junctions
+    there can be more than one road": roads may repeat and come either way round, none
+    joins a junction to itself, and no road's end relates to the junctions read before
+    (every example's u < y was chance)."""
+    volley = statement(
+        "The first line contains two integers n and m (1 ≤ n ≤ 1000, 0 ≤ m ≤ 1000). The "
+        "next line contains two integers x and y (1 ≤ x, y ≤ n). Next m lines contain the "
+        "roads' description. Each road is described by a line containing three integers "
+        "ui, vi, wi (1 ≤ ui, vi ≤ n, 1 ≤ wi ≤ 10^9) — the numbers of the junctions connected "
+        "by the road and the length of the road. The road can't connect the junction with "
+        "itself, but between a pair of junctions there can be more than one road.")
+    examples = ["4 4\n1 3\n1 2 3\n1 4 1\n2 4 1\n2 3 5\n"]
+    plan = plan_for(task(examples, volley))
+    assert plan.inferred is not None, plan.reason
+    assert plan.violation("4 2\n1 3\n4 2 3\n4 2 3\n") is None  # u > y, v < u, repeated
+    assert plan.violation("4 1\n1 3\n2 2 3\n") is not None  # a loop
+
+
 def test_a_mutated_example_may_merge_one_value_of_a_field_into_another() -> None:
     """Every 3 of ``1 3 2 3 4`` made 1 (or 2, or 4) at once: values repeat where one
     change at a time would need two steps."""

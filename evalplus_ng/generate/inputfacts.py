@@ -725,14 +725,17 @@ def degrees(pairs: Sequence[tuple[Scalar, Scalar]]) -> Counter[Scalar]:
     return Counter(end for pair in pairs for end in pair)
 
 
-def multigraph(facts: Facts, grammar: Grammar) -> Facts:
+def multigraph(facts: Facts, grammar: Grammar, loops: bool = True) -> Facts:
     """``facts`` for a graph that may repeat an edge or join a vertex to itself (the
     statement says so): each edge block's rows neither distinct nor a tree nor connected,
     its ends free to equal their row's number (a vertex is no row's), and no relation
     between an edge's two ends (``u < v``) or from an end to the block's count (``u <=
-    m``: a vertex is no edge's number), whatever the examples showed."""
+    m``: a vertex is no edge's number) or to a number read before the block, whatever the
+    examples showed; but ``u != v`` where the statement forbids ``loops`` while it allows
+    repeated edges."""
     blocks = dict(facts.blocks)
     dropped: set[tuple[str, str]] = set()
+    unequal: list[Relation] = []
     for block in edge_blocks(grammar):
         fact = blocks.get(block.name)
         if fact is None or fact.ends is None:
@@ -742,10 +745,16 @@ def multigraph(facts: Facts, grammar: Grammar) -> Facts:
                                      connected=None, unlike_row=tuple(
                                          name for name in fact.unlike_row if name not in (a, b)))
         dropped |= {(a, b), (b, a)}
+        if not loops:
+            unequal.append(Relation(a, "!=", b))
         if block.count.var is not None:
             dropped |= {(a, block.count.var), (b, block.count.var)}
-    relations = tuple(r for r in facts.relations if (r.left, r.right) not in dropped)
-    return replace(facts, blocks=blocks, relations=relations)
+    ends = {end for pair in dropped for end in pair}
+    # an end against a number read before the block (``u < y``, the examples' final
+    # junction) held by chance: the statement's own (``u ≤ n``) come back after
+    relations = tuple(r for r in facts.relations if (r.left, r.right) not in dropped
+                      and not (r.left in ends and r.right not in ends and r.op != "!="))
+    return replace(facts, blocks=blocks, relations=(*relations, *unequal))
 
 
 def count_names(items: Sequence[Item]) -> Iterator[str]:

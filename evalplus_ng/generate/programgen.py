@@ -139,7 +139,8 @@ MULTIGRAPH = re.compile(r"\b(?:may|can|might|could)\s+(?:also\s+)?(?:contain|hav
                         r"[^.]*?\b(?:multiple|parallel|multi-?)\s*edges|\b(?:may|can|might|could)"
                         r"\s+(?:also\s+)?(?:contain|have|include)\s+(?:self-?)?loops|"
                         r"\bpossible that the graph (?:has|contains)\b[^.]*?\b(?:loops|multiple|"
-                        r"parallel)\b", re.IGNORECASE)
+                        r"parallel)\b|\bthere (?:can|may|might|could) be more than one (?:road|"
+                        r"edge|wire|railway|flight|connection|passage)s?\b", re.IGNORECASE)
 #: Guarantees that keep a graph's rows apart or its shape whatever :data:`MULTIGRAPH` says
 #: ("there can be multiple edges ... no multiple edges of the same color"): the facts stay.
 SIMPLE_GRAPH = frozenset({NO_MULTI_EDGES, NO_SELF_LOOPS, DISTINCT, STATED_TREE, CONNECTED})
@@ -468,10 +469,18 @@ def plan_for(task: ProgramTask) -> InputPlan:
         # grammar (eight distinct points) held by chance; the statement's own bounds and
         # relations come below
         facts = replace(facts, relations=(), runs={}, blocks={}, apart=())
-    if MULTIGRAPH.search(section) and not any(
-            guarantee.kind in SIMPLE_GRAPH for guarantee in stated.guarantees):
-        # before the statement's relations: a stated ``a < b`` still holds
-        facts = multigraph(facts, chosen.grammar)
+    kinds = {guarantee.kind for guarantee in stated.guarantees}
+    if MULTIGRAPH.search(section) and not kinds & (SIMPLE_GRAPH - {NO_SELF_LOOPS}):
+        # before the statement's relations: a stated ``a < b`` still holds; "the road
+        # can't connect the junction with itself, but there can be more than one road
+        # between two": repeated edges, and still no loop
+        facts = multigraph(facts, chosen.grammar, loops=NO_SELF_LOOPS not in kinds)
+        # an edge's ends differ where every example keeps them so (a taxi's "t c" read as a
+        # block of pairs too: 7 7 is one)
+        facts = replace(facts, relations=tuple(
+            relation for relation in facts.relations if relation.op != "!=" or all(
+                check(Facts(relations=(relation,)), chosen.grammar, seed) is None
+                for seed in seeds)))
     ranged = {**stated_ranges(alignment, stated, facts.ranges),
               **_die_faces(alignment.names, section, facts.ranges, stated)}
     facts = spread(replace(facts, ranges={**facts.ranges, **ranged},

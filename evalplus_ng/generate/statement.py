@@ -962,7 +962,15 @@ def degree_bound(sentence: str) -> int | None:
 
 
 def _guarantees(sentence: str, line: LineSpec | None) -> Iterator[Guarantee]:
-    """The promises a sentence makes."""
+    """The promises a sentence makes, clause by clause ("the road can't connect the
+    junction with itself, but there can be more than one road between two": no loop,
+    though the second clause allows what the first does not)."""
+    for clause in re.split(r",\s+but\s+", sentence):
+        yield from _clause_guarantees(clause, line)
+
+
+def _clause_guarantees(sentence: str, line: LineSpec | None) -> Iterator[Guarantee]:
+    """The promises one clause makes."""
     low = sentence.lower()
     subject = line.names if line else ()
     if re.search(r"\bnot guaranteed\b|\bmay contain\b|\bcan be\b|\bthere can\b|"
