@@ -730,9 +730,8 @@ def multigraph(facts: Facts, grammar: Grammar, loops: bool = True) -> Facts:
     statement says so): each edge block's rows neither distinct nor a tree nor connected,
     its ends free to equal their row's number (a vertex is no row's), and no relation
     between an edge's two ends (``u < v``) or from an end to the block's count (``u <=
-    m``: a vertex is no edge's number) or to a number read before the block, whatever the
-    examples showed; but ``u != v`` where the statement forbids ``loops`` while it allows
-    repeated edges."""
+    m``: a vertex is no edge's number), whatever the examples showed; but ``u != v`` where
+    the statement forbids ``loops`` while it allows repeated edges."""
     blocks = dict(facts.blocks)
     dropped: set[tuple[str, str]] = set()
     unequal: list[Relation] = []
@@ -749,11 +748,7 @@ def multigraph(facts: Facts, grammar: Grammar, loops: bool = True) -> Facts:
             unequal.append(Relation(a, "!=", b))
         if block.count.var is not None:
             dropped |= {(a, block.count.var), (b, block.count.var)}
-    ends = {end for pair in dropped for end in pair}
-    # an end against a number read before the block (``u < y``, the examples' final
-    # junction) held by chance: the statement's own (``u ≤ n``) come back after
-    relations = tuple(r for r in facts.relations if (r.left, r.right) not in dropped
-                      and not (r.left in ends and r.right not in ends and r.op != "!="))
+    relations = tuple(r for r in facts.relations if (r.left, r.right) not in dropped)
     return replace(facts, blocks=blocks, relations=(*relations, *unequal))
 
 

@@ -476,11 +476,17 @@ def plan_for(task: ProgramTask) -> InputPlan:
         # between two": repeated edges, and still no loop
         facts = multigraph(facts, chosen.grammar, loops=NO_SELF_LOOPS not in kinds)
         # an edge's ends differ where every example keeps them so (a taxi's "t c" read as a
-        # block of pairs too: 7 7 is one)
+        # block of pairs too: 7 7 is one); an end the statement bounds by a variable (``1
+        # ≤ u ≤ n``, back with the statement's relations below) relates to no other
+        # number by the examples' chance (``u < y``, the final junction)
+        ends = {end for block in facts.blocks.values() if block.ends for end in block.ends}
+        referred = {var for var in ends if (bound := stated.bound(
+            alignment.names.get(var, ""))) is not None and bound.high_ref is not None}
         facts = replace(facts, relations=tuple(
-            relation for relation in facts.relations if relation.op != "!=" or all(
+            relation for relation in facts.relations if (relation.op != "!=" or all(
                 check(Facts(relations=(relation,)), chosen.grammar, seed) is None
-                for seed in seeds)))
+                for seed in seeds)) and not (relation.op != "!=" and relation.left in referred
+                                             and relation.right not in ends)))
     ranged = {**stated_ranges(alignment, stated, facts.ranges),
               **_die_faces(alignment.names, section, facts.ranges, stated)}
     facts = spread(replace(facts, ranges={**facts.ranges, **ranged},
