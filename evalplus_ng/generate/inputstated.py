@@ -267,6 +267,17 @@ def stated_sides(alignment: Alignment, stated: Stated) -> tuple[Side, ...] | str
     return tuple(out)
 
 
+def _as_relation(var: str, other: str, ref: Ref, below: bool) -> Relation | None:
+    """``var``'s side ``ref`` (a bound by ``other``; ``below``: from below) as a relation
+    where one says it: ``var <= other``, ``var < other`` (``≤ other - 1``), and from
+    below ``other <= var``, ``other < var`` (``≥ other + 1``); None for any other side
+    (:func:`ref_sides` keeps those)."""
+    if ref.scale != 1 or ref.offset not in ((0, 1) if below else (0, -1)):
+        return None
+    op = "<=" if ref.offset == 0 else "<"
+    return Relation(other, op, var) if below else Relation(var, op, other)
+
+
 def ref_sides(alignment: Alignment, stated: Stated) -> list[Side]:
     """The statement's bounds by another named variable that no relation says (a side
     ``scale * other + offset`` but for :func:`stated_relations`' ``≤ other``, ``≤ other -
@@ -281,7 +292,7 @@ def ref_sides(alignment: Alignment, stated: Stated) -> list[Side]:
         for ref, op in ((bound.high_ref, "<="), (bound.low_ref, ">=")):
             if ref is None or ref.name not in var_of or var_of[ref.name] == var:
                 continue
-            if ref.scale == 1 and ref.offset in ((0, -1) if op == "<=" else (0, 1)):
+            if _as_relation(var, var_of[ref.name], ref, op == ">=") is not None:
                 continue  # a relation (stated_relations)
             side = Side(var, op, Formula(f"{ref.scale} * {var_of[ref.name]} + {ref.offset}"))
             if side not in out:
@@ -351,15 +362,11 @@ def stated_relations(alignment: Alignment, stated: Stated) -> list[Relation]:
         if bound is None:
             continue
         for ref, below in ((bound.high_ref, False), (bound.low_ref, True)):
-            if ref is None or ref.scale != 1 or ref.name not in var_of:
+            if ref is None or ref.name not in var_of or var_of[ref.name] == var:
                 continue
-            other = var_of[ref.name]
-            if other == var or ref.offset not in (0, -1, 1):
-                continue
-            if not below and ref.offset in (0, -1):  # var <= other (+ -1)
-                out.append(Relation(var, "<=" if ref.offset == 0 else "<", other))
-            elif below and ref.offset in (0, 1):  # var >= other (+ 1)
-                out.append(Relation(other, "<=" if ref.offset == 0 else "<", var))
+            relation = _as_relation(var, var_of[ref.name], ref, below)
+            if relation is not None:
+                out.append(relation)
     # "a_i ≠ b_i", where no bound relates the two already (one example of one edge
     # learns no relation at all; a self-loop is no input)
     related = {frozenset((r.left, r.right)) for r in out}

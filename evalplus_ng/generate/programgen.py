@@ -29,7 +29,7 @@ import math
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -483,10 +483,11 @@ def plan_for(task: ProgramTask) -> InputPlan:
         referred = {var for var in ends if (bound := stated.bound(
             alignment.names.get(var, ""))) is not None and bound.high_ref is not None}
         facts = replace(facts, relations=tuple(
-            relation for relation in facts.relations if (relation.op != "!=" or all(
-                check(Facts(relations=(relation,)), chosen.grammar, seed) is None
-                for seed in seeds)) and not (relation.op != "!=" and relation.left in referred
-                                             and relation.right not in ends)))
+            relation for relation in facts.relations if (
+                relation.op != "!=" or not _broken(Facts(relations=(relation,)),
+                                                   chosen.grammar, seeds))
+            and not (relation.op != "!=" and relation.left in referred
+                     and relation.right not in ends)))
     ranged = {**stated_ranges(alignment, stated, facts.ranges),
               **_die_faces(alignment.names, section, facts.ranges, stated)}
     facts = spread(replace(facts, ranges={**facts.ranges, **ranged},
@@ -501,7 +502,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
         kept = tuple(known for known in facts.relations
                      if {known.left, known.right} != {relation.left, relation.right})
         more = replace(facts, relations=(*kept, relation))
-        if all(check(more, chosen.grammar, seed) is None for seed in seeds):
+        if not _broken(more, chosen.grammar, seeds):
             facts = more
     facts = replace(facts, ranges=reached_ranges(alignment, stated, facts.ranges,
                                                  facts.relations))
@@ -513,13 +514,11 @@ def plan_for(task: ProgramTask) -> InputPlan:
     # "n - 1 ≤ m", "k ≤ n - 2": sides no relation says, each where every example keeps it
     # (in place of what the examples showed of the two by chance: m ≤ n)
     offsets = [side for side in ref_sides(alignment, stated)
-               if all(check(Facts(sides=(side,)), chosen.grammar, seed) is None
-                      for seed in seeds)]
+               if not _broken(Facts(sides=(side,)), chosen.grammar, seeds)]
     said = item_sums(sided(facts, (*sides, *offsets), stated_relations(alignment, stated)),
                      alignment, stated)
     if said != facts:
-        broken = next((why for seed in seeds if (why := check(said, chosen.grammar, seed))),
-                      None)
+        broken = _broken(said, chosen.grammar, seeds)
         if broken:
             return InputPlan(task.task_id, None, "an example breaks the statement's bound "
                                                  f"as read: {broken}")
@@ -571,7 +570,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
               and g.limit is not None]
     if limits:
         bounded = bound_degree(facts, chosen.grammar, min(limits))
-        if bounded is None or any(check(bounded, chosen.grammar, seed) for seed in seeds):
+        if bounded is None or _broken(bounded, chosen.grammar, seeds):
             return InputPlan(task.task_id, None, NO_DEGREE)
         facts = bounded
     totals = _totals(section, alignment.names, chosen.grammar)
@@ -579,8 +578,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
         return _unchecked(task.task_id, totals)
     if totals:
         facts = replace(facts, totals=totals)
-        broken = next((why for seed in seeds if (why := check(facts, chosen.grammar, seed))),
-                      None)
+        broken = _broken(facts, chosen.grammar, seeds)
         if broken:
             return InputPlan(task.task_id, None, f"an example breaks a sum as read: {broken}")
     contract = {"grammar": describe(chosen.grammar), "facts": facts.describe(),
@@ -593,6 +591,11 @@ def plan_for(task: ProgramTask) -> InputPlan:
         chosen.grammar, facts)
     return InputPlan(task.task_id, contract, "", chosen, alternatives, facts, seeds,
                      geometric)
+
+
+def _broken(facts: Facts, grammar: Grammar, seeds: Sequence[Values]) -> str | None:
+    """The first fact an example breaks (:func:`check`), None where every one keeps all."""
+    return next((why for seed in seeds if (why := check(facts, grammar, seed))), None)
 
 
 def _lost_powers(stated: Stated, names: set[str]) -> Stated:
@@ -705,10 +708,9 @@ def _stated_only(grammar: Grammar, facts: Facts, names: Mapping[str, str],
     its stated bounds, and no relation the statement does not give. An input such a plan
     admits is one the statement admits, so a reference raising on it is wrong there
     (``0 ≤ n, m ≤ 2000``, a reference failing on ``0 1``), not the plan."""
-    fields = [part for item in grammar if isinstance(item, Line) for part in item.segments]
-    if len(fields) != sum(len(item.segments) if isinstance(item, Line) else 1
-                          for item in grammar):
+    if not all(isinstance(item, Line) for item in grammar):
         return False
+    fields = [part for item in grammar if isinstance(item, Line) for part in item.segments]
     if not all(isinstance(part, Field) and part.kind in (INT, FLOAT) and part.name in names
                and facts.ranges.get(part.name) == ranged.get(part.name) for part in fields):
         return False
@@ -723,8 +725,8 @@ def _totals(section: str, names: Mapping[str, str],
     limit; or the sentence no plan keeps, where its name reads no one field of the
     grammar."""
     lost = powers_lost(section)
-    fields = {part.name: part for item in _lines_of(grammar) for part in item.segments
-              if isinstance(part, Field)}
+    fields = {part.name: part for line, _block, _test in grammar_lines(grammar)
+              for part in line.segments if isinstance(part, Field)}
     out = []
     for sentence in _sentences(section):
         found = TOTALS.search(sentence)
@@ -738,15 +740,6 @@ def _totals(section: str, names: Mapping[str, str],
             return sentence
         out.append((length_name(vars_[0]) if word else vars_[0], limit))
     return tuple(out)
-
-
-def _lines_of(items: Sequence[Item]) -> Iterator[Line]:
-    """The grammar's lines, nested ones too."""
-    for item in items:
-        if isinstance(item, Repeat):
-            yield from _lines_of(item.body)
-        else:
-            yield item
 
 
 def _die_faces(names: Mapping[str, str], section: str, seen: Mapping[str, Range],

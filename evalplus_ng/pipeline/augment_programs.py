@@ -558,23 +558,20 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
     seconds = {**report.seconds, "reference": round(sum(o.seconds for o in outcomes), 4),
                "reference_max": round(max((o.seconds for o in outcomes), default=0.0), 4)}
     raised = got.dropped.get(Drop.RUNTIME_ERROR.value, 0)
-    if refuted(got) and (pending.contract or {}).get("stated"):
-        # every fact of the plan is the statement's: the reference is wrong on those
-        # inputs (the audit's witness), and the other answers stand as tests
-        return TaskTests(got.tests, pending.contract, replace(
-            report, plus=len(got.tests) - stress, stress=stress, dropped=got.dropped,
-            stressed=got.stressed, reference_error=error[:200], seconds=seconds,
-            witness=got.witness or "",
-            reason=f"the reference raised on {raised} of {len(outcomes)} inputs the "
-                   "statement admits (its plan keeps nothing else): a wrong reference, "
-                   "those inputs no test"), dict(got.timed_drops))
-    if refuted(got):
+    # where every fact of the plan is the statement's, the reference is wrong on the
+    # inputs it raised on (the audit's witness), and its other answers stand as tests
+    wrong = refuted(got) and bool((pending.contract or {}).get("stated"))
+    if refuted(got) and not wrong:
         return TaskTests((), pending.contract, replace(
             report, outcome=REFUTED,
             reason=f"the reference raised on {raised} of {len(outcomes)} admitted inputs",
             witness=got.witness or "", dropped=got.dropped,
             reference_error=error[:200], seconds=seconds), dict(got.timed_drops),
             {input_key(new.test.input): new.seconds for new in got.tests})
+    if wrong:
+        report = replace(report, witness=got.witness or "", reason=(
+            f"the reference raised on {raised} of {len(outcomes)} inputs the statement "
+            "admits (its plan keeps nothing else): a wrong reference, those inputs no test"))
     return TaskTests(got.tests, pending.contract, replace(
         report, plus=len(got.tests) - stress, stress=stress, dropped=got.dropped,
         stressed=got.stressed, reference_error=error[:200], seconds=seconds),
@@ -823,6 +820,12 @@ def _table(counts: Sequence[int]) -> str:
             f"max {ordered[-1]}")
 
 
+def _witnesses(reports: Sequence[ProgramTaskReport]) -> str:
+    """The first few tasks with their witnesses, for a summary line."""
+    return ("; ".join(f"{report.task_id} {report.witness[:40]!r}" for report in reports[:5])
+            + ("; ..." if len(reports) > 5 else "") + " (all in stats.json)")
+
+
 def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
     """What a run did, on one screen: tasks by outcome, candidates and where they went,
     tests per task, time, the files written and why tasks got no new tests."""
@@ -867,14 +870,11 @@ def summary_lines(summary: ProgramAugmentSummary) -> list[str]:
     wrong = [report for report in reports if report.outcome == AUGMENTED and report.witness]
     if wrong:
         lines.append("references raising on inputs their statement admits (the inputs no "
-                     "test; the shortest): " + "; ".join(
-                         f"{report.task_id} {report.witness[:40]!r}" for report in wrong[:5])
-                     + ("; ..." if len(wrong) > 5 else "") + " (all in stats.json)")
+                     "test; the shortest): " + _witnesses(wrong))
     refuted_tasks = [report for report in reports if report.outcome == REFUTED]
     if refuted_tasks:
-        lines.append("refuted plans (the shortest input the reference raised on): " + "; ".join(
-            f"{report.task_id} {report.witness[:40]!r}" for report in refuted_tasks[:5])
-            + ("; ..." if len(refuted_tasks) > 5 else "") + " (all in stats.json)")
+        lines.append("refuted plans (the shortest input the reference raised on): "
+                     + _witnesses(refuted_tasks))
     if summary.rule is not None:
         sums = limit_totals(summary.limits)
         spread = ", ".join(f"{n} at {limit} s" for limit, n in sums["by_limit"].items())
