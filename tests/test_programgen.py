@@ -1428,6 +1428,122 @@ def test_no_cycles_no_block_keeps_leaves_no_plan() -> None:
     assert plan.contract is None and "managerial cycles" in plan.reason
 
 
+JOBS = statement(
+    "The first line contains two integers n (1 ≤ n ≤ 1000) and m (0 ≤ m ≤ 1000) — the "
+    "number of jobs and of dependencies.",
+    "Each of the next m lines contains two integers u and v (u ≠ v): job u depends on "
+    "job v. Jobs are numbered from 1 to n. All pairs are distinct. It is guaranteed that "
+    "there are no circular dependencies.")
+JOBS_EXAMPLES = ["4 3\n1 2\n1 3\n4 1\n", "3 1\n2 3\n"]
+
+
+def _acyclic(edges: list[tuple[int, int]]) -> bool:
+    """Whether the directed edges close no cycle (removing sinks until none is left)."""
+    left = list(edges)
+    while left:
+        sources = {a for a, _b in left} - {b for _a, b in left}
+        if not sources:
+            return False
+        left = [(a, b) for a, b in left if a not in sources]
+    return True
+
+
+def test_no_circular_dependencies_keeps_a_block_of_directed_edges_acyclic() -> None:
+    """"No circular dependencies" of one-way edges (909_e had no plan): the one block of
+    pairs closes no directed cycle; inputs keep it so, their edges turned by a random
+    order of the vertices (not by their numbers), and ends up to ``n``."""
+    plan = plan_for(task(JOBS_EXAMPLES, JOBS))
+    assert plan.contract is not None
+    assert plan.facts.blocks["r1"].acyclic
+    assert plan.violation("3 3\n1 2\n2 3\n1 3\n") is None
+    assert plan.violation("3 3\n1 2\n2 3\n3 1\n") == "r1: the edges close a cycle"
+    assert plan.violation("5 1\n5 4\n") is None  # ends up to n, not the examples' 4
+    made = program_inputs(plan, JOBS_EXAMPLES, random.Random(21), 120)
+    assert len(made) >= 100
+    ways: Counter[bool] = Counter()
+    for item in made:
+        (n, m), *rows = (tuple(map(int, line.split())) for line in item.text.splitlines())
+        edges = [(a, b) for a, b in rows]
+        assert len(edges) == m and len(set(edges)) == m and _acyclic(edges)
+        assert all(a != b and 1 <= a <= n and 1 <= b <= n for a, b in edges)
+        if m >= 2:
+            ways.update(a < b for a, b in edges)
+    assert ways[True] >= 5 and ways[False] >= 5
+
+
+def test_no_cycles_of_two_way_edges_is_no_directed_fact() -> None:
+    """"The graph has no cycles" of roads both ways is a forest, not acyclic directed
+    edges: no plan keeps it by turning edges."""
+    roads = JOBS.replace("job u depends on job v", "a road joins u and v").replace(
+        "there are no circular dependencies", "the roads form no cycles").replace(
+        "dependencies", "roads")
+    plan = plan_for(task(JOBS_EXAMPLES, roads))
+    assert plan.contract is None and "no cycles" in plan.reason
+
+
+CAPITAL = (
+    "There are n cities; the city numbered 1 is the capital. Some cities are joined by "
+    "one-way roads.\n\n" + statement(
+        "The first line contains one integer t (1 ≤ t ≤ 100) — the number of test cases. "
+        "Each test case is preceded by an empty line.",
+        "The first line of each test case contains two integers n (2 ≤ n ≤ 1000) and m "
+        "(1 ≤ m ≤ 1000).",
+        "This is followed by m lines describing the roads. Each road is characterized by "
+        "two integers u and v (1 ≤ u, v ≤ n, u ≠ v) — a road from u to v. There is at most "
+        "one road from u to v.",
+        "It is guaranteed that there is a path from the capital to all cities."))
+CAPITAL_EXAMPLES = ["2\n\n4 4\n1 2\n2 3\n3 1\n1 4\n\n3 2\n1 3\n3 2\n"]
+
+
+def _reached(n: int, edges: list[tuple[int, int]]) -> bool:
+    seen, stack = {1}, [1]
+    while stack:
+        at = stack.pop()
+        for a, b in edges:
+            if a == at and b not in seen:
+                seen.add(b)
+                stack.append(b)
+    return seen == set(range(1, n + 1))
+
+
+def test_a_path_from_the_capital_to_all_cities_keeps_one_way_edges_reaching_all() -> None:
+    """"There is a path from the capital to all cities" (the city numbered 1 the capital,
+    the roads one-way; 1472_g had no plan): the block of roads reaches every city from 1
+    along the roads' directions; the test cases, each after an empty line, are read as
+    the statement says (``n``, ``m``, ``u``, ``v`` named, no reading pinned by the one
+    example)."""
+    plan = plan_for(task(CAPITAL_EXAMPLES, CAPITAL))
+    assert plan.contract is not None
+    assert plan.contract["names"] == {"x1": "t", "x2": "n", "x3": "m", "x4": "u", "x5": "v"}
+    assert plan.facts.blocks["r2"].reached == "x2" and not plan.alternatives
+    assert plan.violation("1\n\n3 2\n1 2\n2 3\n") is None
+    assert plan.violation("1\n\n3 2\n1 2\n3 2\n") == (
+        "r2: not every vertex of 1..x2 reached from 1")
+    assert plan.violation("1\n\n3 3\n1 2\n2 3\n1 2\n") is not None  # a road twice
+    made = program_inputs(plan, CAPITAL_EXAMPLES, random.Random(22), 120)
+    assert len(made) >= 60
+    cases = 0
+    for item in made:
+        lines = item.text.split("\n")
+        at = 1
+        for _case in range(int(lines[0])):
+            assert lines[at] == ""
+            n, m = map(int, lines[at + 1].split())
+            edges = [(int(a), int(b)) for a, b in (lines[at + 2 + k].split() for k in range(m))]
+            assert len(set(edges)) == m and all(a != b for a, b in edges)
+            assert _reached(n, edges)
+            cases += n > 4
+            at += 2 + m
+    assert cases >= 20  # more cities than the examples had
+
+
+def test_a_path_from_the_capital_of_two_way_roads_stays_unchecked() -> None:
+    """Of roads that go both ways the guarantee says the graph is connected, which the
+    directed fact does not keep: no plan."""
+    plan = plan_for(task(CAPITAL_EXAMPLES, CAPITAL.replace("one-way roads", "roads")))
+    assert plan.contract is None and "path from the capital" in plan.reason
+
+
 ROADS = statement(
     "The first line contains two space-separated integers x1, y1 (-10^6 ≤ x1, y1 ≤ 10^6) — "
     "the coordinates of your home.",

@@ -18,8 +18,11 @@ leans to keeping:
   its pairs at each vertex ("each student has no more than two archenemies");
 * where the statement says so (never learnt): a field of a block that names another row
   or a root, and never leads back to a row (a forest of parent pointers: "there will be
-  no managerial cycles", :func:`parent_pointers`); a block of lines ``a x + b y + c = 0``,
-  each a line, no two the same, none through the points read before them (:func:`planar`);
+  no managerial cycles", :func:`parent_pointers`); a block's pairs, as directed edges,
+  closing no cycle ("no circular dependencies", :func:`acyclic`) or reaching every vertex
+  from vertex 1 ("a path from the capital to all cities", :func:`reaching`); a block of
+  lines ``a x + b y + c = 0``, each a line, no two the same, none through the points
+  read before them (:func:`planar`);
 * two points side by side on a line never the same point (``(x, y) != (u, v)`` on a line
   of four numbers or more: a person never looks at his own position) (``Facts.apart``);
 * where the statement says so (never learnt): a number within a formula of the numbers
@@ -185,6 +188,14 @@ class BlockFact:
     #: ``strict``): "the lines are given in the order of strictly increasing xi"; the
     #: statement's word, never learnt (:func:`rising`).
     rising: tuple[str, bool] | None = None
+    #: The pairs, as directed edges (first field to second), close no cycle: "there are
+    #: no circular dependencies between tasks"; the statement's word, never learnt
+    #: (:func:`acyclic`).
+    acyclic: bool = False
+    #: The pairs, as directed edges (first field to second), reach every vertex of
+    #: ``1..reached`` (a variable) from vertex 1: "there is a path from the capital to all
+    #: cities" of one-way roads; the statement's word, never learnt (:func:`reaching`).
+    reached: str | None = None
 
 
 @dataclass(frozen=True)
@@ -325,6 +336,43 @@ def linked(pairs: Sequence[tuple[Scalar, Scalar]], a: int, b: int) -> bool:
     for u, v in pairs:
         parent[find(u)] = find(v)
     return find(a) == find(b)
+
+
+def closes_no_cycle(pairs: Sequence[tuple[Scalar, Scalar]]) -> bool:
+    """Whether the pairs, as directed edges (first to second), close no cycle (a loop
+    ``(v, v)`` is one)."""
+    after: dict[Scalar, list[Scalar]] = {}
+    entering: Counter[Scalar] = Counter()
+    for u, v in pairs:
+        after.setdefault(u, []).append(v)
+        entering[v] += 1
+    vertices = {end for pair in pairs for end in pair}
+    ready = [vertex for vertex in vertices if not entering[vertex]]
+    done = 0
+    while ready:
+        done += 1
+        for v in after.get(ready.pop(), []):
+            entering[v] -= 1
+            if not entering[v]:
+                ready.append(v)
+    return done == len(vertices)
+
+
+def reaches_all(pairs: Sequence[tuple[int, int]], n: int) -> bool:
+    """Whether the pairs, as directed edges (first to second), reach every vertex of
+    ``1..n`` from vertex 1 (and name no other)."""
+    if n < 1 or any(not (1 <= u <= n and 1 <= v <= n) for u, v in pairs):
+        return False
+    after: dict[int, list[int]] = {}
+    for u, v in pairs:
+        after.setdefault(u, []).append(v)
+    seen, stack = {1}, [1]
+    while stack:
+        for v in after.get(stack.pop(), []):
+            if v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return len(seen) == n
 
 
 def _is_tree(pairs: Sequence[tuple[int, int]], n: int) -> bool:
@@ -648,6 +696,88 @@ def joining(facts: Facts, grammar: Grammar, examples: Sequence[Values], end: str
     name = found.pop()
     fact = replace(facts.blocks.get(name, BlockFact()), joins=end)
     return replace(facts, blocks={**facts.blocks, name: fact})
+
+
+def acyclic(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Facts | None:
+    """``facts`` with the one block of edges (:func:`edge_blocks`) whose pairs, as directed
+    edges, close no cycle in any example (:attr:`BlockFact.acyclic`), as the statement
+    says; None where no block or several do, or the block is a tree or connected (drawn
+    whole: no edge of it is turned)."""
+    found = [block for block in edge_blocks(grammar)
+             if (around := _around(block, grammar, examples))
+             and all(closes_no_cycle(_pairs(block, scope)) for scope in around)]
+    if len(found) != 1:
+        return None
+    block = found[0]
+    was = facts.blocks.get(block.name, BlockFact())
+    if was.tree or was.connected:
+        return None
+    return _vertices(replace(facts, blocks={**facts.blocks, block.name: replace(
+        was, acyclic=True)}), block)
+
+
+def _vertices(facts: Facts, block: Repeat) -> Facts:
+    """``facts`` with an edge block's ends free to be any vertex: each end below another
+    number (``u < n``, ``u <= n``; not the block's count: a vertex is no edge's number)
+    ranges up to that number's largest, and what held between an end and the count goes
+    (chance, as :func:`multigraph` says)."""
+    fact = facts.blocks.get(block.name)
+    if fact is None or fact.ends is None:
+        return facts
+    ranges = dict(facts.ranges)
+    count = block.count.var
+    for end in fact.ends:
+        above = [(r.right, r.op) for r in facts.relations if r.left == end
+                 and r.op in ("<", "<=") and r.right != count and r.right in ranges]
+        if end in ranges and above:
+            name, op = above[0]
+            top = ranges[name].high - (1 if op == "<" else 0)
+            ranges[end] = Range(ranges[end].low, max(ranges[end].high, top))
+    relations = tuple(r for r in facts.relations
+                      if not (count is not None and r.left in fact.ends and r.right == count))
+    return replace(facts, ranges=ranges, relations=relations)
+
+
+def reaching(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Facts | None:
+    """``facts`` with the one block of edges (:func:`edge_blocks`) whose pairs, as
+    directed edges, reach every vertex of ``1..n`` from vertex 1 in every example, ``n``
+    a variable read before it (:attr:`BlockFact.reached`), as the statement says: its
+    ends range over ``1..n``, its count is ``n - 1`` at least (a side), and it is neither
+    a tree nor connected as learnt (a random tree out of vertex 1 keeps the graph
+    connected); None where no block or several do."""
+    found = []
+    for block in edge_blocks(grammar):
+        graphs = [(_pairs(block, scope), scope.env)
+                  for scope in _around(block, grammar, examples)]
+        n = _vertex_count(graphs, reaches_all, lambda _edges, n: n >= 2)
+        if n is not None:
+            found.append((block.name, n))
+    if len(found) != 1:
+        return None
+    name, n = found[0]
+    fact = replace(facts.blocks.get(name, BlockFact()), reached=n, tree=None, connected=None)
+    count = next(block.count.var for block in edge_blocks(grammar) if block.name == name)
+    sides = facts.sides if count is None else (
+        *facts.sides, Side(count, ">=", Formula(f"{n} - 1")))
+    relations = list(facts.relations)
+    ranges = dict(facts.ranges)
+    for end in fact.ends or ():
+        if n in ranges:
+            ranges[end] = Range(1, ranges[n].high)
+        relations = [r for r in relations if not (r.left == end and r.right == n)]
+        relations.append(Relation(end, "<=", n))
+    return replace(facts, blocks={**facts.blocks, name: fact}, ranges=ranges,
+                   relations=tuple(relations), sides=sides)
+
+
+def _pairs(block: Repeat, scope: _Scope) -> list[tuple[int, int]]:
+    """The block's rows in ``scope``, each its first two fields (integers: an edge's
+    ends, :func:`edge_blocks`)."""
+    line = block.body[0]
+    assert isinstance(line, Line)
+    u, v = (part.name for part in line.segments[:2])
+    return [(int(row.scalars[u]), int(row.scalars[v]))
+            for row in scope.values.blocks.get(block.name, [])]
 
 
 def keyed(facts: Facts, grammar: Grammar, examples: Sequence[Values],
@@ -1143,6 +1273,13 @@ def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
         values = [exact(it.scalars[field]) for it in iterations]
         if any(b < a or (strict and a == b) for a, b in pairwise(values)):
             return f"{item.name}: rows not in {'strictly ' if strict else ''}increasing {field}"
+    if fact.acyclic and not closes_no_cycle([(r[0], r[1]) for r in rows]):
+        return f"{item.name}: the edges close a cycle"
+    if fact.reached is not None:
+        n = scope.env.get(fact.reached)
+        if not isinstance(n, int) or not reaches_all([(int(r[0]), int(r[1])) for r in rows],
+                                                     n):
+            return f"{item.name}: not every vertex of 1..{fact.reached} reached from 1"
     if fact.joins is not None:
         n = scope.env.get(fact.joins)
         if not isinstance(n, int) or not linked([(r[0], r[1]) for r in rows], 1, n):

@@ -61,10 +61,13 @@ class Alignment:
 
 def grammar_lines(items: Sequence[Item], per_test: bool = False,
            ) -> Iterator[tuple[Line, Repeat | None, bool]]:
-    """The grammar's lines in order: (line, the one-line block repeating it, in a test case)."""
+    """The grammar's lines in order: (line, the one-line block repeating it, in a test case).
+    An empty line ("each test case is preceded by an empty line") is none of them: it
+    reads nothing, and no line the statement names, counts or repeats is one."""
     for item in items:
         if isinstance(item, Line):
-            yield item, None, per_test
+            if item.segments:
+                yield item, None, per_test
         elif len(item.body) == 1 and isinstance(item.body[0], Line):
             yield item.body[0], item, per_test
         else:

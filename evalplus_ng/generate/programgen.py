@@ -41,6 +41,7 @@ from evalplus_ng.generate.inputfacts import (
     Range,
     RunFact,
     Side,
+    acyclic,
     beside,
     bound_degree,
     check,
@@ -59,6 +60,8 @@ from evalplus_ng.generate.inputfacts import (
     planar,
     point_blocks,
     point_fields,
+    reaches_all,
+    reaching,
     rising,
     spread,
 )
@@ -310,6 +313,25 @@ NO_CYCLES = re.compile(r"\bno\s+(?:[\w-]+\s+)?(?:cycles|circular)\b|\bacyclic\b|
 #: statement's moves go either way: the plan never draws a path one way only).
 REACHES = re.compile(r"\bfrom\s+(?:the\s+)?(?:vertex|node|city|town)\s+1\s+to\s+(?:the\s+)?"
                      r"(?:vertex|node|city|town)\s+(?P<end>[a-z])\b", re.IGNORECASE)
+#: A guarantee that vertex 1 reaches every other ("there is a path from the capital to all
+#: cities", where the statement says the capital is city 1): covered where the plan keeps
+#: a block's pairs, as directed edges, reaching every vertex from vertex 1
+#: (:func:`~evalplus_ng.generate.inputfacts.reaching`), which it does only where the edges
+#: are one-way (:data:`ONE_WAY`; of two-way roads the guarantee says "connected").
+REACHES_ALL = re.compile(r"\bpath\s+from\s+(?:the\s+)?(?:capital|(?:vertex|node|city|town)\s+1)"
+                         r"\s+to\s+(?:all|every|each|any)\b|\b(?:all|every|each)\s+(?:\w+\s+){0,2}"
+                         r"(?:is|are)\s+reachable\s+from\s+(?:the\s+)?(?:capital|(?:vertex|node|"
+                         r"city|town)\s+1)\b", re.IGNORECASE)
+#: A legend naming vertex 1 the capital ("the city numbered 1 is the capital"), which
+#: :data:`REACHES_ALL` needs where it speaks of the capital.
+CAPITAL_ONE = re.compile(r"\b(?:city|vertex|node|town)\s+(?:numbered\s+|number\s+)?1\s+is\s+"
+                         r"the\s+capital\b|\bthe\s+capital\s+is\s+(?:the\s+)?(?:city|vertex|"
+                         r"node|town)\s+(?:numbered\s+|number\s+)?1\b", re.IGNORECASE)
+#: Edges that go one way ("a one-way road", "a directed graph", "task a depends on task
+#: b"): a guarantee of no cycles or of reaching everything from vertex 1 speaks of them
+#: as directed edges, first end to second.
+ONE_WAY = re.compile(r"\bone-way\b|\bdirected\b|\bdepends?\s+on\b|\bdependenc(?:y|ies)\b",
+                     re.IGNORECASE)
 #: A statement giving lines by their coefficients ("the line a_i x + b_i y + c_i = 0"):
 #: a block of three integers is lines (:func:`~evalplus_ng.generate.inputfacts.planar`).
 LINE_EQUATION = re.compile(r"x\s*\+\s*\S*\s*y\s*\+\s*\S+\s*=\s*0")
@@ -413,7 +435,7 @@ def plan_for(task: ProgramTask) -> InputPlan:
     # a guarantee of connectivity, of no cycles or of points off lines stands once the
     # plan keeps it (below)
     guarantee = unchecked_guarantee(task.prompt, (CONNECTS, NO_CYCLES, OFF_LINES, REACHES,
-                                                  ROWS_ORDERED))
+                                                  REACHES_ALL, ROWS_ORDERED))
     if guarantee is not None:
         return _unchecked(task.task_id, guarantee)
     stated = stated_input(task.prompt)
@@ -524,8 +546,10 @@ def plan_for(task: ProgramTask) -> InputPlan:
                                                  f"as read: {broken}")
         facts = said
     # what the statement says only (the examples would keep it by chance as often)
+    one_way = bool(ONE_WAY.search(task.prompt))
     if NO_CYCLES.search(section):
-        facts = parent_pointers(facts, chosen.grammar, seeds) or facts
+        facts = parent_pointers(facts, chosen.grammar, seeds) or (
+            acyclic(facts, chosen.grammar, seeds) if one_way else None) or facts
     if LINE_EQUATION.search(section):
         facts = planar(facts, chosen.grammar, seeds) or facts
     # "at most one road between each pair of districts" of roads with costs, "each
@@ -544,6 +568,10 @@ def plan_for(task: ProgramTask) -> InputPlan:
     joined = any(fact.tree or fact.connected for fact in facts.blocks.values())
     if TREE.search(section) and any(edge_blocks(chosen.grammar)) and not joined:
         return InputPlan(task.task_id, None, NO_TREE)
+    reaches_all = REACHES_ALL.search(section)
+    if reaches_all and one_way and ("capital" not in reaches_all.group(0).lower()
+                                    or CAPITAL_ONE.search(task.prompt)):
+        facts = reaching(facts, chosen.grammar, seeds) or facts
     reaches = REACHES.search(section)
     if reaches:
         end = {name: var for var, name in alignment.names.items()}.get(reaches.group("end"))
@@ -559,7 +587,9 @@ def plan_for(task: ProgramTask) -> InputPlan:
     covering = [pattern for pattern, keeps in (
         (ROWS_ORDERED, any(fact.rising for fact in facts.blocks.values())),
         (REACHES, any(fact.joins for fact in facts.blocks.values())),
-        (CONNECTS, joined), (NO_CYCLES, any(fact.parents for fact in facts.blocks.values())),
+        (REACHES_ALL, any(fact.reached for fact in facts.blocks.values())),
+        (CONNECTS, joined), (NO_CYCLES, any(fact.parents or fact.acyclic
+                                            for fact in facts.blocks.values())),
         (OFF_LINES, any(fact.off for fact in facts.blocks.values()))) if keeps]
     guarantee = unchecked_guarantee(task.prompt, covering)
     if guarantee is not None:
@@ -848,13 +878,13 @@ class _Maker:
                 fact = self.facts.blocks.get(item.name)
                 joined = fact and (fact.tree or fact.connected)
                 if fact is not None and joined:
-                    values.blocks[item.name] = self.apart(self.graph(
+                    values.blocks[item.name] = self.apart(self.turned(item, self.graph(
                         item, int(scope[joined]), count, scope, fact.degree,
-                        repeats=not fact.distinct), fact)
+                        repeats=not fact.distinct), fact), fact)
                     continue
                 if fact and fact.degree is not None:
-                    values.blocks[item.name] = self.apart(
-                        self.bounded(item, count, fact.degree, scope), fact)
+                    values.blocks[item.name] = self.apart(self.turned(
+                        item, self.bounded(item, count, fact.degree, scope), fact), fact)
                     continue
                 rows: list[Values] = []
                 seen: set[tuple[Any, ...]] = set()
@@ -873,6 +903,10 @@ class _Maker:
                     rows.append(row)
                 if fact is not None and fact.joins is not None:
                     rows = self.join(item, rows, fact, int(scope[fact.joins]))
+                if fact is not None and fact.reached is not None:
+                    rows = self.reach(item, rows, fact, int(scope[fact.reached]))
+                if fact is not None:
+                    rows = self.turned(item, rows, fact)
                 if fact is not None and fact.rising is not None:
                     rows = self.rise(rows, fact.rising, scope)
                 values.blocks[item.name] = self.apart(self.rooted(rows, fact), fact)
@@ -884,11 +918,8 @@ class _Maker:
         as drawn where they do, else with a path through distinct vertices in place of
         the first rows' ends, each edge either way round unless a relation orders the
         ends (a path as long as the rows and the vertices allow, short mostly)."""
-        line = item.body[0]
-        assert isinstance(line, Line)
-        u, v = (part.name for part in line.segments[:2])
-        ordered = any(r.left == u and r.right == v and r.op in ("<", "<=")
-                      for r in self.facts.relations)
+        u, v = self.ends(item)
+        ordered = self.ordered(u, v)
         if linked([(row.scalars[u], row.scalars[v]) for row in rows], 1, n):
             return rows
         longest = min(len(rows), n - 1)
@@ -908,6 +939,71 @@ class _Maker:
         if fact.distinct and len(set(keys)) < len(keys):
             raise Mismatch("a path's edge repeats a row")
         return out
+
+    def reach(self, item: Repeat, rows: list[Values], fact: BlockFact, n: int,
+              ) -> list[Values]:
+        """``rows`` whose edges, each from its first end to its second, reach every vertex
+        of ``1..n`` from vertex 1 (:attr:`BlockFact.reached`): as drawn where they do,
+        else with a random tree out of vertex 1 (a path, a star or anything between;
+        each parent before its child in increasing order where a relation orders the
+        ends) in place of the first ``n - 1`` rows' ends, the rows then shuffled."""
+        u, v = self.ends(item)
+        if reaches_all([(int(row.scalars[u]), int(row.scalars[v])) for row in rows], n):
+            return rows
+        if len(rows) < n - 1:
+            raise Mismatch(f"{len(rows)} edges cannot reach {n} vertices from 1")
+        later = list(range(2, n + 1))
+        if not self.ordered(u, v):
+            self.rng.shuffle(later)
+        order = [1, *later]
+        chain = self.rng.random()
+        out = [Values(dict(row.scalars), dict(row.lists), dict(row.blocks)) for row in rows]
+        for k in range(1, n):
+            parent = order[k - 1] if self.rng.random() < chain else order[self.rng.randrange(k)]
+            out[k - 1].scalars[u], out[k - 1].scalars[v] = parent, order[k]
+        self.rng.shuffle(out)
+        keys = [self.row_key(row, fact) for row in out]
+        if fact.distinct and len(set(keys)) < len(keys):
+            raise Mismatch("a tree's edge repeats a row")
+        return out
+
+    def turned(self, item: Repeat, rows: list[Values], fact: BlockFact) -> list[Values]:
+        """``rows`` whose edges, each from its first end to its second, close no cycle
+        (:attr:`BlockFact.acyclic`): each turned, where needed, to run forward in a random
+        order of the vertices (unchanged where a relation orders the ends already, or the
+        fact is not kept)."""
+        if not fact.acyclic:
+            return rows
+        u, v = self.ends(item)
+        if self.ordered(u, v):
+            return rows
+        vertices = sorted({row.scalars[end] for row in rows for end in (u, v)}, key=exact)
+        self.rng.shuffle(vertices)
+        rank = {vertex: k for k, vertex in enumerate(vertices)}
+        out = []
+        for row in rows:
+            a, b = row.scalars[u], row.scalars[v]
+            if a == b:
+                raise Mismatch(f"{item.name}: a loop is a cycle")
+            if rank[a] > rank[b]:
+                row = Values({**row.scalars, u: b, v: a}, dict(row.lists), dict(row.blocks))
+            out.append(row)
+        keys = [self.row_key(row, fact) for row in out]
+        if fact.distinct and len(set(keys)) < len(keys):
+            raise Mismatch("two edges turned the same way repeat a row")
+        return out
+
+    def ends(self, item: Repeat) -> tuple[str, str]:
+        """The names of an edge block's two ends (its line's first two fields)."""
+        line = item.body[0]
+        assert isinstance(line, Line)
+        u, v = (part.name for part in line.segments[:2])
+        return u, v
+
+    def ordered(self, u: str, v: str) -> bool:
+        """Whether a relation orders an edge's ends (``u < v``, ``u <= v``)."""
+        return any(r.left == u and r.right == v and r.op in ("<", "<=")
+                   for r in self.facts.relations)
 
     def rise(self, rows: list[Values], rising: tuple[str, bool],
              env: Mapping[str, Scalar]) -> list[Values]:
@@ -1326,11 +1422,10 @@ class _Maker:
         ``u < v``, else either way round), then its other fields drawn as any."""
         line = item.body[0]
         assert isinstance(line, Line)
-        u, v = (part.name for part in line.segments[:2])
+        u, v = self.ends(item)
         rest = [part for part in line.segments[2:] if isinstance(part, Field)]
         self.rng.shuffle(edges)
-        ordered = any(r.left == u and r.right == v and r.op in ("<", "<=")
-                      for r in self.facts.relations)
+        ordered = self.ordered(u, v)
         out = []
         for a, b in edges:
             if ordered:

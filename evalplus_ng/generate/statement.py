@@ -664,6 +664,7 @@ _REPEAT = re.compile(
     r"(?P<count>[A-Za-z0-9+\-* ]{1,12}?)\s+lines?\b"
     r"|^(?:then\s+)?(?P<count2>[A-Za-z0-9+\-* ]{1,12}?)"
     r"\s+lines\s+follow|^then there follow (?P<count3>[A-Za-z0-9+\-* ]{1,12}?)\s+lines"
+    r"|^(?:this|it|that)\s+is\s+followed\s+by\s+(?P<count5>[A-Za-z0-9+\-* ]{1,12}?)\s+lines\b"
     r"|^(?:after that,?\s+|then,?\s+)?(?P<count4>[A-Za-z0-9+\-* ]{1,12}?)\s+(?:integers|numbers)"
     r"\s+(?:are given|follow),?\s+one per line"
     r"|^(?:the\s+)?(?:following|next|remaining|subsequent)\s+lines(?P<some>)(?=\s+(?:contains?|describe))",
@@ -1158,8 +1159,9 @@ def stated_input(prompt: str) -> Stated:
         continued = re.match(r"^(?:the i-th (?:of them|line|one)|each (?:line|of them|of these)"
                              r"|the i-th of these lines|each of [a-z]+ descriptions?)"
                              r"(?:\s*\([^()]*\))?\s+(?:contains?|has|describes?)\b"
-                             r"|^(?:each|every|the i-th) [a-z]+ is (?:described|given|denoted) "
-                             r"(?:as|by)\b|^[a-z]+ i is (?:described|given|denoted) (?:as|by)\b",
+                             r"|^(?:each|every|the i-th) [a-z]+ is (?:described|given|denoted|"
+                             r"characterized|represented|specified) (?:as|by)\b"
+                             r"|^[a-z]+ i is (?:described|given|denoted) (?:as|by)\b",
                              sentence, re.IGNORECASE)
         if line is None and continued and lines and lines[-1].repeat is not None \
                 and not lines[-1].names:
