@@ -682,14 +682,9 @@ def joining(facts: Facts, grammar: Grammar, examples: Sequence[Values], end: str
     says (:attr:`BlockFact.joins`); None where no block or several do."""
     found = set()
     for block in edge_blocks(grammar):
-        line = block.body[0]
-        assert isinstance(line, Line)
-        u, v = (part.name for part in line.segments[:2])
         around = _around(block, grammar, examples)
         if around and all(isinstance(scope.env.get(end), int) and linked(
-                [(row.scalars[u], row.scalars[v])
-                 for row in scope.values.blocks.get(block.name, [])],
-                1, int(scope.env[end])) for scope in around):
+                _pairs(block, scope), 1, int(scope.env[end])) for scope in around):
             found.add(block.name)
     if len(found) != 1:
         return None
@@ -770,12 +765,19 @@ def reaching(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Fact
                    relations=tuple(relations), sides=sides)
 
 
-def _pairs(block: Repeat, scope: _Scope) -> list[tuple[int, int]]:
-    """The block's rows in ``scope``, each its first two fields (integers: an edge's
-    ends, :func:`edge_blocks`)."""
+def edge_ends(block: Repeat) -> tuple[str, str]:
+    """The names of a block of edges' two ends (:func:`edge_blocks`: its line's first two
+    fields)."""
     line = block.body[0]
     assert isinstance(line, Line)
     u, v = (part.name for part in line.segments[:2])
+    return u, v
+
+
+def _pairs(block: Repeat, scope: _Scope) -> list[tuple[int, int]]:
+    """The block's rows in ``scope``, each its first two fields (integers: an edge's
+    ends, :func:`edge_blocks`)."""
+    u, v = edge_ends(block)
     return [(int(row.scalars[u]), int(row.scalars[v]))
             for row in scope.values.blocks.get(block.name, [])]
 

@@ -46,6 +46,7 @@ from evalplus_ng.generate.inputfacts import (
     bound_degree,
     check,
     edge_blocks,
+    edge_ends,
     exact,
     holds,
     in_scope,
@@ -918,7 +919,7 @@ class _Maker:
         as drawn where they do, else with a path through distinct vertices in place of
         the first rows' ends, each edge either way round unless a relation orders the
         ends (a path as long as the rows and the vertices allow, short mostly)."""
-        u, v = self.ends(item)
+        u, v = edge_ends(item)
         ordered = self.ordered(u, v)
         if linked([(row.scalars[u], row.scalars[v]) for row in rows], 1, n):
             return rows
@@ -947,7 +948,7 @@ class _Maker:
         else with a random tree out of vertex 1 (a path, a star or anything between;
         each parent before its child in increasing order where a relation orders the
         ends) in place of the first ``n - 1`` rows' ends, the rows then shuffled."""
-        u, v = self.ends(item)
+        u, v = edge_ends(item)
         if reaches_all([(int(row.scalars[u]), int(row.scalars[v])) for row in rows], n):
             return rows
         if len(rows) < n - 1:
@@ -974,7 +975,7 @@ class _Maker:
         fact is not kept)."""
         if not fact.acyclic:
             return rows
-        u, v = self.ends(item)
+        u, v = edge_ends(item)
         if self.ordered(u, v):
             return rows
         vertices = sorted({row.scalars[end] for row in rows for end in (u, v)}, key=exact)
@@ -992,13 +993,6 @@ class _Maker:
         if fact.distinct and len(set(keys)) < len(keys):
             raise Mismatch("two edges turned the same way repeat a row")
         return out
-
-    def ends(self, item: Repeat) -> tuple[str, str]:
-        """The names of an edge block's two ends (its line's first two fields)."""
-        line = item.body[0]
-        assert isinstance(line, Line)
-        u, v = (part.name for part in line.segments[:2])
-        return u, v
 
     def ordered(self, u: str, v: str) -> bool:
         """Whether a relation orders an edge's ends (``u < v``, ``u <= v``)."""
@@ -1422,7 +1416,7 @@ class _Maker:
         ``u < v``, else either way round), then its other fields drawn as any."""
         line = item.body[0]
         assert isinstance(line, Line)
-        u, v = self.ends(item)
+        u, v = edge_ends(item)
         rest = [part for part in line.segments[2:] if isinstance(part, Field)]
         self.rng.shuffle(edges)
         ordered = self.ordered(u, v)
