@@ -405,14 +405,8 @@ def learn(grammar: Grammar, examples: Sequence[Values],
     for fact in blocks.values():
         # a tree's or a connected graph's ends are any vertices: its shape is the fact
         n = fact.tree or fact.connected
-        if n is None or n not in ranges or fact.ends is None:
-            continue
-        for end in fact.ends:
-            ranges[end] = Range(1, ranges[n].high)
-        # any vertex may be an end: what held of the examples' ends against n by chance
-        # goes; what held between the two ends (u < v, u != v) stays
-        relations = [r for r in relations if not (r.left in fact.ends and r.right == n)]
-        relations += [Relation(end, "<=", n) for end in fact.ends]
+        if n is not None and n in ranges and fact.ends is not None:
+            relations = _any_vertex(fact.ends, n, ranges, relations)
     worded = _words(all_scopes, words)
     # a word's length is a size too ("n, then a string of n digits")
     lengths = {fact.length.var for fact in worded.values()
@@ -426,6 +420,18 @@ def learn(grammar: Grammar, examples: Sequence[Values],
         ties=tuple(ties),
         apart=tuple(_apart(all_scopes)),
         counts=frozenset(count_names(grammar)) | lengths)
+
+
+def _any_vertex(ends: Sequence[str], n: str, ranges: dict[str, Range],
+                relations: Sequence[Relation]) -> list[Relation]:
+    """``relations`` with an edge block's ``ends`` any vertex of ``1..n``: each ranging
+    over ``1..n``'s largest (set in ``ranges``) and kept ``<= n``; what held of the
+    examples' ends against ``n`` by chance goes, what held between the two ends (``u <
+    v``, ``u != v``) stays."""
+    for end in ends:
+        ranges[end] = Range(1, ranges[n].high)
+    return [r for r in relations if not (r.left in ends and r.right == n)] + [
+        Relation(end, "<=", n) for end in ends]
 
 
 def spread(facts: Facts) -> Facts:
@@ -746,22 +752,20 @@ def reaching(facts: Facts, grammar: Grammar, examples: Sequence[Values]) -> Fact
                   for scope in _around(block, grammar, examples)]
         n = _vertex_count(graphs, reaches_all, lambda _edges, n: n >= 2)
         if n is not None:
-            found.append((block.name, n))
+            found.append((block, n))
     if len(found) != 1:
         return None
-    name, n = found[0]
-    fact = replace(facts.blocks.get(name, BlockFact()), reached=n, tree=None, connected=None)
-    count = next(block.count.var for block in edge_blocks(grammar) if block.name == name)
+    block, n = found[0]
+    fact = replace(facts.blocks.get(block.name, BlockFact()), reached=n, tree=None,
+                   connected=None)
+    count = block.count.var
     sides = facts.sides if count is None else (
         *facts.sides, Side(count, ">=", Formula(f"{n} - 1")))
-    relations = list(facts.relations)
     ranges = dict(facts.ranges)
-    for end in fact.ends or ():
-        if n in ranges:
-            ranges[end] = Range(1, ranges[n].high)
-        relations = [r for r in relations if not (r.left == end and r.right == n)]
-        relations.append(Relation(end, "<=", n))
-    return replace(facts, blocks={**facts.blocks, name: fact}, ranges=ranges,
+    relations = list(facts.relations)
+    if fact.ends is not None and n in ranges:
+        relations = _any_vertex(fact.ends, n, ranges, relations)
+    return replace(facts, blocks={**facts.blocks, block.name: fact}, ranges=ranges,
                    relations=tuple(relations), sides=sides)
 
 

@@ -929,7 +929,7 @@ class _Maker:
         steps = self.rng.randint(1, min(longest, self.rng.choice((1, 2, 4, longest))))
         middle = self.rng.sample(range(2, n), steps - 1)
         path = [1, *middle, n]
-        out = [Values(dict(row.scalars), dict(row.lists), dict(row.blocks)) for row in rows]
+        out = [_copy(row) for row in rows]
         for row, a, b in zip(out, path, path[1:], strict=False):
             if ordered:
                 a, b = min(a, b), max(a, b)
@@ -958,7 +958,7 @@ class _Maker:
             self.rng.shuffle(later)
         order = [1, *later]
         chain = self.rng.random()
-        out = [Values(dict(row.scalars), dict(row.lists), dict(row.blocks)) for row in rows]
+        out = [_copy(row) for row in rows]
         for k in range(1, n):
             parent = order[k - 1] if self.rng.random() < chain else order[self.rng.randrange(k)]
             out[k - 1].scalars[u], out[k - 1].scalars[v] = parent, order[k]

@@ -560,8 +560,9 @@ def _finish(pending: _Pending, config: ProgramAugmentConfig) -> TaskTests:
     raised = got.dropped.get(Drop.RUNTIME_ERROR.value, 0)
     # where every fact of the plan is the statement's, the reference is wrong on the
     # inputs it raised on (the audit's witness), and its other answers stand as tests
-    wrong = refuted(got) and bool((pending.contract or {}).get("stated"))
-    if refuted(got) and not wrong:
+    raised_on_admitted = refuted(got)
+    wrong = raised_on_admitted and bool((pending.contract or {}).get("stated"))
+    if raised_on_admitted and not wrong:
         return TaskTests((), pending.contract, replace(
             report, outcome=REFUTED,
             reason=f"the reference raised on {raised} of {len(outcomes)} admitted inputs",
