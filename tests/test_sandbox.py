@@ -275,7 +275,10 @@ def test_max_failures_stops_a_job_after_that_many_failures(sandbox: Sandbox) -> 
 
 
 def test_a_timeout_restarts_the_child(sandbox: Sandbox) -> None:
-    code = "import os\n\n\ndef f(x):\n    while x == 2:\n        pass\n    return os.getpid()\n"
+    # Each child loads the code afresh and draws its own token (pids say nothing: every
+    # child is pid 1 of its own namespace).
+    code = ("import os\n\nTOKEN = os.urandom(8).hex()\n\n\ndef f(x):\n    while x == 2:\n"
+            "        pass\n    return TOKEN\n")
     result = sandbox.run(_job(code, (1, 2, 3, 4), judged=False))
     assert _statuses(result) == [Status.OK, Status.TIMEOUT, Status.OK, Status.OK]
     before, _, after, last = (outcome.value for outcome in result.outcomes)

@@ -8,7 +8,9 @@ and a memory cgroup (:mod:`.cgroup`, where one can be
 made). Before it reads any job, a supervisor forks a *zygote* (:mod:`.zygote`) that
 loads a seccomp filter; for each job (one piece of code and its inputs) the zygote
 forks a fresh *child* (:mod:`.child`) that loads the code and calls it on each
-input, so that no child's memory ever held another job. Each child confines itself
+input, so that no child's memory ever held another job. Each child is forked alone, in
+pid and mount namespaces of its own with a /proc of its own: it sees no other process,
+so no counter the zygote or supervisor accumulates from earlier children. Each child confines itself
 (:func:`.jail.confine`) before its job is known (the next job's child is made while
 the parent reads the last job's end), then receives the job on a pipe of its own.
 The child:
@@ -19,7 +21,7 @@ The child:
 * has a memory cap (``RLIMIT_AS``), a file-size cap and may not create a single
   process or thread (``RLIMIT_NPROC``);
 * keeps no capability, and when the supervisor runs as root, switches to a uid of
-  its own (``UID_BASE + pid``), so that it cannot write, delete or signal anything
+  its own (``UID_BASE`` + a random ticket), so that it cannot write, delete or signal anything
   it does not own;
 * inherits the zygote's seccomp filter (no ptrace, mounts, memfd, SysV IPC,
   signals, sockets of any family; its death signal cannot be cleared);

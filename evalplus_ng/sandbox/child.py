@@ -28,6 +28,7 @@ from evalplus_ng.sandbox.protocol import (
     value_text,
 )
 from evalplus_ng.sandbox.stdio import run_program
+from evalplus_ng.sandbox.zygote import Birth
 from evalplus_ng.types import Wire
 
 #: How long a batching child holds outcomes at most (well within the supervisor's slack,
@@ -98,11 +99,12 @@ def _truth_of(function: Callable[..., Any]) -> Callable[..., Any]:
     return truth
 
 
-def child_main(job_fd: int, fd: int, workdir: str, cell: Cell) -> None:
-    """Confine, wait for a job on ``job_fd``; load its code, then run each input from the
-    start index the job came with on, one frame per result on ``fd`` (gathered into
-    batches when the job's flag byte says so: trusted code only)."""
-    confine(workdir, cell, (job_fd, fd))
+def child_main(birth: Birth, cell: Cell) -> None:
+    """Confine, wait for a job on the birth's job pipe; load its code, then run each input
+    from the start index the job came with on, one frame per result on its result pipe
+    (gathered into batches when the job's flag byte says so: trusted code only)."""
+    job_fd, fd = birth.job_fd, birth.result_fd
+    confine(birth, cell, (job_fd, fd))
     # Confined before the job is known: a child can be made ahead, while the previous
     # one still runs, and take its job (from the supervisor, trusted) when it comes.
     frame = read_frame(job_fd, None, 1 << 31)

@@ -18,6 +18,7 @@ import enum
 import errno
 import functools
 import os
+import platform
 import resource
 import select
 import shutil
@@ -31,8 +32,10 @@ from dataclasses import dataclass
 
 from evalplus_ng.sandbox import rootfs
 from evalplus_ng.sandbox.protocol import Limits
+from evalplus_ng.sandbox.zygote import Birth
 
-#: As root, each child switches to the uid ``UID_BASE + its pid`` (see :func:`confine`).
+#: As root, each child switches to the uid ``UID_BASE + its ticket`` (a random number:
+#: see :mod:`evalplus_ng.sandbox.zygote` and :func:`confine`).
 UID_BASE = 0x40000000
 _CAP_DAC_READ_SEARCH = 2
 PR_SET_PDEATHSIG = 1
@@ -46,8 +49,17 @@ _CLONE_NEWUTS = 0x04000000
 _CLONE_NEWPID = 0x20000000
 _CLONE_NEWCGROUP = 0x02000000
 _PR_CAPBSET_DROP = 24
+_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 PR_SET_DUMPABLE = 4
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
+#: Files of /proc that count what the whole machine (or the supervisor's namespaces)
+#: did, and so what an earlier child did: covered with /dev/null for children, which
+#: could otherwise move a counter and have the next child read it.
+GLOBAL_COUNTERS = tuple(f"/proc/{name}" for name in (
+    "stat vmstat meminfo loadavg interrupts softirqs schedstat diskstats zoneinfo "
+    "buddyinfo pagetypeinfo slabinfo locks sys/fs/file-nr sys/fs/inode-nr "
+    "sys/fs/inode-state sys/fs/dentry-state sys/kernel/random/entropy_avail "
+    "sys/kernel/ns_last_pid pressure/cpu pressure/memory pressure/io").split())
 #: World-writable folders: read-only for children, or swept after each (see
 #: :func:`protect_shared_tmp`).
 SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
@@ -78,6 +90,7 @@ def _set_capabilities(libc: ctypes.CDLL, read_search: bool) -> None:
     """Keep no capability, or (``read_search``, the weak mode only) only the one to
     read any file: where Python lives in a folder others may not enter (/root) and no
     jail shows it to them."""
+    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
     header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
     data = (_CapData * 2)()
     data[0].effective = data[0].permitted = (1 << _CAP_DAC_READ_SEARCH) if read_search else 0
@@ -127,36 +140,104 @@ _DEFAULT_RECURSION_LIMIT = 1_000
 @dataclass(frozen=True)
 class Cell:
     """How a child confines itself: its limits, whether it starts as root, whether it
-    keeps the capability to read any file (the weak mode as root only), and its
-    parent's pid (the zygote's), which it outlives only for as long as the death signal
-    takes."""
+    keeps the capability to read any file (the weak mode as root only), and whether it
+    was forked alone (:func:`fork_alone`: it then mounts a /proc of its own)."""
 
     limits: Limits
     as_root: bool
     read_search: bool
-    parent: int
+    alone: bool
+    #: Loads the filter refusing what only the child's own set-up does
+    #: (:data:`CHILD_SETUP`), once that is done; None: nothing to load.
+    seal: Callable[[], None] | None = None
 
 
-def confine(workdir: str, cell: Cell, keep: Sequence[int]) -> None:
+#: clone(2) by machine (Python's os.fork takes no flags).
+_CLONE = {"x86_64": 56, "aarch64": 220, "riscv64": 220, "ppc64le": 120, "s390x": 120}
+
+
+@functools.cache
+def _clone_call() -> Callable[..., int]:
+    # PyDLL: the call keeps the GIL, as os.fork does.
+    call = ctypes.PyDLL(None, use_errno=True).syscall
+    call.restype = ctypes.c_long
+    call.argtypes = [ctypes.c_long] * 6
+    return call
+
+
+def fork_alone() -> int:
+    """os.fork, with the child in new pid and mount namespaces of its own: it is pid 1
+    there and sees no other process (once it mounts its own /proc, :func:`confine`).
+    OSError where the kernel refuses (no CAP_SYS_ADMIN in this user namespace)."""
+    number = _CLONE.get(platform.machine())
+    if number is None:
+        raise OSError(errno.ENOSYS, f"clone: unknown on {platform.machine()}")
+    api = ctypes.pythonapi
+    api.PyOS_BeforeFork()
+    pid = _clone_call()(number, _CLONE_NEWPID | _CLONE_NEWNS | signal.SIGCHLD, 0, 0, 0, 0)
+    if pid == 0:
+        api.PyOS_AfterFork_Child()
+        return 0
+    code = ctypes.get_errno()
+    api.PyOS_AfterFork_Parent()
+    if pid < 0:
+        raise OSError(code, f"clone (new pid and mount namespaces): {os.strerror(code)}")
+    return int(pid)
+
+
+#: Files of a process's own /proc folder that count what others did too: its place in
+#: the run queue (``se.vruntime`` follows every task that ran on that CPU).
+_OWN_COUNTERS = ("sched", "schedstat")
+_MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 2, 4, 8
+
+
+def mount_own_proc(libc: ctypes.CDLL) -> None:
+    """In a child forked alone: a /proc of its own pid namespace (where it is pid 1),
+    showing process folders only (``subset=pid``: none of the machine's counters), with
+    its own scheduler counters covered. Where the kernel refuses ``subset=pid`` (before
+    Linux 5.8), the whole /proc with the machine's counters covered
+    (:data:`GLOBAL_COUNTERS`). OSError names what failed."""
+    flags = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    if not _mount(libc, "proc", "/proc", flags, "proc", "subset=pid"):
+        if not _mount(libc, "proc", "/proc", flags, "proc"):
+            code = ctypes.get_errno()
+            raise OSError(code, f"mount a /proc of its own: {os.strerror(code)}")
+        hide(libc, GLOBAL_COUNTERS)
+    me = os.getpid()
+    hide(libc, [f"/proc/{me}/{name}" for name in _OWN_COUNTERS]
+         + [f"/proc/{me}/task/{me}/{name}" for name in _OWN_COUNTERS])
+
+
+def confine(birth: Birth, cell: Cell, keep: Sequence[int]) -> None:
     """Everything the child does to itself before it touches untrusted code.
 
     Of the inherited file descriptors, only ``keep`` stay open (stdin, stdout and
     stderr become /dev/null). The zygote it was forked from has loaded the seccomp
     filter (:func:`seccomp_loader`) already.
     """
-    limits, as_root = cell.limits, cell.as_root
-    os.setsid()
+    limits, as_root, workdir = cell.limits, cell.as_root, birth.workdir
     libc = c_library()
+    # Set first (the fork cleared it); the liveness pipe closes the race with the
+    # zygote's death (a child alone sees no parent: its getppid() is 0).
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if select.select([birth.alive_fd], [], [], 0)[0]:
+        os._exit(1)
+    if cell.alone:
+        mount_own_proc(libc)
+    if cell.seal is not None:
+        libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        cell.seal()
+    os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
     low = 3
-    for fd in sorted(keep):
+    for fd in sorted({*keep, birth.alive_fd}):
         os.closerange(low, fd)
         low = fd + 1
     os.closerange(low, 65536)
     if as_root:
-        uid = UID_BASE + os.getpid()
+        uid = UID_BASE + birth.ticket
         os.chown(workdir, uid, uid)
         _drop_privileges(libc, uid, cell.read_search)
     else:
@@ -171,10 +252,11 @@ def confine(workdir: str, cell: Cell, keep: Sequence[int]) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
     libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    # Set after the uid change, which clears it; the getppid check closes the race.
+    # Set again after the uid change, which clears it; the pipe closes the race again.
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != cell.parent:
+    if select.select([birth.alive_fd], [], [], 0)[0]:
         os._exit(1)
+    os.close(birth.alive_fd)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
     if not as_root:
@@ -353,6 +435,20 @@ def _forked_probe(steps: Sequence[rootfs.Step]) -> str | None:
     return text.splitlines()[-1] if text else f"exit code {code}"
 
 
+def child_alone_or_raise(libc: ctypes.CDLL) -> None:
+    """Fork a child alone that mounts its own /proc (as every child in a jail does);
+    OSError when that fails."""
+    pid = fork_alone()
+    if pid == 0:  # pragma: no cover - the throwaway child
+        try:
+            mount_own_proc(libc)
+        except OSError:
+            os._exit(1)
+        os._exit(0)
+    if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0:
+        raise OSError("a child forked alone cannot mount a /proc of its own")
+
+
 def probe() -> None:
     """Entry point of the throwaway interpreter of :func:`namespaces_problem`."""
     _jail_or_exit(rootfs.plan(Limits()))
@@ -367,6 +463,7 @@ def _jail_or_exit(steps: Sequence[rootfs.Step]) -> None:
         rootfs.build(steps)
         if os.listdir(rootfs.JAIL_ROOT) != []:
             raise OSError("the jail's working folder is not empty")
+        child_alone_or_raise(libc)
     except (OSError, rootfs.JailError) as exc:
         os.write(2, f"{exc}\n".encode("utf-8", "replace"))
         os._exit(1)
@@ -411,7 +508,12 @@ def bubblewrap_command(steps: Sequence[rootfs.Step]) -> list[str]:
     command = [bwrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-net",
                "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox"]
     if os.geteuid() != 0:
-        command.append("--unshare-user")
+        # The supervisor keeps CAP_SYS_ADMIN in its user namespace (as in the namespaces
+        # mode): its children, forked alone, mount a /proc of their own with it, then
+        # drop every capability before their code runs. CAP_SETPCAP lets the zygote
+        # empty its bounding set (:func:`harden_zygote`).
+        command += ["--unshare-user", "--cap-add", "CAP_SYS_ADMIN",
+                    "--cap-add", "CAP_SETPCAP"]
     kind = rootfs.Kind
     for step in steps:
         target = step.target
@@ -479,7 +581,7 @@ def enter_namespaces(libc: ctypes.CDLL) -> None:
 #: reading or steering other processes, namespaces and mounts, kernel keys and
 #: programs, memory the address-space cap does not count (memfd, SysV shared memory),
 #: SysV IPC and message queues, signals (a child may not signal anyone) and sockets.
-_REFUSED = (
+REFUSED = (
     "ptrace process_vm_readv process_vm_writev kcmp pidfd_open pidfd_getfd "
     "mount umount2 pivot_root chroot unshare setns fsopen fsmount fsconfig fspick "
     "open_tree move_mount mount_setattr "
@@ -491,25 +593,51 @@ _REFUSED = (
     # Sockets of every family: unix sockets reach host processes, vsock the hypervisor,
     # netlink and packet the kernel's network stack, and even an internet socket in the
     # empty network namespace moves its counters (/proc/net/snmp) for the next child.
-    "socket socketpair"
+    "socket socketpair "
+    # Counters the kernel keeps for the whole machine, which every child's own mount
+    # namespace, /proc and working folder move: a mount's 64-bit id (also through a
+    # file handle) and the mount list.
+    "name_to_handle_at open_by_handle_at"
 ).split()
+#: Refused by number where libseccomp may not know their names yet (the same number
+#: on every machine since Linux 5.x): statmount, listmount.
+_REFUSED_NUMBERS = (457, 458)
+#: What a child alone still does itself, after its fork and before the code it runs
+#: (:func:`mount_own_proc`): refused by a second filter it loads then.
+CHILD_SETUP = ("mount",)
+_STATX_MNT_ID_UNIQUE = 0x4000
+#: ioctl requests of the namespace files (NS_GET_*: a namespace's 64-bit id counts
+#: every namespace made on the machine).
+_NSIO = 0xB7
 
 
-def seccomp_loader() -> Callable[[], None] | None:
-    """A function that loads the children's seccomp filter (built now) into the calling
-    process and so into every process it forks; None where libseccomp is missing."""
+def seccomp_loader(refused: Sequence[str] = REFUSED,
+                   everything: bool = True) -> Callable[[], None] | None:
+    """A function that loads a seccomp filter (built now) refusing ``refused`` into the
+    calling process and so into every process it forks; with ``everything`` also the
+    filter's argument rules (the death signal, mount ids through statx, namespace ids
+    through ioctl). None where libseccomp is missing."""
     try:
         import pyseccomp as seccomp
     except (ImportError, RuntimeError, OSError):
         return None
     refuse = seccomp.ERRNO(errno.EPERM)
     rules = seccomp.SyscallFilter(seccomp.ALLOW)
-    for name in _REFUSED:
+    for name in refused:
         with contextlib.suppress(ValueError, OSError):  # unknown to this kernel or arch
             rules.add_rule(refuse, name)
-    # The parent-death signal may be set to SIGKILL (each child does), never cleared.
-    rules.add_rule(refuse, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_PDEATHSIG),
-                   seccomp.Arg(1, seccomp.NE, int(signal.SIGKILL)))
+    if everything:
+        for number in _REFUSED_NUMBERS:
+            with contextlib.suppress(ValueError, OSError):
+                rules.add_rule(refuse, number)
+        # The parent-death signal may be set to SIGKILL (each child does), never cleared.
+        rules.add_rule(refuse, "prctl", seccomp.Arg(0, seccomp.EQ, PR_SET_PDEATHSIG),
+                       seccomp.Arg(1, seccomp.NE, int(signal.SIGKILL)))
+        with contextlib.suppress(ValueError, OSError):
+            rules.add_rule(refuse, "statx", seccomp.Arg(3, seccomp.MASKED_EQ,
+                                                        _STATX_MNT_ID_UNIQUE,
+                                                        _STATX_MNT_ID_UNIQUE))
+        rules.add_rule(refuse, "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFF00, _NSIO << 8))
     load: Callable[[], None] = rules.load
     return load
 

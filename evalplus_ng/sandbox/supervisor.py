@@ -28,14 +28,19 @@ from evalplus_ng.records import Outcome, Status
 from evalplus_ng.sandbox import rootfs
 from evalplus_ng.sandbox.child import child_main
 from evalplus_ng.sandbox.jail import (
+    CHILD_SETUP,
+    GLOBAL_COUNTERS,
     PR_SET_DUMPABLE,
     PR_SET_PDEATHSIG,
+    REFUSED,
     SHARED_TMP,
     UID_BASE,
     Cell,
     Mode,
     c_library,
+    child_alone_or_raise,
     enter_namespaces,
+    fork_alone,
     harden_zygote,
     hide,
     isolate_as_root,
@@ -62,19 +67,11 @@ from evalplus_ng.sandbox.protocol import (
     widen,
     write_frame,
 )
-from evalplus_ng.sandbox.zygote import Zygote
+from evalplus_ng.sandbox.zygote import Birth, Zygote
 
 _MS_NOSUID, _MS_NODEV, _MNT_DETACH = 2, 4, 2
 #: Files and folders a child's own tmpfs holds at most.
 _FOLDER_INODES = 10_000
-#: Files of /proc that count what the whole machine (or the supervisor's namespaces)
-#: did, and so what an earlier child did: covered with /dev/null for children, which
-#: could otherwise move a counter and have the next child read it.
-GLOBAL_COUNTERS = tuple(f"/proc/{name}" for name in (
-    "stat vmstat meminfo loadavg interrupts softirqs schedstat diskstats zoneinfo "
-    "buddyinfo pagetypeinfo slabinfo locks sys/fs/file-nr sys/fs/inode-nr "
-    "sys/fs/inode-state sys/fs/dentry-state sys/kernel/random/entropy_avail "
-    "sys/kernel/ns_last_pid pressure/cpu pressure/memory pressure/io").split())
 def _mount_tmpfs(folder: str, size: int) -> bool:
     """Mount a fresh tmpfs of ``size`` bytes on ``folder`` (mode 0700); True when it worked."""
     options = f"size={size},nr_inodes={_FOLDER_INODES},mode=0700".encode()
@@ -160,6 +157,8 @@ class _Supervisor:
         self.deferred: tuple[int, int, str, dict[str, int]] | None = None
         #: A confined child waiting for the next job (see :meth:`_spawn`).
         self.spare: tuple[int, int, int, str] | None = None
+        #: The uid of each child not yet reaped (as root: ``UID_BASE`` + its ticket).
+        self.owners: dict[int, int] = {}
         #: The parent said ``stop`` during the job being run.
         self.halted = False
 
@@ -215,11 +214,12 @@ class _Supervisor:
         widen(read_fd)
         widen(job_write)
         try:
-            pid = self.zygote.fork(job_read, write_fd, workdir)
+            pid, ticket = self.zygote.fork(job_read, write_fd, workdir)
         except OSError:
             os.close(read_fd)
             os.close(job_write)
             raise
+        self.owners[pid] = UID_BASE + ticket
         return pid, read_fd, job_write, workdir
 
     def _answer(self) -> bytes:
@@ -290,10 +290,11 @@ class _Supervisor:
         """Kill and reap a child, clean up after it; return its wait status."""
         _kill(pid)
         status = self.zygote.reap(pid)
+        owner = self.owners.pop(pid, UID_BASE)
         os.close(read_fd)
         self._release(workdir)
         if self.sweep:
-            _remove_owned_by(UID_BASE + pid, stamps, self.sweep)
+            _remove_owned_by(owner, stamps, self.sweep)
         return status
 
     def _new_workdir(self) -> str:
@@ -468,6 +469,16 @@ def _mount_namespace() -> int | None:
         return None
 
 
+def _can_fork_alone() -> bool:
+    """Whether a child forked alone can mount a /proc of its own here (the weak mode's
+    probe: in a jail it must, see :func:`jail.namespaces_problem`)."""
+    try:
+        child_alone_or_raise(c_library())
+    except OSError:
+        return False
+    return True
+
+
 def _preload() -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -517,7 +528,13 @@ def main() -> None:
     if jail is not Mode.WEAK or _mount_namespace() != host_mounts:
         hide(libc, GLOBAL_COUNTERS)
     _preload()
-    load_filter = seccomp_loader()
+    # In a jail each child is forked alone (pid and mount namespaces of its own) and
+    # mounts its own /proc: the zygote's filter lets it, a second filter then refuses it.
+    # The weak mode does so where the kernel lets it.
+    alone = jail is not Mode.WEAK or _can_fork_alone()
+    load_filter = seccomp_loader(
+        [name for name in REFUSED if not alone or name not in CHILD_SETUP])
+    seal = seccomp_loader(CHILD_SETUP, everything=False) if alone else None
     # Children inherit every object: frozen, the collector in a child never walks (and
     # so never copies) the supervisor's pages.
     gc.freeze()
@@ -530,12 +547,13 @@ def main() -> None:
         if load_filter is not None:
             load_filter()
 
-    def run_child(job_fd: int, result_fd: int, workdir: str, zygote: int) -> None:
-        cell = Cell(limits, as_root, read_search=jail is Mode.WEAK, parent=zygote)
-        child_main(job_fd, result_fd, workdir, cell)
+    cell = Cell(limits, as_root, read_search=jail is Mode.WEAK, alone=alone, seal=seal)
+
+    def run_child(birth: Birth) -> None:
+        child_main(birth, cell)
 
     # Forked before any job is read: the zygote, and so every child, never holds one.
-    zygote = Zygote(run_child, prepare)
+    zygote = Zygote(run_child, prepare, fork_alone if alone else os.fork)
     # Keep the reply pipe away from fd 1 so that stray prints cannot corrupt it.
     fd_out = os.dup(sys.stdout.fileno())
     devnull = os.open(os.devnull, os.O_WRONLY)

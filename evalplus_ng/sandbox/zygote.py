@@ -8,9 +8,16 @@ job, one to send outcomes), and answers with the child's pid; later the supervis
 asks it to reap that pid and gets the wait status back. A child therefore holds
 nothing but its own job.
 
+The zygote forks with the function it is given (:func:`evalplus_ng.sandbox.jail.fork_alone`
+in a jail: each child in pid and mount namespaces of its own, so that it sees no
+process but itself and none of the counters the zygote accumulates from the children it
+reaped). Each child gets a *ticket*, a number drawn at random (the child's uid is made
+from it, never from its pid, which would count the children forked before it), and the
+read end of a pipe only the zygote can write: it reads end-of-file once the zygote died.
+
 Requests on the zygote's socket are one message each: ``F`` + the working folder
-(with the two pipe ends attached) or ``W`` + a pid; the answers are a pid or a wait
-status, 4 bytes each.
+(with the two pipe ends attached) or ``W`` + a pid; the answers are a pid and a ticket,
+or a wait status, 4 bytes each.
 """
 
 from __future__ import annotations
@@ -22,39 +29,67 @@ import signal
 import socket
 import struct
 from collections.abc import Callable
+from dataclasses import dataclass
 
 _NUMBER = struct.Struct(">i")
+_PAIR = struct.Struct(">ii")
 _FORK, _WAIT = b"F", b"W"
+#: Tickets are drawn from 0 .. TICKETS - 1.
+TICKETS = 1 << 29
+
+
+@dataclass(frozen=True)
+class Birth:
+    """What a new child is handed: its two pipe ends (job in, results out), its working
+    folder, its ticket and the read end of the zygote's liveness pipe."""
+
+    job_fd: int
+    result_fd: int
+    workdir: str
+    ticket: int
+    alive_fd: int
+
+
+def draw_ticket() -> int:
+    """A random ticket (see the module's docstring)."""
+    return int.from_bytes(os.urandom(4), "big") % TICKETS
 
 
 class Zygote:
     """The supervisor's handle on its zygote process."""
 
-    def __init__(self, run_child: Callable[[int, int, str, int], None],
-                 prepare: Callable[[], None]) -> None:
+    def __init__(self, run_child: Callable[[Birth], None], prepare: Callable[[], None],
+                 fork: Callable[[], int] = os.fork) -> None:
         """Fork the zygote now. In it, ``prepare()`` runs once (e.g. loading a seccomp
-        filter every child inherits); each child runs ``run_child(job_fd, result_fd,
-        workdir, zygote_pid)``, which must not return."""
+        filter every child inherits); each child is made by ``fork()`` (as ``os.fork``:
+        0 in the child) and runs ``run_child(birth)``, which must not return."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the zygote
             try:
                 ours.close()
-                _serve(theirs, run_child, prepare)
+                _serve(theirs, run_child, prepare, fork)
             finally:
                 os._exit(0)
         theirs.close()
         self.pid = pid
         self.socket = ours
 
-    def fork(self, job_fd: int, result_fd: int, workdir: str) -> int:
-        """A new child's pid; it owns ``job_fd`` and ``result_fd`` (closed here)."""
+    def fork(self, job_fd: int, result_fd: int, workdir: str) -> tuple[int, int]:
+        """A new child's pid and ticket; it owns ``job_fd`` and ``result_fd`` (closed here).
+        OSError when the zygote is gone or could not fork."""
         try:
             socket.send_fds(self.socket, [_FORK + os.fsencode(workdir)], [job_fd, result_fd])
         finally:
             os.close(job_fd)
             os.close(result_fd)
-        return self._answer()
+        data = self.socket.recv(_PAIR.size)
+        if len(data) == _NUMBER.size and (code := _NUMBER.unpack(data)[0]) < 0:
+            raise OSError(-code, f"the zygote could not fork a child: {os.strerror(-code)}")
+        if len(data) != _PAIR.size:
+            raise OSError("the zygote is gone")
+        pid, ticket = _PAIR.unpack(data)
+        return int(pid), int(ticket)
 
     def reap(self, pid: int) -> int:
         """Wait for child ``pid`` (killed already); its wait status."""
@@ -75,10 +110,11 @@ class Zygote:
             os.waitpid(self.pid, 0)
 
 
-def _serve(sock: socket.socket, run_child: Callable[[int, int, str, int], None],
-           prepare: Callable[[], None]) -> None:  # pragma: no cover - runs in the zygote
+def _serve(sock: socket.socket, run_child: Callable[[Birth], None],
+           prepare: Callable[[], None],
+           fork: Callable[[], int]) -> None:  # pragma: no cover - runs in the zygote
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    me = os.getpid()
+    alive_read, alive_write = os.pipe()
     prepare()
     gc.freeze()
     while True:
@@ -93,18 +129,23 @@ def _serve(sock: socket.socket, run_child: Callable[[int, int, str, int], None],
                 status = 0
             sock.sendall(_NUMBER.pack(status))
             continue
-        if len(fds) != 2:
+        ticket = draw_ticket()
+        try:
+            if len(fds) != 2:
+                raise OSError(22, "a fork request without its two pipe ends")
+            pid = fork()
+        except OSError as exc:
             for fd in fds:
                 os.close(fd)
-            sock.sendall(_NUMBER.pack(-1))
+            sock.sendall(_NUMBER.pack(-(exc.errno or 1)))
             continue
-        pid = os.fork()
         if pid == 0:
             try:
                 sock.close()
-                run_child(fds[0], fds[1], os.fsdecode(message[1:]), me)
+                os.close(alive_write)
+                run_child(Birth(fds[0], fds[1], os.fsdecode(message[1:]), ticket, alive_read))
             finally:
                 os._exit(70)
         for fd in fds:
             os.close(fd)
-        sock.sendall(_NUMBER.pack(pid))
+        sock.sendall(_PAIR.pack(pid, ticket))
