@@ -54,8 +54,31 @@ from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.registry import load_humaneval
-from evalplus_ng.tasks.samples import family_of, read_sample_folder
+from evalplus_ng.tasks.samples import read_sample_folder
 from evalplus_ng.types import TaskId
+
+#: The model families of the samples folders this measures (../shared/samples): a model
+#: belongs to the first family one of whose words its name contains (case-insensitive); a
+#: model no word names is a family of its own. Wizard-Vicuna is WizardLM's recipe on
+#: Vicuna's data: with WizardLM. Manticore-Chat-Pyg-Guanaco is a Manticore fine-tune.
+#: Qwen's code models are a family apart from its general Qwen3 models (trained apart).
+#: Only this split reads families from names: the jury counts the families the user
+#: declares (``--family``), never a name a file chooses.
+FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("wizard", ("wizard",)), ("manticore", ("manticore",)),
+    ("vicuna", ("vicuna", "vicunlocked")), ("guanaco", ("guanaco",)),
+    ("falcon", ("falcon",)), ("redpajama", ("redpajama",)), ("starcoder", ("starcoder",)),
+    ("hermes", ("hermes",)), ("openassistant", ("openassistant",)),
+    ("open-llama", ("open-llama",)), ("gpt4-x-alpaca", ("gpt4-x-alpaca",)),
+    ("qwen-coder", ("qwencoder", "qwen-coder", "qwen2.5-coder", "qwen3-coder")),
+    ("qwen3", ("qwen3",)),
+)
+
+
+def family_of(model: str) -> str:
+    """The family of a model (:data:`FAMILIES`), else the model itself."""
+    name = model.lower()
+    return next((family for family, words in FAMILIES if any(w in name for w in words)), model)
 
 
 def halves(answers: Sequence[Answer], seed: int | None = None,

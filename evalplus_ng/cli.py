@@ -49,7 +49,13 @@ from evalplus_ng.sandbox import Limits
 from evalplus_ng.tasks.mbpp import VERSION as MBPP_RELEASE
 from evalplus_ng.tasks.programs import is_program_file
 from evalplus_ng.tasks.registry import TASKS_FILE_SUFFIXES, known, resolve
-from evalplus_ng.tasks.samples import FAMILIES, Families, Sanitizing, parse_families
+from evalplus_ng.tasks.samples import (
+    Families,
+    Sanitizing,
+    families_of,
+    parse_families,
+    sample_files,
+)
 from evalplus_ng.tasks.spec import Dataset
 
 EXIT_INPUT = 2  # bad flag, bad file: the same code click uses for usage errors
@@ -281,12 +287,25 @@ def _dataset_options(command: F) -> F:
 
 
 def _family_option(command: F) -> F:
-    """``--family WORD=FAMILY``: the user's model families, before the built-in ones."""
+    """``--family PATTERN=FAMILY``: the user's families of samples files."""
     return click.option(
-        "--family", "family", multiple=True, metavar="WORD=FAMILY",
-        help="A model whose name contains WORD (case-insensitive) is of FAMILY (for the "
-             "jury, which needs two families; repeatable, tried before the built-in "
-             "families).")(command)
+        "--family", "family", multiple=True, metavar="PATTERN=FAMILY",
+        help="The --samples files whose name matches the shell pattern PATTERN (e.g. "
+             "'qwen3_*') are one family, FAMILY, for the jury, which counts families "
+             "(repeatable; the first match wins). Every other samples file is a family of "
+             "its own.")(command)
+
+
+def _families(family: tuple[str, ...], samples: Path | None) -> Families:
+    """``--family`` checked against the ``--samples`` files before any work: each pattern
+    must match one of them."""
+    if not family:
+        return ()
+    if samples is None:
+        raise click.UsageError("--family: only with --samples")
+    declared = parse_families(family)
+    families_of(sample_files(samples), declared)
+    return declared
 
 
 def _backend_options(command: F) -> F:
@@ -720,7 +739,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
                           time_limit, multiple_answers, _backend(backend, address, jobs),
                           calibrate=not no_calibrate, reduce=mini, seeds=seeds,
                           timings=timings_file,
-                          jury=_ProgramJury(samples_dir, parse_families(family),
+                          jury=_ProgramJury(samples_dir, _families(family, samples_dir),
                                             (data or out / "data") / PROGRAM_AUDIT_REVIEW)
                           if samples_dir is not None else None)
         return
@@ -733,7 +752,7 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     chosen = select_tasks(space.dataset.load(), tasks)
     config = AugmentConfig(dataset=space.dataset.name, per_task=per_task, seed=seed,
                            use_corpus=not no_llm_seeds, budget_seconds=budget)
-    options = ChainOptions(samples_dir=samples_dir, families=parse_families(family),
+    options = ChainOptions(samples_dir=samples_dir, families=_families(family, samples_dir),
                            audit=not no_audit, calibrate=not no_calibrate,
                            reduce=not no_reduce)
 
@@ -1190,7 +1209,7 @@ def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: 
         _refuse(_given_flags(click.get_current_context()),
                 {"opinion_model": "--opinion-model", "base_url": "--base-url",
                  "api_key_env": "--api-key-env"}, "program tasks")
-        _audit_programs(programs, out, suite, samples, parse_families(family), tasks,
+        _audit_programs(programs, out, suite, samples, _families(family, samples), tasks,
                         (data or out / "data") / PROGRAM_AUDIT_REVIEW,
                         _backend("local", None, jobs))
         return
@@ -1215,18 +1234,18 @@ def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: 
             opinion_model, date or datetime.date.today().isoformat()),
             dataset.user_folder.definition / "opinions.json")
         try:
-            _audit(space, suite, samples, chosen, families=parse_families(family),
+            _audit(space, suite, samples, chosen, families=_families(family, samples),
                    opinions=opinions)
         except EndpointError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_INPUT)
         click.echo(f"second opinions: {opinions.asked} asked, the rest from the cache")
         return
-    _audit(space, suite, samples, chosen, families=parse_families(family))
+    _audit(space, suite, samples, chosen, families=_families(family, samples))
 
 
 def _audit(space: Workspace, suite: Path | None, samples: Path | None, chosen: list[str],
-           families: Families = FAMILIES, opinions: OpinionSource | None = None) -> None:
+           families: Families = (), opinions: OpinionSource | None = None) -> None:
     from evalplus_ng.pipeline.audit import run_audit
 
     with _Progress("auditing") as progress:
@@ -1258,13 +1277,14 @@ def _audit_programs(tasks_file: Path, out: Path, suite: Path | None, samples: Pa
 
 def _print_program_audit(summary: ProgramAuditSummary, hold: bool) -> None:
     """What the program audit found and ran, and the tests its leads hold."""
-    from evalplus_ng.oracle.audit import RAISES, SAMPLES, UNREVIEWED
+    from evalplus_ng.oracle.audit import RAISES, SAMPLES, SUSPECT_SAMPLES, UNREVIEWED
 
     leads = [f for f in summary.findings if f.signal == SAMPLES]
     raises = sum(f.signal == RAISES for f in summary.findings)
     waiting = sum(f.status == UNREVIEWED for f in summary.findings)
     click.echo(f"{len(leads)} jury lead(s), {raises} refuted plan(s); {waiting} finding(s) "
                f"awaiting review; wrote {summary.json_path} and {summary.markdown_path}")
+    _print_suspect([f.task_id for f in summary.findings if f.signal is SUSPECT_SAMPLES])
     skipped = ", ".join(f"{n} {why}" for why, n in summary.skipped.items())
     click.echo(f"jury: {summary.samples} samples, {summary.passing} pass the public tests; "
                f"{summary.judged} task(s) judged" + (f" (not judged: {skipped})" if skipped
@@ -1280,7 +1300,17 @@ def _print_program_audit(summary: ProgramAuditSummary, hold: bool) -> None:
                    + ", ".join(summary.held))
 
 
+def _print_suspect(suspect: list[str]) -> None:
+    """The tasks whose samples the jury found suspect (they outvote the ground truth on
+    most inputs: nothing held), if any."""
+    if suspect:
+        click.echo(f"suspect samples on {len(suspect)} task(s) (they outvote the ground truth "
+                   "on most inputs; nothing held, see audit.md): " + ", ".join(suspect))
+
+
 def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: bool) -> None:
+    from evalplus_ng.oracle.audit import SUSPECT_SAMPLES
+
     waiting = sum(f.status == "unreviewed" for f in summary.findings)
     click.echo(f"{len(summary.defective)} defective reference solution(s), "
                f"{waiting} finding(s) awaiting review; wrote {summary.json_path} "
@@ -1290,6 +1320,8 @@ def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: b
         click.echo(f"jury: {cost.samples} base-passing sample runs, {cost.calls} calls, "
                    f"{cost.checks} shrink checks; {reading} s reading and base-testing the "
                    f"samples, {judging} s judging (summed over {jobs} worker(s))")
+        _print_suspect([f.task_id for f in summary.findings
+                        if f.signal is SUSPECT_SAMPLES])
     if summary.held:
         where = ("held out of the plus suite" if hold else
                  "disputed (augment holds them out of the plus suite)")

@@ -1,6 +1,6 @@
 """The jury: base-passing samples of two families against a wrong ground truth (small
-literal fixtures, no ../shared), model families, and a model's second opinion from a
-local chat-completions server."""
+literal fixtures, no ../shared), the families of samples files, how many disputed inputs
+it holds, and a model's second opinion from a local chat-completions server."""
 
 from __future__ import annotations
 
@@ -21,36 +21,34 @@ from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy
 from evalplus_ng.judge import check
 from evalplus_ng.oracle import jury
 from evalplus_ng.oracle.audit import Finding, SampleCode, TaskAudit
-from evalplus_ng.oracle.jury import Vote, majority
+from evalplus_ng.oracle.jury import Extent, Vote, extent, majority
 from evalplus_ng.oracle.opinion import OpinionConfig, SecondOpinion, parse_verdict
 from evalplus_ng.records import Fault, Outcome, Status, Task
 from evalplus_ng.serialize import decode, encode
-from evalplus_ng.tasks.samples import family_of, model_of, parse_families
+from evalplus_ng.tasks.samples import families_of, parse_families
 from evalplus_ng.types import Wire
 
 # ---------------------------------------------------------------- families
 
-
-@pytest.mark.parametrize(("file_name", "family"), [
-    ("qwen3_base.jsonl", "qwen3"),
-    ("qwen3_instruct.jsonl", "qwen3"),
-    ("mapcoder_QwenCoder480b_CoT.jsonl", "qwen-coder"),
-    ("mapcoder_QwenCoderTurbo_MapCoder_10.jsonl", "qwen-coder"),
-    ("TheBloke_Wizard-Vicuna-13B-Uncensored-HF_ALPACA.jsonl", "wizard"),
-    ("Aeala_VicUnlocked-alpaca-65b-4bit_ALPACA_MD_RECALC.jsonl", "vicuna"),
-    ("codellama_7b_python.jsonl", "codellama_7b_python"),  # no family word: its own
-])
-def test_a_models_family_comes_from_its_name(file_name: str, family: str) -> None:
-    assert family_of(model_of(file_name)) == family
+#: Files named as real samples files of four models of two families (by the names).
+NAMED = [Path(name) for name in ("TheBloke_WizardLM-30B-GPTQ_VICUNA_MEDIUM.jsonl",
+                                 "TheBloke_wizardLM-7B-GPTQ_ALPACA_MEDIUM.jsonl",
+                                 "qwen3_base.jsonl", "qwen3_instruct.jsonl")]
 
 
-def test_the_users_families_come_first_and_a_bad_one_is_an_error() -> None:
-    table = parse_families(["codellama=llama", "QwenCoderTurbo=turbo"])
-    assert family_of("codellama_7b_python", table) == "llama"
-    assert family_of("mapcoder_QwenCoderTurbo_CoT", table) == "turbo"
-    assert family_of("mapcoder_QwenCoder480b_CoT", table) == "qwen-coder"
-    with pytest.raises(InputError, match="expected WORD=FAMILY"):
-        parse_families(["codellama"])
+def test_each_samples_file_is_a_family_of_its_own_whatever_its_name() -> None:
+    assert families_of(NAMED) == [path.name for path in NAMED]
+
+
+def test_declared_families_group_files_the_first_match_wins_and_a_bad_one_is_an_error(
+) -> None:
+    table = parse_families(["qwen3_*=qwen3", "*wizardLM-7B*=small", "TheBloke_*=wizard"])
+    assert families_of(NAMED, table) == ["wizard", "small", "qwen3", "qwen3"]
+    with pytest.raises(InputError, match="expected PATTERN=FAMILY"):
+        parse_families(["qwen3"])
+    # A pattern no file matches (a typo, or the old substring form) is an error.
+    with pytest.raises(InputError, match="'QwenCoder' matches no samples file"):
+        families_of(NAMED, parse_families(["QwenCoder=qwen-coder"]))
 
 
 # ---------------------------------------------------------------- majority (pure)
@@ -95,7 +93,10 @@ ASCII_ONLY = "def count_upper(s):\n    return sum(1 for c in s if 'A' <= c <= 'Z
 UPPER = "def count_upper(s):\n    return sum(c.isupper() for c in s)\n"
 UPPER_TOO = "def count_upper(s):\n    return len([c for c in s if c.isupper()])\n"
 BASE = [["Hello World"], ["ABC"], ["q"]]
-PLUS = (["abc"], ["ÉCOLE normale"], ["xyz QRS"], ["Ärger"])
+#: Two inputs the ground truth gets wrong among 22: at most the tenth the jury holds.
+PLUS = (["abc"], ["ÉCOLE normale"], ["xyz QRS"], ["Ärger"],
+        *([word] for word in "Lorem ipsum Dolor sit amet Consectetur adipiscing Elit sed do "
+                              "eiusmod Tempor incididunt ut labore ET dolore magna".split()))
 
 
 def judged_in_process(task: Task) -> Any:
@@ -113,10 +114,10 @@ def judged_in_process(task: Task) -> Any:
     return judge
 
 
-def count_task(samples: Sequence[SampleCode]) -> TaskAudit:
+def count_task(samples: Sequence[SampleCode], plus: Sequence[Any] = PLUS) -> TaskAudit:
     work = toy(COUNT, "count_upper", ASCII_ONLY, inputs=BASE, samples=samples)
     from dataclasses import replace
-    return replace(work, plus=PLUS, judged=judged_in_process(work.task))
+    return replace(work, plus=tuple(plus), judged=judged_in_process(work.task))
 
 
 TWO_FAMILIES = [SampleCode(UPPER, "qwen3_base", "qwen3"),
@@ -132,6 +133,7 @@ def test_samples_of_two_families_against_the_ground_truth_are_a_shrunk_lead() ->
     assert lead.witness == ["É"] and (lead.expected, lead.actual) == (1, 0)
     assert lead.families == (("qwen-coder", 1), ("qwen3", 2))
     assert lead.held == (["ÉCOLE normale"], ["Ärger"])  # every disputed plus input
+    assert (lead.disputed, lead.checked) == (2, len(PLUS))
     assert "3 base-passing samples of 2 families" in lead.explanation
     assert cost.samples == 4 and cost.checks > 0
     # Each sample once on every plus input; the shrink runs the ground truth and one
@@ -152,13 +154,81 @@ def test_no_lead_where_the_samples_agree_with_the_ground_truth() -> None:
     assert leads == [] and cost.calls == 3 * len(PLUS)
 
 
+# ---------------------------------------------------------------- how much the jury holds
+
+
+@pytest.mark.parametrize(("disputed", "checked", "expected"), [
+    (2, 22, Extent.HELD), (4, 40, Extent.HELD), (5, 40, Extent.UNHELD),
+    (1, 9, Extent.UNHELD),  # a tenth of 9 is no input: a review first
+    (20, 40, Extent.UNHELD),  # half is not most
+    (21, 40, Extent.SUSPECT), (47, 50, Extent.SUSPECT), (1, 1, Extent.SUSPECT)])
+def test_the_jury_holds_at_most_a_tenth_and_most_is_suspect_samples(
+        disputed: int, checked: int, expected: Extent) -> None:
+    assert extent(disputed, checked, 0.1) is expected
+
+
+def test_a_lead_disputing_more_than_the_jury_may_hold_holds_nothing() -> None:
+    [lead], _cost = jury.jury(count_task(TWO_FAMILIES, PLUS[:5]))  # 2 of 5 disputed
+    assert lead.signal == "samples" and lead.witness == ["É"]
+    assert lead.held == () and (lead.disputed, lead.checked) == (2, 5)
+    assert "none held" in lead.explanation
+
+
+#: Right on the base tests only: the upper case letters of any other text are 1.
+ONE_ELSE = ("def count_upper(s):\n    if s in ('Hello World', 'ABC', 'q'):\n"
+            "        return sum(c.isupper() for c in s)\n    return 1\n")
+
+
+def test_samples_that_outvote_the_ground_truth_on_most_inputs_are_suspect() -> None:
+    four = [SampleCode(ONE_ELSE, name, name) for name in ("wizard", "wizard", "vicuna",
+                                                          "vicuna")]
+    [found], cost = jury.jury(count_task(four))
+    assert found.signal == "suspect-samples" and found.held == ()
+    assert found.disputed > len(PLUS) // 2 and found.checked == len(PLUS)
+    assert (found.witness, found.expected, found.actual) == (["abc"], 1, 0)  # unshrunk
+    assert found.families == (("vicuna", 2), ("wizard", 2)) and cost.checks == 0
+    assert "the samples are suspect, not the ground truth" in found.explanation
+
+
+def test_an_answer_too_long_for_repr_is_a_lead_shown_in_hex() -> None:
+    huge = ("def count_upper(s):\n    n = sum(c.isupper() for c in s)\n"
+            "    return 10 ** 5000 if n != sum(1 for c in s if 'A' <= c <= 'Z') else n\n")
+    samples = [SampleCode(huge, name, name) for name in ("a", "b", "c")]
+    [lead], _cost = jury.jury(count_task(samples))
+    assert lead.signal == "samples" and lead.held == (["ÉCOLE normale"], ["Ärger"])
+    assert isinstance(lead.expected, str) and lead.expected.startswith(hex(10 ** 5000)[:50])
+    assert lead.expected.endswith("more characters)") and lead.actual == 0
+    assert hex(10 ** 5000)[:100] in lead.explanation
+
+
+def test_any_value_has_a_bounded_text_and_a_json_form() -> None:
+    from evalplus_ng.oracle.audit import answer_of, call_text, exact_text, shown
+
+    big = 10 ** 5000
+    assert exact_text(big) == hex(big) and exact_text([big]).startswith('[{"i":"0x')
+    assert call_text("f", [big, 1]) == f"f({hex(big)}, 1)"
+    assert shown(big).startswith(hex(big)[:2000]) and len(shown(big)) < 2100
+    assert shown("x" * 10**6).endswith("(998002 more characters)")
+    assert shown((1, "a")) == [1, "a"] and shown({1: 2}) == {"1": 2}
+    deep: Any = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert exact_text(deep).startswith("<a list too large or too deep")
+    wire: Any = []
+    for _ in range(100_000):
+        wire = {"t": [wire]}
+    assert answer_of(wire) == "<an answer that does not decode: RecursionError>"
+    json.dumps([shown(big), shown(deep), answer_of(encode(big))])  # never a ValueError
+
+
 # ---------------------------------------------------------------- augment holds leads out
 
 LAST_DIGIT = {
     "task_id": "toy/1", "entry_point": "last_digit",
     "prompt": 'def last_digit(n: int) -> int:\n    """The last digit of n\'s absolute '
               'value (n may be negative)."""\n',
-    "canonical_solution": "    return n % 10\n",  # -12 % 10 is 8: wrong on negatives
+    # -1001 % 10 is 9: wrong on numbers below -999 (3 of the 40 plus inputs)
+    "canonical_solution": "    return abs(n) % 10 if n > -1000 else n % 10\n",
     "base_input": [[12], [7], [120]]}
 
 
@@ -189,18 +259,22 @@ def test_augment_holds_a_lead_out_of_plus_until_a_review_accepts_the_ground_trut
     result = CliRunner().invoke(main, command)
     assert result.exit_code == 0, result.output
     plus, held = _plus_inputs(out / "ToyPlus.jsonl.gz"), _plus_inputs(out / "ToyPlus-Held.jsonl.gz")
-    # The ground truth's wrong answers (-15 % 10 is 5, right by chance), all of them.
-    assert held and all(n % 10 != abs(n) % 10 for [n] in held)
-    assert all(n % 10 == abs(n) % 10 for [n] in plus)
+    # The ground truth's wrong answers, all of them (at most a tenth of the inputs).
+    assert held and all(n < -999 and n % 10 != abs(n) % 10 for [n] in held)
+    assert all(n > -1000 or n % 10 == abs(n) % 10 for [n] in plus)
+    assert len(held) <= (len(plus) + len(held)) // 10
     stats = json.loads((out / "stats.json").read_text())
     assert stats["held_by_audit"] == {"inputs": len(held), "tasks": {"toy/1": len(held)}}
     [lead] = [f for f in json.loads((out / "audit.json").read_text())
               if f["signal"] == "samples"]
-    assert (lead["witness"], lead["expected"], lead["actual"]) == ([-1], 1, 9)
-    assert lead["families"] == {"qwen-coder": 1, "qwen3": 2}
-    assert lead["held_inputs"] == len(held) and lead["status"] == "unreviewed"
+    assert (lead["witness"], lead["expected"], lead["actual"]) == ([-1001], 1, 9)
+    # Each samples file is a family, whatever its name says.
+    assert lead["families"] == {"mapcoder_QwenCoder480b_CoT.jsonl": 1, "qwen3_base.jsonl": 2}
+    assert lead["held_inputs"] == lead["disputed_inputs"] == len(held)
+    assert lead["checked_inputs"] == len(plus) + len(held) and lead["status"] == "unreviewed"
     assert f"{len(held)} plus input(s) of 1 task(s) held out" in result.stdout
-    assert "| toy/1 | `last_digit(-1)` | `9` | `1` | qwen-coder (1), qwen3 (2) |" in \
+    assert ("| toy/1 | `last_digit(-1001)` | `9` | `1` | mapcoder_QwenCoder480b_CoT.jsonl (1), "
+            f"qwen3_base.jsonl (2) | {len(held)} of 40 | {len(held)} |") in \
         (out / "audit.md").read_text()
     # A review accepting the ground truth's answers lets them back in, in their places.
     (out / "data").mkdir(exist_ok=True)

@@ -10,6 +10,7 @@ print the right answer. Nothing reads ``../shared``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from evalplus_ng.pipeline.audit_programs import held_path, run_program_audit
 from evalplus_ng.pipeline.augment_programs import ARTIFACT
 from evalplus_ng.records import Outcome, ProgramTask, ProgramTest, Status
 from evalplus_ng.sandbox import Sandbox
+from evalplus_ng.tasks.samples import parse_families
 from evalplus_ng.textjudge import same_output
 
 #: The reference: wrong on a negative n (prints n).
@@ -48,12 +50,18 @@ OTHER_ABS = "print(abs(int(input())))\n"
 FAILS_BASE = "n = int(input())\nprint(0 if n == 3 else abs(n))\n"
 
 
-def _abs_suite(path: Path, **fields: Any) -> Path:
+#: New tests of "print |n|" on which its reference is right, beyond those of ``_abs_suite``.
+RIGHT_NEW = [(f"{n}\n", f"{n}\n", "plus") for n in range(10, 35)]
+
+
+def _abs_suite(path: Path, right: Sequence[tuple[str, str, str]] = RIGHT_NEW,
+               **fields: Any) -> Path:
     """An augmented tasks file of "print |n|": one public test, one of the dataset's, and
     new tests (two plus and one stress where the reference is wrong, two where it is
-    right), as ``augment`` writes them; ``stats.json`` beside it."""
+    right, then ``right``: 3 wrong of 30, the most the jury holds without review), as
+    ``augment`` writes them; ``stats.json`` beside it."""
     new = [("5\n", "5\n", "plus"), ("-17\n", "-17\n", "plus"), ("-2\n", "-2\n", "plus"),
-           ("0\n", "0\n", "plus"), ("-300\n", "-300\n", "stress")]
+           ("0\n", "0\n", "plus"), ("-300\n", "-300\n", "stress"), *right]
     path.parent.mkdir(parents=True, exist_ok=True)
     write_jsonl(path, [{
         "task_id": "cc/abs", "prompt": "Print |n|.", "canonical_solution": WRONG_ABS,
@@ -145,27 +153,31 @@ def test_the_jury_finds_the_wrong_reference_and_holds_its_tests(
     assert (lead.signal, lead.task_id, lead.status) == ("samples", "cc/abs", "unreviewed")
     # the shortest disputed input is the witness; the suite's and the samples' outputs
     assert (lead.witness, lead.expected, lead.actual) == ("-2\n", "-2\n", "2\n")
-    assert lead.families == (("alpha", 1), ("beta", 1))  # gamma failed base: no vote
+    # each file is a family (gamma failed base: no vote)
+    assert lead.families == (("alpha.jsonl", 1), ("beta.jsonl", 1))
     assert [d.test.input for d in lead.disputes] == ["-2\n", "-17\n", "-300\n"]
     assert (summary.samples, summary.passing, summary.judged) == (3, 2, 1)
     assert summary.held == {"cc/abs": 3} and suite.read_bytes() == before  # no hold
     [record] = json.loads((out / "audit.json").read_text())
     assert record["held_tests"] == 3 and record["held_origins"] == {"plus": 2, "stress": 1}
+    assert (record["disputed_tests"], record["checked_tests"]) == (3, 30)
     assert record["disputed"][0] == {"input": "-2\n", "origin": "plus", "expected": "-2\n",
-                                     "samples": "2\n", "families": {"alpha": 1, "beta": 1}}
-    assert "| cc/abs | `-2⏎` | `-2⏎` | `2⏎` | alpha (1), beta (1) | 3 |" in \
-        (out / "audit.md").read_text()
+                                     "samples": "2\n",
+                                     "families": {"alpha.jsonl": 1, "beta.jsonl": 1}}
+    assert ("| cc/abs | `-2⏎` | `-2⏎` | `2⏎` | alpha.jsonl (1), beta.jsonl (1) | 3 of 30 "
+            "| 3 |") in (out / "audit.md").read_text()
 
     # checkpointed: the same audit again runs nothing and finds the same
     resumed = run_program_audit(suite, samples, out, executor=NoRuns())
     assert resumed.resumed == 1 and resumed.findings == summary.findings
-    assert (resumed.passing, resumed.runs) == (summary.passing, summary.runs) == (2, 10)
+    assert (resumed.passing, resumed.runs) == (summary.passing, summary.runs) == (2, 60)
 
     # held: the suite loses the disputed tests, the held file has them, stats counts them
     held = run_program_audit(suite, samples, out, executor=program_sandbox, hold=True)
     assert held.held == {"cc/abs": 3}
     [task] = gz_lines(suite)
-    assert [t["input"] for t in task["tests"]] == ["3\n", "7\n", "5\n", "0\n"]
+    assert [t["input"] for t in task["tests"]] == ["3\n", "7\n", "5\n", "0\n",
+                                                  *(i for i, _o, _origin in RIGHT_NEW)]
     [out_task] = gz_lines(held_path(suite))
     assert held_path(suite).name == "ProgramsPlus-Held.jsonl.gz"
     assert [t["input"] for t in out_task["tests"]] == ["-17\n", "-2\n", "-300\n"]
@@ -189,6 +201,36 @@ def test_one_family_alone_or_base_failing_samples_find_nothing(
         "samples of fewer than two families pass the public tests": 1}
 
 
+def test_most_tests_disputed_are_suspect_samples_more_than_a_tenth_hold_nothing(
+        tmp_path: Path, program_sandbox: Sandbox) -> None:
+    samples = _samples(tmp_path / "s", alpha=[RIGHT_ABS], beta=[OTHER_ABS])
+    # 3 of 5 new tests: the samples are suspect, not the reference; nothing held.
+    suite = _abs_suite(tmp_path / "few" / ARTIFACT, right=())
+    before = suite.read_bytes()
+    out = tmp_path / "r1"
+    summary = run_program_audit(suite, samples, out, executor=program_sandbox, hold=True)
+    [found] = summary.findings
+    assert (found.signal, found.held, found.checked) == ("suspect-samples", (), 5)
+    assert summary.held == {} and suite.read_bytes() == before
+    assert not held_path(suite).exists()
+    [record] = json.loads((out / "audit.json").read_text())
+    assert (record["held_tests"], record["disputed_tests"]) == (0, 3)
+    assert "## Suspect samples" in (out / "audit.md").read_text()
+    # 3 of 10: a lead, more than the jury holds without review: nothing held.
+    suite = _abs_suite(tmp_path / "ten" / ARTIFACT, right=RIGHT_NEW[:5])
+    before = suite.read_bytes()
+    summary = run_program_audit(suite, samples, tmp_path / "r2", executor=program_sandbox,
+                                hold=True)
+    [lead] = summary.findings
+    assert (lead.signal, lead.held, len(lead.disputes)) == ("samples", (), 3)
+    assert "none held" in lead.explanation and suite.read_bytes() == before
+    # Declared one family (every file matches), the samples are no jury.
+    summary = run_program_audit(suite, samples, tmp_path / "r3", executor=program_sandbox,
+                                families=parse_families(["*=one"]))
+    assert summary.findings == () and summary.skipped == {
+        "samples of fewer than two families": 1}
+
+
 def test_a_review_releases_the_tests_and_a_checker_task_is_not_judged(
         tmp_path: Path, program_sandbox: Sandbox) -> None:
     suite = _abs_suite(tmp_path / "aug" / ARTIFACT)
@@ -201,7 +243,7 @@ def test_a_review_releases_the_tests_and_a_checker_task_is_not_judged(
     [lead] = summary.findings
     assert (lead.status, lead.review) == ("dismissed", "the statement wants n itself")
     assert summary.held == {} and not held_path(suite).exists()
-    assert len(gz_lines(suite)[0]["tests"]) == 7
+    assert len(gz_lines(suite)[0]["tests"]) == 7 + len(RIGHT_NEW)
     checked = _abs_suite(tmp_path / "c" / ARTIFACT, checker="print('ok')\n")
     summary = run_program_audit(checked, samples, tmp_path / "rc", executor=program_sandbox)
     assert summary.findings == () and summary.base_jobs == 0 and summary.skipped == {
@@ -227,8 +269,9 @@ def test_audit_command_on_program_tasks(tmp_path: Path) -> None:
     assert refused.exit_code == 2 and "--opinion-model: not for program tasks" in refused.output
 
 
-#: A sum that forgets the sign of a negative total (the public test's total is positive).
-SUM_ABS = SUM.replace("print(sum(xs))", "print(abs(sum(xs)))")
+#: A sum that forgets the sign of a total below -3000 (the public test's is positive): wrong
+#: on few new tests (1 of 12), no more than the jury holds without review.
+SUM_ABS = SUM.replace("print(sum(xs))", "print(abs(sum(xs)) if sum(xs) < -3000 else sum(xs))")
 
 
 def test_augment_with_samples_holds_disputed_tests_until_reviewed(

@@ -22,7 +22,9 @@ trusted dataset code, but they still run in the sandbox, which bounds their time
 from __future__ import annotations
 
 import ast
+import enum
 import functools
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -45,14 +47,38 @@ from evalplus_ng.records import (
     too_costly,
     unrun_fault,
 )
-from evalplus_ng.serialize import Unserializable, canonical, decode, encode, plain_json
+from evalplus_ng.serialize import Unserializable, canonical, decode, dumps, encode, plain_json
 from evalplus_ng.tasks.sources import FixedSolution
 from evalplus_ng.types import Args, TaskId, Wire
 
-DIFFERENTIAL, RAISES, PERFORMANCE, DOCSTRING, SAMPLES = (
-    "differential", "raises", "performance", "docstring", "samples")
-SIGNALS = (DIFFERENTIAL, RAISES, PERFORMANCE, DOCSTRING, SAMPLES)
+
+class Signal(enum.StrEnum):
+    """What a finding rests on (its text is the ``signal`` of ``audit.json`` and the key of
+    a review entry)."""
+
+    DIFFERENTIAL = "differential"
+    RAISES = "raises"
+    PERFORMANCE = "performance"
+    DOCSTRING = "docstring"
+    #: A jury lead: the samples' majority suspects the ground truth.
+    SAMPLES = "samples"
+    #: The samples' majority outvotes the ground truth on most of a task's inputs checked:
+    #: the samples are suspect, not the ground truth, and nothing is held.
+    SUSPECT_SAMPLES = "suspect-samples"
+
+
+DIFFERENTIAL, RAISES, PERFORMANCE, DOCSTRING, SAMPLES, SUSPECT_SAMPLES = Signal
+#: The jury's signals.
+JURY = (SAMPLES, SUSPECT_SAMPLES)
 CONFIRMED, DISMISSED, UNREVIEWED = "confirmed", "dismissed", "unreviewed"
+#: The share of a task's checked inputs the jury may hold out of its suite without review.
+#: Of the 19 fixed ground truths of HumanEval and MBPP+ whose original
+#: answers some input of the suite otherwise, 10 disagree with it on at most 10% of the
+#: inputs (0.1-9.5%), 8 on 20-48% and one on 60%: a wrong reference often spans more,
+#: and then its lead waits for a review rather than emptying the task.
+HELD_SHARE = 0.1
+#: Characters of a value's text a finding shows (a longer one is cut, saying so).
+SHOWN_CHARS = 2000
 #: Integers tried in place of each integer argument when probing performance:
 #: powers of ten and the largest primes below them (primes defeat early exits).
 PROBE_INTS = (100, 97, 1000, 997, 10**4, 9973, 10**5, 99991, 10**6, 999983)
@@ -81,6 +107,9 @@ class AuditConfig:
     #: Agreeing samples needed, from at least two families, and at least half of
     #: the base-passing samples that answered (see :func:`evalplus_ng.oracle.jury.majority`).
     consensus: int = 3
+    #: The share of a task's checked plus inputs the jury may hold out of the suite
+    #: without review (:func:`evalplus_ng.oracle.jury.extent`).
+    held_share: float = HELD_SHARE
     shrink_checks: int = 600
     #: Lines the original (and the fixed ground truth) may run on each candidate while a
     #: differential or raises witness shrinks (a candidate beyond them does not hold): a
@@ -104,7 +133,7 @@ class Finding:
 
     task_id: TaskId
     category: str
-    signal: str
+    signal: Signal
     witness: Args
     expected: Any
     actual: Any
@@ -114,23 +143,28 @@ class Finding:
     settled: bool = False
     status: str = UNREVIEWED
     review: str = ""
-    #: A jury lead's majority: (family, agreeing samples) pairs, by family name.
+    #: A jury finding's majority: (family, agreeing samples) pairs, by family name.
     families: tuple[tuple[str, int], ...] = ()
     #: A jury lead's plus inputs (unshrunk) on which the majority contradicts the ground
-    #: truth: kept out of the plus suite while the lead awaits review.
+    #: truth: kept out of the plus suite while the lead awaits review (none where there
+    #: are more than the jury may hold without review).
     held: tuple[Args, ...] = ()
+    #: A jury finding's disputed plus inputs, of the ``checked`` ones (those the ground
+    #: truth answered).
+    disputed: int = 0
+    checked: int = 0
     #: A model's second opinion on the shrunk lead (:mod:`evalplus_ng.oracle.opinion`).
     opinion: str = ""
 
 
 @dataclass(frozen=True)
 class SampleCode:
-    """A base-passing LLM sample, the model that wrote it and the model's family (empty:
-    :func:`evalplus_ng.tasks.samples.family_of` the model), for independence."""
+    """A base-passing LLM sample, the model that wrote it (for reports) and its family (its
+    samples file's, or the one the user declared for it: the jury counts families)."""
 
     code: str
     model: str
-    family: str = ""
+    family: str
 
 
 # ---------------------------------------------------------------- docstring examples
@@ -366,16 +400,67 @@ def _value(outcome: Outcome) -> Any:
 
 
 def _plain(value: Any) -> Any:
-    """A value as plain JSON, the way artifacts write inputs (tuples become lists)."""
+    """A value as plain JSON, the way artifacts write inputs (tuples become lists); one that
+    JSON cannot hold (not plain data, an int past ``repr``'s digits, nested past the
+    recursion limit) becomes its text (:func:`text_of`)."""
     try:
-        return plain_json(value)
-    except Unserializable:
+        plain = plain_json(value)
+        json.dumps(plain)
+        return plain
+    except (Unserializable, ValueError, RecursionError):
+        return text_of(value)
+
+
+def exact_text(value: Any) -> str:
+    """``repr(value)``; never raises: an int past ``repr``'s digit limit is its ``hex``, any
+    other value ``repr`` refuses its wire text (big ints in hex), else a note."""
+    try:
         return repr(value)
+    except (ValueError, RecursionError):
+        pass
+    if type(value) is int:
+        return hex(value)
+    try:
+        return dumps(encode(value))
+    except (Unserializable, ValueError, RecursionError):
+        return f"<a {type(value).__name__} too large or too deep to show>"
+
+
+def text_of(value: Any, limit: int = SHOWN_CHARS) -> str:
+    """:func:`exact_text`, cut to ``limit`` characters (saying how many more there were)."""
+    return _cut(exact_text(value), limit)
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+def shown(value: Any, limit: int = SHOWN_CHARS) -> Any:
+    """``value`` as a finding holds it: plain JSON (:func:`_plain`) where its text fits in
+    ``limit`` characters, else that text cut; never raises."""
+    text = exact_text(value)
+    return _plain(value) if len(text) <= limit else _cut(text, limit)
+
+
+def decoded(wire: Wire) -> Any:
+    """``decode(wire)``, or a note where it does not decode (nested too deep, hashed
+    members that collide); never raises."""
+    try:
+        return decode(wire)
+    except (ValueError, RecursionError) as exc:
+        return f"<an answer that does not decode: {type(exc).__name__}>"
+
+
+def answer_of(wire: Wire, limit: int = SHOWN_CHARS) -> Any:
+    """A wire answer as a finding shows it: :func:`shown` of :func:`decoded`."""
+    return shown(decoded(wire), limit)
 
 
 def call_text(entry_point: str, args: Args) -> str:
-    """``f(1, 'a')``: how a witness reads in a report."""
-    return f"{entry_point}({', '.join(repr(a) for a in args)})"
+    """``f(1, 'a')``: how a witness reads in a report (:func:`exact_text` of each argument)."""
+    return f"{entry_point}({', '.join(exact_text(a) for a in args)})"
 
 
 # ---------------------------------------------------------------- signals
@@ -422,7 +507,7 @@ class TaskAudit:
         return self.run(self.fixed_code, inputs, max_lines or self.config.perf_lines,
                         seconds or self.config.seconds)
 
-    def shrunk(self, signal: str, args: Args,
+    def shrunk(self, signal: Signal, args: Args,
                holds: Callable[[Args, Outcome, Outcome | None], bool],
                lines: int | None = None, fixed_lines: int | None = None,
                thrift: Thrift | None = None, checks: int | None = None,
@@ -768,8 +853,9 @@ def finding_record(finding: Finding, entry_point: str) -> dict[str, Any]:
         "explanation": finding.explanation,
         "status": finding.status,
         "review": finding.review,
-        **({"families": dict(finding.families), "held_inputs": len(finding.held)}
-           if finding.signal == SAMPLES else {}),
+        **({"families": dict(finding.families), "held_inputs": len(finding.held),
+            "disputed_inputs": finding.disputed, "checked_inputs": finding.checked}
+           if finding.signal in JURY else {}),
         **({"second_opinion": finding.opinion} if finding.opinion else {}),
     }
 
@@ -777,8 +863,8 @@ def finding_record(finding: Finding, entry_point: str) -> dict[str, Any]:
 def _wire(value: Any) -> Wire:
     try:
         return encode(value)
-    except Unserializable:
-        return encode(repr(value))
+    except (Unserializable, RecursionError):
+        return encode(text_of(value))
 
 
 def finding_wire(finding: Finding) -> dict[str, Any]:
@@ -789,19 +875,22 @@ def finding_wire(finding: Finding) -> dict[str, Any]:
             "expected": _wire(finding.expected), "actual": _wire(finding.actual),
             "explanation": finding.explanation, "settled": finding.settled,
             "families": [list(pair) for pair in finding.families],
-            "held": [_wire(list(args)) for args in finding.held], "opinion": finding.opinion}
+            "held": [_wire(list(args)) for args in finding.held], "opinion": finding.opinion,
+            "disputed": finding.disputed, "checked": finding.checked}
 
 
 def finding_from_wire(document: Mapping[str, Any]) -> Finding:
     """The inverse of :func:`finding_wire` (KeyError, TypeError or ValueError when the
     document is not one)."""
     return Finding(str(document["task_id"]), str(document["category"]),
-                   str(document["signal"]), list(decode(document["witness"])),
+                   Signal(document["signal"]), list(decode(document["witness"])),
                    decode(document["expected"]), decode(document["actual"]),
                    str(document["explanation"]), bool(document["settled"]),
                    families=tuple((str(f), int(n)) for f, n in document.get("families", [])),
                    held=tuple(list(decode(args)) for args in document.get("held", [])),
-                   opinion=str(document.get("opinion", "")))
+                   opinion=str(document.get("opinion", "")),
+                   disputed=int(document.get("disputed", 0)),
+                   checked=int(document.get("checked", 0)))
 
 
 def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
@@ -828,23 +917,31 @@ def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
             witness = call_text(entry_points[task_id], lead.witness)
             lines.append(
                 f"| {task_id} | {category} | `{_cell(witness)}` "
-                f"| `{_cell(repr(lead.expected))}` | `{_cell(repr(lead.actual))}` "
+                f"| `{_cell(exact_text(lead.expected))}` | `{_cell(exact_text(lead.actual))}` "
                 f"| {', '.join(f.signal for f in mine)} | {_cell(reason, limit=None)} |")
         lines.append("")
     leads = [f for f in findings if f.signal == SAMPLES and f.status != CONFIRMED]
     if leads:
         lines += ["## Jury leads", "",
                   "Base-passing samples of two families or more agree against the ground "
-                  "truth; an unreviewed lead's inputs are held out of the plus suite.", "",
-                  "| task | witness | ground truth | majority | families (samples) | held "
-                  "| status | second opinion |", "|---|---|---|---|---|---|---|---|"]
+                  "truth; an unreviewed lead's inputs are held out of the plus suite, but "
+                  "where they are more than the jury may hold without review.", "",
+                  "| task | witness | ground truth | majority | families (samples) "
+                  "| disputed | held | status | second opinion |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for f in leads:
-            witness = call_text(entry_points[f.task_id], f.witness)
-            families = ", ".join(f"{name} ({count})" for name, count in f.families)
-            lines.append(
-                f"| {f.task_id} | `{_cell(witness)}` | `{_cell(repr(f.actual))}` "
-                f"| `{_cell(repr(f.expected))}` | {families} | {len(f.held)} | {f.status} "
-                f"| {_cell(f.opinion)} |")
+            lines.append(f"{_jury_row(f, entry_points)} {len(f.held)} | {f.status} "
+                         f"| {_cell(f.opinion)} |")
+        lines.append("")
+    suspect = [f for f in findings if f.signal == SUSPECT_SAMPLES]
+    if suspect:
+        lines += ["## Suspect samples", "",
+                  "Base-passing samples of two families or more outvote the ground truth on "
+                  "more than half of the inputs checked: the samples are suspect, not the "
+                  "ground truth, and every input stays in the plus suite.", "",
+                  "| task | witness | ground truth | majority | families (samples) "
+                  "| disputed | status |", "|---|---|---|---|---|---|---|"]
+        lines += [f"{_jury_row(f, entry_points)} {f.status} |" for f in suspect]
         lines.append("")
     for status, title in ((UNREVIEWED, "Awaiting review"), (DISMISSED, "Dismissed after review")):
         chosen = [f for f in findings if f.status == status]
@@ -871,6 +968,15 @@ def markdown(findings: Sequence[Finding], entry_points: Mapping[TaskId, str],
                 + f" Reason: {_cell(repair.reason, limit=None)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def _jury_row(f: Finding, entry_points: Mapping[TaskId, str]) -> str:
+    """A jury finding's row up to its disputed inputs (and the bar after them)."""
+    witness = call_text(entry_points[f.task_id], f.witness)
+    families = ", ".join(f"{name} ({count})" for name, count in f.families)
+    return (f"| {f.task_id} | `{_cell(witness)}` | `{_cell(exact_text(f.actual))}` "
+            f"| `{_cell(exact_text(f.expected))}` | {_cell(families)} "
+            f"| {f.disputed} of {f.checked} |")
 
 
 def _cell(text: str, limit: int | None = 160) -> str:

@@ -1,16 +1,22 @@
-"""The jury: base-passing samples of several model families against the ground truth.
+"""The jury: base-passing samples of several families against the ground truth.
 
 Every base-passing sample of a task runs once on all of its plus inputs, in one sandbox
 job (no stop at the first disagreement; the job stops only after
 ``AuditConfig.sample_timeouts`` inputs over the time limit), its outputs judged against
 the ground truth's by the task's own judge, in the parent. On each input where a sample
 disagrees, the samples' answers are grouped (:func:`majority`): when the largest group
-holds a majority of the answers, comes from at least two model families and is not the
-ground truth's answer, the input is *disputed*. A task with disputed inputs is a lead:
-its first disputed input is shrunk (:mod:`evalplus_ng.generate.shrink`) while one sample of each
-agreeing family still agrees against the ground truth, and every disputed input is held
-out of the plus suite until a review accepts the ground truth's answers (or a fixed
-ground truth replaces it, which then agrees with the samples).
+holds a majority of the answers, comes from at least two families and is not the
+ground truth's answer, the input is *disputed*. A family is what the user declares, else
+a samples file (:func:`evalplus_ng.tasks.samples.families_of`): never a name a file
+chooses. How many inputs are disputed, of those checked, decides what the jury does
+(:func:`extent`): a task disputed on at most ``AuditConfig.held_share`` of them is a
+*lead* whose disputed inputs are held out of the plus suite until a review accepts the
+ground truth's answers (or a fixed ground truth replaces it, which then agrees with the
+samples); on more, a lead that holds nothing; on most of them, the samples are suspect,
+not the ground truth (:data:`~evalplus_ng.oracle.audit.SUSPECT_SAMPLES`), and nothing is
+held. A lead's first disputed input is shrunk (:mod:`evalplus_ng.generate.shrink`) while
+one sample of each agreeing family still agrees against the ground truth. Any answer,
+however large or deep, is shown within bounds (:func:`evalplus_ng.oracle.audit.answer_of`).
 
 Cost: one sandbox job per base-passing sample and task, plus the ground truth once on
 the plus inputs and the shrink's checks; :class:`JuryCost` counts them.
@@ -18,15 +24,25 @@ the plus inputs and the shrink's checks; :class:`JuryCost` counts them.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from evalplus_ng import judge
 from evalplus_ng.generate import shrink
-from evalplus_ng.oracle.audit import SAMPLES, Finding, SampleCode, TaskAudit, call_text
+from evalplus_ng.oracle.audit import (
+    SAMPLES,
+    SUSPECT_SAMPLES,
+    Finding,
+    SampleCode,
+    TaskAudit,
+    answer_of,
+    call_text,
+    decoded,
+    text_of,
+)
 from evalplus_ng.records import UNRUN, Outcome, Status
-from evalplus_ng.serialize import Unserializable, decode, encode, plain_json
-from evalplus_ng.tasks.samples import family_of
+from evalplus_ng.serialize import decode, encode
 from evalplus_ng.types import Args, Wire
 
 
@@ -109,20 +125,36 @@ def _safe(same: Same, a: Wire, b: Wire) -> bool:
         return False
 
 
-def family(sample: SampleCode) -> str:
-    """A sample's family: given, else :func:`evalplus_ng.tasks.samples.family_of` its model."""
-    return sample.family or family_of(sample.model)
+class Extent(enum.Enum):
+    """What the jury does with a task's disputed inputs, by how many of the checked ones
+    they are (:func:`extent`)."""
+
+    #: At most the share it may hold without review: a lead, its disputed inputs held.
+    HELD = "held"
+    #: More, but not most: a lead awaiting review, nothing held.
+    UNHELD = "unheld"
+    #: Most of them: the samples are suspect, not the ground truth; nothing held.
+    SUSPECT = "suspect"
+
+
+def extent(disputed: int, checked: int, share: float) -> Extent:
+    """:class:`Extent` of ``disputed`` inputs of ``checked``: held when at most ``share``
+    of them, suspect samples when more than half."""
+    if 2 * disputed > checked:
+        return Extent.SUSPECT
+    return Extent.HELD if disputed <= share * checked else Extent.UNHELD
 
 
 def jury(audit: TaskAudit) -> tuple[list[Finding], JuryCost]:
-    """The jury's lead on one task (at most one, unreviewed) and what it cost.
+    """The jury's finding on one task (at most one, unreviewed: a lead, or suspect
+    samples) and what it cost.
 
     Needs :attr:`TaskAudit.judged`, samples of two families at least and plus inputs;
     otherwise it finds nothing at no cost.
     """
     config, task = audit.config, audit.task
     samples = audit.samples
-    if audit.judged is None or not audit.plus or len({family(s) for s in samples}) < 2:
+    if audit.judged is None or not audit.plus or len({s.family for s in samples}) < 2:
         return [], JuryCost()
     inputs = list(audit.plus[:config.sample_inputs])
     truths = audit.run(task.solution, inputs, None, config.seconds)
@@ -137,7 +169,7 @@ def jury(audit: TaskAudit) -> tuple[list[Finding], JuryCost]:
     for k, i in enumerate(answered):
         if all(ballot[k][1] for ballot in ballots):
             continue
-        votes = [Vote(family(s), ballot[k][1], ballot[k][0])
+        votes = [Vote(s.family, ballot[k][1], ballot[k][0])
                  for s, ballot in zip(samples, ballots, strict=True)]
         found = majority(votes, _same_for(audit, inputs[i]), config.consensus)
         if found is not None:
@@ -145,32 +177,42 @@ def jury(audit: TaskAudit) -> tuple[list[Finding], JuryCost]:
     if not disputed:
         return [], cost
     first, verdict = disputed[0]
+    reach = extent(len(disputed), len(answered), config.held_share)
+    families = ", ".join(f"{name} ({count})" for name, count in verdict.families)
+    counted = f"{len(disputed)} of {len(answered)} plus inputs disputed"
+    if reach is Extent.SUSPECT:
+        call = call_text(task.entry_point, inputs[first])
+        return [Finding(
+            task.task_id, "samples", SUSPECT_SAMPLES, inputs[first],
+            answer_of(verdict.value), answer_of(truths[first].value),
+            f"{len(verdict.members)} base-passing samples of {len(verdict.families)} "
+            f"families ({families}) agree that {_brief(call)} is "
+            f"{text_of(decoded(verdict.value), 200)}, against the ground truth; {counted}: "
+            "more than half, so the samples are suspect, not the ground truth, and every "
+            "input stays in the suite", families=verdict.families,
+            disputed=len(disputed), checked=len(answered))], cost
     group = _one_per_family(samples, verdict.members)
     witness, checks = _shrunk(audit, inputs[first], group)
     cost = cost + JuryCost(0, checks * (len(group) + 1), checks)
     [truth] = audit.run(task.solution, [witness], None, config.seconds)
     [voted] = audit.run(group[0].code, [witness], None, config.sample_seconds)
-    families = ", ".join(f"{name} ({count})" for name, count in verdict.families)
-    held = tuple(inputs[i] for i, _m in disputed)
+    held = tuple(inputs[i] for i, _m in disputed) if reach is Extent.HELD else ()
     call = call_text(task.entry_point, witness)
     return [Finding(
         task.task_id, audit.fixed.category if audit.fixed else "bad-logic", SAMPLES,
-        witness, _plain(decode(voted.value)), _plain(decode(truth.value)),
+        witness, answer_of(voted.value), answer_of(truth.value),
         f"{len(verdict.members)} base-passing samples of {len(verdict.families)} families "
-        f"({families}) agree that {_brief(call)} is {_brief(repr(decode(voted.value)))}; "
-        f"the ground truth gives {_brief(repr(decode(truth.value)))}; {len(held)} plus "
-        f"input(s) disputed likewise", families=verdict.families, held=held)], cost
+        f"({families}) agree that {_brief(call)} is {text_of(decoded(voted.value), 200)}; "
+        f"the ground truth gives {text_of(decoded(truth.value), 200)}; {counted}"
+        + ("" if reach is Extent.HELD else f", more than the {config.held_share:.0%} the "
+                                           "jury holds out of the suite without review: "
+                                           "none held"),
+        families=verdict.families, held=held, disputed=len(disputed),
+        checked=len(answered))], cost
 
 
 def _brief(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def _plain(value: object) -> object:
-    try:
-        return plain_json(value)
-    except Unserializable:
-        return repr(value)
 
 
 def _same_for(audit: TaskAudit, args: Args) -> Same:
@@ -190,7 +232,7 @@ def _one_per_family(samples: Sequence[SampleCode], members: Sequence[int]
     while these agree, so it stays a lead of two families or more."""
     chosen: dict[str, SampleCode] = {}
     for index in members:
-        chosen.setdefault(family(samples[index]), samples[index])
+        chosen.setdefault(samples[index].family, samples[index])
     return list(chosen.values())
 
 

@@ -29,7 +29,7 @@ from evalplus_ng.generate.llmseed import (
     RetryPolicy,
     complete_with_retries,
 )
-from evalplus_ng.oracle.audit import Finding, call_text
+from evalplus_ng.oracle.audit import Finding, call_text, text_of
 from evalplus_ng.records import Task
 
 SYSTEM = ("You check the expected outputs of tests of Python functions. You reason briefly, "
@@ -45,15 +45,12 @@ MAX_ANSWER_CHARS = 2000
 def build_messages(task: Task, finding: Finding) -> Messages:
     """The question on one lead: the task's prompt, the call and the two answers."""
 
-    def shown(value: Any) -> str:
-        text = repr(value)
-        return text if len(text) <= MAX_ANSWER_CHARS else text[:MAX_ANSWER_CHARS] + " ..."
-
     question = (
         f"Here is a Python task:\n\n```python\n{task.prompt.strip()}\n```\n\n"
         f"Two implementations disagree on this call:\n\n"
         f"```python\n{call_text(task.entry_point, finding.witness)}\n```\n\n"
-        f"Answer A: `{shown(finding.actual)}`\nAnswer B: `{shown(finding.expected)}`\n\n"
+        f"Answer A: `{text_of(finding.actual, MAX_ANSWER_CHARS)}`\n"
+        f"Answer B: `{text_of(finding.expected, MAX_ANSWER_CHARS)}`\n\n"
         "Which answer does the task's description ask for? Think it through in a few "
         "sentences, then end with one line: `VERDICT: A`, `VERDICT: B` or "
         "`VERDICT: NEITHER`.")

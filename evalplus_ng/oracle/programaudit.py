@@ -7,13 +7,15 @@ inferred input plan can admit inputs the statement forbids; either makes a new t
 right programs. Two signals, as for functions (:mod:`evalplus_ng.oracle.audit`):
 
 * ``samples`` (the jury, :mod:`evalplus_ng.oracle.jury`'s rule): samples that pass their
-  task's public tests run on its new tests; on a test where samples of at least two model
+  task's public tests run on its new tests; on a test where samples of at least two
   families print the *same* output (the task's own equality and tolerance:
   :mod:`evalplus_ng.textjudge`) and it is not the expected one, the test is *disputed*.
   A task with disputed tests is a lead; its disputed tests are held out of the suite until
-  a review settles it. Tasks with a checker program are not judged so: the checker
-  accepts other answers than the reference's, so samples agreeing on another one are no
-  evidence against it.
+  a review settles it, where they are at most the share the jury may hold without review
+  (:func:`evalplus_ng.oracle.jury.extent`); a task disputed on most of its new tests is
+  ``suspect-samples`` instead, and holds nothing. Tasks with a checker program are not
+  judged so: the checker accepts other answers than the reference's, so samples agreeing
+  on another one are no evidence against it.
 * ``raises``: ``augment`` found the reference raising on an input its plan admits and kept
   no new test of that task (``refuted`` in its ``stats.json``): reported here too.
 
@@ -27,8 +29,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from evalplus_ng.oracle.audit import DISMISSED, RAISES, SAMPLES, UNREVIEWED
-from evalplus_ng.oracle.jury import Vote, majority
+from evalplus_ng.oracle.audit import (
+    DISMISSED,
+    HELD_SHARE,
+    JURY,
+    RAISES,
+    SAMPLES,
+    SUSPECT_SAMPLES,
+    UNREVIEWED,
+    Signal,
+)
+from evalplus_ng.oracle.jury import Extent, Vote, extent, majority
 from evalplus_ng.records import (
     PLUS_ORIGIN,
     STRESS_ORIGIN,
@@ -65,6 +76,8 @@ class ProgramAuditConfig:
     examples: int = 5
     #: Characters of a text shown in ``audit.json``; a longer one is cut and says so.
     shown_chars: int = 2000
+    #: The share of a task's new tests the jury may hold out of the suite without review.
+    held_share: float = HELD_SHARE
 
     def __post_init__(self) -> None:
         if self.consensus < 2 or self.time_limit <= 0 or self.max_timeouts < 1:
@@ -74,7 +87,8 @@ class ProgramAuditConfig:
 
 @dataclass(frozen=True)
 class ProgramSample:
-    """A sample's program for a task, the model that wrote it and the model's family."""
+    """A sample's program for a task, the model that wrote it (for reports) and its family
+    (its samples file's, or the one the user declared for it)."""
 
     task_id: TaskId
     code: str
@@ -99,22 +113,27 @@ class ProgramFinding:
     samples' (or, for ``raises``, what the reference did)."""
 
     task_id: TaskId
-    signal: str
+    signal: Signal
     witness: str
     expected: str
     actual: str
     explanation: str
     #: A jury lead's majority on its witness: (family, agreeing samples), by family name.
     families: tuple[tuple[str, int], ...] = ()
-    #: A jury lead's disputed tests, shortest input first: held out of the suite while
-    #: the lead awaits review.
+    #: A jury finding's disputed tests, shortest input first: held out of the suite while
+    #: the lead awaits review, where ``extent`` says so.
     disputes: tuple[Dispute, ...] = ()
     status: str = UNREVIEWED
     review: str = ""
+    #: The new tests the jury checked, and what it does with the disputed ones.
+    checked: int = 0
+    extent: Extent = Extent.HELD
 
     @property
     def held(self) -> tuple[TestKey, ...]:
         """The keys of the tests this finding holds out while unreviewed."""
+        if self.extent is not Extent.HELD:
+            return ()
         return tuple(test_key(d.test) for d in self.disputes)
 
 
@@ -162,20 +181,30 @@ def disputes(task: ProgramTask, tests: Sequence[ProgramTest],
     return sorted(found, key=lambda d: (len(d.test.input), d.test.input))
 
 
-def lead(task: ProgramTask, found: Sequence[Dispute], samples: int) -> ProgramFinding | None:
-    """The jury's lead on ``task`` from its disputed tests (shortest input first), None
-    without any; ``samples``: the base-passing samples that voted."""
+def lead(task: ProgramTask, found: Sequence[Dispute], samples: int, checked: int,
+         share: float = HELD_SHARE) -> ProgramFinding | None:
+    """The jury's finding on ``task`` from its disputed tests (shortest input first), None
+    without any: a lead, or suspect samples where they are most of the ``checked`` tests
+    (:func:`evalplus_ng.oracle.jury.extent` with ``share``); ``samples``: the
+    base-passing samples that voted."""
     if not found:
         return None
     first = found[0]
+    reach = extent(len(found), checked, share)
     families = ", ".join(f"{name} ({count})" for name, count in first.families)
+    why = {Extent.HELD: "",
+           Extent.UNHELD: f", more than the {share:.0%} the jury holds out of the suite "
+                          "without review: none held",
+           Extent.SUSPECT: ": more than half, so the samples are suspect, not the "
+                           "reference, and every test stays in the suite"}[reach]
     return ProgramFinding(
-        task.task_id, SAMPLES, first.test.input, first.test.output, first.answer,
+        task.task_id, SUSPECT_SAMPLES if reach is Extent.SUSPECT else SAMPLES,
+        first.test.input, first.test.output, first.answer,
         f"of {samples} base-passing samples, {sum(n for _f, n in first.families)} of "
         f"{len(first.families)} families ({families}) print {brief(first.answer)!r} on "
         f"{brief(first.test.input)!r}; the suite expects {brief(first.test.output)!r}; "
-        f"{len(found)} new test(s) disputed likewise",
-        first.families, tuple(found))
+        f"{len(found)} of {checked} new test(s) disputed{why}",
+        first.families, tuple(found), checked=checked, extent=reach)
 
 
 def refutations(stats: Mapping[str, Any], task_ids: Iterable[TaskId] | None = None
@@ -217,7 +246,7 @@ def review(findings: Sequence[ProgramFinding],
 def held_tests(findings: Sequence[ProgramFinding]) -> dict[TaskId, frozenset[TestKey]]:
     """The tests each task's unreviewed jury lead holds out of the suite."""
     return {f.task_id: frozenset(f.held) for f in findings
-            if f.signal == SAMPLES and f.status == UNREVIEWED and f.disputes}
+            if f.signal == SAMPLES and f.status == UNREVIEWED and f.held}
 
 
 def split_held(record: Mapping[str, Any], held: frozenset[TestKey]
@@ -241,7 +270,8 @@ def finding_wire(finding: ProgramFinding) -> dict[str, Any]:
             "disputes": [{"input": d.test.input, "output": d.test.output,
                           "origin": d.test.origin, "time_limit": d.test.time_limit,
                           "answer": d.answer, "families": [list(p) for p in d.families]}
-                         for d in finding.disputes]}
+                         for d in finding.disputes],
+            "checked": finding.checked, "extent": finding.extent.value}
 
 
 def finding_from_wire(document: Mapping[str, Any]) -> ProgramFinding:
@@ -251,13 +281,15 @@ def finding_from_wire(document: Mapping[str, Any]) -> ProgramFinding:
         return tuple((str(name), int(count)) for name, count in items)
 
     return ProgramFinding(
-        str(document["task_id"]), str(document["signal"]), str(document["witness"]),
+        str(document["task_id"]), Signal(document["signal"]), str(document["witness"]),
         str(document["expected"]), str(document["actual"]), str(document["explanation"]),
         pairs(document["families"]),
         tuple(Dispute(ProgramTest(str(d["input"]), str(d["output"]), False, str(d["origin"]),
                                   None if d["time_limit"] is None else float(d["time_limit"])),
                       str(d["answer"]), pairs(d["families"]))
-              for d in document["disputes"]))
+              for d in document["disputes"]),
+        checked=int(document.get("checked", 0)),
+        extent=Extent(document.get("extent", Extent.HELD.value)))
 
 
 def brief(text: str, limit: int = 80) -> str:
@@ -282,40 +314,49 @@ def finding_record(finding: ProgramFinding, config: ProgramAuditConfig) -> dict[
         "witness": shown(finding.witness, limit), "expected": shown(finding.expected, limit),
         "actual": shown(finding.actual, limit), "explanation": finding.explanation,
         "status": finding.status, "review": finding.review,
-        **({"families": dict(finding.families), "held_tests": len(finding.disputes),
-            "held_origins": {origin: sum(d.test.origin == origin for d in finding.disputes)
+        **({"families": dict(finding.families), "held_tests": len(finding.held),
+            "disputed_tests": len(finding.disputes), "checked_tests": finding.checked,
+            "held_origins": {origin: sum(o == origin for o, _input in finding.held)
                              for origin in AUDITED_ORIGINS},
             "disputed": [{"input": shown(d.test.input, limit), "origin": d.test.origin,
                           "expected": shown(d.test.output, limit),
                           "samples": shown(d.answer, limit), "families": dict(d.families)}
                          for d in finding.disputes[:config.examples]]}
-           if finding.signal == SAMPLES else {}),
+           if finding.signal in JURY else {}),
     }
 
 
 def markdown(findings: Sequence[ProgramFinding], skipped: Mapping[str, int]) -> str:
-    """``audit.md``: the jury's leads, the refuted plans, the dismissed findings, and the
-    tasks the jury could not judge (``skipped``: count by reason)."""
+    """``audit.md``: the jury's leads, suspect samples, the refuted plans, the dismissed
+    findings, and the tasks the jury could not judge (``skipped``: count by reason)."""
     leads = [f for f in findings if f.signal == SAMPLES]
+    suspect = [f for f in findings if f.signal == SUSPECT_SAMPLES]
     raises = [f for f in findings if f.signal == RAISES]
     waiting = sum(f.status == UNREVIEWED for f in findings)
-    held = sum(len(f.disputes) for f in leads if f.status == UNREVIEWED)
+    held = sum(len(f.held) for f in leads if f.status == UNREVIEWED)
     lines = ["# Reference audit (program tasks)", "",
-             f"{len(leads)} jury lead(s) disputing {held} new test(s) (`augment --samples` "
-             f"holds them out of the suite while unreviewed); {len(raises)} refuted plan(s); "
+             f"{len(leads)} jury lead(s) holding {held} new test(s) (`augment --samples` "
+             f"holds them out of the suite while unreviewed); {len(suspect)} task(s) of "
+             f"suspect samples; {len(raises)} refuted plan(s); "
              f"{waiting} finding(s) await review, "
              f"{sum(f.status == DISMISSED for f in findings)} dismissed after review.", ""]
-    if leads:
-        lines += ["## Jury leads", "",
-                  "Samples that pass the public tests, of two families or more, print the "
-                  "same output on a new test, and it is not the suite's (the reference's). "
-                  "Witness: the shortest such input.", "",
+    for chosen, title, why in (
+            (leads, "Jury leads", "Samples that pass the public tests, of two families or "
+             "more, print the same output on a new test, and it is not the suite's (the "
+             "reference's); an unreviewed lead's disputed tests are held out of the suite, "
+             "but where they are more than the jury may hold without review."),
+            (suspect, "Suspect samples", "Such samples dispute most of the task's new tests: "
+             "the samples are suspect, not the reference, and every test stays.")):
+        if not chosen:
+            continue
+        lines += [f"## {title}", "", f"{why} Witness: the shortest disputed input.", "",
                   "| task | witness | suite expects | samples print | families (samples) "
-                  "| held | status |", "|---|---|---|---|---|---|---|"]
-        for f in leads:
+                  "| disputed | held | status |", "|---|---|---|---|---|---|---|---|"]
+        for f in chosen:
             families = ", ".join(f"{name} ({count})" for name, count in f.families)
             lines.append(f"| {f.task_id} | `{_cell(f.witness)}` | `{_cell(f.expected)}` "
-                         f"| `{_cell(f.actual)}` | {families} | {len(f.disputes)} "
+                         f"| `{_cell(f.actual)}` | {_cell(families)} "
+                         f"| {len(f.disputes)} of {f.checked} | {len(f.held)} "
                          f"| {f.status}{_cell(': ' + f.review) if f.review else ''} |")
         lines.append("")
     if raises:

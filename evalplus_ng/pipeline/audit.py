@@ -15,7 +15,7 @@ from evalplus_ng.generate.contract import Contract, load_contract
 from evalplus_ng.jobs import task_job
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle import audit
-from evalplus_ng.oracle.audit import AuditConfig, Finding, SampleCode
+from evalplus_ng.oracle.audit import SAMPLES, AuditConfig, Finding, SampleCode
 from evalplus_ng.oracle.jury import JuryCost, jury
 from evalplus_ng.pipeline.context import Progress, Workspace
 from evalplus_ng.records import Sample, Status, Task
@@ -24,9 +24,8 @@ from evalplus_ng.serialize import canonical
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.samples import (
-    FAMILIES,
     Families,
-    family_of,
+    families_of,
     model_of,
     read_samples_of,
     sample_files,
@@ -77,31 +76,32 @@ def _read_dismissals(path: Path) -> dict[str, dict[str, str]]:
 
 def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: Sandbox,
                           config: AuditConfig, known: Collection[TaskId],
-                          families: Families = FAMILIES) -> dict[str, list[SampleCode]]:
+                          families: Families = ()) -> dict[str, list[SampleCode]]:
     """Samples (of a samples file, or of every ``*.jsonl`` in a folder) that pass their
-    task's base tests (judged against the ground truth's outputs), each with its model's
-    family; samples of the dataset's other tasks (``known``: ``--tasks`` audits some) are
-    left out."""
+    task's base tests (judged against the ground truth's outputs), each with its model
+    and its file's family (:func:`evalplus_ng.tasks.samples.families_of` with the declared
+    ``families``); samples of the dataset's other tasks (``known``: ``--tasks`` audits
+    some) are left out."""
     by_id = {task.task_id: task for task in tasks}
     files = sample_files(samples_dir)
+    family_by_file = dict(zip(files, families_of(files, families), strict=True))
     truths = {task.task_id: audit.sandbox_runner(task, sandbox)(
         task.solution, task.base_inputs, config.perf_lines, config.seconds) for task in tasks}
-    pending: list[tuple[Sample, str]] = []
+    pending: list[tuple[Sample, str, str]] = []
     for path in files:
         model = model_of(path.name)
-        pending += [(sample, model)
+        pending += [(sample, model, family_by_file[path])
                     for sample in read_samples_of(path, by_id, lambda: known)[0]
                     if sample.task_id in truths and not sample.refused
                     and all(o.status is Status.OK for o in truths[sample.task_id])]
     jobs = (task_job(by_id[sample.task_id], sample.code, by_id[sample.task_id].base_inputs,
                      config.sample_seconds * 4,
                      expected=[o.value for o in truths[sample.task_id]])
-            for sample, _model in pending)
+            for sample, _model, _family in pending)
     passing: dict[str, list[SampleCode]] = {}
-    for (sample, model), result in zip(pending, sandbox.map(jobs), strict=True):
+    for (sample, model, family), result in zip(pending, sandbox.map(jobs), strict=True):
         if result.all_passed:
-            passing.setdefault(sample.task_id, []).append(
-                SampleCode(sample.code, model, family_of(model, families)))
+            passing.setdefault(sample.task_id, []).append(SampleCode(sample.code, model, family))
     return passing
 
 
@@ -189,7 +189,7 @@ def hold_out(space: Workspace, held: Mapping[TaskId, Sequence[Args]]) -> dict[Ta
 def run_audit(space: Workspace, samples_dir: Path | None = None,
               progress: Progress | None = None, suite: Path | None = None,
               config: AuditConfig | None = None, task_ids: Sequence[str] | None = None,
-              answered_lines: int | None = None, families: Families = FAMILIES,
+              answered_lines: int | None = None, families: Families = (),
               hold: bool = False, opinions: OpinionSource | None = None) -> AuditSummary:
     """Audit ``space``'s dataset's reference solutions; write ``audit.json`` and
     ``audit.md`` into its folder (``task_ids``: only those tasks are audited; the report
@@ -207,10 +207,11 @@ def run_audit(space: Workspace, samples_dir: Path | None = None,
     does not run on them again (:func:`evalplus_ng.oracle.audit.originals`).
 
     With ``samples_dir``, the jury (:mod:`evalplus_ng.oracle.jury`) checks every plus input of
-    the suite (and those held beside it, :func:`held_path`, unless ``hold``); its
-    families come from ``families``. ``hold`` (``augment``, whose suite in ``space``
-    is whole again) then holds the inputs of unreviewed jury leads out of the plus suite
-    (:func:`hold_out`). ``opinions`` asks a model for a second opinion on each lead.
+    the suite (and those held beside it, :func:`held_path`, unless ``hold``); each samples
+    file is a family of its own but those ``families`` declares. ``hold`` (``augment``,
+    whose suite in ``space`` is whole again) then holds the inputs of unreviewed jury
+    leads out of the plus suite (:func:`hold_out`). ``opinions`` asks a model for a second
+    opinion on each lead.
     """
     config = config or AuditConfig()
     dataset, out_dir, workers = space.dataset, space.out, space.backend.workers
@@ -261,8 +262,9 @@ def run_audit(space: Workspace, samples_dir: Path | None = None,
             found = audit.audit_task(work)
             began = time.perf_counter()
             leads, cost = jury(work)
-            if leads and opinions is not None:
-                leads = [opinions(task, lead) for lead in leads]
+            if opinions is not None:
+                leads = [opinions(task, lead) if lead.signal is SAMPLES else lead
+                         for lead in leads]
             return [*found, *leads], cost, time.perf_counter() - began
 
         findings: list[Finding] = []

@@ -54,7 +54,7 @@ from evalplus_ng.tasks.programs import (
     read_program_samples,
     write_program_file,
 )
-from evalplus_ng.tasks.samples import FAMILIES, Families, family_of, model_of, sample_files
+from evalplus_ng.tasks.samples import Families, families_of, model_of, sample_files
 from evalplus_ng.tasks.spec import file_stem
 from evalplus_ng.types import TaskId
 
@@ -97,7 +97,7 @@ class ProgramAuditSummary:
 #: samples or the configuration change): an interrupted audit resumes.
 CHECKPOINTS = Path("checkpoints") / "program-audit"
 #: Part of every checkpoint's fingerprint: bumped whenever what a task's jury decides changes.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -161,14 +161,16 @@ def held_path(suite: Path) -> Path:
 
 
 def read_program_voters(path: Path, tasks: dict[TaskId, ProgramTask],
-                        families: Families = FAMILIES) -> list[ProgramSample]:
+                        families: Families = ()) -> list[ProgramSample]:
     """The samples of a samples file, or of every ``*.jsonl`` in a folder, each with its
-    model (the file's name: :func:`evalplus_ng.tasks.samples.model_of`) and the model's
-    family; samples that failed unread (too large) are left out."""
+    model (from the file's name: :func:`evalplus_ng.tasks.samples.model_of`) and its
+    file's family (:func:`evalplus_ng.tasks.samples.families_of`: a family of its own
+    but where ``families`` declares one); samples that failed unread (too large) are left
+    out."""
     found = []
-    for file in sample_files(path):
+    files = sample_files(path)
+    for file, family in zip(files, families_of(files, families), strict=True):
         model = model_of(file.name.removesuffix(".gz"))
-        family = family_of(model, families)
         found += [ProgramSample(s.task_id, s.code, model, family)
                   for s in read_program_samples(file, tasks) if not s.refused]
     return found
@@ -206,15 +208,15 @@ def _merged(tasks: list[ProgramTask], held: Path) -> list[ProgramTask]:
 
 
 def run_program_audit(suite: Path, samples: Path | None, out: Path,
-                      backend: Backend = LOCAL, families: Families = FAMILIES,
+                      backend: Backend = LOCAL, families: Families = (),
                       config: ProgramAuditConfig | None = None,
                       task_ids: Collection[TaskId] | None = None,
                       review_file: Path | None = None, hold: bool = False,
                       progress: Progress | None = None, executor: Executor | None = None,
                       hidden: Sequence[Path] = ()) -> ProgramAuditSummary:
     """Audit the new tests of the tasks file ``suite`` (``augment``'s artifact) with the
-    ``samples`` (a file or a folder of ``*.jsonl``; families from ``families``; None:
-    no jury, the refuted plans alone); write
+    ``samples`` (a file or a folder of ``*.jsonl``, each a family but those ``families``
+    declares; None: no jury, the refuted plans alone); write
     ``out/audit.json`` and ``out/audit.md``. ``task_ids``: only those tasks.
     ``review_file`` dismisses findings ({task_id: {signal: why}}). ``hold`` rewrites
     ``suite`` without the tests of unreviewed jury leads, writes them to :func:`held_path`
@@ -300,7 +302,8 @@ def run_program_audit(suite: Path, samples: Path | None, out: Path,
             found = disputes(task, tests, voters_here, [ballots[s.code] for s in voters_here],
                              config.consensus)
             kept[task.task_id] = _save(store, task.task_id, fingerprints[task.task_id], _Done(
-                lead(task, found, len(voters_here)), "", len(voters_here),
+                lead(task, found, len(voters_here), len(tests), config.held_share), "",
+                len(voters_here),
                 len({code for t, code in asked if t is task}), len(ballots),
                 sum(len(b) for b in ballots.values())))
         seconds[1] = time.perf_counter() - began

@@ -19,7 +19,7 @@ from evalplus_ng.pipeline.reduce import ReduceSummary, run_reduce
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import canonical
 from evalplus_ng.tasks.plusfile import load_plus_file
-from evalplus_ng.tasks.samples import FAMILIES, Families
+from evalplus_ng.tasks.samples import Families
 
 #: A stage's progress bar by its label ("augmenting", "auditing", ...), as a context.
 Bars = Callable[[str], AbstractContextManager[Progress]]
@@ -33,7 +33,8 @@ class ChainOptions:
 
     #: LLM samples for the jury (audit) and the sample-kill requirement (MINI).
     samples_dir: Path | None = None
-    families: Families = FAMILIES
+    #: The user's families of samples files (``--family``): each other file is its own.
+    families: Families = ()
     audit: bool = True
     calibrate: bool = True
     reduce: bool = True

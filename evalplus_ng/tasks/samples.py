@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import fnmatch
 import re
 import warnings
 from collections import Counter
@@ -71,51 +72,35 @@ def model_of(file_name: str) -> str:
     return stem
 
 
-#: Model families: a model belongs to the first family one of whose words its name
-#: contains (case-insensitive); a model no word names is a family of its own. Wizard-Vicuna
-#: is WizardLM's recipe on Vicuna's data: with WizardLM. Manticore-Chat-Pyg-Guanaco is a
-#: Manticore fine-tune. Qwen's code models (Qwen2.5-Coder, Qwen3-Coder, MBPP's
-#: ``mapcoder_QwenCoder*`` files) are a family apart from its general Qwen3 models: they
-#: are trained apart, on other data, so their agreement is evidence.
-FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("wizard", ("wizard",)),
-    ("manticore", ("manticore",)),
-    ("vicuna", ("vicuna", "vicunlocked")),
-    ("guanaco", ("guanaco",)),
-    ("falcon", ("falcon",)),
-    ("redpajama", ("redpajama",)),
-    ("starcoder", ("starcoder",)),
-    ("hermes", ("hermes",)),
-    ("openassistant", ("openassistant",)),
-    ("open-llama", ("open-llama",)),
-    ("gpt4-x-alpaca", ("gpt4-x-alpaca",)),
-    ("qwen-coder", ("qwencoder", "qwen-coder", "qwen2.5-coder", "qwen3-coder")),
-    ("qwen3", ("qwen3",)),
-)
-
-Families = Sequence[tuple[str, Sequence[str]]]
+#: The user's families (``--family PATTERN=FAMILY``): (pattern, family) pairs, in order.
+Families = Sequence[tuple[str, str]]
 
 
-def family_of(model: str, families: Families = FAMILIES) -> str:
-    """The family of a model (:data:`FAMILIES`, or the user's table first), else the model
-    itself."""
-    name = model.lower()
-    for family, words in families:
-        if any(word.lower() in name for word in words):
-            return family
-    return model
-
-
-def parse_families(entries: Sequence[str], where: str = "--family") -> Families:
-    """``WORD=FAMILY`` entries (a model whose name holds WORD is of FAMILY), tried before
-    :data:`FAMILIES`; InputError for an entry that is not one."""
-    table: list[tuple[str, Sequence[str]]] = []
+def parse_families(entries: Sequence[str], where: str = "--family") -> tuple[tuple[str, str], ...]:
+    """``PATTERN=FAMILY`` entries (the samples files whose name matches the shell pattern
+    PATTERN are of FAMILY); InputError for an entry that is not one."""
+    table: list[tuple[str, str]] = []
     for entry in entries:
-        word, _, family = entry.partition("=")
-        if not word.strip() or not family.strip():
-            raise InputError(where, None, f"expected WORD=FAMILY, got {entry!r}")
-        table.append((family.strip(), (word.strip(),)))
-    return (*table, *FAMILIES)
+        pattern, _, family = entry.rpartition("=")
+        if not pattern.strip() or not family.strip():
+            raise InputError(where, None, f"expected PATTERN=FAMILY, got {entry!r}")
+        table.append((pattern.strip(), family.strip()))
+    return tuple(table)
+
+
+def families_of(files: Sequence[Path], declared: Families = (),
+                where: str = "--family") -> list[str]:
+    """The family of each samples file, for the jury: that of the first ``declared``
+    pattern its name matches (:func:`fnmatch.fnmatchcase`), else a family of its own (its
+    name: nothing read from a name groups files). InputError for a pattern that matches
+    none of ``files`` (a typo would silently leave its files apart)."""
+    for pattern, family in declared:
+        if not any(fnmatch.fnmatchcase(file.name, pattern) for file in files):
+            raise InputError(where, None, f"{pattern}={family}: {pattern!r} matches no "
+                             "samples file (a shell pattern of file names, e.g. "
+                             f"'{pattern.strip('*')}*')")
+    return [next((family for pattern, family in declared
+                  if fnmatch.fnmatchcase(file.name, pattern)), file.name) for file in files]
 
 
 def sample_files(path: Path) -> list[Path]:
