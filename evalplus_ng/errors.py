@@ -17,6 +17,12 @@ class InputError(EvalplusError):
         where = f"{path}:{line}" if line is not None else path
         super().__init__(f"{where}: {problem}")
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, int | None, str]]:
+        # Raised in a worker process, it is pickled back to the parent: rebuilt from its
+        # three fields (the default would call __init__ with the message alone, fail, and
+        # leave the pool waiting forever).
+        return (InputError, (self.path, self.line, self.problem))
+
 
 class UnknownTaskError(EvalplusError):
     """A task id that the dataset does not have."""

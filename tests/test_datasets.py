@@ -6,7 +6,10 @@ from __future__ import annotations
 import gzip
 import http.server
 import json
+import pickle
 import re
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -211,6 +214,8 @@ def test_a_tasks_file_gives_tasks_with_inputs_from_its_asserts(tmp_path: Path) -
     ({**TASKS_FILE[0], "oracle": "fuzzy"}, "unknown oracle 'fuzzy'"),
     ({**TASKS_FILE[0], "equality": "loose"}, "unknown equality 'loose'; known: typed, value"),
     ({k: v for k, v in TASKS_FILE[0].items() if k != "tests"}, "needs 'base_input' or 'tests'"),
+    ({**TASKS_FILE[0], "entry_point": "plus", "tests": ["assert plus(1, 2) == 3"]},
+     "neither the prompt nor the reference defines plus"),
 ])
 def test_a_bad_tasks_file_line_is_named(tmp_path: Path, record: dict[str, object],
                                         problem: str) -> None:
@@ -218,6 +223,30 @@ def test_a_bad_tasks_file_line_is_named(tmp_path: Path, record: dict[str, object
     path.write_text(json.dumps(TASKS_FILE[1]) + "\n" + json.dumps(record) + "\n")
     with pytest.raises(InputError, match=re.escape(f"{path}:2: ") + ".*" + re.escape(problem)):
         resolve(str(path)).load()
+
+
+def test_an_input_error_raised_in_a_worker_process_reaches_the_parent_whole() -> None:
+    # Pickled back from a pool's worker, an InputError rebuilt from its message alone
+    # failed in the pool's result thread and left augment waiting forever.
+    error = InputError("tasks.jsonl", 3, "neither the prompt nor the reference defines f")
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.path, copy.line, copy.problem, str(copy)) == (
+        error.path, error.line, error.problem, str(error))
+
+
+def test_augment_of_a_task_whose_reference_lacks_its_entry_point_stops_with_one_line(
+        tmp_path: Path) -> None:
+    path = tmp_path / "toy.jsonl"
+    record = {**TASKS_FILE[0], "entry_point": "plus", "tests": ["assert plus(1, 2) == 3"]}
+    path.write_text(json.dumps(TASKS_FILE[1]) + "\n" + json.dumps(record) + "\n")
+    done = subprocess.run([sys.executable, "-m", "evalplus_ng.cli", "augment", "--dataset",
+                           str(path), "--out", str(tmp_path / "out"), "--per-task", "10",
+                           "-j", "1"], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path)
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"error: {path}:2: neither the prompt nor the reference defines plus")
+    assert "Traceback" not in done.stderr
 
 
 def test_augment_then_evaluate_an_own_tasks_file_offline(tmp_path: Path) -> None:

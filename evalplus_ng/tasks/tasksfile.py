@@ -15,6 +15,8 @@ the default with its own ``equality``).
 
 from __future__ import annotations
 
+import ast
+
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +55,23 @@ def _base_inputs(path: Path, number: int, record: dict[str, Any]) -> tuple[Args,
     return tuple(calls)
 
 
+def _check_defined(path: Path, number: int, entry_point: str, code: str) -> None:
+    """InputError unless ``code`` (the prompt and the reference) is Python that defines
+    ``entry_point`` at its top level."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as exc:
+        raise InputError(str(path), number, f"the prompt and the reference are not Python: "
+                                            f"{exc.msg} (line {exc.lineno})") from None
+    defined = {node.name for node in tree.body
+               if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+    defined |= {target.id for node in tree.body if isinstance(node, ast.Assign)
+                for target in node.targets if isinstance(target, ast.Name)}
+    if entry_point not in defined:
+        raise InputError(str(path), number,
+                         f"neither the prompt nor the reference defines {entry_point}")
+
+
 def _task(path: Path, number: int, record: dict[str, Any], fixed_code: str | None,
           equality: str) -> Task:
     missing = [name for name in REQUIRED if name not in record]
@@ -71,6 +90,7 @@ def _task(path: Path, number: int, record: dict[str, Any], fixed_code: str | Non
     except (TypeError, ValueError):
         raise InputError(str(path), number, "field 'atol' must be a number") from None
     original = record["prompt"] + record["canonical_solution"]
+    _check_defined(path, number, record["entry_point"], original)
     canonical, kept = record["canonical_solution"], ""
     if fixed_code is not None:
         canonical, kept = "\n\n" + fixed_code, original
