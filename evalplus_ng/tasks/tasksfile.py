@@ -16,7 +16,6 @@ the default with its own ``equality``).
 from __future__ import annotations
 
 import ast
-
 from pathlib import Path
 from typing import Any
 
