@@ -522,6 +522,12 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
     if noextreme and suite in ("stress", "stress-mini"):
         raise click.UsageError(f"--noextreme and --suite {suite} ask for opposite things: "
                                "the stress suite is the extreme inputs")
+    named = click.get_current_context().get_parameter_source("artifacts")
+    if named is not click.core.ParameterSource.DEFAULT and not artifacts.is_dir():
+        # The default folder may be missing (then --suite auto judges the base tests); a
+        # folder the user names must not quietly give a base-only run.
+        raise click.BadParameter(f"{artifacts}: no such folder (where `augment` wrote its "
+                                 "suites)", param_hint="--artifacts")
     if results is not None:
         _writable(results.parent, "--results", named=results)
     elif samples.exists():  # the results go beside the samples
