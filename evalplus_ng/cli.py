@@ -56,7 +56,7 @@ from evalplus_ng.tasks.samples import (
     parse_families,
     sample_files,
 )
-from evalplus_ng.tasks.spec import Dataset
+from evalplus_ng.tasks.spec import SUITE_SUFFIXES, Dataset
 
 EXIT_INPUT = 2  # bad flag, bad file: the same code click uses for usage errors
 EXIT_INTERNAL = 3
@@ -522,6 +522,10 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
     if noextreme and suite in ("stress", "stress-mini"):
         raise click.UsageError(f"--noextreme and --suite {suite} ask for opposite things: "
                                "the stress suite is the extreme inputs")
+    if suite not in (AUTO, "base", *SUITE_SUFFIXES) and not Path(suite).exists():
+        names = ", ".join((AUTO, "base", *SUITE_SUFFIXES))
+        raise click.BadParameter(f"{suite!r} is neither a suite name ({names}) nor a file",
+                                 param_hint="--suite")
     named = click.get_current_context().get_parameter_source("artifacts")
     if named is not click.core.ParameterSource.DEFAULT and not artifacts.is_dir():
         # The default folder may be missing (then --suite auto judges the base tests); a

@@ -22,3 +22,12 @@ def test_an_artifacts_folder_that_does_not_exist_is_an_error(tmp_path: Path) -> 
     assert done.exit_code == 2, done.output
     assert f"{missing}: no such folder" in done.output
     assert not list(tmp_path.glob("samples.evalplus-ng.*.json"))
+
+
+def test_a_misspelt_suite_lists_the_names(tmp_path: Path) -> None:
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"task_id": "HumanEval/2",
+                                   "completion": "    return number % 1.0\n"}) + "\n")
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite", "plsu"])
+    assert done.exit_code == 2, done.output
+    assert "'plsu' is neither a suite name (auto, base, plus, mini, stress" in done.output
