@@ -13,6 +13,8 @@ import os
 import runpy
 import subprocess
 import sys
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +26,28 @@ from evalplus_ng.records import (
     TOO_LARGE,
     TYPED,
     VALUE,
+    Fault,
     Job,
     JobResult,
+    Kept,
     Outcome,
     Sample,
     Status,
     Task,
     Verdict,
 )
+from evalplus_ng.sandbox.allowance import (
+    FACTOR,
+    SLACK_BYTES,
+    SLACK_NESTING,
+    SLACK_VALUES,
+    Allowance,
+    allowance,
+    nesting,
+    values,
+)
 from evalplus_ng.sandbox.bounded import CallLimits, Exceeded, bounded_map
+from evalplus_ng.sandbox.protocol import value_text
 from evalplus_ng.serialize import MAX_SHARED_HASH, Unjudgeable, decode, encode
 from evalplus_ng.tasks.samples import MAX_SOURCE_BYTES, prepare_all, read_samples_of
 from evalplus_ng.tasks.sanitize import sanitize
@@ -190,12 +205,259 @@ def test_the_sandbox_refuses_a_colliding_output_as_unjudgeable() -> None:
     from evalplus_ng.judge import JUDGE
     from evalplus_ng.sandbox import Limits, Sandbox
 
-    job = Job(code=_record("colliding_set")["solution"], entry_point="add",
-              inputs=[encode([1, 2])], time_limits=[5.0], expected=[encode(3)])
+    # Expected: a list of 200,000 ints, so that the forged set (4 MB) is within its
+    # allowance; past it (where 3 is expected), it is too large, unread.
+    code = _record("colliding_set")["solution"]
+    job = Job(code=code, entry_point="add", inputs=[encode([1, 2])], time_limits=[5.0],
+              expected=[encode(list(range(200_000)))])
     with Sandbox(1, Limits(memory_bytes=1 << 30), judge=JUDGE) as sandbox:
         result = sandbox.run(job)
+        small = sandbox.run(replace(job, expected=[encode(3)]))
     (outcome,) = result.outcomes
     assert outcome.status is Status.BAD_OUTPUT and result.passed == (False,)
     assert outcome.error == ("unjudgeable output: more than 16 distinct members of 200000 "
                              "share one hash value")
     assert isinstance(outcome, Outcome)
+    assert [(o.status, o.fault) for o in small.outcomes] == [(Status.ERROR, Fault.TOO_LARGE)]
+
+
+# --------------------------------------------------------------------------- the parent's cost
+
+#: Runs ``evaluate`` (the arguments after the code) and reports, on its last line of
+#: stderr, the process's own peak memory (KiB) and CPU seconds: the parent's, not its
+#: supervisors' or their children's.
+_MEASURED = ("import resource, runpy, sys\n"
+             "try:\n"
+             "    runpy.run_module('evalplus_ng.cli', run_name='__main__', alter_sys=True)\n"
+             "finally:\n"
+             "    usage = resource.getrusage(resource.RUSAGE_SELF)\n"
+             "    sys.stderr.write(f'\\nparent {usage.ru_maxrss} "
+             "{usage.ru_utime + usage.ru_stime}\\n')\n")
+
+
+@dataclass(frozen=True)
+class _Cost:
+    """An ``evaluate`` run: its results entries (every task's, in file order), its wall
+    seconds and the parent's peak memory in KiB."""
+
+    entries: list[dict[str, Any]]
+    seconds: float
+    peak_kib: int
+
+
+def _measured(folder: Path, rows: list[dict[str, Any]], *options: str) -> _Cost:
+    """``evaluate -j 2`` on ``rows`` in a subprocess (killed past 5 minutes), measured."""
+    folder.mkdir()
+    samples = folder / "s.jsonl"
+    samples.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    root = Path(__file__).parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get(
+        "PYTHONPATH", "")])}
+    began = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", _MEASURED, "evaluate", "--samples",
+                           str(samples), "-j", "2", *options], capture_output=True, text=True,
+                          timeout=300, env=env, check=False, cwd=folder)
+    seconds = time.monotonic() - began
+    assert done.returncode == 0, done.stderr[-2000:]
+    (results,) = folder.glob("s.evalplus-ng.*.json")
+    document = json.loads(results.read_text(encoding="utf-8"))
+    peak = int(done.stderr.strip().splitlines()[-1].split()[1])
+    return _Cost([entry for task in document["eval"].values() for entry in task], seconds, peak)
+
+
+def _bounded(tmp_path: Path, right: list[dict[str, Any]], hostile: list[dict[str, Any]],
+             *options: str) -> _Cost:
+    """The run with ``hostile`` samples, after the same run with ``right`` ones in their
+    place: its parent's peak memory and its time within twice the right run's."""
+    plain = _measured(tmp_path / "right", right, *options)
+    attacked = _measured(tmp_path / "hostile", hostile, *options)
+    assert attacked.peak_kib <= 2 * plain.peak_kib, (attacked.peak_kib, plain.peak_kib)
+    assert attacked.seconds <= 2 * plain.seconds, (attacked.seconds, plain.seconds)
+    return attacked
+
+
+def _spelled_apart(code: str, count: int) -> list[str]:
+    """``count`` copies of ``code``, each a distinct text (a sample's code is judged once)."""
+    return [f"{code.rstrip()}  # {k}\n" for k in range(count)]
+
+
+#: The right answers of HumanEval/53 around an attack (each runs: the run's time is that of
+#: judging samples, not of starting).
+_AROUND = [{"task_id": "HumanEval/53", "solution": code}
+           for code in _spelled_apart("def add(x, y):\n    return x + y\n", 30)]
+_BASE = ("--suite", "base", "--min-time-limit", "0.5")
+
+
+def _statuses(entries: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    return [(entry["base_status"], entry.get("base_failure")) for entry in entries]
+
+
+def test_a_huge_output_is_refused_unread(tmp_path: Path, jail: str) -> None:
+    right = {"task_id": "HumanEval/53", "completion": CORRECT}
+    hostile = {"task_id": "HumanEval/53", **_record("huge_output")}
+    other = {"task_id": "HumanEval/53", "completion": "    return y + x\n"}
+    cost = _bounded(tmp_path, [right, other, right, *_AROUND], [right, hostile, right, *_AROUND],
+                    *_BASE)
+    assert _statuses(cost.entries[:3]) == [("pass", None), ("fail", "wrong output"),
+                                           ("pass", None)]
+
+
+def test_set_padding_past_its_allowance_is_too_large(tmp_path: Path, jail: str) -> None:
+    fixture = runpy.run_path(str(HOSTILE_PARENT / "set_padding.py"))
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps(fixture["TASK"]) + "\n", encoding="utf-8")
+    reference = {"task_id": "Mbpp/2", "solution": fixture["TASK"]["canonical_solution"]}
+    around = [{"task_id": "Mbpp/2", "solution": code}
+              for code in _spelled_apart(fixture["RIGHT"], 30)]
+    hostile = {"task_id": "Mbpp/2", **fixture["record"]()}
+    cost = _bounded(tmp_path, [reference, around[0], reference, *around],
+                    [reference, hostile, reference, *around],
+                    "--dataset", str(tasks), "--suite", "base", "--min-time-limit", "0.5")
+    assert _statuses(cost.entries[:3]) == [("pass", None), ("fail", "wrong output"),
+                                           ("pass", None)]
+
+
+def test_outputs_waiting_behind_a_slow_job_are_not_held(tmp_path: Path, jail: str) -> None:
+    fixture = runpy.run_path(str(HOSTILE_PARENT / "queued_outputs.py"))
+    slow = {"task_id": "HumanEval/53", "solution": fixture["SLOW"]}
+    right = {"task_id": "HumanEval/53", "completion": CORRECT}
+
+    def rows(name: str) -> list[dict[str, Any]]:
+        return [slow, *({"task_id": "HumanEval/53", **r} for r in fixture[name]()), right]
+
+    cost = _bounded(tmp_path, rows("right_records"), rows("records"), *_BASE)
+    count = fixture["COUNT"]
+    assert _statuses(cost.entries) == [("pass", None), *[("fail", "wrong output")] * count,
+                                       ("pass", None)]
+
+
+def test_a_checker_task_stops_at_the_first_wrong_output(tmp_path: Path, jail: str) -> None:
+    fixture = runpy.run_path(str(HOSTILE_PARENT / "checker_flood.py"))
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps(fixture["TASK"]) + "\n", encoding="utf-8")
+    reference = {"task_id": "cc/div", "solution": fixture["SMALLEST"]}
+    # Other right answers, which the checker judges on every test.
+    around = [{"task_id": "cc/div", "solution": code}
+              for code in _spelled_apart(fixture["RIGHT"], 4)]
+    hostile = {"task_id": "cc/div", **fixture["record"]()}
+    cost = _bounded(tmp_path, [reference, around[0], reference, *around],
+                    [reference, hostile, reference, *around],
+                    "--dataset-file", str(tasks), "--min-time-limit", "2")
+    statuses = [(entry["full_status"], entry["first_failure"]) for entry in cost.entries]
+    assert statuses == [("pass", None), ("fail", {"index": 0, "status": "wrong_answer",
+                                                 "tier": "public"}), ("pass", None),
+                        *[("pass", None)] * 4]
+    (only,) = cost.entries[1]["tests"]  # the first wrong output ended it
+    assert only["error"] == f"stdout is not UTF-8 text: byte 0 of {8 << 20}"
+
+
+# --------------------------------------------------------------------------- the pieces
+
+def test_an_allowance_follows_the_input_and_the_expected_output() -> None:
+    assert [values(text) for text in (b"3", b"[1,2,3]", b"[[],[]]", b'{"t":[1,"a,b"]}')] == [
+        1, 4, 5, 5]  # a comma inside a string counts too: an upper bound
+    assert [nesting(wire, 10) for wire in (3, [], [[1], 2], {"t": [[1]]})] == [0, 1, 2, 3]
+    deep: list[Any] = []
+    for _ in range(1000):
+        deep = [deep]
+    assert nesting(deep, 10) == 11  # counted no further than asked
+    small = allowance(b"3", 3, b"[1,2]", [1, 2])
+    assert small == Allowance(SLACK_BYTES + FACTOR * 5, SLACK_VALUES + FACTOR * 3,
+                              SLACK_NESTING + 1)
+    expected = encode(list(range(10_000)))
+    text = value_text(expected).encode()
+    assert allowance(text, expected, b"[1]", [1]).bytes == SLACK_BYTES + FACTOR * len(text)
+
+
+#: Per input: 20,000 empty lists (60 KB of text, within its bytes, past its values), a list
+#: nested 100 deep, a right answer.
+_SIZES = '''\\
+def add(x, y):
+    if x == 1:
+        return [[]] * 20_000
+    if x == 2:
+        deep = []
+        for _ in range(100):
+            deep = [deep]
+        return deep
+    return x + y
+'''
+
+
+def test_outputs_past_their_values_or_nesting_are_too_large() -> None:
+    from evalplus_ng.judge import JUDGE
+    from evalplus_ng.sandbox import Limits, Sandbox
+
+    inputs = [encode([1, 2]), encode([2, 2]), encode([3, 2])]
+    job = Job(_SIZES, "add", inputs, [5.0] * 3, expected=[encode(3), encode(4), encode(5)],
+              fail_fast=False)
+    with Sandbox(1, Limits(memory_bytes=1 << 30), judge=JUDGE) as sandbox:
+        result = sandbox.run(job)
+    values_allowed = SLACK_VALUES + FACTOR * 3  # the input [1, 2] holds 3 by the count
+    assert [(o.status, o.fault, o.error) for o in result.outcomes] == [
+        (Status.ERROR, Fault.TOO_LARGE,
+         f"OutputTooLarge: output too large: more than {values_allowed} values"),
+        (Status.ERROR, Fault.TOO_LARGE,
+         f"OutputTooLarge: output too large: nested more than {SLACK_NESTING + 1} levels deep"),
+        (Status.OK, None, None)]
+    assert result.passed == (False, False, True)
+
+
+def test_a_reply_past_its_allowance_is_skipped_never_held() -> None:
+    import threading
+    import tracemalloc
+
+    from evalplus_ng.sandbox.protocol import HEADER, SECONDS, widen
+    from evalplus_ng.sandbox.replies import Reading, _read_run, _Stream
+
+    def frame(payload: bytes) -> bytes:
+        body = b"o" + SECONDS.pack(0.5) + payload
+        return HEADER.pack(len(body)) + body
+
+    run = frame(b"[1]") + frame(b"[" + b"0," * (16 << 20) + b"0]") + frame(b"[2]")
+    read_end, write_end = os.pipe()
+    widen(read_end)
+
+    def write() -> None:
+        view = memoryview(run)
+        while view:
+            view = view[os.write(write_end, view[:1 << 16]):]
+        os.close(write_end)
+
+    writer = threading.Thread(target=write)
+    got: list[Outcome] = []
+    stream = _Stream(read_end)
+    stream.deadline = time.monotonic() + 60
+    tracemalloc.start()
+    writer.start()
+    try:
+        ended = _read_run(stream, len(run), 0, Reading(None, False, 1 << 20),
+                          lambda judged: bool(got.extend(o for o, _ in judged)))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        writer.join()
+        os.close(read_end)
+    assert not ended and [(o.status, o.value, o.error) for o in got] == [
+        (Status.OK, [1], None),
+        (Status.ERROR, None, "OutputTooLarge: output too large: more than 1048576 bytes"),
+        (Status.OK, [2], None)]
+    assert peak < 4 << 20  # of a 32 MB reply: a chunk or two, never the output
+
+
+@pytest.mark.parametrize(("kept", "values"), [(Kept.ALL, [3, [4], 6]),
+                                              (Kept.FAILED, [None, [4], None]),
+                                              (Kept.NONE, [None, None, None])])
+def test_a_judged_job_keeps_the_outputs_it_asks_for(kept: Kept, values: list[Any]) -> None:
+    from evalplus_ng.judge import JUDGE
+    from evalplus_ng.sandbox import Limits, Sandbox
+
+    code = "def add(x, y):\n    return [x + y] if x == 2 else x + y\n"
+    inputs = [encode([1, 2]), encode([2, 2]), encode([3, 3])]
+    job = Job(code, "add", inputs, [5.0] * 3, expected=[encode(3), encode(4), encode(6.0)],
+              fail_fast=False, kept=kept)
+    with Sandbox(1, Limits(memory_bytes=1 << 30), judge=JUDGE) as sandbox:
+        result = sandbox.run(job)
+    # 6 for 6.0 passes (an int where a float is expected), judged by value, not by text
+    assert result.passed == (True, False, True)
+    assert [o.value for o in result.outcomes] == values
