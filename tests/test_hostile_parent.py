@@ -11,9 +11,12 @@ from __future__ import annotations
 import json
 import os
 import runpy
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -47,6 +50,7 @@ from evalplus_ng.sandbox.allowance import (
     values,
 )
 from evalplus_ng.sandbox.bounded import CallLimits, Exceeded, bounded_map
+from evalplus_ng.sandbox.jail import MODE_VARIABLE
 from evalplus_ng.sandbox.protocol import value_text
 from evalplus_ng.serialize import MAX_SHARED_HASH, Unjudgeable, decode, encode
 from evalplus_ng.tasks.samples import MAX_SOURCE_BYTES, prepare_all, read_samples_of
@@ -245,18 +249,27 @@ class _Cost:
     peak_kib: int
 
 
-def _measured(folder: Path, rows: list[dict[str, Any]], *options: str) -> _Cost:
-    """``evaluate -j 2`` on ``rows`` in a subprocess (killed past 5 minutes), measured."""
+def _measured(folder: Path, rows: list[dict[str, Any]], options: Sequence[str],
+              user: tuple[int, list[str], dict[str, str]] | None = None) -> _Cost:
+    """``evaluate -j 2`` on ``rows`` in a subprocess (killed past 5 minutes), measured; as
+    ``user`` (its uid, Python and environment) where given."""
     folder.mkdir()
     samples = folder / "s.jsonl"
     samples.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     root = Path(__file__).parent.parent
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get(
-        "PYTHONPATH", "")])}
+    python, env = [sys.executable], {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(root), os.environ.get("PYTHONPATH", "")])}
+    as_user: dict[str, Any] = {}
+    if user is not None:
+        uid, python, env = user
+        env = {**env, "EVALPLUS_NG_CACHE": str(folder / "cache"),
+               **{k: v for k, v in os.environ.items() if k == MODE_VARIABLE}}
+        os.chown(folder, uid, uid)
+        as_user = {"user": uid, "group": uid, "extra_groups": []}
     began = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", _MEASURED, "evaluate", "--samples",
-                           str(samples), "-j", "2", *options], capture_output=True, text=True,
-                          timeout=300, env=env, check=False, cwd=folder)
+    done = subprocess.run([*python, "-c", _MEASURED, "evaluate", "--samples", str(samples),
+                           "-j", "2", *options], capture_output=True, text=True, timeout=300,
+                          env=env, check=False, cwd=folder, **as_user)
     seconds = time.monotonic() - began
     assert done.returncode == 0, done.stderr[-2000:]
     (results,) = folder.glob("s.evalplus-ng.*.json")
@@ -265,15 +278,11 @@ def _measured(folder: Path, rows: list[dict[str, Any]], *options: str) -> _Cost:
     return _Cost([entry for task in document["eval"].values() for entry in task], seconds, peak)
 
 
-def _bounded(tmp_path: Path, right: list[dict[str, Any]], hostile: list[dict[str, Any]],
-             *options: str) -> _Cost:
-    """The run with ``hostile`` samples, after the same run with ``right`` ones in their
-    place: its parent's peak memory and its time within twice the right run's."""
-    plain = _measured(tmp_path / "right", right, *options)
-    attacked = _measured(tmp_path / "hostile", hostile, *options)
-    assert attacked.peak_kib <= 2 * plain.peak_kib, (attacked.peak_kib, plain.peak_kib)
-    assert attacked.seconds <= 2 * plain.seconds, (attacked.seconds, plain.seconds)
-    return attacked
+#: HumanEval/53's reference, as a solution.
+ADD = "def add(x, y):\n    return x + y\n"
+BASE_OPTIONS = ("--suite", "base", "--min-time-limit", "0.5")
+#: The attacks on the parent's memory, each a sample in ``hostile_parent/``.
+MEMORY_ATTACKS = ("huge_output", "set_padding", "queued_outputs", "checker_flood")
 
 
 def _spelled_apart(code: str, count: int) -> list[str]:
@@ -281,74 +290,119 @@ def _spelled_apart(code: str, count: int) -> list[str]:
     return [f"{code.rstrip()}  # {k}\n" for k in range(count)]
 
 
-#: The right answers of HumanEval/53 around an attack (each runs: the run's time is that of
-#: judging samples, not of starting).
-_AROUND = [{"task_id": "HumanEval/53", "solution": code}
-           for code in _spelled_apart("def add(x, y):\n    return x + y\n", 30)]
-_BASE = ("--suite", "base", "--min-time-limit", "0.5")
+def _solutions(task_id: str, codes: Sequence[str]) -> list[dict[str, Any]]:
+    return [{"task_id": task_id, "solution": code} for code in codes]
 
 
-def _statuses(entries: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
-    return [(entry["base_status"], entry.get("base_failure")) for entry in entries]
+def _tasks_file(folder: Path, fixture: dict[str, Any]) -> str:
+    path = folder / "tasks.jsonl"
+    path.write_text(json.dumps(fixture["TASK"]) + "\n", encoding="utf-8")
+    path.chmod(0o644)
+    return str(path)
 
 
-def test_a_huge_output_is_refused_unread(tmp_path: Path, jail: str) -> None:
-    right = {"task_id": "HumanEval/53", "completion": CORRECT}
-    hostile = {"task_id": "HumanEval/53", **_record("huge_output")}
-    other = {"task_id": "HumanEval/53", "completion": "    return y + x\n"}
-    cost = _bounded(tmp_path, [right, other, right, *_AROUND], [right, hostile, right, *_AROUND],
-                    *_BASE)
-    assert _statuses(cost.entries[:3]) == [("pass", None), ("fail", "wrong output"),
-                                           ("pass", None)]
+@dataclass(frozen=True)
+class _Attack:
+    """An attack on the parent's memory judged end to end: the samples with a right answer
+    in the hostile one's place, the same with it, the options of ``evaluate``, and the
+    verdicts (each results entry's status, failure kind, first failure and tests run)."""
+
+    right: list[dict[str, Any]]
+    hostile: list[dict[str, Any]]
+    options: tuple[str, ...]
+    verdicts: list[tuple[Any, ...]]
 
 
-def test_set_padding_past_its_allowance_is_too_large(tmp_path: Path, jail: str) -> None:
-    fixture = runpy.run_path(str(HOSTILE_PARENT / "set_padding.py"))
-    tasks = tmp_path / "tasks.jsonl"
-    tasks.write_text(json.dumps(fixture["TASK"]) + "\n", encoding="utf-8")
-    reference = {"task_id": "Mbpp/2", "solution": fixture["TASK"]["canonical_solution"]}
-    around = [{"task_id": "Mbpp/2", "solution": code}
-              for code in _spelled_apart(fixture["RIGHT"], 30)]
-    hostile = {"task_id": "Mbpp/2", **fixture["record"]()}
-    cost = _bounded(tmp_path, [reference, around[0], reference, *around],
-                    [reference, hostile, reference, *around],
-                    "--dataset", str(tasks), "--suite", "base", "--min-time-limit", "0.5")
-    assert _statuses(cost.entries[:3]) == [("pass", None), ("fail", "wrong output"),
-                                           ("pass", None)]
+def _verdicts(entries: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """Each results entry's statuses and what failed it (a program's: its first failure
+    and how many tests ran)."""
+    return [(entry["base_status"], entry.get("base_failure"), entry.get("full_status"),
+             entry.get("first_failure"), len(entry.get("tests", ()))) for entry in entries]
 
 
-def test_outputs_waiting_behind_a_slow_job_are_not_held(tmp_path: Path, jail: str) -> None:
-    fixture = runpy.run_path(str(HOSTILE_PARENT / "queued_outputs.py"))
-    slow = {"task_id": "HumanEval/53", "solution": fixture["SLOW"]}
-    right = {"task_id": "HumanEval/53", "completion": CORRECT}
+def _attack(name: str, folder: Path) -> _Attack:
+    """The attack of ``hostile_parent/<name>.py``, between right answers (others spelled
+    apart around it, so that a run's time is that of judging samples, not of starting)."""
+    fixture = runpy.run_path(str(HOSTILE_PARENT / f"{name}.py"))
+    passed = ("pass", None, None, None, 0)
+    if name == "huge_output":
+        right = {"task_id": "HumanEval/53", "completion": CORRECT}
+        other = {"task_id": "HumanEval/53", "completion": "    return y + x\n"}
+        around = _solutions("HumanEval/53", _spelled_apart(ADD, 30))
+        return _Attack([right, other, right, *around],
+                       [right, {"task_id": "HumanEval/53", **fixture["record"]()}, right,
+                        *around], BASE_OPTIONS,
+                       [passed, ("fail", "wrong output", None, None, 0), *[passed] * 31])
+    if name == "set_padding":
+        reference = _solutions("Mbpp/2", [fixture["TASK"]["canonical_solution"]])
+        around = _solutions("Mbpp/2", _spelled_apart(fixture["RIGHT"], 30))
+        return _Attack([*reference, around[0], *reference, *around],
+                       [*reference, {"task_id": "Mbpp/2", **fixture["record"]()}, *reference,
+                        *around], ("--dataset", _tasks_file(folder, fixture), *BASE_OPTIONS),
+                       [passed, ("fail", "wrong output", None, None, 0), *[passed] * 31])
+    if name == "queued_outputs":
+        slow = _solutions("HumanEval/53", [fixture["SLOW"]])
+        last = [{"task_id": "HumanEval/53", "completion": CORRECT}]
 
-    def rows(name: str) -> list[dict[str, Any]]:
-        return [slow, *({"task_id": "HumanEval/53", **r} for r in fixture[name]()), right]
+        def rows(records: list[dict[str, str]]) -> list[dict[str, Any]]:
+            return [*slow, *({"task_id": "HumanEval/53", **r} for r in records), *last]
 
-    cost = _bounded(tmp_path, rows("right_records"), rows("records"), *_BASE)
-    count = fixture["COUNT"]
-    assert _statuses(cost.entries) == [("pass", None), *[("fail", "wrong output")] * count,
-                                       ("pass", None)]
-
-
-def test_a_checker_task_stops_at_the_first_wrong_output(tmp_path: Path, jail: str) -> None:
-    fixture = runpy.run_path(str(HOSTILE_PARENT / "checker_flood.py"))
-    tasks = tmp_path / "tasks.jsonl"
-    tasks.write_text(json.dumps(fixture["TASK"]) + "\n", encoding="utf-8")
-    reference = {"task_id": "cc/div", "solution": fixture["SMALLEST"]}
+        return _Attack(rows(fixture["right_records"]()), rows(fixture["records"]()),
+                       BASE_OPTIONS, [passed, *[("fail", "wrong output", None, None, 0)]
+                                      * fixture["COUNT"], passed])
+    assert name == "checker_flood"
+    programs = _solutions("cc/div", [fixture["SMALLEST"]])
     # Other right answers, which the checker judges on every test.
-    around = [{"task_id": "cc/div", "solution": code}
-              for code in _spelled_apart(fixture["RIGHT"], 4)]
-    hostile = {"task_id": "cc/div", **fixture["record"]()}
-    cost = _bounded(tmp_path, [reference, around[0], reference, *around],
-                    [reference, hostile, reference, *around],
-                    "--dataset-file", str(tasks), "--min-time-limit", "2")
-    statuses = [(entry["full_status"], entry["first_failure"]) for entry in cost.entries]
-    assert statuses == [("pass", None), ("fail", {"index": 0, "status": "wrong_answer",
-                                                 "tier": "public"}), ("pass", None),
-                        *[("pass", None)] * 4]
-    (only,) = cost.entries[1]["tests"]  # the first wrong output ended it
-    assert only["error"] == f"stdout is not UTF-8 text: byte 0 of {8 << 20}"
+    others = _solutions("cc/div", _spelled_apart(fixture["RIGHT"], 4))
+    all_passed = ("pass", None, "pass", None, len(fixture["TASK"]["tests"]))
+    first = {"index": 0, "status": "wrong_answer", "tier": "public"}
+    return _Attack([*programs, others[0], *programs, *others],
+                   [*programs, {"task_id": "cc/div", **fixture["record"]()}, *programs,
+                    *others],
+                   ("--dataset-file", _tasks_file(folder, fixture), "--min-time-limit", "2"),
+                   [all_passed, ("fail", None, "fail", first, 1), all_passed,
+                    *[all_passed] * 4])
+
+
+def _bounded(folder: Path, name: str,
+             user: tuple[int, list[str], dict[str, str]] | None = None) -> None:
+    """Attack ``name`` gets its verdicts, the parent's peak memory and the run's time
+    within twice those of the same run with a right answer in the hostile one's place."""
+    attack = _attack(name, folder)
+    plain = _measured(folder / "right", attack.right, attack.options, user)
+    attacked = _measured(folder / "hostile", attack.hostile, attack.options, user)
+    assert attacked.peak_kib <= 2 * plain.peak_kib, (attacked.peak_kib, plain.peak_kib)
+    assert attacked.seconds <= 2 * plain.seconds, (attacked.seconds, plain.seconds)
+    assert _verdicts(attacked.entries) == attack.verdicts
+    if name == "checker_flood":  # the first wrong output ended it, unread past UTF-8
+        (only,) = attacked.entries[1]["tests"]
+        assert only["error"] == f"stdout is not UTF-8 text: byte 0 of {8 << 20}"
+
+
+@pytest.mark.parametrize("name", MEMORY_ATTACKS)
+def test_an_attack_on_the_parents_memory_is_bounded(tmp_path: Path, jail: str,
+                                                     name: str) -> None:
+    _bounded(tmp_path, name)
+
+
+# Not the checker task: a program cannot be given its stdin under an ordinary user's
+# supervisor (its Python guards refuse the unlink of the stdin file: every test is
+# "input not given"), whatever its output.
+@pytest.mark.skipif(os.geteuid() != 0, reason="running as another uid needs root")
+@pytest.mark.parametrize("name", [name for name in MEMORY_ATTACKS if name != "checker_flood"])
+def test_an_attack_on_the_parents_memory_is_bounded_for_an_ordinary_user(name: str) -> None:
+    from test_jail import _runner_for
+
+    uid = 65534
+    folder = Path(tempfile.mkdtemp(prefix="evalplus-ng-user-"))
+    try:
+        folder.chmod(0o755)
+        runner = _runner_for(uid, folder)
+        if runner is None:
+            pytest.skip(f"no Python 3.11 with evalplus_ng that uid {uid} can run here")
+        _bounded(folder, name, (uid, *runner))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # --------------------------------------------------------------------------- the pieces
@@ -426,13 +480,17 @@ def test_a_reply_past_its_allowance_is_skipped_never_held() -> None:
 
     writer = threading.Thread(target=write)
     got: list[Outcome] = []
+
+    def take(judged: list[tuple[Outcome, bool]]) -> bool:
+        got.extend(outcome for outcome, _ in judged)
+        return False  # never stop: read it all
+
     stream = _Stream(read_end)
     stream.deadline = time.monotonic() + 60
     tracemalloc.start()
     writer.start()
     try:
-        ended = _read_run(stream, len(run), 0, Reading(None, False, 1 << 20),
-                          lambda judged: bool(got.extend(o for o, _ in judged)))
+        ended = _read_run(stream, len(run), 0, Reading(None, False, 1 << 20), take)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
