@@ -332,12 +332,12 @@ class Sandbox:
         else:
             cap = job.max_output_bytes or self.limits.output_bytes
         if job.expected is None or self.judge is None:
-            return Reading(None, job.program, cap, job.kept)
+            return Reading(None, job.program, cap)
         expected = job.expected
         texts = self._texts.get(expected, lambda: Texts(expected, job.inputs, job.program))
         if texts.inputs is not job.inputs or texts.program != job.program:
             texts = Texts(expected, job.inputs, job.program)  # the same outputs, other inputs
-        return Reading(JobJudge(job, texts, self.judge), job.program, cap, job.kept)
+        return Reading(JobJudge(job, texts, self.judge), job.program, cap)
 
     def map(self, jobs: Iterable[Job],
             on_result: Callable[[int, JobResult], None] | None = None) -> Iterator[JobResult]:

@@ -11,9 +11,9 @@ What a sample can make the parent hold is bounded by limits, never by the sample
 * A program's stdout travels as its own bytes (never as JSON text, where a byte can take
   six): the parent reads it as UTF-8, and stdout that is not UTF-8 text is bad output
   (a wrong answer), read no further.
-* Each output is judged as it arrives, and the result keeps only the outputs its job asks
-  for (:attr:`~evalplus_ng.records.Job.kept`): a result waiting in the queue of
-  :meth:`~evalplus_ng.sandbox.pool.Sandbox.map` holds what its job asked to keep.
+* Each output is judged as it arrives, and a judged job's result keeps only the outputs
+  its job asks for (:attr:`~evalplus_ng.records.Job.kept`): a result waiting in the queue
+  of :meth:`~evalplus_ng.sandbox.pool.Sandbox.map` holds what its job asked to keep.
 """
 
 from __future__ import annotations
@@ -121,12 +121,17 @@ class JobJudge:
         # where NaN occurs (NaN != NaN inside sets and dict keys) or a task has its own
         # oracle: those always take the full check.
         self.by_text = judge.by_text(job.oracle)
+        #: Whether the result keeps, as its value, an output that passed; one that did not
+        #: (:attr:`~evalplus_ng.records.Job.kept`).
+        self.keeps_passed = job.kept is Kept.ALL
+        self.keeps_failed = job.kept is not Kept.NONE
 
-    def identical(self, index: int, payload: Bytes) -> bool:
-        """The output's text is the expected output's text (so it passes); a JSON text
-        holding NaN never is (a program's stdout is no JSON)."""
-        return self.by_text and payload == self.texts.get(index) and (
-            self.job.program or b"NaN" not in payload)
+    def identical(self, index: int, data: bytes | bytearray, start: int, end: int) -> bool:
+        """The output ``data[start:end]`` is the expected output's text, so it passes; a
+        JSON text holding NaN never is (a program's stdout is no JSON). Nothing copied."""
+        expected = self.texts.get(index)
+        return (self.by_text and end - start == len(expected) and data.startswith(expected, start)
+                and (self.job.program or data.find(b"NaN", start, end) < 0))
 
     def check(self, index: int, value: Wire, seconds: float,
               size: int) -> tuple[Outcome, bool]:
@@ -150,7 +155,8 @@ class JobJudge:
             return Outcome(Status.BAD_OUTPUT, None, f"unjudgeable output: {exc}", seconds), False
         except Exception:
             passed = False
-        return Outcome(Status.OK, value, None, seconds), passed
+        kept = self.keeps_passed if passed else self.keeps_failed
+        return Outcome(Status.OK, value if kept else None, None, seconds), passed
 
 
 def too_large(detail: str, seconds: float) -> Outcome:
@@ -162,14 +168,12 @@ def too_large(detail: str, seconds: float) -> Outcome:
 @dataclass(frozen=True)
 class Reading:
     """How the parent reads one job's outputs: judged (``judge``) or not, a program's
-    stdout or JSON text, the bytes an output may have where no allowance says (``cap``:
-    a program's stdout cap, or the job's ``max_output_bytes``), and which values its
-    result keeps."""
+    stdout or JSON text, and the bytes an output may have where no allowance says
+    (``cap``: a program's stdout cap, or the job's ``max_output_bytes``)."""
 
     judge: JobJudge | None
     program: bool
     cap: int
-    kept: Kept = Kept.ALL
 
     @property
     def floor(self) -> int:
@@ -189,26 +193,17 @@ class Reading:
             return None
         return self.judge.texts.allowance(index).values
 
-    def keep(self, outcome: Outcome, passed: bool) -> Outcome:
-        """``outcome`` as the result keeps it: its value dropped where the job keeps none,
-        or keeps only failed outputs and this one passed."""
-        if outcome.value is None or self.kept is Kept.ALL or (
-                self.kept is Kept.FAILED and not passed):
-            return outcome
-        return Outcome(outcome.status, None, outcome.error, outcome.seconds, outcome.fault)
-
 
 def _outcome(body: Bytes, index: int, reading: Reading,
              allowed: Mapping[int, Kind]) -> tuple[Outcome, bool]:
-    """Parse one outcome body (untrusted) and judge it: ``(outcome, passed)``."""
+    """Parse one outcome body (untrusted) and judge it: ``(outcome, passed)`` (one identical
+    to the expected output passed already: :func:`_parse_run`)."""
     (status, fault), seconds, payload = split_body(body, allowed)
     if status is not Status.OK:
         return Outcome(status, None, error_text(payload[:ERROR_BYTES]), seconds,
                        fault), False
     judge = reading.judge
     if reading.program:  # its stdout, as it is (as large as the program's cap)
-        if judge is not None and judge.identical(index, payload):
-            return Outcome(Status.OK, judge.expected[index], None, seconds), True
         try:
             output = str(payload, "utf-8")
         except UnicodeDecodeError as exc:
@@ -216,8 +211,6 @@ def _outcome(body: Bytes, index: int, reading: Reading,
                            f"{exc.start} of {len(payload)}", seconds), False
         return _judged(judge, index, output, seconds, len(payload))
     text = bytes(payload)  # JSON text within its allowance: a copy costs little
-    if judge is not None and judge.identical(index, text):
-        return Outcome(Status.OK, judge.expected[index], None, seconds), True
     if len(text) > SLACK_VALUES:  # as many values as bytes at most: count them past this
         most = reading.values(index)
         if most is not None and len(text) > most and values(text) > most:
@@ -270,18 +263,28 @@ def _parse_run(data: bytes | bytearray, end: int, first: int,
     if not count:
         return judged, 0
     judge = reading.judge
-    in_place = not reading.program and (judge is None or not judge.by_text)
+    identical = judge.identical if judge is not None and judge.by_text else None
+    expected = judge.expected if judge is not None else ()
+    in_place = not reading.program and identical is None
     if in_place:
         with memoryview(data) as view, view[:whole] as frames:
             text = str(frames, "latin-1")
     else:
         text = ""
+    kept_passed = judge is not None and judge.keeps_passed
     index = first
     position = 0
     while position < whole:
         (size,) = unpack_header(data, position)
         start = position + header
         position = start + size
+        if identical is not None and size >= prefix and data[start] == ok_code and identical(
+                index, data, start + prefix, position):
+            value = expected[index] if kept_passed else None
+            judged.append((Outcome(Status.OK, value, None, unpack_seconds(data, start + 1)[0]),
+                           True))
+            index += 1
+            continue
         if in_place and size >= prefix and data[start] == ok_code:
             seconds = unpack_seconds(data, start + 1)[0]
             most = reading.values(index) if size - prefix > SLACK_VALUES else None
@@ -409,12 +412,11 @@ def _body(stream: _Stream, size: int) -> Bytes:
 
 
 class _Tally:
-    """A job's outcomes so far, kept as its :class:`Reading` says, and whether it may end
-    (``max_failures``: failed outputs; ``max_timeouts``: timeouts and costly calls)."""
+    """A job's outcomes so far, and whether it may end (``max_failures``: failed outputs,
+    where it is judged; ``max_timeouts``: timeouts and costly calls)."""
 
     def __init__(self, reading: Reading, max_failures: int | None,
                  max_timeouts: int | None) -> None:
-        self.reading = reading
         self.judged = reading.judge is not None
         self.max_failures = max_failures if self.judged else None
         self.max_timeouts = max_timeouts
@@ -424,20 +426,27 @@ class _Tally:
 
     def add(self, judged: Judged) -> bool:
         """Keep ``judged`` in order; True (the rest dropped) once the job may end."""
-        keep = self.reading.keep if self.reading.kept is not Kept.ALL else None
-        if self.max_failures is None and self.max_timeouts is None:
-            self.outcomes += [keep(o, ok) if keep else o for o, ok in judged]
+        most_failures, most_timeouts = self.max_failures, self.max_timeouts
+        if most_failures is None and most_timeouts is None:
+            self.outcomes += [outcome for outcome, _ in judged]
             self.passed += [ok for _, ok in judged]
             return False
+        failures, timeouts = self.failures, self.timeouts
+        outcomes, passed = self.outcomes, self.passed
+        ended = False
         for outcome, ok in judged:
-            self.outcomes.append(keep(outcome, ok) if keep else outcome)
-            self.passed.append(ok)
-            self.timeouts += too_costly(outcome)
-            self.failures += not ok
-            if ((self.max_failures is not None and self.failures >= self.max_failures)
-                    or (self.max_timeouts is not None and self.timeouts >= self.max_timeouts)):
-                return True
-        return False
+            outcomes.append(outcome)
+            passed.append(ok)
+            if ok:
+                continue
+            failures += 1
+            timeouts += too_costly(outcome)
+            if ((most_failures is not None and failures >= most_failures)
+                    or (most_timeouts is not None and timeouts >= most_timeouts)):
+                ended = True
+                break
+        self.failures, self.timeouts = failures, timeouts
+        return ended
 
 
 def converse(fd_in: int, fd_out: int, payload: bytes, reading: Reading, fail_fast: bool,
