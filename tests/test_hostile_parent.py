@@ -4,6 +4,8 @@ file) on its own work (sanitizing, parsing, decoding outputs), each bounded.
 Each attack runs end to end in a subprocess between two right answers, under a wall-time
 allowance far above what a bounded run needs (the attacks cost minutes to hours
 unbounded): it must get its failing verdict and reason, and its neighbours must pass.
+The attacks on the parent's memory must also keep the parent's own peak memory and the
+run's time within twice those of the same run with a right answer in their place.
 """
 
 from __future__ import annotations
