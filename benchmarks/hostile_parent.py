@@ -3,10 +3,13 @@
 What it measures: the wall time of ``evalplus-ng evaluate`` on a samples file of ordinary
 answers, and of the same file with one sample of ``tests/hostile_parent/`` added (a
 completion that makes sanitizing blow up, a 4 MB solution, an output set whose members
-all hash alike), for each attack: the difference in seconds and the ratio. Bounded, each
-attack costs at most its bound (about a second of CPU for sanitizing; nothing for the
-other two) on top of the run without it; unbounded they cost minutes to hours. CPU
-seconds are reported beside wall seconds: on a busy machine they say more.
+all hash alike, a forged output of 8 million empty lists), for each attack: the
+difference in seconds and the ratio, and the parent's peak memory. Bounded, each attack
+costs at most its bound (about a second of CPU for sanitizing; nothing for the others)
+on top of the run without it; unbounded they cost minutes to hours (and the huge output
+1.2 GB). CPU seconds are reported beside wall seconds: on a busy machine they say more.
+The attacks on other tasks (an answer padded for the ``set`` oracle, outputs waiting
+behind a slow job, a program flooding a checker task) are measured by their tests.
 
 How: the baseline samples are the reference solutions of the first ``--tasks`` HumanEval
 tasks as ``solution``, plus each one's body as a ``completion`` and a wrong answer
@@ -42,7 +45,7 @@ if importlib.util.find_spec("evalplus_ng") is None:  # run from a checkout, not 
 from evalplus_ng.tasks.registry import load_humaneval
 
 FIXTURES = ROOT / "tests" / "hostile_parent"
-ATTACKS = ("sanitize_blowup", "huge_source", "colliding_set")
+ATTACKS = ("sanitize_blowup", "huge_source", "colliding_set", "huge_output")
 #: The task the hostile samples answer (their code defines ``add(x, y)``).
 HOSTILE_TASK = "HumanEval/53"
 
@@ -64,24 +67,35 @@ def hostile_row(attack: str) -> dict[str, Any]:
     return {"task_id": HOSTILE_TASK, **record}
 
 
+#: ``evaluate`` (the arguments after the code), then the parent's own peak memory in KiB
+#: on the last line of stderr (not its supervisors' or their children's).
+_PEAK = ("import resource, runpy, sys\n"
+         "try:\n"
+         "    runpy.run_module('evalplus_ng.cli', run_name='__main__', alter_sys=True)\n"
+         "finally:\n"
+         "    sys.stderr.write(f'\\n{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n')\n")
+
+
 def timed_run(rows: list[dict[str, Any]], folder: Path,
-              timeout: float) -> tuple[float, float] | None:
+              timeout: float) -> tuple[float, float, float] | None:
     """Wall and CPU seconds of one ``evaluate`` run in a subprocess (CPU: of every process
-    it waited for: supervisors, children, the sanitizing worker); None when killed at
-    ``timeout``."""
+    it waited for: supervisors, children, the sanitizing worker) and the parent's peak
+    memory in MB; None when killed at ``timeout``."""
     samples = folder / "samples.jsonl"
     samples.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p)}
-    command = [sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--samples", str(samples),
+    command = [sys.executable, "-c", _PEAK, "evaluate", "--samples", str(samples),
                "--suite", "base", "-j", "2"]
     before = _children_cpu()
     start = time.monotonic()
     try:
-        subprocess.run(command, check=True, capture_output=True, timeout=timeout, env=env)
+        done = subprocess.run(command, check=True, capture_output=True, timeout=timeout,
+                              env=env, text=True)
     except subprocess.TimeoutExpired:
         return None
-    return time.monotonic() - start, _children_cpu() - before
+    peak = int(done.stderr.strip().splitlines()[-1]) / 1024
+    return time.monotonic() - start, _children_cpu() - before, peak
 
 
 def _children_cpu() -> float:
@@ -97,28 +111,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--attacks", nargs="*", default=list(ATTACKS), choices=ATTACKS)
     args = parser.parse_args(argv)
     base = baseline_rows(args.tasks)
-    best: dict[str, tuple[float, float] | None] = {}
+    best: dict[str, tuple[float, float, float] | None] = {}
     with tempfile.TemporaryDirectory(prefix="evalplus-ng-hostile-parent-") as scratch:
         folder = Path(scratch)
         for _round in range(args.repeat):
             for name in ["baseline", *args.attacks]:
                 rows = base if name == "baseline" else [*base, hostile_row(name)]
                 run = timed_run(rows, folder, args.timeout)
-                known = best.get(name, (float("inf"), float("inf")))
+                known = best.get(name, (float("inf"),) * 3)
                 best[name] = None if run is None or known is None else (
-                    min(known[0], run[0]), min(known[1], run[1]))
+                    min(known[0], run[0]), min(known[1], run[1]), min(known[2], run[2]))
     plain = best["baseline"]
     print(f"{len(base)} ordinary samples of {args.tasks} tasks, -j 2, fastest of "
-          f"{args.repeat} run(s) (wall and CPU each)")
-    print(f"{'run':<18}{'wall s':>8}{'+ wall s':>10}{'ratio':>7}{'CPU s':>8}{'+ CPU s':>9}")
+          f"{args.repeat} run(s) (wall and CPU each; the parent's peak memory, the least)")
+    print(f"{'run':<18}{'wall s':>8}{'+ wall s':>10}{'ratio':>7}{'CPU s':>8}{'+ CPU s':>9}"
+          f"{'peak MB':>9}")
     for name, run in best.items():
         if run is None:
             print(f"{name:<18}{'killed':>8}  (over {args.timeout:.0f} s)")
         elif plain is None or name == "baseline":
-            print(f"{name:<18}{run[0]:>8.2f}{'':>17}{run[1]:>8.2f}")
+            print(f"{name:<18}{run[0]:>8.2f}{'':>17}{run[1]:>8.2f}{'':>9}{run[2]:>9.0f}")
         else:
             print(f"{name:<18}{run[0]:>8.2f}{run[0] - plain[0]:>+10.2f}"
-                  f"{run[0] / plain[0]:>7.2f}{run[1]:>8.2f}{run[1] - plain[1]:>+9.2f}")
+                  f"{run[0] / plain[0]:>7.2f}{run[1]:>8.2f}{run[1] - plain[1]:>+9.2f}"
+                  f"{run[2]:>9.0f}")
     return 0
 
 

@@ -18,14 +18,16 @@ JSON, ASCII only (other characters escaped), an object of three strings::
   ``wrong_answer``, and the start of the checker's stdout (``wrong: 4 is no proper
   divisor of 9``) is the test's error.
 * Anything else (an exception, another exit code, a crash, a timeout, more than
-  :data:`CHECKER_OUTPUT_BYTES` on stdout, a stdin over the sandbox's file-size cap) is a
-  **checker error** (``checker_error``): the test fails, so the sample's verdict is fail,
-  but its status says that the checker broke, not that the output is wrong. A checker
-  rejects by printing, never by an exit code.
+  :data:`CHECKER_OUTPUT_BYTES` on stdout, a stdin over the sandbox's file-size cap:
+  :data:`STDIN_BYTES`, where the stdin is not even built) is a **checker error**
+  (``checker_error``): the test fails, so the sample's verdict is fail, but its status
+  says that the checker broke, not that the output is wrong. A checker rejects by
+  printing, never by an exit code.
 
 A checker runs only on an output that the task's equality does not pass already (an
-output equal to the expected one passes unchecked), in test order, the first reject
-ending the sample unless every test is asked for
+output equal to the expected one passes unchecked), as soon as the program wrote it: the
+program goes on to its next test only once the checker accepts, so the first reject ends
+the sample unless every test is asked for
 (:func:`evalplus_ng.evaluation.programs.judge_programs`). ``augment`` first has it judge the
 reference's own outputs on the public tests, and skips a task whose checker rejects one
 (:mod:`evalplus_ng.pipeline.augment_programs`).
@@ -66,9 +68,26 @@ class Said(enum.Enum):
 
 
 def checker_stdin(test_input: str, answer: str, output: str) -> str:
-    """The checker's stdin for one output (the protocol's JSON object, ASCII only: a
-    candidate's undecodable bytes, kept as lone surrogates, stay escaped)."""
+    """The checker's stdin for one output (the protocol's JSON object, ASCII only)."""
     return json.dumps({"input": test_input, "answer": answer, "output": output}) + "\n"
+
+
+#: The most a checker's stdin may hold: the sandbox's file-size cap
+#: (:attr:`evalplus_ng.sandbox.protocol.Limits.file_bytes`), past which the checker cannot
+#: be given it (a checker error).
+STDIN_BYTES = 16 << 20
+#: Characters escaped at a time by :func:`stdin_bytes`.
+_PIECE = 1 << 16
+
+
+def stdin_bytes(test_input: str, answer: str, output: str) -> int:
+    """The length of :func:`checker_stdin` for these texts, counted a piece at a time
+    without building it (JSON escapes a character in up to 12 bytes)."""
+    escape = json.encoder.encode_basestring_ascii
+    quoted = sum(2 + sum(len(escape(text[k:k + _PIECE])) - 2
+                         for k in range(0, len(text), _PIECE))
+                 for text in (test_input, answer, output))
+    return len(checker_stdin("", "", "")) - 6 + quoted
 
 
 def said(outcome: Outcome, accepted: bool) -> Said:

@@ -34,6 +34,15 @@ class Fault(enum.Enum):
     NOT_EXAMINED = "not-examined"  #: left unrun as too costly, after enough such inputs
 
 
+class Kept(enum.Enum):
+    """Which outputs a judged job's result keeps as values (:attr:`Job.kept`); the
+    statuses, errors, times and verdicts are always kept."""
+
+    ALL = "all"  #: every output's value
+    FAILED = "failed"  #: the values of outputs that did not pass; None for the others
+    NONE = "none"  #: no value (None): what a verdict needs
+
+
 class Verdict(enum.Enum):
     """A sample's status on a suite, spelled as EvalPlus spells it. What a failure was
     (a wrong output, an exception, a timeout, a crash) is its failure kind, kept beside
@@ -127,7 +136,9 @@ class Job:
     twice: bool = False
     #: When set, an output whose wire text is longer than this many bytes is an ERROR
     #: naming :data:`OUTPUT_TOO_LARGE` instead (the size of an output, like its line
-    #: count, is the same on every machine). For trusted code (the ground truth) only.
+    #: count, is the same on every machine; the child reports it, and the parent refuses
+    #: one longer all the same). Every judged output also has an allowance of its own
+    #: (:mod:`evalplus_ng.sandbox.allowance`).
     max_output_bytes: int | None = None
     #: For trusted code (the ground truth): the child sends its outcomes in batches
     #: (every :data:`evalplus_ng.sandbox.child._BATCH_SECONDS`), not one write per
@@ -143,6 +154,10 @@ class Job:
     #: (:attr:`Task.equality`); a program's (:data:`PROGRAM_EQUALITIES`); a checker's
     #: verdict (:data:`CHECKER_VERDICT`).
     equality: str = TYPED
+    #: Which output values the result keeps, for a job with ``expected`` outputs: every
+    #: one, only those that did not pass, or none (what a verdict needs: a result waiting
+    #: to be read then holds no output of the sample's).
+    kept: Kept = Kept.ALL
     #: Run ``code`` as a program (``__main__``), one fresh child per input: each input is
     #: the text given on its stdin (a regular file), each output the text it wrote on
     #: stdout, at most ``max_output_bytes`` (default :data:`PROGRAM_OUTPUT_BYTES`: more is
@@ -171,8 +186,8 @@ OUTPUT_TOO_LARGE = "OutputTooLarge"
 
 #: What a program (:attr:`Job.program`) may write on stdout when its job sets no
 #: ``max_output_bytes``; 40 times the longest expected output of CodeContests' 10,333
-#: tests (200 KB), and small enough that its text (each byte at most six in JSON) fits
-#: in a frame (:attr:`evalplus_ng.sandbox.protocol.Limits.output_bytes`).
+#: tests (200 KB). Its bytes travel as they are, within a frame
+#: (:attr:`evalplus_ng.sandbox.protocol.Limits.output_bytes`).
 PROGRAM_OUTPUT_BYTES = 8 << 20
 
 

@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 from programfixtures import write_jsonl
 
-from evalplus_ng.checker import checker_stdin
+from evalplus_ng.checker import STDIN_BYTES, checker_stdin, stdin_bytes
 from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.programs import (
@@ -55,7 +55,7 @@ from evalplus_ng.records import (
     Status,
     Verdict,
 )
-from evalplus_ng.sandbox import Sandbox
+from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.tasks.programs import augmented_record, load_program_records, load_program_tasks
 from evalplus_ng.textjudge import accepts
 
@@ -104,9 +104,17 @@ def test_a_checker_accepts_by_a_first_token_ok_in_any_case() -> None:
 
 
 def test_the_checker_reads_one_ascii_line_of_json() -> None:
-    text = checker_stdin("é\n", "2\n", "6\udcff\n")  # an undecodable byte the child kept
+    text = checker_stdin("é\n", "2\n", "6\udcff\n")  # a lone surrogate stays escaped
     assert text.isascii() and text.endswith("}\n") and text.count("\n") == 1
     assert json.loads(text) == {"input": "é\n", "answer": "2\n", "output": "6\udcff\n"}
+
+
+def test_a_checker_stdin_is_measured_without_being_built() -> None:
+    long = "a\x00\"\\\té\u20ac\U0001f600" * 20_000  # pieces end inside no escape
+    for texts in [("", "", ""), ("12\n", "2\n", "6\n"), ("é\n", "2\n", "6\udcff\n"),
+                  (long, "x" * 70_000, long[1:])]:
+        assert stdin_bytes(*texts) == len(checker_stdin(*texts)), texts[0][:10]
+    assert Limits().file_bytes == STDIN_BYTES  # what the sandbox's child may be given
 
 
 # --------------------------------------------------------------------------- the tasks file

@@ -238,6 +238,22 @@ def test_what_programs_get_wrong(program_sandbox: Sandbox) -> None:
     assert syntax.load.status is Status.ERROR and syntax.outcomes == ()
 
 
+def test_stdout_is_read_as_utf8_text_and_nothing_else(program_sandbox: Sandbox) -> None:
+    # Its own bytes: not UTF-8 is a wrong answer, whatever the test expects; UTF-8 text,
+    # control characters too, is read as it is.
+    task = ProgramTask("cc/echo", "Echo.", "", (ProgramTest("", "\x00\u00e9\n", True),))
+    wrote = {"import sys\nsys.stdout.buffer.write(b'\\xff\\n')\n": (Status.BAD_OUTPUT, False),
+             "print('\\x00\\u00e9')\n": (Status.OK, True),
+             "print('\\x00\\u00e9  ')\n": (Status.OK, True)}  # passes by lines, not by text
+    for code, (status, passed) in wrote.items():
+        result = program_sandbox.run(program_job(task, code, task.tests, LIMIT))
+        (outcome,) = result.outcomes
+        assert (outcome.status, result.passed) == (status, (passed,)), code
+    assert outcome.value == "\x00\u00e9  \n"
+    bad = program_sandbox.run(program_job(task, next(iter(wrote)), task.tests, LIMIT))
+    assert bad.outcomes[0].error == "stdout is not UTF-8 text: byte 0 of 2"
+
+
 def test_fail_fast_stops_at_the_first_failure(program_sandbox: Sandbox) -> None:
     result = _run(program_sandbox, "print(3)\n", fail_fast=True)
     assert result.passed == (True, False)

@@ -598,8 +598,8 @@ def test_lines_count_from_the_first_call_and_the_second_is_plain(sandbox: Sandbo
 
 
 def test_replies_parsed_in_place_match_replies_parsed_one_by_one() -> None:
-    from evalplus_ng.sandbox.pool import _outcome, _parse_run
     from evalplus_ng.sandbox.protocol import HEADER, SECONDS
+    from evalplus_ng.sandbox.replies import Reading, _outcome, _parse_run
 
     def frame(status: bytes, payload: bytes) -> bytes:
         body = status + SECONDS.pack(0.25) + payload
@@ -608,8 +608,11 @@ def test_replies_parsed_in_place_match_replies_parsed_one_by_one() -> None:
     bodies = [(b"o", b"[1,2]"), (b"o", b"[1,"), (b"o", b"7 8"), (b"e", "caf\u00e9".encode()),
               (b"x", b"1"), (b"o", b'{"t":[1]}'), (b"o", b"NaN")]
     run = b"".join(frame(status, payload) for status, payload in bodies)
-    outcomes, passed = _parse_run(b"R" + run, 1, 0, None)
-    one_by_one = [_outcome(run_body[HEADER.size:], i, None,
+    reading = Reading(None, False, 1 << 20)
+    judged, used = _parse_run(run, len(run), 0, reading)
+    outcomes, passed = (list(column) for column in zip(*judged, strict=True))
+    assert used == len(run)
+    one_by_one = [_outcome(run_body[HEADER.size:], i, reading,
                            {ord("o"): (Status.OK, None), ord("e"): (Status.ERROR, Fault.RAISED)})[0]
                   for i, run_body in enumerate(frame(s, p) for s, p in bodies)]
     assert [(o.status, o.error, o.seconds) for o in outcomes] == \

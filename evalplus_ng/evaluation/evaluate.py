@@ -21,8 +21,10 @@ from evalplus_ng.records import (
     REFUSALS,
     TYPED,
     Calibration,
+    Fault,
     Job,
     JobResult,
+    Kept,
     Outcome,
     Sample,
     Status,
@@ -155,7 +157,8 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
     chosen = tuple(inputs[i] for i in usable)
     job = task_job(task, "", chosen, time_limits(expected, usable, config, task.calibration,
                                                  offset),
-                   expected=[expected.outputs[i] for i in usable], fail_fast=not config.details)
+                   expected=[expected.outputs[i] for i in usable], fail_fast=not config.details,
+                   kept=Kept.NONE)
     return _Part(chosen, job)
 
 
@@ -246,12 +249,19 @@ def _columns(plan: _Plan, result: JobResult, rest: JobResult | None) -> tuple[Co
 
 
 #: What a failing sample's first failing test did, as results files and reports name it:
-#: returned a wrong value (or no plain value), raised, ran out of time, or its process died
-#: (``os._exit``, memory, a signal; also a run cut short before every test had an outcome).
+#: returned a wrong value (or no plain value, or one past its size allowance), raised, ran
+#: out of time, or its process died (``os._exit``, memory, a signal; also a run cut short
+#: before every test had an outcome).
 WRONG_OUTPUT, EXCEPTION, TIMEOUT, CRASH = "wrong output", "exception", "timeout", "crash"
 FAILURES = (WRONG_OUTPUT, EXCEPTION, TIMEOUT, CRASH)
 _FAILURE_OF = {Status.OK: WRONG_OUTPUT, Status.BAD_OUTPUT: WRONG_OUTPUT,
                Status.ERROR: EXCEPTION, Status.TIMEOUT: TIMEOUT, Status.CRASH: CRASH}
+
+
+def _failure(outcome: Outcome) -> str:
+    """What a failing test did (:data:`FAILURES`): an output refused as too large
+    (:attr:`~evalplus_ng.records.Fault.TOO_LARGE`) is a wrong output, not an exception."""
+    return WRONG_OUTPUT if outcome.fault is Fault.TOO_LARGE else _FAILURE_OF[outcome.status]
 
 
 def verdict(result: JobResult, inputs: Sequence[Args]) -> Column:
@@ -264,7 +274,7 @@ def verdict(result: JobResult, inputs: Sequence[Args]) -> Column:
         return Verdict.PASS, (), ""
     first = result.outcomes[failing[0]] if failing else None
     return (Verdict.FAIL, tuple(inputs[i] for i in failing),
-            _FAILURE_OF[first.status] if first else CRASH)
+            _failure(first) if first else CRASH)
 
 
 def evaluate_samples(

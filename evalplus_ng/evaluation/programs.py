@@ -17,12 +17,11 @@ answer, a runtime error, too much output) or of efficiency (a timeout): the two 
 counted apart (:func:`failure_counts`).
 
 A task with a checker program (:mod:`evalplus_ng.checker`: "print any valid answer") is
-judged in two passes: the program runs its tests (all of them, the first timeout or run
-that does not end normally ending it), then the checker judges, in test order, each output
-the task's equality does not pass, the first reject (``wrong_answer``) or broken checker
-(``checker_error``) ending the sample; the verdict is the one a single fail-fast pass
-would give, at the cost of the tests run past a rejected output. Tasks without a checker
-take the single pass.
+judged fail-fast too, in rounds: the program runs its tests up to the first output the
+task's equality does not pass (or the first run that does not end normally), the checker
+judges that output, and only where it accepts does the program go on, from the next test;
+a reject (``wrong_answer``) or a broken checker (``checker_error``) ends the sample. The
+parent holds at most that one output of a program at a time.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from evalplus_ng.checker import Said, message, said
+from evalplus_ng.checker import STDIN_BYTES, Said, message, said, stdin_bytes
 from evalplus_ng.evaluation.evaluate import PASS_AT_K, columns_pass_at_k
 from evalplus_ng.jobs import checker_job, program_job
 from evalplus_ng.protocols import Executor
@@ -47,6 +46,7 @@ from evalplus_ng.records import (
     Fault,
     Job,
     JobResult,
+    Kept,
     Outcome,
     ProgramTask,
     ProgramTest,
@@ -243,67 +243,24 @@ def runs_of(task: ProgramTask, order: Sequence[int], result: JobResult,
 #: A test's status from what the checker said of its output.
 _SAID = {Said.ACCEPT: RunStatus.PASS, Said.REJECT: RunStatus.WRONG_ANSWER,
          Said.ERROR: RunStatus.CHECKER_ERROR}
-#: Distinct programs of tasks with a checker judged together (both passes): the outputs
-#: the checker is to read wait in memory between the two.
-CHECKER_ROUND = 64
+#: Distinct programs of tasks with a checker judged together, in rounds: each holds at
+#: most one output (the one its checker is to read, and the checker's stdin made of it)
+#: between a round's two jobs.
+CHECKER_ROUND = 16
 
 
-@dataclass(frozen=True)
-class Unchecked:
-    """A program of a task with a checker, its tests run but not its checker: each run's
-    status as the task's equality decides it (an output it does not pass provisionally a
-    ``wrong_answer``), and the outputs the checker is to judge (``pending``: places in
-    ``runs``; ``outputs``: what the program wrote there)."""
-
-    runs: tuple[ProgramRun, ...]
-    pending: tuple[int, ...] = ()
-    outputs: tuple[str, ...] = ()
-
-
-def unchecked(task: ProgramTask, order: Sequence[int], result: JobResult,
-              details: bool, limits: Sequence[float] = ()) -> Unchecked:
-    """What a judged job over ``order`` that did not stop at a wrong output leaves for the
-    checker: every output the equality does not pass before the first run that did not end
-    normally (every one, with ``details``); the runs end at that run unless ``details``.
-    ``limits``: each test's seconds, as :func:`runs_of` takes them."""
-    runs = runs_of(task, order, result, limits)
+def checked_run(run: ProgramRun, result: JobResult) -> ProgramRun:
+    """``run`` once the checker judged its output (``result``: the checker's job on that
+    one output): it passes where the checker accepts; a reject is a ``wrong_answer`` and a
+    broken checker a ``checker_error``, both showing what the checker said."""
     if result.load.status is not Status.OK:
-        return Unchecked(runs)
-    outcomes = result.outcomes
-    end = len(runs)
-    if not details:
-        end = next((k + 1 for k, outcome in enumerate(outcomes)
-                    if outcome.status is not Status.OK), end)
-    pending = tuple(k for k in range(end)
-                    if outcomes[k].status is Status.OK and not result.passed[k])
-    return Unchecked(runs[:end], pending, tuple(
-        value if isinstance(value := outcomes[k].value, str) else "" for k in pending))
-
-
-def checked(draft: Unchecked, result: JobResult | None, details: bool) -> tuple[ProgramRun, ...]:
-    """The runs once the checker judged the pending outputs (``result``, its job over them
-    in order; fewer where it stopped at a failure; None when nothing was pending): each
-    accepted output passes, a rejected one is a ``wrong_answer`` and a broken checker a
-    ``checker_error``, both showing what the checker said. Unless ``details``, the runs end
-    at the first failure."""
-    runs = list(draft.runs)
-    if result is not None:
-        if result.load.status is not Status.OK:
-            error = f"checker: {result.load.error or result.load.status.value}"
-            told = [(RunStatus.CHECKER_ERROR, error)] * len(draft.pending)
-        else:
-            told = [(_SAID[said(outcome, accepted)], "" if accepted else
-                     f"checker: {message(outcome)}")
-                    for outcome, accepted in zip(result.outcomes, result.passed, strict=True)]
-        told += [(RunStatus.CHECKER_ERROR, "checker: not run")] * (len(draft.pending)
-                                                                    - len(told))
-        for place, (status, error) in zip(draft.pending, told, strict=True):
-            runs[place] = replace(runs[place], status=status, error=error)
-    if not details:
-        end = next((k + 1 for k, run in enumerate(runs) if run.status is not RunStatus.PASS),
-                   len(runs))
-        runs = runs[:end]
-    return tuple(runs)
+        return replace(run, status=RunStatus.CHECKER_ERROR,
+                       error=f"checker: {result.load.error or result.load.status.value}")
+    if not result.outcomes:
+        return replace(run, status=RunStatus.CHECKER_ERROR, error="checker: not run")
+    outcome, accepted = result.outcomes[0], result.passed[0]
+    return replace(run, status=_SAID[said(outcome, accepted)],
+                   error="" if accepted else f"checker: {message(outcome)}")
 
 
 def column(runs: Iterable[ProgramRun], count: int) -> Verdict:
@@ -345,7 +302,7 @@ def judge_programs(tasks: Mapping[TaskId, ProgramTask], samples: Sequence[Sample
     plain = [k for k, (task, _order) in enumerate(plans) if not task.checker]
     jobs = (program_job(plans[k][0], keys[k][1], [plans[k][0].tests[i] for i in plans[k][1]],
                         limits[plans[k][0].task_id], fail_fast=not config.details,
-                        max_output_bytes=config.max_output_bytes)
+                        max_output_bytes=config.max_output_bytes, kept=Kept.NONE)
             for k in plain)
     for result, k in zip(executor.map(jobs), plain, strict=True):
         runs[k] = runs_of(*plans[k], result, limits[plans[k][0].task_id])
@@ -431,30 +388,61 @@ def failure_counts(results: Iterable[ProgramResult], column: str = FULL) -> dict
 def _judge_checked(programs: Sequence[tuple[ProgramTask, list[int], str]], executor: Executor,
                    config: ProgramConfig) -> list[tuple[ProgramRun, ...]]:
     """The runs of programs of tasks with a checker (each its task, its tests' order and
-    its code): one job of each program's tests, not stopped by a wrong output but by a
-    timeout (unless ``details``); then one job of the checker over the outputs the
-    equality did not pass, stopped at the first that it does not accept (unless
-    ``details``)."""
-    fail_fast = not config.details
+    its code), fail-fast at the first wrong output as other programs are, in rounds: each
+    program runs its tests up to the first output the task's equality does not pass (or
+    the first run that does not end normally), then the checker judges that one output;
+    where it accepts, the program goes on from the next test in the next round. With
+    ``details`` every test runs, a failing one as any other. A program's result keeps only
+    the output its checker is to read (none of those that passed)."""
     limits = [[config.limit(task, task.tests[i]) for i in order] for task, order, _ in programs]
-    first = (program_job(task, code, [task.tests[i] for i in order], limit, fail_fast=False,
-                         max_timeouts=1 if fail_fast else None,
-                         max_output_bytes=config.max_output_bytes)
-             for (task, order, code), limit in zip(programs, limits, strict=True))
-    drafts = [unchecked(task, order, result, config.details, limit)
-              for result, (task, order, _code), limit in zip(executor.map(first), programs,
-                                                              limits, strict=True)]
-    waiting = [k for k, draft in enumerate(drafts) if draft.pending]
+    runs: list[list[ProgramRun]] = [[] for _ in programs]
+    active = [k for k, (_task, order, _code) in enumerate(programs) if order]
+    while active:
 
-    def check(k: int) -> Job:
-        task, order, _code = programs[k]
-        draft = drafts[k]
-        return checker_job(task, [(task.tests[order[place]], output) for place, output
-                                  in zip(draft.pending, draft.outputs, strict=True)],
-                           task.time_limit or config.time_limit, fail_fast=fail_fast)
+        def rest(k: int) -> Job:
+            task, order, code = programs[k]
+            done = len(runs[k])
+            return program_job(task, code, [task.tests[i] for i in order[done:]],
+                               limits[k][done:], fail_fast=True, kept=Kept.FAILED,
+                               max_output_bytes=config.max_output_bytes)
 
-    verdicts = dict(zip(waiting, executor.map(check(k) for k in waiting), strict=True))
-    return [checked(draft, verdicts.get(k), config.details) for k, draft in enumerate(drafts)]
+        going: list[int] = []
+        checks: list[tuple[int, Job | str]] = []
+        for k, result in zip(active, executor.map(rest(k) for k in active), strict=True):
+            task, order, _code = programs[k]
+            done = len(runs[k])
+            runs[k] += runs_of(task, order[done:], result, limits[k][done:])
+            outcomes = result.outcomes
+            if result.load.status is not Status.OK or not outcomes or result.passed[-1]:
+                continue  # did not load (its first test failed), or passed to the end
+            test = task.tests[order[len(runs[k]) - 1]]
+            output = outcomes[-1].value
+            if outcomes[-1].status is Status.OK and isinstance(output, str):
+                checks.append((k, _checker(task, test, output, config)))
+            elif config.details and len(runs[k]) < len(order):
+                going.append(k)
+        judged = executor.map(job for _k, job in checks if isinstance(job, Job))
+        for k, check in checks:
+            run = runs[k][-1]
+            run = runs[k][-1] = (checked_run(run, next(judged)) if isinstance(check, Job) else
+                                 replace(run, status=RunStatus.CHECKER_ERROR, error=check))
+            if (run.status is RunStatus.PASS or config.details) and len(runs[k]) < len(
+                    programs[k][1]):
+                going.append(k)
+        active = sorted(going)
+    return [tuple(run) for run in runs]
+
+
+def _checker(task: ProgramTask, test: ProgramTest, output: str,
+             config: ProgramConfig) -> Job | str:
+    """The checker's job on one output of ``test``; where its stdin would be more than the
+    sandbox takes (:data:`~evalplus_ng.checker.STDIN_BYTES`), the checker error to report
+    instead, the stdin never built."""
+    size = stdin_bytes(test.input, test.output, output)
+    if size > STDIN_BYTES:
+        return (f"checker: not run: its input would be {size} bytes, more than "
+                f"{STDIN_BYTES}")
+    return checker_job(task, [(test, output)], task.time_limit or config.time_limit)
 
 
 def program_pass_at_k(results: Sequence[ProgramResult], ks: Sequence[int] = PASS_AT_K,

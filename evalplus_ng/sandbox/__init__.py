@@ -41,15 +41,18 @@ Frames on every pipe (:mod:`.protocol`) are a 4-byte big-endian length followed
 by a body. The parent sends the supervisor pickles (trusted data only ever flows
 that way: the parent never unpickles). The child sends one *outcome body* per
 input as soon as the call returns: a status byte, the seconds as a big-endian
-double, then the output's JSON text (or the error text). The supervisor only
-splits the child's stream at frame boundaries (to apply time and size limits)
-and relays whole runs of frames unparsed; the parent parses and judges them.
+double, then the output's JSON text (a program's stdout as it is; or the error
+text). The supervisor only splits the child's stream at frame boundaries (to apply
+time and size limits) and relays whole runs of frames unparsed; the parent reads them
+as they stream, each output within its allowance, and parses and judges them
+(:mod:`.replies`, :mod:`.allowance`).
 
 The parent's own work on untrusted text (sanitizing samples) runs apart, in
 :mod:`.bounded`: trusted code in a worker process with CPU-time and memory limits.
 
 Imports run one way: ``protocol`` <- ``rootfs`` <- ``jail`` <- ``child`` <- ``supervisor`` <-
-``pool``; ``protocol`` <- ``bounded``; ``zygote`` and ``cgroup`` stand alone. Jobs and
+``pool``; ``allowance`` <- ``replies`` <- ``pool``; ``protocol`` <- ``bounded``; ``zygote``
+and ``cgroup`` stand alone. Jobs and
 their results are records (:mod:`evalplus_ng.records`).
 """
 

@@ -2,9 +2,10 @@
 
 :class:`Sandbox` is the one interface the rest of evalplus-ng uses. It keeps one
 :class:`_Worker` per supervisor process (:mod:`evalplus_ng.sandbox.supervisor`),
-sends each job to an idle one, parses the outcomes relayed back (untrusted) and
-judges them against the job's expected outputs with the :class:`~evalplus_ng.protocols.Judge`
-it was given, answering ``stop`` when a job may end early.
+sends each job to an idle one, reads the outcomes relayed back (untrusted) as they
+stream and judges them against the job's expected outputs with the
+:class:`~evalplus_ng.protocols.Judge` it was given (:mod:`.replies`), answering ``stop``
+when a job may end early.
 """
 
 from __future__ import annotations
@@ -21,9 +22,8 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict
 from typing import Any, TypeVar, cast
@@ -32,35 +32,11 @@ from evalplus_ng.errors import SandboxError
 from evalplus_ng.files import orphans, remove_tree
 from evalplus_ng.pools import in_order
 from evalplus_ng.protocols import Judge
-from evalplus_ng.records import Job, JobResult, Outcome, Status, too_costly
+from evalplus_ng.records import PROGRAM_OUTPUT_BYTES, Job, JobResult
 from evalplus_ng.sandbox import cgroup, rootfs
 from evalplus_ng.sandbox.jail import Mode, bubblewrap_command, mode, package_home
-from evalplus_ng.sandbox.protocol import (
-    BROKEN,
-    CHILD_STATUSES,
-    CONTINUE,
-    DONE,
-    HEADER,
-    INDEX,
-    JOB,
-    OK_CODE,
-    PREFIX,
-    RUN,
-    SECONDS,
-    STATUSES,
-    STOP,
-    FrameError,
-    Kind,
-    Limits,
-    error_text,
-    parse,
-    read_frame,
-    scan,
-    split_body,
-    value_text,
-    widen,
-    write_frame,
-)
+from evalplus_ng.sandbox.protocol import JOB, FrameError, Limits, widen
+from evalplus_ng.sandbox.replies import JobJudge, Reading, Texts, converse
 from evalplus_ng.sandbox.rootfs import JAIL_ROOT, answer_keys, coverable, tmpfs_bytes
 from evalplus_ng.sandbox.supervisor import wall_cap
 from evalplus_ng.types import Wire
@@ -110,121 +86,6 @@ class _Memo:
 def _pickled_inputs(inputs: Sequence[Wire]) -> bytes:
     """The wire-encoded inputs as one pickle; the child decodes each input it runs."""
     return pickle.dumps(list(inputs), pickle.HIGHEST_PROTOCOL)
-
-
-class _JobJudge:
-    """The trusted comparison of outputs with a job's expected outputs (parent side only),
-    by the sandbox's :class:`~evalplus_ng.protocols.Judge`."""
-
-    def __init__(self, job: Job, texts: _Texts, judge: Judge) -> None:
-        assert job.expected is not None
-        self.job = job
-        self.expected = job.expected
-        self.texts = texts
-        self.judge = judge
-        # Identical JSON text is identical typed values, which ``check`` passes, except
-        # where NaN occurs (NaN != NaN inside sets and dict keys) or a task has its own
-        # oracle: those always take the full check.
-        self.by_text = judge.by_text(job.oracle)
-
-    def identical(self, index: int, payload: bytes) -> bool:
-        """The output's text is the expected output's text (so it passes)."""
-        return self.by_text and payload == self.texts.get(index) and b"NaN" not in payload
-
-    def check(self, index: int, value: Wire, seconds: float) -> tuple[Outcome, bool]:
-        """The outcome of a plain output and whether it passes, by the full comparison
-        (:meth:`evalplus_ng.protocols.Judge.check`). An output whose members collide in hash
-        (:class:`~evalplus_ng.serialize.Unjudgeable`) is refused unbuilt, as bad output."""
-        from evalplus_ng.serialize import Unjudgeable, decode
-
-        job = self.job
-        try:
-            passed = self.judge.check(job.oracle, decode(job.inputs[index]),
-                                      decode(self.expected[index]), decode(value), job.atol,
-                                      job.equality)
-        except Unjudgeable as exc:
-            return Outcome(Status.BAD_OUTPUT, None, f"unjudgeable output: {exc}", seconds), False
-        except Exception:
-            passed = False
-        return Outcome(Status.OK, value, None, seconds), passed
-
-
-class _Texts:
-    """JSON texts of expected outputs, each made when first compared (most jobs stop early)."""
-
-    def __init__(self, expected: Sequence[Wire]) -> None:
-        self.expected = expected
-        self.texts: list[bytes | None] = [None] * len(expected)
-
-    def get(self, index: int) -> bytes:
-        text = self.texts[index]
-        if text is None:
-            text = self.texts[index] = value_text(self.expected[index]).encode("ascii")
-        return text
-
-
-def _outcome(body: bytes, index: int, judge: _JobJudge | None,
-             allowed: Mapping[int, Kind]) -> tuple[Outcome, bool]:
-    """Parse one outcome body (untrusted) and judge it: ``(outcome, passed)``."""
-    (status, fault), seconds, payload = split_body(body, allowed)
-    if status is not Status.OK:
-        return Outcome(status, None, error_text(payload), seconds, fault), False
-    if judge is not None and judge.identical(index, payload):
-        return Outcome(Status.OK, judge.expected[index], None, seconds), True
-    try:
-        value = parse(payload.decode("ascii"))
-    except (ValueError, RecursionError) as exc:
-        return Outcome(Status.BAD_OUTPUT, None, f"malformed reply: {exc}", seconds), False
-    return _judged(judge, index, value, seconds)
-
-
-def _judged(judge: _JobJudge | None, index: int, value: Wire,
-            seconds: float) -> tuple[Outcome, bool]:
-    """A plain output's outcome, and whether it passes (never, without a judge)."""
-    if judge is None:
-        return Outcome(Status.OK, value, None, seconds), False
-    return judge.check(index, value, seconds)
-
-
-def _parse_run(frame: bytes, position: int, first: int,
-               judge: _JobJudge | None) -> tuple[list[Outcome], list[bool]]:
-    """Outcomes of a run of child frames (untrusted) from ``position`` on, judged;
-    ``first`` is the first one's input index.
-
-    Plain outputs (status OK) are parsed in place from one Latin-1 text of the whole
-    run (the child's encoder writes ASCII; other bytes can only spell strings that
-    ``\\u`` escapes spell too); anything else, and outputs the judge compares by
-    text, go through :func:`_outcome`. The supervisor relays whole frames only.
-    """
-    outcomes: list[Outcome] = []
-    passed: list[bool] = []
-    end = len(frame)
-    header, prefix, ok_code = HEADER.size, PREFIX, OK_CODE
-    unpack_header, unpack_seconds, scan_at = HEADER.unpack_from, SECONDS.unpack_from, scan
-    in_place = judge is None or not judge.by_text
-    text = frame.decode("latin-1") if in_place else ""
-    index = first
-    while position + header <= end:
-        (size,) = unpack_header(frame, position)
-        start = position + header
-        position = start + size
-        if in_place and size >= prefix and frame[start] == ok_code:
-            try:
-                value, stop = scan_at(text, start + prefix)
-            except (StopIteration, ValueError, RecursionError):
-                stop = -1
-            if stop == position:
-                seconds = unpack_seconds(frame, start + 1)[0]
-                outcome, ok = _judged(judge, index, value, seconds)
-                outcomes.append(outcome)
-                passed.append(ok)
-                index += 1
-                continue
-        outcome, ok = _outcome(frame[start:position], index, judge, CHILD_STATUSES)
-        outcomes.append(outcome)
-        passed.append(ok)
-        index += 1
-    return outcomes, passed
 
 
 class _Worker:
@@ -298,7 +159,7 @@ class _Worker:
         if self.process is None and not self.closed.is_set():
             self.process = self._start()
 
-    def run(self, payload: bytes, judge: _JobJudge | None, fail_fast: bool,
+    def run(self, payload: bytes, reading: Reading, fail_fast: bool,
             patience: float, max_timeouts: int | None = None,
             max_failures: int | None = None) -> JobResult:
         """Run a job, retrying once on a fresh supervisor if the supervisor itself fails."""
@@ -307,66 +168,14 @@ class _Worker:
                 raise SandboxError("the sandbox was closed")
             if self.process is None:  # a supervisor that died shows as a broken pipe
                 self.process = self._start()
+            process = self.process
+            assert process.stdin is not None and process.stdout is not None
             try:
-                return self._converse(self.process, payload, judge, fail_fast, patience,
-                                      max_timeouts, max_failures)
+                return converse(process.stdin.fileno(), process.stdout.fileno(), payload,
+                                reading, fail_fast, patience, max_timeouts, max_failures)
             except (FrameError, OSError, struct.error, IndexError, ValueError):
                 self.stop()  # the supervisor died or hung: start afresh
         raise SandboxError("sandbox supervisor failed twice on the same job")
-
-    @staticmethod
-    def _converse(process: subprocess.Popen[bytes], payload: bytes, judge: _JobJudge | None,
-                  fail_fast: bool, patience: float, max_timeouts: int | None = None,
-                  max_failures: int | None = None) -> JobResult:
-        assert process.stdin is not None and process.stdout is not None
-        fd_in, fd_out = process.stdin.fileno(), process.stdout.fileno()
-        write_frame(fd_in, payload)
-        outcomes: list[Outcome] = []
-        passed: list[bool] = []
-        stopped = False
-        timeouts = failures = 0
-        if fail_fast:
-            max_failures = 1
-        while True:
-            frame = read_frame(fd_out, time.monotonic() + patience, 1 << 31)
-            kind = frame[:1]
-            if kind == DONE:
-                (status, fault), seconds, text = split_body(frame[1:], STATUSES)
-                load = Outcome(status, None, None if status is Status.OK else error_text(text),
-                               seconds, fault)
-                return JobResult(load, tuple(outcomes), tuple(passed) if judge is not None else ())
-            if stopped:
-                continue  # outcomes the supervisor sent before it saw our "stop"
-            if kind not in (RUN, BROKEN):
-                raise ValueError("unknown frame from the supervisor")
-            if INDEX.unpack_from(frame, 1)[0] != len(outcomes):
-                raise ValueError("supervisor skipped an input")
-            start = 1 + INDEX.size
-            if kind == RUN:
-                got, oks = _parse_run(frame, start, len(outcomes), judge)
-                if judge is None and max_timeouts is None:
-                    outcomes += got
-                    passed += oks
-                    continue
-                for outcome, ok in zip(got, oks, strict=True):
-                    outcomes.append(outcome)
-                    passed.append(ok)
-                    timeouts += too_costly(outcome)
-                    failures += judge is not None and not ok
-                    if ((max_failures is not None and failures >= max_failures)
-                            or (max_timeouts is not None and timeouts >= max_timeouts)):
-                        write_frame(fd_in, STOP)
-                        stopped = True
-                        break
-                continue
-            outcome, ok = _outcome(frame[start:], len(outcomes), judge, STATUSES)
-            outcomes.append(outcome)
-            passed.append(ok)
-            timeouts += too_costly(outcome)
-            failures += judge is not None and not ok
-            stopped = ((max_failures is not None and failures >= max_failures)
-                       or (max_timeouts is not None and timeouts >= max_timeouts))
-            write_frame(fd_in, STOP if stopped else CONTINUE)
 
     def stop(self) -> None:
         process, self.process = self.process, None
@@ -505,18 +314,30 @@ class Sandbox:
             "program": job.program,
         }
         payload = JOB + pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
-        judge = None
-        if job.expected is not None and self.judge is not None:
-            expected = job.expected
-            judge = _JobJudge(job, self._texts.get(expected, lambda: _Texts(expected)),
-                              self.judge)
         patience = self.limits.load_seconds + wall_cap(max(job.time_limits, default=0.0)) + 30.0
+        reading = self._reading(job)
         worker = self._idle.get()
         try:
-            return worker.run(payload, judge, job.fail_fast, patience,
+            return worker.run(payload, reading, job.fail_fast, patience,
                               job.max_timeouts, job.max_failures)
         finally:
             self._idle.put(worker)
+
+    def _reading(self, job: Job) -> Reading:
+        """How the parent reads ``job``'s outputs (:mod:`evalplus_ng.sandbox.replies`): judged
+        when it has expected outputs, each output within its allowance (a program's stdout
+        within its cap, as the child caps it)."""
+        if job.program:
+            cap = min(job.max_output_bytes or PROGRAM_OUTPUT_BYTES, self.limits.file_bytes - 1)
+        else:
+            cap = job.max_output_bytes or self.limits.output_bytes
+        if job.expected is None or self.judge is None:
+            return Reading(None, job.program, cap)
+        expected = job.expected
+        texts = self._texts.get(expected, lambda: Texts(expected, job.inputs, job.program))
+        if texts.inputs is not job.inputs or texts.program != job.program:
+            texts = Texts(expected, job.inputs, job.program)  # the same outputs, other inputs
+        return Reading(JobJudge(job, texts, self.judge), job.program, cap)
 
     def map(self, jobs: Iterable[Job],
             on_result: Callable[[int, JobResult], None] | None = None) -> Iterator[JobResult]:

@@ -1,9 +1,9 @@
 """The wire between the parent, its supervisors and their children.
 
 Frames (a 4-byte big-endian length, then a body), outcome bodies (a kind byte: the
-status, and for an error its fault; the seconds, then a JSON text or an error text), the
-kinds of message, the JSON text of outputs, and :class:`Limits`, which all three
-processes share. See :mod:`evalplus_ng.sandbox` for who sends what.
+status, and for an error its fault; the seconds, then a JSON text, a program's stdout or
+an error text), the kinds of message, the JSON text of outputs, and :class:`Limits`,
+which all three processes share. See :mod:`evalplus_ng.sandbox` for who sends what.
 """
 
 from __future__ import annotations
@@ -156,8 +156,13 @@ def outcome_body(status: Status, seconds: float, text: str | None = None,
     return CODES[status, fault] + SECONDS.pack(seconds) + payload
 
 
-def split_body(body: bytes, allowed: Mapping[int, Kind]) -> tuple[Kind, float, bytes]:
-    """Kind, seconds and payload of an outcome body; anything malformed is bad output.
+#: Bytes as frames are read: whole, or a view on a part of some.
+Bytes = bytes | bytearray | memoryview
+
+
+def split_body(body: Bytes, allowed: Mapping[int, Kind]) -> tuple[Kind, float, Bytes]:
+    """Kind, seconds and payload of an outcome body (the payload a view where ``body`` is
+    one); anything malformed is bad output.
 
     ``allowed`` maps the kind bytes the sender may use to their kinds.
     """
@@ -167,8 +172,8 @@ def split_body(body: bytes, allowed: Mapping[int, Kind]) -> tuple[Kind, float, b
     return kind, SECONDS.unpack_from(body, 1)[0], body[PREFIX:]
 
 
-def error_text(payload: bytes) -> str:
-    return payload.decode("utf-8", "replace")
+def error_text(payload: Bytes) -> str:
+    return str(payload, "utf-8", "replace")
 
 
 def describe_error(exc: BaseException) -> str:

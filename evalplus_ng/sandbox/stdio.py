@@ -16,6 +16,8 @@ reaches the next, as when a judge starts ``python main.py`` once per test. Here 
   with ``SIGXFSZ`` ignored: a write past it fails, and an output over the cap is an
   :attr:`~evalplus_ng.records.Fault.TOO_LARGE` error, read by no one (a flood costs a
   file of that size, never memory);
+* sends what stdout holds as it is, bytes for bytes (the parent reads it as UTF-8 text:
+  :mod:`.replies`; stdout that is not UTF-8 is a wrong answer);
 * ends the program as CPython ends ``python main.py``: ``atexit`` handlers run, then
   ``sys.stdout`` (whatever the program made it) and the original stdout are flushed;
   ``os._exit`` ends it on the spot with nothing flushed (it raises here, so the output
@@ -59,7 +61,6 @@ from evalplus_ng.sandbox.protocol import (
     SECONDS,
     Limits,
     describe_error,
-    value_text,
 )
 
 #: Taken at import, before any program runs (it may rebind ``os._exit``).
@@ -179,7 +180,7 @@ def run_program(message: dict[str, Any], start: int, fd: int, limits: Limits) ->
     # Own references, taken before the program runs: one that patches builtins or these
     # modules garbles at most its own reply, never the framing.
     length, write, view_of, clock, is_a = len, os.write, memoryview, time.process_time, isinstance
-    fstat, pread, header, stamp, text_of = os.fstat, os.pread, HEADER.pack, SECONDS.pack, value_text
+    fstat, pread, header, stamp = os.fstat, os.pread, HEADER.pack, SECONDS.pack
     describe = describe_error
     ok, raised, deep, large, bad = (CODES[Status.OK, None], CODES[Status.ERROR, Fault.RAISED],
                                     CODES[Status.ERROR, Fault.RECURSION],
@@ -254,6 +255,5 @@ def run_program(message: dict[str, Any], start: int, fd: int, limits: Limits) ->
                 break
             chunks.append(chunk)
             offset += length(chunk)
-        output = b"".join(chunks).decode("utf-8", "surrogateescape")
-        send(ok + stamp(seconds) + text_of(output).encode("ascii"))
+        send(ok + stamp(seconds) + b"".join(chunks))  # its own bytes: the parent reads them
     _EXIT(0)
