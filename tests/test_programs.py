@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
+import subprocess
+import tempfile
 import uuid
 from pathlib import Path
 from typing import Any
@@ -374,3 +378,41 @@ def test_evaluate_a_samples_file_of_programs(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["evaluate", "--dataset", str(tasks), "--samples",
                                        str(samples), "--suite", "mini"])
     assert result.exit_code == 2 and "program tasks are judged" in result.output
+
+
+AS_USER = """
+import json, sys
+from evalplus_ng.records import Job
+from evalplus_ng.sandbox import Limits, Sandbox
+from evalplus_ng.serialize import encode
+job = Job(code=sys.argv[1], entry_point="", inputs=[encode("1 2\\n"), encode("40 2\\n")],
+          time_limits=[5.0, 5.0], program=True)
+with Sandbox(1, Limits(memory_bytes=1 << 30, load_seconds=5.0)) as box:
+    result = box.run(job)
+print(json.dumps([[o.status.value, o.error] for o in result.outcomes]))
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="switching to another uid needs root")
+def test_a_program_runs_for_an_ordinary_user(jail: str) -> None:
+    # The child's Python-level guards (an ordinary user's) replaced os.unlink, which the
+    # child itself uses to hand a program its stdin: every test was "input not given".
+    from test_jail import _runner_for
+
+    from evalplus_ng.sandbox.jail import MODE_VARIABLE
+
+    uid = 65534
+    folder = Path(tempfile.mkdtemp(prefix="evalplus-ng-user-"))
+    try:
+        folder.chmod(0o755)
+        runner = _runner_for(uid, folder)
+        if runner is None:
+            pytest.skip(f"no Python 3.11 with evalplus_ng that uid {uid} can run here")
+        command, env = runner
+        done = subprocess.run([*command, "-c", AS_USER, ADD], env={**env, MODE_VARIABLE: jail},
+                              cwd=folder, user=uid, group=uid, extra_groups=[],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == [["ok", None], ["ok", None]]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

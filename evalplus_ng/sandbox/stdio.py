@@ -63,6 +63,11 @@ from evalplus_ng.sandbox.protocol import (
     describe_error,
 )
 
+#: Taken at import, before a child confines itself: as an ordinary user the child's
+#: Python-level guards replace ``os.unlink`` (the jail, not the guard, keeps it inside
+#: its folder).
+_UNLINK = os.unlink
+
 #: Taken at import, before any program runs (it may rebind ``os._exit``).
 _EXIT = os._exit
 
@@ -127,7 +132,7 @@ def _regular_file(name: str, data: bytes = b"") -> int:
     """A new file in the working folder holding ``data``, unlinked at once; its descriptor,
     at offset 0."""
     fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    os.unlink(name)
+    _UNLINK(name)
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
