@@ -527,9 +527,11 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         raise click.BadParameter(f"{suite!r} is neither a suite name ({names}) nor a file",
                                  param_hint="--suite")
     named = click.get_current_context().get_parameter_source("artifacts")
-    if named is not click.core.ParameterSource.DEFAULT and not artifacts.is_dir():
+    if (suite == AUTO and named is not click.core.ParameterSource.DEFAULT
+            and not artifacts.is_dir()):
         # The default folder may be missing (then --suite auto judges the base tests); a
-        # folder the user names must not quietly give a base-only run.
+        # folder the user names must not quietly give a base-only run (a suite named
+        # from it fails on its own, naming the suite's file).
         raise click.BadParameter(f"{artifacts}: no such folder (where `augment` wrote its "
                                  "suites)", param_hint="--artifacts")
     if results is not None:

@@ -186,6 +186,7 @@ def test_evaluate_judges_base_and_plus_by_default_when_augment_made_a_plus_suite
     document = json.loads((tmp_path / "s.evalplus-ng.plus.json").read_text())
     assert document["evalplus_ng"]["suite"] == "plus"
     # Without a plus suite in the artifacts folder: the base tests, and the user is told so.
+    (tmp_path / "empty").mkdir()
     result = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--artifacts",
                                        str(tmp_path / "empty"), "-j", "1"])
     assert result.exit_code == 0, result.output
