@@ -7,13 +7,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
+from asuser import ordinary_user
 from click.testing import CliRunner
-from test_jail import _runner_for
 
 from evalplus_ng.cli import main
 from evalplus_ng.judge import JUDGE
@@ -182,27 +180,16 @@ print(json.dumps({"mode": box.mode.value, "passed": [r.all_passed for r in resul
 def test_an_ordinary_users_chain_learns_nothing_either(jail: str) -> None:
     # As an ordinary user every child has the user's uid: /proc's hidepid could not tell
     # them apart, but a child alone in its pid namespace still sees only itself.
-    uid = 65534
-    folder = Path(tempfile.mkdtemp(prefix="evalplus-ng-user-"))
-    try:
-        folder.chmod(0o755)
-        runner = _runner_for(uid, folder)
-        if runner is None:
-            pytest.skip(f"no Python 3.11 with evalplus_ng that uid {uid} can run here")
-        command, env = runner
-        tests = folder / "tests"
+    with ordinary_user() as user:
+        tests = user.folder / "tests"
         shutil.copytree(Path(__file__).parent, tests,
                         ignore=shutil.ignore_patterns("__pycache__"))
-        env = {**env, "PYTHONPATH": os.pathsep.join([str(tests), env["PYTHONPATH"]])}
-        done = subprocess.run([*command, "-c", AS_USER, str(len(ANSWERS) + 2), str(tests)],
-                              env={**env, MODE_VARIABLE: jail}, cwd=folder, user=uid,
-                              group=uid, extra_groups=[], capture_output=True, text=True,
-                              timeout=300)
+        path = os.pathsep.join([str(tests), user.env["PYTHONPATH"]])
+        done = user.run(["-c", AS_USER, str(len(ANSWERS) + 2), str(tests)],
+                        {"PYTHONPATH": path, MODE_VARIABLE: jail})
         assert done.returncode == 0, done.stderr
         found = json.loads(done.stdout.strip().splitlines()[-1])
         assert found == {"mode": jail, "passed": [False] * (len(ANSWERS) + 2), "blind": True}
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 #: Asks the kernel for ids that count what was made on the whole machine: the working

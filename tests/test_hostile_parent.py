@@ -13,10 +13,8 @@ from __future__ import annotations
 import json
 import os
 import runpy
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -387,24 +385,13 @@ def test_an_attack_on_the_parents_memory_is_bounded(tmp_path: Path, jail: str,
     _bounded(tmp_path, name)
 
 
-# Not the checker task: a program cannot be given its stdin under an ordinary user's
-# supervisor (its Python guards refuse the unlink of the stdin file: every test is
-# "input not given"), whatever its output.
 @pytest.mark.skipif(os.geteuid() != 0, reason="running as another uid needs root")
-@pytest.mark.parametrize("name", [name for name in MEMORY_ATTACKS if name != "checker_flood"])
+@pytest.mark.parametrize("name", MEMORY_ATTACKS)
 def test_an_attack_on_the_parents_memory_is_bounded_for_an_ordinary_user(name: str) -> None:
-    from test_jail import _runner_for
+    from asuser import ordinary_user
 
-    uid = 65534
-    folder = Path(tempfile.mkdtemp(prefix="evalplus-ng-user-"))
-    try:
-        folder.chmod(0o755)
-        runner = _runner_for(uid, folder)
-        if runner is None:
-            pytest.skip(f"no Python 3.11 with evalplus_ng that uid {uid} can run here")
-        _bounded(folder, name, (uid, *runner))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    with ordinary_user() as user:
+        _bounded(user.folder, name, (user.uid, user.python, user.env))
 
 
 # --------------------------------------------------------------------------- the pieces

@@ -12,9 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import subprocess
-import tempfile
 import uuid
 from pathlib import Path
 from typing import Any
@@ -397,22 +394,11 @@ print(json.dumps([[o.status.value, o.error] for o in result.outcomes]))
 def test_a_program_runs_for_an_ordinary_user(jail: str) -> None:
     # The child's Python-level guards (an ordinary user's) replaced os.unlink, which the
     # child itself uses to hand a program its stdin: every test was "input not given".
-    from test_jail import _runner_for
+    from asuser import ordinary_user
 
     from evalplus_ng.sandbox.jail import MODE_VARIABLE
 
-    uid = 65534
-    folder = Path(tempfile.mkdtemp(prefix="evalplus-ng-user-"))
-    try:
-        folder.chmod(0o755)
-        runner = _runner_for(uid, folder)
-        if runner is None:
-            pytest.skip(f"no Python 3.11 with evalplus_ng that uid {uid} can run here")
-        command, env = runner
-        done = subprocess.run([*command, "-c", AS_USER, ADD], env={**env, MODE_VARIABLE: jail},
-                              cwd=folder, user=uid, group=uid, extra_groups=[],
-                              capture_output=True, text=True, timeout=300)
+    with ordinary_user() as user:
+        done = user.run(["-c", AS_USER, ADD], {MODE_VARIABLE: jail})
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout) == [["ok", None], ["ok", None]]
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
