@@ -171,6 +171,6 @@ def program_sandbox(marker: str) -> Iterator[Sandbox]:
     """One worker (a gigabyte, five seconds to load), tagged with ``marker`` for
     :func:`test_sandbox._leftovers`."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(corpus.MARK, marker)
+        corpus.tag(patch, marker)
         with Sandbox(1, Limits(memory_bytes=1 << 30, load_seconds=5.0), judge=JUDGE) as box:
             yield box

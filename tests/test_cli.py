@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -171,11 +172,29 @@ def test_evaluate_takes_evalplus_flag_names(tmp_path: Path) -> None:
         ('{"task_id": "HumanEval/53"}\n', ":1: missing or non-string 'completion'"),
         ('["HumanEval/53"]\n', ":1: expected a JSON object"),
         ("", ": no samples in file"),
+        # Every bad shape of a line: one line naming it, never a traceback.
+        ('{"task_id": "HumanEval/53", "completion": "x"}\n{"task_id": "HumanEval/53", '
+         '"completion": ' + "[" * 100_000 + "]" * 100_000 + "}\n",
+         ":2: invalid JSON: nested too deeply"),
+        ('{"task_id": "HumanEval/53", "completion": "x", "meta": '
+         + '{"a": ' * 100_000 + "1" + "}" * 100_001 + "\n", ":1: invalid JSON: nested too deeply"),
+        ("[" * 100_000 + "\n", ":1: invalid JSON: nested too deeply"),
+        ('{"task_id": "HumanEval/53", "completion": 1' + "0" * 5000 + "}\n",
+         ":1: invalid JSON: Exceeds the limit"),
+        ('{"task_id": "HumanEval/53", "completion": 5}\n', ":1: missing or non-string"),
+        ('{"task_id": "HumanEval/53", "completion": ["x"]}\n', ":1: missing or non-string"),
+        ('{"task_id": 53, "completion": "x"}\n', ":1: missing or non-string 'task_id'"),
+        ('{"task_id": ["HumanEval/53"], "completion": "x"}\n', ":1: missing or non-string"),
+        ('"HumanEval/53"\n', ":1: expected a JSON object"),
+        ('{"task_id": "HumanEval/53", "completion": "x"}\n\x00\n', ":2: invalid JSON"),
+        (b'{"task_id": "HumanEval/53", "completion": "x"}\n\n{"a": "\xff"}\n',
+         ":3: not UTF-8 at byte 8"),
     ],
 )
-def test_bad_samples_file_is_one_line_exit_2(tmp_path: Path, content: str, problem: str) -> None:
+def test_bad_samples_file_is_one_line_exit_2(tmp_path: Path, content: str | bytes,
+                                             problem: str) -> None:
     samples = tmp_path / "bad.jsonl"
-    samples.write_text(content, encoding="utf-8")
+    samples.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     code, _, err = _run("evaluate", "--samples", str(samples))
     assert code == 2
     lines = err.strip().splitlines()
@@ -422,3 +441,58 @@ def test_a_samples_folder_in_evalplus_layout_is_judged_like_its_jsonl(tmp_path: 
     (folder / "HumanEval_53" / "3.py").write_bytes(b"\xff\xfe\x00")
     code, _, err = _run("evaluate", "--samples", str(folder), "-j", "1")
     assert code == 2 and "HumanEval_53/3.py" in err and "cannot read" in err
+
+
+def _private(path: Path, text: str) -> Path:
+    """A file only its owner may read (a key, someone's notes)."""
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o600)
+    return path
+
+
+@pytest.mark.parametrize("planted", ["link to a file", "link to a folder", "fifo", "folder"])
+def test_a_samples_folder_is_read_for_its_own_files_only(tmp_path: Path, planted: str) -> None:
+    # A link in a samples folder (from an archive, say) would have the run read a file
+    # elsewhere, run it and copy it into the results: one line naming it, nothing judged.
+    secret = "def add(x: int, y: int):\n    return 'the content of a private file'\n"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    _private(elsewhere / "key.py", secret)
+    folder = tmp_path / "samples"
+    (folder / "HumanEval_53").mkdir(parents=True)
+    (folder / "HumanEval_53" / "0.py").write_text("def add(x: int, y: int):\n" + CORRECT,
+                                                  encoding="utf-8")
+    if planted == "link to a file":
+        bad = folder / "HumanEval_53" / "1.py"
+        bad.symlink_to(elsewhere / "key.py")
+    elif planted == "link to a folder":
+        bad = folder / "HumanEval_2"
+        bad.symlink_to(elsewhere, target_is_directory=True)
+    elif planted == "fifo":  # read, it would wait forever for a writer
+        bad = folder / "HumanEval_53" / "1.py"
+        os.mkfifo(bad)
+    else:
+        bad = folder / "HumanEval_53" / "1.py"
+        bad.mkdir()
+    code, out, err = _run("evaluate", "--samples", str(folder), "-j", "1", "--no-sanitize")
+    assert code == 2, out
+    assert err.strip().splitlines() == [
+        f"error: {bad}: a link or not a regular file: a samples folder is read for its own "
+        "files only"]
+    assert not list(folder.glob("*.json"))
+
+
+def test_a_folder_of_samples_files_takes_no_link(tmp_path: Path) -> None:
+    from evalplus_ng.errors import InputError
+    from evalplus_ng.tasks.samples import sample_files
+
+    folder = tmp_path / "samples"
+    folder.mkdir()
+    _samples(folder / "a.jsonl", [{"task_id": "HumanEval/53", "completion": CORRECT}])
+    assert sample_files(folder) == [folder / "a.jsonl"]
+    row = json.dumps({"task_id": "HumanEval/53", "solution": "a private program"})
+    (folder / "b.jsonl").symlink_to(_private(tmp_path / "private.jsonl", row + "\n"))
+    with pytest.raises(InputError, match=r"b\.jsonl: a link or not a regular file"):
+        sample_files(folder)
+    # A file named by the user is read through a link: the user chose it.
+    assert sample_files(folder / "b.jsonl") == [folder / "b.jsonl"]

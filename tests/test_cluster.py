@@ -13,12 +13,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sandboxmark
 import test_sandbox as corpus  # the hostile corpus (tests/ is on the path, as pytest runs)
 from click.testing import CliRunner
 
@@ -43,7 +45,9 @@ class Cluster:
         environment: those are found by the log files they hold open in the folder."""
         found = []
         for entry in Path("/proc").iterdir():
-            if entry.name.isdigit() and _uses(entry, folder):
+            # Not this process, the driver: it keeps Ray's event logs of the first cluster
+            # it joined open in that cluster's folder.
+            if entry.name.isdigit() and int(entry.name) != os.getpid() and _uses(entry, folder):
                 found.append(int(entry.name))
         return found
 
@@ -422,6 +426,25 @@ def test_a_sample_on_a_ray_worker_cannot_see_rays_folder() -> None:
     assert seen == [] and visible > 0  # /tmp is there, Ray's folder below it is not
 
 
+def test_a_sample_on_a_ray_worker_sees_only_the_allow_list() -> None:
+    # The node's daemons and workers hold a key (as the shell that started Ray would):
+    # the supervisors a worker starts do not pass it on.
+    from evalplus_ng.backend.cluster import RayExecutor
+    from evalplus_ng.records import Job
+    from evalplus_ng.sandbox.environ import NAMES
+
+    secret = f"sk-{uuid.uuid4().hex}"
+    code = ("import os\ndef f(x):\n"
+            "    return sorted(f'{k}={v}' for k, v in os.environ.items())\n")
+    with _one_node(OPENAI_API_KEY=secret) as made, RayExecutor(made.address) as executor:
+        (result,) = list(executor.map([Job(code=code, entry_point="f", inputs=[[1]],
+                                           time_limits=[10.0])]))
+    assert result.outcomes and result.outcomes[0].value is not None, result
+    variables = result.outcomes[0].value
+    assert secret not in json.dumps(variables)
+    assert {line.split("=", 1)[0] for line in variables} - {"TMPDIR", "PWD"} == set(NAMES)
+
+
 # The hostile corpus and its surroundings (tests/test_sandbox.py), here run by Ray workers.
 surroundings = corpus.surroundings
 marker = corpus.marker
@@ -438,7 +461,7 @@ def test_the_hostile_corpus_on_ray_workers_is_contained_and_leaves_nothing(
     for name in corpus.CONTAINED:
         jobs += [corpus._job(surroundings.code(name)), corpus._job(corpus.GOOD)]
     # The marker reaches the Ray daemons, their workers, and the workers' sandboxes.
-    with _one_node(2, **{corpus.MARK: marker}) as made:
+    with _one_node(2, **sandboxmark.variables(marker)) as made:
         with RayExecutor(made.address, corpus.FAST) as executor:
             results = list(executor.map(jobs))
         assert all(result.all_passed for result in results[::2])

@@ -23,6 +23,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+import sandboxmark
 import test_sandbox as corpus  # the hostile corpus (tests/ is on the path, as pytest runs)
 from click.testing import CliRunner
 
@@ -30,7 +31,8 @@ from evalplus_ng.cli import main
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.records import Job
 from evalplus_ng.sandbox import Limits, Sandbox, cgroup, rootfs
-from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode, package_home
+from evalplus_ng.sandbox.environ import NAMES, package_home
+from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode
 from evalplus_ng.sandbox.pool import sweep_folders
 from evalplus_ng.sandbox.rootfs import answer_keys
 from evalplus_ng.serialize import encode
@@ -121,7 +123,7 @@ def test_nothing_outlives_evaluate_stopped_mid_run(how: signal.Signals, jail: st
                                            .replace("def f(x)", f"def {name}(*args)")}) + "\n"
                                for n, name in ((0, "has_close_elements"), (2, "truncate_number"))))
     before = {p.name for p in Path("/tmp").glob("evalplus-ng-sandbox-*")}
-    env = dict(os.environ, EVALPLUS_NG_SANDBOX_TEST_MARK=marker)
+    env = {**os.environ, **sandboxmark.variables(marker)}
     tool = subprocess.Popen(
         [sys.executable, "-m", "evalplus_ng.cli", "evaluate", "--samples", str(samples),
          "--suite", "base", "-j", "1", "--min-time-limit", "30",
@@ -373,7 +375,8 @@ print(json.dumps(found))
 @requires_root
 def test_an_ordinary_user_gets_the_same_jail(jail: str) -> None:
     """A supervisor started by an unprivileged uid (through a user namespace): no
-    capability, nothing of the machine's files to read or write, no vsock socket."""
+    capability, nothing of the machine's files to read or write, no vsock socket, no
+    variable of the user's (an API key) but the sandbox's allow-list."""
     uid = 65534
     folder = Path(tempfile.mkdtemp(prefix="evalplus-ng-user-"))
     try:
@@ -400,11 +403,14 @@ def test_an_ordinary_user_gets_the_same_jail(jail: str) -> None:
             "drop": (HOSTILE / "write_world_writable.py").read_text().replace(
                 "__DROP__", str(drop)),
             "vsock": (HOSTILE / "vsock_socket.py").read_text(),
+            "env": ("import os\ndef f(x):\n"
+                    "    return sorted(f'{k}={v}' for k, v in os.environ.items())\n"),
         }
+        secret = f"sk-{uuid.uuid4().hex}"
         done = subprocess.run([*command, "-c", AS_USER, json.dumps(codes)],
-                              env={**env, MODE_VARIABLE: jail}, cwd=folder, user=uid,
-                              group=uid, extra_groups=[], capture_output=True, text=True,
-                              timeout=300)
+                              env={**env, MODE_VARIABLE: jail, "OPENAI_API_KEY": secret},
+                              cwd=folder, user=uid, group=uid, extra_groups=[],
+                              capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         found = json.loads(done.stdout)
         assert found.pop("mode") == jail
@@ -413,6 +419,10 @@ def test_an_ordinary_user_gets_the_same_jail(jail: str) -> None:
         assert found["own"] == ["ok", "FileNotFoundError", None]
         assert found["drop"][0] == "error" and "Error" in found["drop"][2]
         assert found["vsock"][0] == "error" and "PermissionError" in found["vsock"][2]
+        status, variables, _ = found["env"]
+        assert status == "ok" and secret not in json.dumps(variables)
+        names = {line.split("=", 1)[0] for line in variables}
+        assert names - {"TMPDIR", "PWD"} == set(NAMES), sorted(names)
         assert list(drop.iterdir()) == []
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -277,7 +277,7 @@ HOSTILE = {
 def test_hostile_programs_get_a_verdict_and_leave_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     marker = uuid.uuid4().hex
-    monkeypatch.setenv(corpus.MARK, marker)
+    corpus.tag(monkeypatch, marker)
     with Sandbox(1, Limits(memory_bytes=1 << 30, load_seconds=5.0), judge=JUDGE) as box:
         for name, (code, status, fault) in HOSTILE.items():
             result = _run(box, code, fail_fast=True, limit=0.25, max_output_bytes=1 << 20)

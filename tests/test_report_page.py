@@ -5,6 +5,7 @@ page's script ran (tables sorted by a click, a cell opened by a link)."""
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from evalplus_ng.report.board import SuiteFacts, board, dataset_of, pass_at_ks
 from evalplus_ng.report.matrix import CODE_CHARS, Failure, cells, first_failures
 from evalplus_ng.report.models import ModelInfo, ModelsFormatError, metadata_keys, model_infos
 from evalplus_ng.report.page import cell_id
-from evalplus_ng.report.render import markdown
+from evalplus_ng.report.render import markdown, md_text, md_url
 from evalplus_ng.report.summary import DuplicateResultsError, judged_file
 
 HOSTILE = "def add(x, y):\n    return '</pre><script>document.title = \"pwned\"</script>'\n"
@@ -335,3 +336,44 @@ def test_page_sorts_opens_cells_and_holds_the_markdown_in_chromium(
     assert re.search(r'<details class="tasks" id="tasks-humaneval" open="">', dom)
     assert "first failing input: <code>(-3, 4)</code>" in opened.group(2)
     assert "&lt;/pre&gt;&lt;script&gt;" in opened.group(2)
+
+
+#: Model names (from results files' names: no "/") and a task id that would be Markdown:
+#: a cell boundary, HTML, a link, emphasis, code, an image, a line break.
+MARKUP_NAMES = ("a|b", "<img src=x onerror=alert(1)>", "[link](https:e.example)",
+                "*em* _em_ __init__", "`code`", "![img](x.png)", "two\nlines ~~gone~~")
+MARKUP_TASK = "T|<i>1<i>_x_"
+
+
+def test_report_md_shows_names_as_written_and_no_markup_of_theirs(tmp_path: Path) -> None:
+    markdown_it = pytest.importorskip("markdown_it")
+    rows = [_entry(MARKUP_TASK, "pass", "pass"), _entry(MARKUP_TASK, "pass", "fail")]
+    for name in MARKUP_NAMES:
+        _write(tmp_path / "results" / f"{name}_eval_results.json", _results("humaneval", rows))
+    result = CliRunner().invoke(main, ["report", str(tmp_path / "results"), "--out",
+                                       str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    parser = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough")
+    tokens = parser.parse(text)
+    assert not [t for t in tokens if t.type == "html_block"]
+    # Every cell of every table: text alone (strong text is the total row's own "all").
+    cells = [tokens[i + 1] for i, t in enumerate(tokens) if t.type in ("td_open", "th_open")]
+    markup = [(c.content, child.type) for c in cells for child in c.children or []
+              if child.type not in ("text", "strong_open", "strong_close")]
+    assert markup == []
+    assert {c.content for c in cells if "strong_open" in [x.type for x in c.children or []]
+            } == {"**all**"}
+    # Each name is one cell, shown as written (a line break as a space).
+    shown = {html.unescape(parser.renderInline(c.content)) for c in cells}
+    assert {name.replace("\n", " ") for name in MARKUP_NAMES} <= shown
+    assert MARKUP_TASK in shown
+
+
+def test_markdown_escapes_markup_and_keeps_words_whole() -> None:
+    assert md_text("TheBloke_Manticore-13B_ALPACA") == "TheBloke_Manticore-13B_ALPACA"
+    assert md_text("_em_ __init__ a*b") == r"\_em\_ \_\_init\_\_ a\*b"
+    assert md_text("<a href=x>[y](z)</a>|`c`~\\") == r"\<a href=x\>\[y\](z)\</a\>\|\`c\`\~\\"
+    assert md_text("one\r\ntwo\nthree") == "one two three"
+    # A link's destination ends at no character of its own, and breaks no table row.
+    assert md_url("https://e.example/a b)c|d<e>`") == "https://e.example/a%20b%29c%7Cd%3Ce%3E%60"

@@ -25,11 +25,12 @@ from pathlib import Path
 from typing import NamedTuple, cast
 
 import pytest
+from sandboxmark import MARK, marking  # tests/ is on the path, as pytest runs
 
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.judge import JUDGE, check
 from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Fault, Job, JobResult, Status
-from evalplus_ng.sandbox import UID_BASE, Limits, Sandbox
+from evalplus_ng.sandbox import UID_BASE, Limits, Sandbox, environ
 from evalplus_ng.sandbox.zygote import Zygote
 from evalplus_ng.serialize import decode, dumps, encode, loads
 from evalplus_ng.types import Wire
@@ -47,8 +48,6 @@ LIMIT = 0.5
 FAST = Limits(memory_bytes=1 << 30, load_seconds=2.0)
 #: Wall-time bound that proves a limit was enforced (far above every limit used).
 WALL_SECONDS = 10.0
-#: Environment variable that tags the processes a test's sandbox starts (see _leftovers).
-MARK = "EVALPLUS_NG_SANDBOX_TEST_MARK"
 
 GOOD = "def f(x):\n    return x + 1\n"
 
@@ -139,11 +138,18 @@ def _wait_for_no_leftovers(marker: str, seconds: float = 5.0) -> list[_Process]:
     return found
 
 
+def tag(patch: pytest.MonkeyPatch, value: str) -> None:
+    """Tag every sandbox process started from now on with ``value``: the environment the
+    sandbox gives them (an allow-list) gets :data:`MARK` (:mod:`sandboxmark`)."""
+    patch.setenv(MARK, value)
+    patch.setattr(environ, "child_environment", marking(environ.child_environment))
+
+
 @pytest.fixture
 def marker(monkeypatch: pytest.MonkeyPatch) -> str:
-    """Tag every supervisor started during the test (they copy the environment)."""
+    """Tag every supervisor started during the test."""
     value = uuid.uuid4().hex
-    monkeypatch.setenv(MARK, value)
+    tag(monkeypatch, value)
     return value
 
 
@@ -154,7 +160,7 @@ def sandbox() -> Iterator[Sandbox]:
     Its own marker keeps its supervisor out of other tests' leftover counts.
     """
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(MARK, uuid.uuid4().hex)
+        tag(patch, uuid.uuid4().hex)
         with Sandbox(1, FAST, judge=JUDGE) as box:
             yield box
 

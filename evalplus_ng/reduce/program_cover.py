@@ -4,8 +4,9 @@ program that each test's stdin makes it run, measured with coverage.py.
 The reference is trusted (as a function's ground truth is to :mod:`.cover`), but a whole
 program reads stdin, writes stdout, calls ``exit()`` and may raise the recursion limit or
 start a thread: run in this process it would disturb it. So the measurement runs in a
-driver process of its own (``python -m evalplus_ng.reduce.program_cover``, its hash seed
-fixed), which forks a fresh child per test, as the sandbox does per input
+driver process of its own (``python -m evalplus_ng.reduce.program_cover``, in the
+sandbox's environment, :mod:`evalplus_ng.sandbox.environ`: its hash seed fixed), which
+forks a fresh child per test, as the sandbox does per input
 (:mod:`evalplus_ng.sandbox.stdio`, whose way of running a program as ``__main__`` and
 ending it as the interpreter does is reused here): the child gets the input as stdin in a
 regular file, its stdout and stderr go nowhere, coverage.py measures it (branch mode) and
@@ -33,7 +34,7 @@ from typing import Any
 import coverage
 
 from evalplus_ng.reduce.cover import branch_lines
-from evalplus_ng.sandbox.jail import package_home
+from evalplus_ng.sandbox.environ import sandbox_environment
 from evalplus_ng.sandbox.protocol import Limits
 from evalplus_ng.sandbox.stdio import prepare_program_process, run_as_main
 
@@ -47,9 +48,6 @@ COVER_SECONDS = 20.0
 _GRACE_SECONDS = 5.0
 #: The memory a run may take (the sandbox's default cap).
 MEMORY_BYTES = Limits().memory_bytes
-#: The hash seed of the driver and its children (as the sandbox's): a reference whose
-#: path depends on the order of a set of strings runs the same way every time.
-HASH_SEED = "0"
 
 
 class _OutOfTime(BaseException):
@@ -62,15 +60,12 @@ def program_coverage(source: str, inputs: Sequence[str],
     it: ``("line", n)`` and ``("arc", a, b)`` goals."""
     if not inputs:
         return []
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in [package_home(), env.get("PYTHONPATH", "")]
-                                        if p)
-    env["PYTHONHASHSEED"] = HASH_SEED
     request = json.dumps({"source": source, "inputs": list(inputs), "seconds": seconds})
     with tempfile.TemporaryDirectory(prefix="evalplus-ng-progcover-") as folder:
         done = subprocess.run([sys.executable, "-m", "evalplus_ng.reduce.program_cover"],
                               input=request.encode("utf-8", "surrogateescape"),
-                              capture_output=True, cwd=folder, env=env, check=False)
+                              capture_output=True, cwd=folder, env=sandbox_environment(),
+                              check=False)
     if done.returncode != 0:
         raise RuntimeError(f"the coverage driver failed ({done.returncode}): "
                            f"{done.stderr.decode(errors='replace')[-2000:]}")

@@ -8,8 +8,10 @@ board gives the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from evalplus_ng.evaluation.evaluate import PASS_AT_K
 from evalplus_ng.generate.classes import KINDS
@@ -25,6 +27,29 @@ from evalplus_ng.report.summary import (
 
 #: Tasks listed in the table of the largest drops from base to plus.
 TOP_TASKS = 20
+
+#: How a text taken from the user's files (a model's name, a task id, a folder) is
+#: written into the Markdown or the page's text: as it is for the page, which escapes
+#: it itself; :func:`md_text` for the Markdown.
+Quote = Callable[[str], str]
+#: What Markdown reads as markup in a line of text or a table's cell; underscores only
+#: where they may start or end emphasis (not inside a word: ``TheBloke_Manticore`` stays).
+_MARKUP = re.compile(r"[\\`*\[\]<>|~]|(?<!\w)_++|_++(?!\w)")
+#: Line breaks: a cell or a list item is one line.
+_BREAKS = re.compile(r"[\r\n]+")
+
+
+def md_text(text: str) -> str:
+    """``text`` as Markdown shows it literally: no link, no HTML, no emphasis, no code,
+    no cell boundary (each character Markdown reads as markup is escaped), on one line."""
+    return _MARKUP.sub(lambda found: "".join(f"\\{c}" for c in found.group()),
+                       _BREAKS.sub(" ", text))
+
+
+def md_url(url: str) -> str:
+    """``url`` as a Markdown link's destination: what would end it or break its line or
+    table row percent-encoded."""
+    return quote(url, safe=":/?#[]@!$&'*+,;=%~")
 
 
 @dataclass(frozen=True)
@@ -235,33 +260,38 @@ def task_rates(tasks: Sequence[TaskRate], column: str = "plus") -> Table:
                        for t in tasks))
 
 
-def headline(report: Report) -> list[str]:
+def headline(report: Report, text: Quote = str) -> list[str]:
+    """The lines a benchmark's part opens with (``text``: :data:`Quote`)."""
     lines = [f"{report.files} results file(s), {len(report.rows)} model(s), "
              f"{len(report.tasks)} task(s), {sum(r.samples for r in report.rows)} samples "
              f"(on the base and plus suite where there is one)."]
     if report.datasets:
-        lines.append(f"Dataset: {', '.join(report.datasets)}.")
+        lines.append(f"Dataset: {', '.join(map(text, report.datasets))}.")
     if report.programs:
         lines.append(PROGRAMS_TEXT)
     for kind, digests in sorted(report.digests.items()):
         if len(digests) > 1:
-            lines.append(f"**Warning**: the {kind} results were judged with {len(digests)} "
+            lines.append(f"**Warning**: the {text(kind)} results were judged with {len(digests)} "
                          "different suites (their hashes differ): their pass rates do not "
                          "compare.")
     for row in report.rows:
         for kind, progress in sorted(row.partial.items()):
-            lines.append(f"**Warning**: partial results: {row.label} on the {kind} suite, "
-                         f"{progress}; its rates are over those alone.")
+            lines.append(f"**Warning**: partial results: {text(row.label)} on the "
+                         f"{text(kind)} suite, {text(progress)}; its rates are over those "
+                         "alone.")
     return lines
 
 
-def board_line(board: Board) -> str:
-    """What the page and the Markdown open with when several benchmarks are compared."""
-    names = ", ".join(f"{b.title} ({len(b.report.rows)} model(s))" for b in board.benchmarks)
+def board_line(board: Board, text: Quote = str) -> str:
+    """What the page and the Markdown open with when several benchmarks are compared
+    (``text``: :data:`Quote`)."""
+    names = ", ".join(f"{text(b.title)} ({len(b.report.rows)} model(s))"
+                      for b in board.benchmarks)
     return f"{board.files} results file(s) over {len(board.benchmarks)} benchmarks: {names}."
 
 
-def suite_lines(facts: SuiteFacts) -> list[str]:
+def suite_lines(facts: SuiteFacts, text: Quote = str) -> list[str]:
+    """What a benchmark's suite holds, as list items (``text``: :data:`Quote`)."""
     lines = []
     for name, table in (("plus", facts.plus_inputs), ("stress", facts.stress_inputs),
                         ("edge", facts.edge_inputs)):
@@ -274,11 +304,11 @@ def suite_lines(facts: SuiteFacts) -> list[str]:
     if facts.audit is not None:
         audit = facts.audit
         lines.append(f"- audit of the reference solutions: {len(facts.defective)} defective "
-                     f"({', '.join(facts.defective) or 'none'}); "
+                     f"({', '.join(map(text, facts.defective)) or 'none'}); "
                      f"{audit.get('unreviewed', 0)} finding(s) awaiting review, "
                      f"{audit.get('dismissed', 0)} dismissed after review")
-    lines += [f"- {line}" for line in facts.lines]
-    lines += [f"- {note}" for note in facts.notes]
+    lines += [f"- {text(line)}" for line in facts.lines]
+    lines += [f"- {text(note)}" for note in facts.notes]
     return lines
 
 
@@ -308,25 +338,26 @@ def leaderboard_title(benchmark: Benchmark) -> str:
 def _md_table(table: Table, links: Mapping[str, ModelInfo] | None = None) -> list[str]:
     def cell(text: str, column: str) -> str:
         info = (links or {}).get(text) if column == "model" else None
-        text = text.replace("|", "\\|")
-        return f"[{text}]({info.link})" if info is not None and info.link else text
+        if info is not None and info.link:
+            return f"[{md_text(text)}]({md_url(info.link)})"
+        return md_text(text)
 
     columns = list(table.columns)
     if table.groups:
         names = [title for title, span in table.groups for _ in range(span)]
         columns = [f"{group} {c}" if group else c for group, c in zip(names, columns,
                                                                       strict=True)]
-    rows = [*table.rows, *([("**all**", *table.total[1:])] if table.total else [])]
-    return ["| " + " | ".join(c.replace("|", "\\|") for c in columns) + " |",
+    rows = [*(tuple(cell(c, name) for c, name in zip(row, table.columns, strict=True))
+              for row in table.rows),
+            *([("**all**", *map(md_text, table.total[1:]))] if table.total else [])]
+    return ["| " + " | ".join(map(md_text, columns)) + " |",
             "|" + "---|" * len(columns),
-            *("| " + " | ".join(cell(c, name) for c, name in zip(row, table.columns,
-                                                                strict=True)) + " |"
-              for row in rows)]
+            *("| " + " | ".join(row) + " |" for row in rows)]
 
 
 def _md_benchmark(board: Board, benchmark: Benchmark, depth: str) -> list[str]:
     report, facts = benchmark.report, benchmark.facts
-    lines = [*headline(report), "", f"{depth} {leaderboard_title(benchmark)}", "",
+    lines = [*headline(report, md_text), "", f"{depth} {leaderboard_title(benchmark)}", "",
              *_md_table(leaderboard(board, benchmark), board.models), ""]
     note = pass_at_k_note(benchmark)
     if note:
@@ -342,8 +373,8 @@ def _md_benchmark(board: Board, benchmark: Benchmark, depth: str) -> list[str]:
         lines += [f"{depth} Per-task pass rates (all models' samples pooled)", "",
                   drops_text(report), "",
                   *_md_table(task_rates(dropped(report)[:TOP_TASKS], report.pooled)), ""]
-    lines += [f"{depth} The suite ({facts.folder})", "", *(suite_lines(facts) or ["- no files"]),
-              ""]
+    lines += [f"{depth} The suite ({md_text(facts.folder)})", "",
+              *(suite_lines(facts, md_text) or ["- no files"]), ""]
     return lines
 
 
@@ -355,8 +386,9 @@ def markdown(board: Board) -> str:
     if len(board.benchmarks) == 1:
         lines += _md_benchmark(board, board.benchmarks[0], "##")
         return "\n".join(lines)
-    lines += [board_line(board), "", "## Side by side (pass@1 unless named, %)", "",
+    lines += [board_line(board, md_text), "", "## Side by side (pass@1 unless named, %)", "",
               *_md_table(side_by_side(board), board.models), ""]
     for benchmark in board.benchmarks:
-        lines += [f"## {benchmark.title}", "", *_md_benchmark(board, benchmark, "###")]
+        lines += [f"## {md_text(benchmark.title)}", "",
+                  *_md_benchmark(board, benchmark, "###")]
     return "\n".join(lines)

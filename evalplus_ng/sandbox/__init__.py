@@ -50,10 +50,10 @@ as they stream, each output within its allowance, and parses and judges them
 The parent's own work on untrusted text (sanitizing samples) runs apart, in
 :mod:`.bounded`: trusted code in a worker process with CPU-time and memory limits.
 
-Imports run one way: ``protocol`` <- ``rootfs`` <- ``jail`` <- ``child`` <- ``supervisor`` <-
-``pool``; ``allowance`` <- ``replies`` <- ``pool``; ``protocol`` <- ``bounded``; ``zygote``
-and ``cgroup`` stand alone. Jobs and
-their results are records (:mod:`evalplus_ng.records`).
+Imports run one way: ``protocol`` <- ``rootfs`` <- ``environ`` <- ``jail`` <- ``child`` <-
+``supervisor`` <- ``pool``; ``allowance`` <- ``replies`` <- ``pool``; ``environ`` <-
+``bounded``; ``zygote`` and ``cgroup`` stand alone. Jobs and their results are records
+(:mod:`evalplus_ng.records`).
 """
 
 from __future__ import annotations

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import importlib
 import math
-import os
 import pickle
 import resource
 import signal
@@ -33,6 +32,7 @@ from typing import Any
 
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.records import Status
+from evalplus_ng.sandbox.environ import sandbox_environment
 from evalplus_ng.sandbox.protocol import FrameError, read_frame, write_frame
 
 #: Reply kinds, worker -> parent: a result (UTF-8 text follows), out of time or memory.
@@ -75,12 +75,10 @@ def _one_worker(function: str, items: Sequence[tuple[Any, ...]],
     """Results of a prefix of ``items`` from one worker: up to and including the first
     call that ends the worker (out of memory, or stuck past ``RLIMIT_CPU`` or the wall
     allowance), else all of them."""
-    home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in [home, os.environ.get("PYTHONPATH", "")] if p)}
     process = subprocess.Popen(
         [sys.executable, "-c", "from evalplus_ng.sandbox.bounded import serve; serve()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env=sandbox_environment())
     assert process.stdin is not None and process.stdout is not None
     results: list[str | Exceeded] = []
     try:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from evalplus_ng.sandbox import rootfs
+from evalplus_ng.sandbox.environ import sandbox_environment
 from evalplus_ng.sandbox.protocol import Limits
 from evalplus_ng.sandbox.zygote import Birth
 
@@ -391,11 +392,6 @@ def _bubblewrap() -> str | None:
     return path if done.returncode == 0 else None
 
 
-def package_home() -> str:
-    """The folder that holds the evalplus_ng package (a checkout, or site-packages)."""
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
 @functools.cache
 def namespaces_problem() -> str | None:
     """Why the namespaces jail cannot be made here (None: it can), found by making one in
@@ -403,13 +399,10 @@ def namespaces_problem() -> str | None:
     cheap), else a fresh interpreter (:func:`probe`)."""
     if threading.active_count() == 1:
         return _forked_probe(rootfs.plan(Limits()))
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in [package_home(), env.get("PYTHONPATH", "")]
-                                        if p)
     try:
         done = subprocess.run(
             [sys.executable, "-c", "from evalplus_ng.sandbox.jail import probe; probe()"],
-            capture_output=True, timeout=60, check=False, env=env, text=True)
+            capture_output=True, timeout=60, check=False, env=sandbox_environment(), text=True)
     except (OSError, subprocess.SubprocessError) as exc:
         return str(exc)
     if done.returncode == 0:

@@ -34,7 +34,8 @@ from evalplus_ng.pools import in_order
 from evalplus_ng.protocols import Judge
 from evalplus_ng.records import PROGRAM_OUTPUT_BYTES, Job, JobResult
 from evalplus_ng.sandbox import cgroup, rootfs
-from evalplus_ng.sandbox.jail import Mode, bubblewrap_command, mode, package_home
+from evalplus_ng.sandbox.environ import sandbox_environment
+from evalplus_ng.sandbox.jail import Mode, bubblewrap_command, mode
 from evalplus_ng.sandbox.protocol import JOB, FrameError, Limits, widen
 from evalplus_ng.sandbox.replies import JobJudge, Reading, Texts, converse
 from evalplus_ng.sandbox.rootfs import JAIL_ROOT, answer_keys, coverable, tmpfs_bytes
@@ -105,15 +106,8 @@ class _Worker:
         self.group: cgroup.Group | None = None
 
     def _start(self) -> subprocess.Popen[bytes]:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in [package_home(), env.get("PYTHONPATH", "")] if p
-        )
-        env.setdefault("OPENBLAS_NUM_THREADS", "1")
-        # One hash seed for every supervisor (its children inherit it): code whose answer
-        # depends on the order of a set of strings gets the same answer, and the same
-        # verdict, in every run and on every worker or node.
-        env["PYTHONHASHSEED"] = HASH_SEED
+        # Nothing of this process's environment (API keys...) reaches a sample.
+        env = sandbox_environment()
         command = [sys.executable, "-c",
                    "from evalplus_ng.sandbox.supervisor import main; main()"]
         hidden: tuple[str, ...] = ()
@@ -141,9 +135,11 @@ class _Worker:
         self.group = cgroup.make(self.number, cgroup_bytes(self.limits))
         if self.group is not None:
             # The shell enters the cgroup, then becomes the supervisor (or bwrap): every
-            # process of the jail is born inside it.
+            # process of the jail is born inside it. ``env -i`` drops what a shell adds
+            # (PWD, SHLVL, _).
             command = ["/bin/sh", "-c", 'echo 0 2>/dev/null >"$0"; exec "$@"',
-                       self.group.procs_file, *command]
+                       self.group.procs_file, "/usr/bin/env", "-i",
+                       *(f"{name}={value}" for name, value in env.items()), *command]
         process = subprocess.Popen(
             [*command, settings],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -197,8 +193,6 @@ class _Worker:
             self.root = None
 
 
-#: The supervisors' hash seed (``PYTHONHASHSEED``).
-HASH_SEED = "0"
 #: The working folder of a supervisor outside bubblewrap: ``<prefix><owner pid>-<random>``
 #: in the temporary folder, made and removed by the process that owns the sandbox.
 FOLDER_PREFIX = "evalplus-ng-sandbox-"

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import ast
 import enum
+import errno
 import fnmatch
+import os
 import re
+import stat
 import warnings
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -105,13 +108,17 @@ def families_of(files: Sequence[Path], declared: Families = (),
 
 def sample_files(path: Path) -> list[Path]:
     """The samples files ``path`` names: itself (a file), or every ``*.jsonl`` in it (a
-    folder, by name); InputError when there are none."""
+    folder, by name; each a regular file of the folder's own, never a link:
+    :data:`NOT_OWN_FILE`); InputError when there are none."""
     if path.is_file():
         return [path]
     files = sorted(path.glob("*.jsonl")) if path.is_dir() else []
     if not files:
         raise InputError(str(path), None, "no *.jsonl samples files in this folder"
                          if path.is_dir() else "no such samples file or folder")
+    for file in files:
+        if file.is_symlink() or not file.is_file():
+            raise InputError(str(file), None, NOT_OWN_FILE)
     return files
 
 
@@ -245,30 +252,88 @@ class SampleRecord:
     fields: dict[str, Any]
 
 
+#: Why an entry of a samples folder is refused: the folder's own files only are read, so
+#: that a link cannot make a run read (and copy into its results) a file elsewhere.
+NOT_OWN_FILE = "a link or not a regular file: a samples folder is read for its own files only"
+#: How a sample's file in a folder is opened: never through a link, never waiting (on a
+#: FIFO, say: it is refused once open).
+_OWN_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+#: How a task's sub-folder is opened: a folder, never through a link.
+_OWN_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
 def sample_records(path: Path) -> Iterator[SampleRecord]:
     """The records of a samples file (JSON Lines), or of a folder in EvalPlus's layout:
     one sub-folder per task (``HumanEval_0``: ``_`` for ``/``, as EvalPlus reads it) of
-    complete solutions ``0.py``, ``1.py``, ... (in the order of their numbers)."""
+    complete solutions ``0.py``, ``1.py``, ... (in the order of their numbers). In a folder,
+    a task's sub-folder or a ``.py`` file that is a link, or not a folder or a regular file,
+    is an :class:`InputError` naming it (:data:`NOT_OWN_FILE`)."""
     if not path.is_dir():
         for number, fields in read_jsonl(path):
             yield SampleRecord(str(path), number, number, fields)
         return
     index = 0
-    for folder in sorted((p for p in path.iterdir() if p.is_dir()), key=_natural):
-        for file in sorted(folder.glob("*.py"), key=_natural):
-            try:
-                code = file.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise InputError(str(file), None, f"cannot read: {exc}") from None
-            index += 1
-            yield SampleRecord(str(file), None, index,
-                               {"task_id": folder.name.replace("_", "/"), "solution": code})
+    for folder in _task_folders(path):
+        task_id = os.path.basename(folder).replace("_", "/")
+        try:
+            handle = os.open(folder, _OWN_FOLDER)
+        except OSError as exc:
+            raise InputError(folder, None, _refusal(exc)) from None
+        try:
+            with os.scandir(handle) as entries:
+                names = sorted((e.name for e in entries
+                                if e.name.endswith(".py") and not e.name.startswith(".")),
+                               key=_natural)
+            for name in names:
+                index += 1
+                code = _own_text(os.path.join(folder, name), name, handle)
+                yield SampleRecord(os.path.join(folder, name), None, index,
+                                   {"task_id": task_id, "solution": code})
+        finally:
+            os.close(handle)
 
 
-def _natural(path: Path) -> tuple[Any, ...]:
+def _task_folders(path: Path) -> list[str]:
+    """The sub-folders of ``path`` (paths, in natural order); InputError for a link to
+    a folder."""
+    found = []
+    with os.scandir(path) as entries:
+        for entry in entries:
+            if entry.is_symlink() and entry.is_dir():
+                raise InputError(entry.path, None, NOT_OWN_FILE)
+            if entry.is_dir(follow_symlinks=False):
+                found.append(entry.path)
+    return sorted(found, key=lambda p: _natural(os.path.basename(p)))
+
+
+def _own_text(where: str, name: str, folder: int) -> str:
+    """The text of the regular file ``name`` in the open folder ``folder``, never through
+    a link (``where``: its path, for errors)."""
+    try:
+        handle = os.open(name, _OWN_FILE, dir_fd=folder)
+    except OSError as exc:
+        raise InputError(where, None, _refusal(exc)) from None
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        raise InputError(where, None, NOT_OWN_FILE)
+    with open(handle, "rb") as file:
+        try:
+            return file.read().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(where, None, f"cannot read: {exc}") from None
+
+
+def _refusal(error: OSError) -> str:
+    """What an ``open`` of a samples folder's entry that failed says: a link (or, for a
+    folder, not one) is :data:`NOT_OWN_FILE`."""
+    if error.errno in (errno.ELOOP, errno.ENOTDIR):
+        return NOT_OWN_FILE
+    return f"cannot read: {error.strerror or error}"
+
+
+def _natural(name: str) -> tuple[Any, ...]:
     """``HumanEval_2`` before ``HumanEval_10``, ``2.py`` before ``10.py``."""
-    return tuple(int(part) if part.isdigit() else part
-                 for part in re.split(r"(\d+)", path.name))
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
 
 
 def read_sample_folder(folder: Path, tasks: Mapping[TaskId, Task]) -> list[tuple[str, Sample]]:

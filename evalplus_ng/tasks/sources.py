@@ -216,19 +216,30 @@ def user_cache_dir() -> Path:
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each non-blank line; a line that is not UTF-8 is an
+    :class:`InputError` naming it (read as bytes: a text reader decodes ahead, and
+    could not say which line)."""
     opener = gzip.open if path.suffix == ".gz" else open
+    number = 0
     try:
-        with opener(path, "rt", encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
+        with opener(path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise InputError(str(path), number, f"not UTF-8 at byte {exc.start + 1}"
+                                     ) from None
                 if line.strip():
                     yield number, line
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), None, f"cannot read: {exc}") from None
+    except (OSError, EOFError) as exc:
+        raise InputError(str(path), number + 1 if number else None,
+                         f"cannot read: {exc}") from None
 
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for each non-blank line of a ``.jsonl`` or ``.jsonl.gz``
-    file; a line that is not a JSON object is an :class:`InputError` naming it."""
+    file; a line that is not a JSON object (nested past Python's recursion limit, an int
+    past its digit limit...) is an :class:`InputError` naming it."""
     if not path.is_file():
         raise InputError(str(path), None, "no such file")
     for number, line in _lines(path):
@@ -236,6 +247,8 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             record = json.loads(line)
         except ValueError as exc:
             raise InputError(str(path), number, f"invalid JSON: {exc.args[0]}") from None
+        except RecursionError:
+            raise InputError(str(path), number, "invalid JSON: nested too deeply") from None
         if not isinstance(record, dict):
             raise InputError(str(path), number, "expected a JSON object")
         yield number, record
