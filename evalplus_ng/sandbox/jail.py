@@ -214,7 +214,8 @@ def confine(birth: Birth, cell: Cell, keep: Sequence[int]) -> None:
 
     Of the inherited file descriptors, only ``keep`` stay open (stdin, stdout and
     stderr become /dev/null). The zygote it was forked from has loaded the seccomp
-    filter (:func:`seccomp_loader`) already.
+    filter (:func:`seccomp_loader`) already; a child forked alone mounts its own /proc
+    first, then loads the second filter (``cell.seal``) that refuses mounts too.
     """
     limits, as_root, workdir = cell.limits, cell.as_root, birth.workdir
     libc = c_library()
