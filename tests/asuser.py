@@ -3,8 +3,10 @@ enter, the Python it can run with evalplus_ng, and the run itself."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -12,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_jail import _runner_for
+
+from evalplus_ng.sandbox.environ import package_home
 
 #: The ordinary user's uid (nobody's).
 UID = 65534
@@ -35,6 +38,28 @@ class User:
                               cwd=self.folder, user=self.uid, group=self.uid,
                               extra_groups=[], capture_output=True, text=True,
                               timeout=timeout)
+
+
+def _runner_for(uid: int, folder: Path) -> tuple[list[str], dict[str, str]] | None:
+    """A Python 3.11 that ``uid`` can run with evalplus_ng and pyseccomp importable (this
+    one, or the system's with this environment's packages on PYTHONPATH); None."""
+    import pyseccomp
+
+    path = os.pathsep.join([package_home(), os.path.dirname(pyseccomp.__file__)])
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(folder), "PYTHONPATH": path}
+    probe = ("import sys; assert sys.version_info[:2] == (3, 11); "
+             "import evalplus_ng.sandbox.pool, pyseccomp")
+    for python in (sys.executable, "/usr/bin/python3.11", shutil.which("python3.11")):
+        if python is None:
+            continue
+        try:
+            done = subprocess.run([python, "-c", probe], env=env, cwd=folder, user=uid,
+                                  group=uid, extra_groups=[], capture_output=True, timeout=60)
+        except OSError:
+            continue
+        if done.returncode == 0:
+            return [python], env
+    return None
 
 
 @contextmanager

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 import sandboxmark
 import test_sandbox as corpus  # the hostile corpus (tests/ is on the path, as pytest runs)
+from asuser import ordinary_user
 from click.testing import CliRunner
 
 from evalplus_ng.cli import main
@@ -333,28 +334,6 @@ def test_the_jail_shows_what_its_plan_shows_read_only(jail: str) -> None:
     assert pid < 100  # its own pid namespace
 
 
-def _runner_for(uid: int, folder: Path) -> tuple[list[str], dict[str, str]] | None:
-    """A Python 3.11 that ``uid`` can run with evalplus_ng and pyseccomp importable (this
-    one, or the system's with this environment's packages on PYTHONPATH); None."""
-    import pyseccomp
-
-    path = os.pathsep.join([package_home(), os.path.dirname(pyseccomp.__file__)])
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(folder), "PYTHONPATH": path}
-    probe = ("import sys; assert sys.version_info[:2] == (3, 11); "
-             "import evalplus_ng.sandbox.pool, pyseccomp")
-    for python in (sys.executable, "/usr/bin/python3.11", shutil.which("python3.11")):
-        if python is None:
-            continue
-        try:
-            done = subprocess.run([python, "-c", probe], env=env, cwd=folder, user=uid,
-                                  group=uid, extra_groups=[], capture_output=True, timeout=60)
-        except OSError:
-            continue
-        if done.returncode == 0:
-            return [python], env
-    return None
-
-
 AS_USER = """
 import json, sys
 from evalplus_ng.records import Job
@@ -377,14 +356,8 @@ def test_an_ordinary_user_gets_the_same_jail(jail: str) -> None:
     """A supervisor started by an unprivileged uid (through a user namespace): no
     capability, nothing of the machine's files to read or write, no vsock socket, no
     variable of the user's (an API key) but the sandbox's allow-list."""
-    uid = 65534
-    folder = Path(tempfile.mkdtemp(prefix="evalplus-ng-user-"))
-    try:
-        folder.chmod(0o755)
-        runner = _runner_for(uid, folder)
-        if runner is None:
-            pytest.skip(f"no Python 3.11 with evalplus_ng that uid {uid} can run here")
-        command, env = runner
+    with ordinary_user() as user:
+        folder, uid = user.folder, user.uid
         planted = folder / "reference.py"
         planted.write_text("def f(x):\n    return x + 1\n")
         planted.chmod(0o644)
@@ -407,10 +380,8 @@ def test_an_ordinary_user_gets_the_same_jail(jail: str) -> None:
                     "    return sorted(f'{k}={v}' for k, v in os.environ.items())\n"),
         }
         secret = f"sk-{uuid.uuid4().hex}"
-        done = subprocess.run([*command, "-c", AS_USER, json.dumps(codes)],
-                              env={**env, MODE_VARIABLE: jail, "OPENAI_API_KEY": secret},
-                              cwd=folder, user=uid, group=uid, extra_groups=[],
-                              capture_output=True, text=True, timeout=300)
+        done = user.run(["-c", AS_USER, json.dumps(codes)],
+                        {MODE_VARIABLE: jail, "OPENAI_API_KEY": secret})
         assert done.returncode == 0, done.stderr
         found = json.loads(done.stdout)
         assert found.pop("mode") == jail
@@ -424,8 +395,6 @@ def test_an_ordinary_user_gets_the_same_jail(jail: str) -> None:
         names = {line.split("=", 1)[0] for line in variables}
         assert names - {"TMPDIR", "PWD"} == set(NAMES), sorted(names)
         assert list(drop.iterdir()) == []
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @requires_root
