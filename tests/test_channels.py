@@ -96,8 +96,9 @@ def _guessed_blind(results: list[object]) -> bool:
 def test_a_chain_of_samples_learns_nothing_from_counters_the_zygote_keeps(jail: str) -> None:
     # Each copy writes its state into the page faults the zygote sums over the children
     # it reaped (cminflt in /proc/<zygote>/stat). Where a child could read that counter,
-    # the fourth copy passed with no algorithm; alone in its pid namespace, with a /proc
-    # of its own, a child sees no process but itself.
+    # the fourth copy passed with no algorithm; alone in its pid namespace, with no /proc
+    # (a function's child) or a /proc of its own (a program's), a child sees no process
+    # but itself.
     with Sandbox(1, LIMITS, judge=JUDGE) as sandbox:
         results = list(sandbox.map(_fault_chain(len(ANSWERS) + 2)))
     assert not any(result.all_passed for result in results)
@@ -112,7 +113,8 @@ import os
 def f(x):
     return {"processes": sorted(n for n in os.listdir("/proc") if n.isdigit()),
             "pid": os.getpid(), "parent": os.getppid(), "uid": os.getuid(),
-            "top": sorted(n for n in os.listdir("/proc") if not n.isdigit())}
+            "top": sorted(n for n in os.listdir("/proc") if not n.isdigit()),
+            "stdin": os.path.exists("/dev/stdin")}
 """
 #: The same, as a program reading one line.
 SEEN_PROGRAM = SEEN + "\nimport json\ninput()\nprint(json.dumps(f(0), sort_keys=True))\n"
@@ -121,8 +123,9 @@ SEEN_PROGRAM = SEEN + "\nimport json\ninput()\nprint(json.dumps(f(0), sort_keys=
 def test_a_child_sees_only_itself_and_ids_that_count_nothing(jail: str) -> None:
     # Function jobs one after another, a program job of three inputs (a child each) and a
     # crash between them: every child is pid 1 of its own namespace with no parent in
-    # sight, its /proc shows itself and no machine counter, and its uid (as root) is
-    # drawn at random, never derived from how many children came before.
+    # sight; a function's child has no /proc at all, a program's a /proc that shows
+    # itself and no machine counter (and so a /dev/stdin); its uid (as root) is drawn at
+    # random, never derived from how many children came before.
     probe = Job(code=SEEN, entry_point="f", inputs=[encode([0])], time_limits=[5.0])
     crash = Job(code="import os\n\n\ndef f(x):\n    os._exit(3)\n", entry_point="f",
                 inputs=[encode([0])], time_limits=[5.0])
@@ -133,9 +136,13 @@ def test_a_child_sees_only_itself_and_ids_that_count_nothing(jail: str) -> None:
     seen = [decode(o.value) for r in (results[0], results[2], results[4]) for o in r.outcomes]
     seen += [json.loads(decode(o.value)) for o in results[3].outcomes]
     assert len(seen) == 6, results
+    for report in seen[:3]:
+        assert report["processes"] == [] and report["top"] == [] and not report["stdin"]
+    for report in seen[3:]:
+        assert report["processes"] == ["1"] and report["top"] == ["self", "thread-self"]
+        assert report["stdin"]
     for report in seen:
-        assert report["processes"] == ["1"] and report["pid"] == 1 and report["parent"] == 0
-        assert report["top"] == ["self", "thread-self"]
+        assert report["pid"] == 1 and report["parent"] == 0
     uids = [report["uid"] for report in seen]
     if os.geteuid() == 0:
         assert len(set(uids)) == len(uids), uids
@@ -208,7 +215,10 @@ def _statx():
 
 
 def _namespace():
-    fd = os.open("/proc/self/ns/mnt", os.O_RDONLY)
+    try:
+        fd = os.open("/proc/self/ns/mnt", os.O_RDONLY)
+    except OSError as exc:  # no /proc: nothing to ask
+        return exc.errno
     try:
         fcntl.ioctl(fd, 0x8008B705, bytearray(8))  # NS_GET_MNTNS_ID
         return 0
@@ -229,13 +239,19 @@ def _handle():
 def f(x):
     return [_statx(), _namespace(), _handle()]
 """
+COUNTED_IDS_PROGRAM = COUNTED_IDS + "\ninput()\nprint(f(0))\n"
 
 
 def test_ids_that_count_the_machines_mounts_are_refused(jail: str) -> None:
     # Every child's working folder is a mount of its own: its 64-bit mount id, like the
-    # id of each mount namespace, counts every one made before it on the machine.
+    # id of each mount namespace (a program's child has one of its own), counts every one
+    # made before it on the machine.
     job = Job(code=COUNTED_IDS, entry_point="f", inputs=[encode([0])], time_limits=[5.0])
+    program = Job(code=COUNTED_IDS_PROGRAM, entry_point="", inputs=[encode("1\n")],
+                  time_limits=[5.0], program=True)
     with Sandbox(1, LIMITS) as sandbox:
-        result = sandbox.run(job)
+        result, ran = sandbox.run(job), sandbox.run(program)
     assert result.outcomes and result.outcomes[0].status is Status.OK, result
-    assert decode(result.outcomes[0].value) == [1, 1, 1]  # EPERM each
+    # EPERM each; a function's child has no /proc to open a namespace from (ENOENT).
+    assert decode(result.outcomes[0].value) == [1, 2, 1]
+    assert ran.outcomes and decode(ran.outcomes[0].value) == "[1, 1, 1]\n", ran

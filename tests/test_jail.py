@@ -36,7 +36,7 @@ from evalplus_ng.sandbox.environ import NAMES, package_home
 from evalplus_ng.sandbox.jail import MODE_VARIABLE, Mode
 from evalplus_ng.sandbox.pool import sweep_folders
 from evalplus_ng.sandbox.rootfs import answer_keys
-from evalplus_ng.serialize import encode
+from evalplus_ng.serialize import decode, encode
 
 HOSTILE = Path(__file__).parent / "hostile"
 requires_root = pytest.mark.skipif(os.geteuid() != 0, reason="the jail's uid switch needs root")
@@ -291,15 +291,16 @@ def test_a_sample_cannot_run_a_neighbours_answer_from_the_samples_file(
     assert [v["base_status"] for v in verdicts] == ["pass", "fail"]
 
 
-SHOWN = """import os
-def f(x):
-    mounts = []
-    with open("/proc/self/mountinfo") as handle:
-        for line in handle:
-            fields = line.split()
-            mounts.append([fields[4], fields[5].split(",")])
-    home = __HOME__
-    return [mounts, sorted(os.listdir("/")), sorted(os.listdir(home)), os.getpid()]
+#: A program (a function's child has no /proc to read its mounts from; a program's child
+#: sees the same mounts, and its own /proc).
+SHOWN = """import json, os
+mounts = []
+with open("/proc/self/mountinfo") as handle:
+    for line in handle:
+        fields = line.split()
+        mounts.append([fields[4], fields[5].split(",")])
+home = __HOME__
+print(json.dumps([mounts, sorted(os.listdir("/")), sorted(os.listdir(home)), os.getpid()]))
 """
 
 
@@ -307,10 +308,10 @@ def test_the_jail_shows_what_its_plan_shows_read_only(jail: str) -> None:
     plan = rootfs.plan(LIMITS)
     code = SHOWN.replace("__HOME__", repr(package_home()))
     with Sandbox(1, LIMITS) as sandbox:
-        outcome = sandbox.run(Job(code=code, entry_point="f", inputs=[encode([1])],
-                                  time_limits=[10.0])).outcomes[0]
+        outcome = sandbox.run(Job(code=code, entry_point="", inputs=[encode("")],
+                                  time_limits=[10.0], program=True)).outcomes[0]
     assert outcome.value is not None, outcome
-    mounts, top, home, pid = outcome.value
+    mounts, top, home, pid = json.loads(decode(outcome.value))
     points = {point for point, _ in mounts}
     kinds = rootfs.Kind
     mounted = {s.target for s in plan if s.kind not in (kinds.LINK, kinds.DIR)}

@@ -8,9 +8,11 @@ and a memory cgroup (:mod:`.cgroup`, where one can be
 made). Before it reads any job, a supervisor forks a *zygote* (:mod:`.zygote`) that
 loads a seccomp filter; for each job (one piece of code and its inputs) the zygote
 forks a fresh *child* (:mod:`.child`) that loads the code and calls it on each
-input, so that no child's memory ever held another job. Each child is forked alone, in
-pid and mount namespaces of its own with a /proc of its own: it sees no other process,
-so no counter the zygote or supervisor accumulates from earlier children. Each child confines itself
+input, so that no child's memory ever held another job. Each child is forked alone, as
+pid 1 of a pid namespace of its own, from a zygote that shows it no /proc (a program's
+child mounts a /proc of its own, in a mount namespace of its own): it sees no other
+process, so no counter the zygote or supervisor accumulates from earlier children.
+Each child confines itself
 (:func:`.jail.confine`) before its job is known (the next job's child is made while
 the parent reads the last job's end), then receives the job on a pipe of its own.
 The child:

@@ -53,6 +53,7 @@ _PR_CAPBSET_DROP = 24
 _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 PR_SET_DUMPABLE = 4
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
+_MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 2, 4, 8
 #: Files of /proc that count what the whole machine (or the supervisor's namespaces)
 #: did, and so what an earlier child did: covered with /dev/null for children, which
 #: could otherwise move a counter and have the next child read it.
@@ -142,7 +143,8 @@ _DEFAULT_RECURSION_LIMIT = 1_000
 class Cell:
     """How a child confines itself: its limits, whether it starts as root, whether it
     keeps the capability to read any file (the weak mode as root only), and whether it
-    was forked alone (:func:`fork_alone`: it then mounts a /proc of its own)."""
+    was forked alone (:func:`fork_alone`: it then sees no /proc, or mounts one of its
+    own where it was forked for that)."""
 
     limits: Limits
     as_root: bool
@@ -166,30 +168,64 @@ def _clone_call() -> Callable[..., int]:
     return call
 
 
-def fork_alone() -> int:
-    """os.fork, with the child in new pid and mount namespaces of its own: it is pid 1
-    there and sees no other process (once it mounts its own /proc, :func:`confine`).
-    OSError where the kernel refuses (no CAP_SYS_ADMIN in this user namespace)."""
+def fork_alone(own_proc: bool = True) -> int:
+    """os.fork, with the child in a new pid namespace of its own, where it is pid 1 (in
+    a process that has left /proc, :func:`leave_proc`, it then sees no other process);
+    with ``own_proc`` in a new mount namespace too, where it mounts a /proc of its own
+    (:func:`confine`). OSError where the kernel refuses (no CAP_SYS_ADMIN in this user
+    namespace)."""
     number = _CLONE.get(platform.machine())
     if number is None:
         raise OSError(errno.ENOSYS, f"clone: unknown on {platform.machine()}")
+    flags = _CLONE_NEWPID | (_CLONE_NEWNS if own_proc else 0)
     api = ctypes.pythonapi
     api.PyOS_BeforeFork()
-    pid = _clone_call()(number, _CLONE_NEWPID | _CLONE_NEWNS | signal.SIGCHLD, 0, 0, 0, 0)
+    pid = _clone_call()(number, flags | signal.SIGCHLD, 0, 0, 0, 0)
     if pid == 0:
         api.PyOS_AfterFork_Child()
         return 0
     code = ctypes.get_errno()
     api.PyOS_AfterFork_Parent()
     if pid < 0:
-        raise OSError(code, f"clone (new pid and mount namespaces): {os.strerror(code)}")
+        raise OSError(code, f"clone (new namespaces): {os.strerror(code)}")
     return int(pid)
+
+
+_MNT_DETACH = 2
+
+
+_MS_SLAVE, _MS_SHARED = 1 << 19, 1 << 20
+
+
+def share_mounts(libc: ctypes.CDLL) -> None:
+    """In a mount namespace of its own (one this process's user namespace owns: the
+    jail's may belong to another one), make every mount shared, so that what it mounts
+    later (children's working folders) reaches the namespace of :func:`leave_proc`.
+    OSError when that fails."""
+    if libc.unshare(_CLONE_NEWNS) != 0 or not _mount(libc, "none", "/", _MS_REC | _MS_SHARED):
+        code = ctypes.get_errno()
+        raise OSError(code, f"share mounts: {os.strerror(code)}")
+
+
+def leave_proc(libc: ctypes.CDLL) -> None:
+    """In a mount namespace of its own, cover /proc with an empty read-only folder, so
+    that the children this process forks alone see no process, not even themselves, and
+    no counter. (Covered, not unmounted: in a user namespace the mounts it inherited may
+    not be taken apart.) Its mounts are slaves of the ones they were copied from
+    (:func:`share_mounts`): what the supervisor mounts later shows here, nothing done
+    here shows there. OSError when that fails."""
+    if libc.unshare(_CLONE_NEWNS) != 0 or not _mount(libc, "none", "/", _MS_REC | _MS_SLAVE):
+        code = ctypes.get_errno()
+        raise OSError(code, f"a mount namespace of its own: {os.strerror(code)}")
+    if not _mount(libc, "none", "/proc", _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
+                  "tmpfs", "size=4k,nr_inodes=1,mode=0555"):
+        code = ctypes.get_errno()
+        raise OSError(code, f"cover /proc: {os.strerror(code)}")
 
 
 #: Files of a process's own /proc folder that count what others did too: its place in
 #: the run queue (``se.vruntime`` follows every task that ran on that CPU).
 _OWN_COUNTERS = ("sched", "schedstat")
-_MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 2, 4, 8
 
 
 def mount_own_proc(libc: ctypes.CDLL) -> None:
@@ -214,8 +250,9 @@ def confine(birth: Birth, cell: Cell, keep: Sequence[int]) -> None:
 
     Of the inherited file descriptors, only ``keep`` stay open (stdin, stdout and
     stderr become /dev/null). The zygote it was forked from has loaded the seccomp
-    filter (:func:`seccomp_loader`) already; a child forked alone mounts its own /proc
-    first, then loads the second filter (``cell.seal``) that refuses mounts too.
+    filter (:func:`seccomp_loader`) already; a child forked alone for a /proc of its
+    own mounts it first, then every child alone loads the second filter (``cell.seal``)
+    that refuses mounts too.
     """
     limits, as_root, workdir = cell.limits, cell.as_root, birth.workdir
     libc = c_library()
@@ -224,7 +261,7 @@ def confine(birth: Birth, cell: Cell, keep: Sequence[int]) -> None:
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if select.select([birth.alive_fd], [], [], 0)[0]:
         os._exit(1)
-    if cell.alone:
+    if cell.alone and birth.own_proc:
         mount_own_proc(libc)
     if cell.seal is not None:
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
@@ -430,17 +467,19 @@ def _forked_probe(steps: Sequence[rootfs.Step]) -> str | None:
 
 
 def child_alone_or_raise(libc: ctypes.CDLL) -> None:
-    """Fork a child alone that mounts its own /proc (as every child in a jail does);
-    OSError when that fails."""
+    """Fork a child alone that mounts its own /proc (as a program's child in a jail does)
+    and then leaves /proc (as the zygote does); OSError when that fails."""
     pid = fork_alone()
     if pid == 0:  # pragma: no cover - the throwaway child
         try:
             mount_own_proc(libc)
+            share_mounts(libc)
+            leave_proc(libc)
         except OSError:
             os._exit(1)
         os._exit(0)
     if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0:
-        raise OSError("a child forked alone cannot mount a /proc of its own")
+        raise OSError("a child forked alone cannot mount a /proc of its own and leave it")
 
 
 def probe() -> None:

@@ -45,8 +45,10 @@ from evalplus_ng.sandbox.jail import (
     hide,
     isolate_as_root,
     isolate_as_user,
+    leave_proc,
     protect_shared_tmp,
     seccomp_loader,
+    share_mounts,
 )
 from evalplus_ng.sandbox.protocol import (
     BROKEN,
@@ -155,8 +157,10 @@ class _Supervisor:
         self.folder_bytes = rootfs.tmpfs_bytes(limits)
         #: A finished child still to reap and clean up after (once the parent has its answer).
         self.deferred: tuple[int, int, str, dict[str, int]] | None = None
-        #: A confined child waiting for the next job (see :meth:`_spawn`).
+        #: A confined child waiting for the next job (see :meth:`_spawn`), and whether it
+        #: was made for a program (with a /proc of its own).
         self.spare: tuple[int, int, int, str] | None = None
+        self.spare_program = False
         #: The uid of each child not yet reaped (as root: ``UID_BASE`` + its ticket).
         self.owners: dict[int, int] = {}
         #: The parent said ``stop`` during the job being run.
@@ -199,11 +203,14 @@ class _Supervisor:
         if self.deferred is not None:
             self._finish(*self.deferred)
             self.deferred = None
-        # The next job's child, made and confined while the parent reads this job's end.
-        self.spare = self._spawn()
+        # The next job's child, made and confined while the parent reads this job's end
+        # (for a job of the same kind: jobs of one kind come in runs).
+        self.spare_program = bool(job.get("program"))
+        self.spare = self._spawn(self.spare_program)
 
-    def _spawn(self) -> tuple[int, int, int, str]:
-        """Have the zygote fork a child that confines itself and waits for its job.
+    def _spawn(self, program: bool = False) -> tuple[int, int, int, str]:
+        """Have the zygote fork a child that confines itself and waits for its job (a
+        program's child with a /proc of its own).
 
         Returns its pid, the read end of its result pipe, the write end of its job
         pipe and its working folder.
@@ -214,7 +221,7 @@ class _Supervisor:
         widen(read_fd)
         widen(job_write)
         try:
-            pid, ticket = self.zygote.fork(job_read, write_fd, workdir)
+            pid, ticket = self.zygote.fork(job_read, write_fd, workdir, program)
         except OSError:
             os.close(read_fd)
             os.close(job_write)
@@ -241,7 +248,14 @@ class _Supervisor:
         yet): a child that does not batch resumes at the first of them.
         """
         frame = INDEX.pack(start) + (b"\x01" if batched else b"\x00") + payload
-        pid, read_fd, job_fd, workdir = self.spare or self._spawn()
+        program = bool(job.get("program"))
+        if self.spare is not None and self.spare_program != program:
+            # Made for the other kind of job: it never ran anything; a fresh one takes it.
+            pid, read_fd, job_fd, workdir = self.spare
+            self.spare = None
+            os.close(job_fd)
+            self._finish(pid, read_fd, workdir, _tmp_stamps(self.sweep))
+        pid, read_fd, job_fd, workdir = self.spare or self._spawn(program)
         self.spare = None
         stamps = _tmp_stamps(self.sweep)
         try:
@@ -251,7 +265,7 @@ class _Supervisor:
             # a fresh one takes it; if that one is gone too, it shows as a crash.
             os.close(job_fd)
             self._finish(pid, read_fd, workdir, stamps)
-            pid, read_fd, job_fd, workdir = self._spawn()
+            pid, read_fd, job_fd, workdir = self._spawn(program)
             stamps = _tmp_stamps(self.sweep)
             with contextlib.suppress(OSError):
                 write_frame(job_fd, frame)
@@ -528,9 +542,10 @@ def main() -> None:
     if jail is not Mode.WEAK or _mount_namespace() != host_mounts:
         hide(libc, GLOBAL_COUNTERS)
     _preload()
-    # In a jail each child is forked alone (pid and mount namespaces of its own) and
-    # mounts its own /proc: the zygote's filter lets it, a second filter then refuses it.
-    # The weak mode does so where the kernel lets it.
+    # In a jail each child is forked alone (a pid namespace of its own) from a zygote
+    # that left /proc; a program's child gets a mount namespace and mounts its own
+    # /proc: the zygote's filter lets it, a second filter then refuses it (every child
+    # alone loads it). The weak mode does so where the kernel lets it.
     alone = jail is not Mode.WEAK or _can_fork_alone()
     load_filter = seccomp_loader(
         [name for name in REFUSED if not alone or name not in CHILD_SETUP])
@@ -542,8 +557,13 @@ def main() -> None:
     as_root = os.geteuid() == 0
     supervisor_pid = os.getpid()
 
+    if alone:
+        share_mounts(libc)
+
     def prepare() -> None:
         harden_zygote(libc, supervisor_pid)
+        if alone:
+            leave_proc(libc)
         if load_filter is not None:
             load_filter()
 
@@ -553,7 +573,7 @@ def main() -> None:
         child_main(birth, cell)
 
     # Forked before any job is read: the zygote, and so every child, never holds one.
-    zygote = Zygote(run_child, prepare, fork_alone if alone else os.fork)
+    zygote = Zygote(run_child, prepare, fork_alone if alone else lambda _own_proc: os.fork())
     # Keep the reply pipe away from fd 1 so that stray prints cannot corrupt it.
     fd_out = os.dup(sys.stdout.fileno())
     devnull = os.open(os.devnull, os.O_WRONLY)

@@ -9,14 +9,17 @@ asks it to reap that pid and gets the wait status back. A child therefore holds
 nothing but its own job.
 
 The zygote forks with the function it is given (:func:`evalplus_ng.sandbox.jail.fork_alone`
-in a jail: each child in pid and mount namespaces of its own, so that it sees no
-process but itself and none of the counters the zygote accumulates from the children it
-reaped). Each child gets a *ticket*, a number drawn at random (the child's uid is made
+in a jail: each child in a pid namespace of its own, where it is pid 1; the zygote shows
+its children no /proc, so that a child sees no process but itself and none of the
+counters the zygote accumulates from the children it reaped). A child that runs a
+program gets a mount namespace too, for a /proc of its own (``/dev/stdin`` and its
+kin point into it). Each child gets a *ticket*, a number drawn at random (the child's uid is made
 from it, never from its pid, which would count the children forked before it), and the
 read end of a pipe only the zygote can write: it reads end-of-file once the zygote died.
 
-Requests on the zygote's socket are one message each: ``F`` + the working folder
-(with the two pipe ends attached) or ``W`` + a pid; the answers are a pid and a ticket,
+Requests on the zygote's socket are one message each: ``F`` + whether the child gets
+a /proc of its own (one byte) + the working folder (with the two pipe ends attached)
+or ``W`` + a pid; the answers are a pid and a ticket,
 or a wait status, 4 bytes each.
 """
 
@@ -41,13 +44,15 @@ TICKETS = 1 << 29
 @dataclass(frozen=True)
 class Birth:
     """What a new child is handed: its two pipe ends (job in, results out), its working
-    folder, its ticket and the read end of the zygote's liveness pipe."""
+    folder, its ticket, the read end of the zygote's liveness pipe and whether it was
+    forked to mount a /proc of its own."""
 
     job_fd: int
     result_fd: int
     workdir: str
     ticket: int
     alive_fd: int
+    own_proc: bool = False
 
 
 def draw_ticket() -> int:
@@ -59,10 +64,11 @@ class Zygote:
     """The supervisor's handle on its zygote process."""
 
     def __init__(self, run_child: Callable[[Birth], None], prepare: Callable[[], None],
-                 fork: Callable[[], int] = os.fork) -> None:
+                 fork: Callable[[bool], int] = lambda _own_proc: os.fork()) -> None:
         """Fork the zygote now. In it, ``prepare()`` runs once (e.g. loading a seccomp
-        filter every child inherits); each child is made by ``fork()`` (as ``os.fork``:
-        0 in the child) and runs ``run_child(birth)``, which must not return."""
+        filter every child inherits); each child is made by ``fork(own_proc)`` (as
+        ``os.fork``: 0 in the child) and runs ``run_child(birth)``, which must not
+        return."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the zygote
@@ -75,11 +81,14 @@ class Zygote:
         self.pid = pid
         self.socket = ours
 
-    def fork(self, job_fd: int, result_fd: int, workdir: str) -> tuple[int, int]:
-        """A new child's pid and ticket; it owns ``job_fd`` and ``result_fd`` (closed here).
-        OSError when the zygote is gone or could not fork."""
+    def fork(self, job_fd: int, result_fd: int, workdir: str,
+             own_proc: bool = False) -> tuple[int, int]:
+        """A new child's pid and ticket; it owns ``job_fd`` and ``result_fd`` (closed here)
+        and, with ``own_proc``, mounts a /proc of its own. OSError when the zygote is gone
+        or could not fork."""
+        request = _FORK + (b"\x01" if own_proc else b"\x00") + os.fsencode(workdir)
         try:
-            socket.send_fds(self.socket, [_FORK + os.fsencode(workdir)], [job_fd, result_fd])
+            socket.send_fds(self.socket, [request], [job_fd, result_fd])
         finally:
             os.close(job_fd)
             os.close(result_fd)
@@ -112,7 +121,7 @@ class Zygote:
 
 def _serve(sock: socket.socket, run_child: Callable[[Birth], None],
            prepare: Callable[[], None],
-           fork: Callable[[], int]) -> None:  # pragma: no cover - runs in the zygote
+           fork: Callable[[bool], int]) -> None:  # pragma: no cover - runs in the zygote
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     alive_read, alive_write = os.pipe()
     prepare()
@@ -130,10 +139,11 @@ def _serve(sock: socket.socket, run_child: Callable[[Birth], None],
             sock.sendall(_NUMBER.pack(status))
             continue
         ticket = draw_ticket()
+        own_proc = message[1:2] == b"\x01"
         try:
             if len(fds) != 2:
                 raise OSError(22, "a fork request without its two pipe ends")
-            pid = fork()
+            pid = fork(own_proc)
         except OSError as exc:
             for fd in fds:
                 os.close(fd)
@@ -143,7 +153,8 @@ def _serve(sock: socket.socket, run_child: Callable[[Birth], None],
             try:
                 sock.close()
                 os.close(alive_write)
-                run_child(Birth(fds[0], fds[1], os.fsdecode(message[1:]), ticket, alive_read))
+                run_child(Birth(fds[0], fds[1], os.fsdecode(message[2:]), ticket, alive_read,
+                                own_proc))
             finally:
                 os._exit(70)
         for fd in fds:
