@@ -14,9 +14,10 @@ ARCHITECTURE = ROOT / "docs" / "explanation" / "architecture.md"
 
 
 def names(path: Path, package: Path = PACKAGE) -> set[str]:
-    """The ways a page may name the module at ``path`` in ``package``, each in backticks: its dotted name
-    (``evalplus_ng.tasks.spec``), its path from the checkout (``evalplus_ng/tasks/spec.py``)
-    or from the package (``tasks/spec.py``); a package by its folder (``tasks/``) too."""
+    """The ways a page may name the module at ``path`` in ``package``, each in backticks:
+    its dotted name (``evalplus_ng.tasks.spec``), its path from the checkout
+    (``evalplus_ng/tasks/spec.py``) or from the package (``tasks/spec.py``); a package by
+    its folder (``tasks/``) too."""
     inside = path.relative_to(package)
     dotted = ".".join(["evalplus_ng", *inside.with_suffix("").parts])
     forms = {str(inside), f"evalplus_ng/{inside}", dotted}
