@@ -1,4 +1,5 @@
-"""The documentation site names every module of the package on its architecture page.
+"""The documentation site names every module of the package on its architecture page, and
+its layer map is the one tests/test_layers.py keeps.
 
 The strict build of the site (`mkdocs build --strict`, broken links and references fail)
 runs in `.ci/run`, which installs the `docs` extra; this test needs no doc tooling.
@@ -6,6 +7,7 @@ runs in `.ci/run`, which installs the `docs` extra; this test needs no doc tooli
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,3 +60,21 @@ def test_the_architecture_page_names_every_module() -> None:
     missing = unnamed(page, PACKAGE)
     assert not missing, ("modules missing from docs/explanation/architecture.md "
                          f"(add each to its wing's table): {', '.join(missing)}")
+
+
+def layer_map(page: str) -> list[tuple[str, ...]]:
+    """The rows of the page's layer map, highest first: each the wing (``pipeline``) or the
+    modules (``judge``, ``jobs``) its second column names."""
+    section = page.split("## The layer map", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|") for line in section.splitlines()
+            if line.startswith("| ") and line.split("|")[1].strip().isdigit()]
+    return [tuple(name.removesuffix("/").removesuffix(".py")
+                  for name in re.findall(r"`([^`]+)`", row[2])) for row in rows]
+
+
+def test_the_layer_map_is_the_layering_test() -> None:
+    from test_layers import LAYERS
+
+    page = ARCHITECTURE.read_text(encoding="utf-8")
+    assert layer_map(page) == list(LAYERS), (
+        "the layer map of docs/explanation/architecture.md differs from tests/test_layers.py")
