@@ -70,7 +70,7 @@ LARGEST = ("n = int(input())\n"
 HALF = "print(int(input()) // 2)\n"
 #: Right where it answers (12: 6, accepted by the checker), then raises on 9.
 HALF_THEN_RAISES = "n = int(input())\nassert n != 9\nprint(n // 2)\n"
-#: The README's checker (and :mod:`evalplus_ng.checker`'s).
+#: The checker of docs/how-to/program-tasks.md (and :mod:`evalplus_ng.checker`'s).
 CHECKER = """\
 import json, sys
 case = json.load(sys.stdin)

@@ -1,6 +1,6 @@
 """evalplus 0.3.1's command lines (python-fire's forms) as ours: the rewrite on literal
-argv lists, and every form of the README's table parsed by ``evaluate`` (CliRunner) into
-the same request as our own flags, without judging anything."""
+argv lists, and every form of the table in docs/how-to/from-evalplus.md parsed by
+``evaluate`` (CliRunner) into the same request as our own flags, without judging anything."""
 
 from __future__ import annotations
 

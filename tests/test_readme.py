@@ -1,4 +1,5 @@
-"""The README's quick start is two commands, and CI runs its test command verbatim."""
+"""The README's quick start is two commands, CI runs its test command verbatim, and the
+examples of the README and the docs run as written."""
 
 from __future__ import annotations
 
@@ -72,14 +73,15 @@ def test_the_own_benchmark_walkthrough_runs_as_written(tmp_path: Path, monkeypat
 
 def test_the_python_api_example_runs_as_written(tmp_path: Path, monkeypatch: Any,
                                                 capsys: Any) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"## Python API.*?```python\n(.*?)```", readme, re.S)
-    assert block is not None, "the Python API section has no python block"
+    """The Python API page's example (docs/reference/python-api.md), verbatim."""
+    page = (ROOT / "docs" / "reference" / "python-api.md").read_text(encoding="utf-8")
+    block = re.search(r"## Evaluate samples from Python.*?```python\n(.*?)```", page, re.S)
+    assert block is not None, "the Python API page has no python block"
     (tmp_path / "samples.jsonl").write_text(
         '{"task_id": "HumanEval/53", "completion": "    return x + y\\n"}\n'
         '{"task_id": "HumanEval/53", "completion": "    return x - y\\n"}\n', encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    exec(compile(block.group(1), "README.md", "exec"), {})
+    exec(compile(block.group(1), "python-api.md", "exec"), {})
     out = capsys.readouterr().out
     assert "1 of 164 tasks, 2 samples (2 per task) {'base': {1: 0.5}}" in out
     assert "HumanEval/53 fail" in out
