@@ -27,6 +27,7 @@ from evalplus_ng.serialize import encode
 from evalplus_ng.tasks import mbpp
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.registry import resolve
+from evalplus_ng.tasks.sources import own_asserts
 from evalplus_ng.tasks.spec import file_stem
 
 CONTRACT = "\n  assert isinstance(a, tuple), \"invalid inputs\" # $_CONTRACT_$\n"
@@ -247,6 +248,38 @@ def test_augment_of_a_task_whose_reference_lacks_its_entry_point_stops_with_one_
     assert done.stderr.strip().splitlines()[-1] == (
         f"error: {path}:2: neither the prompt nor the reference defines plus")
     assert "Traceback" not in done.stderr
+
+
+def test_an_own_assert_is_read_as_a_test_of_the_call_it_makes() -> None:
+    asserts = own_asserts("import math\nassert add(1, 2) == 3\nassert not add(0, 0)\n"
+                          "assert math.isclose(add(1.0, 2), 3.0)\n"
+                          "assert add(2, 2) == helper(4)\nassert rev([1]) == [1]\n", "add")
+    assert [a.text for a in asserts] == ["assert add(1, 2) == 3", "assert not add(0, 0)",
+                                         "assert math.isclose(add(1.0, 2), 3.0)",
+                                         "assert add(2, 2) == helper(4)"]
+    assert [a.fails_on(3) for a in asserts] == [False, True, False, False]
+    assert [a.fails_on(0) for a in asserts] == [True, False, True, False]  # helper: unknown
+
+
+@pytest.mark.parametrize(("test", "answer"), [
+    ("assert add(2, 2) == 5", "which returns 4"),
+    ("assert add(2, 0) == 2", "which raises ZeroDivisionError"),
+])
+def test_augment_of_a_task_whose_asserts_contradict_its_reference_stops_with_one_line(
+        tmp_path: Path, test: str, answer: str) -> None:
+    # The reference's answers became the suite's and the asserts were quietly ignored.
+    path = tmp_path / "toy.jsonl"
+    record = {**TASKS_FILE[0], "canonical_solution": "    return a + b + 0 // b\n",
+              "tests": ["assert add(1, 2) == 3", test]}
+    path.write_text(json.dumps(TASKS_FILE[1]) + "\n" + json.dumps(record) + "\n")
+    done = CliRunner().invoke(main, ["augment", "--dataset", str(path), "--out",
+                                     str(tmp_path / "out"), "--per-task", "10", "-j", "1",
+                                     "--no-audit", "--no-reduce", "--no-calibrate"])
+    assert done.exit_code == 2, done.output
+    line = done.output.strip().splitlines()[-1]
+    assert line.startswith(f"error: {path}:2: task toy/add: its test `{test}` fails on the "
+                           f"reference, {answer}"), line
+    assert not (tmp_path / "out" / "ToyPlus.jsonl.gz").exists()
 
 
 def test_augment_then_evaluate_an_own_tasks_file_offline(tmp_path: Path) -> None:
