@@ -627,16 +627,15 @@ def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
             f"--suite {suite}: program tasks are judged on {'|'.join(PROGRAM_SUITES)}: the "
             "public tests (base), the dataset's tests (original), augment's tiers after the "
             "public tests (plus, stress), or every test (full; auto, the default)")
-    if resume:
-        raise click.UsageError("--resume is not supported for program tasks yet")
     config = ProgramConfig(time_limit=time_limit or DEFAULT_TIME_LIMIT, details=details,
                            suite=FULL if suite == AUTO else suite, min_time_limit=time_limit)
     request = ProgramRequest(tasks, samples, config, Limits(memory_bytes=memory_mb << 20),
-                             backend, results)
+                             backend, results, resume)
     with _Progress("judging") as progress:
         summary = run_evaluate_programs(request, progress.update,
                                         status=lambda message: click.echo(message, err=True))
-    click.echo(f"{len(summary.results)} programs judged; results in {summary.results_path}")
+    click.echo(f"{len(summary.results)} programs judged ({summary.reused} reused); results "
+               f"in {summary.results_path}")
     _print_nodes("sandbox jobs", summary.nodes)
     click.echo(f"base: {summary.count('base', Verdict.PASS)} pass")
     click.echo(f"over {summary.coverage()}")

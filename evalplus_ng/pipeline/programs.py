@@ -4,14 +4,17 @@ stdin/stdout tasks (:mod:`evalplus_ng.tasks.programs`) and write the results bes
 from __future__ import annotations
 
 import hashlib
+import json
+import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.errors import InputError
+from evalplus_ng.evaluation.evaluate import Completeness, identity_changes
 from evalplus_ng.evaluation.programs import (
     BASE,
     FULL,
@@ -21,15 +24,18 @@ from evalplus_ng.evaluation.programs import (
     ProgramResult,
     RunStatus,
     failure_counts,
-    judge_programs,
+    judge_programs_staged,
     program_pass_at_k,
+    results_from_entries,
 )
 from evalplus_ng.files import write_json
 from evalplus_ng.pipeline.context import Progress
-from evalplus_ng.pipeline.evaluate import results_path
-from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Verdict
+from evalplus_ng.pipeline.evaluate import CHECKPOINT_SECONDS, results_path
+from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Sample, Verdict
 from evalplus_ng.sandbox import Limits
+from evalplus_ng.seal import genuine, sealed, user_secret
 from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples
+from evalplus_ng.tasks.sources import user_cache_dir
 
 #: What each suite judges on, for the line that says so.
 SUITE_WORDS = {
@@ -64,6 +70,8 @@ class ProgramRequest:
     #: Where the results go; None: beside the samples, named after the suite
     #: (``S.evalplus-ng.full.json``, ``S.evalplus-ng.plus.json``, ...).
     results: Path | None = None
+    #: Reuse the verdicts of the results file already there (same tasks, suite, settings).
+    resume: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,6 +85,8 @@ class ProgramSummary:
     suite: str = FULL
     #: With the Ray backend: sandbox jobs run per node (by Ray node id).
     nodes: Mapping[str, int] = field(default_factory=dict)
+    #: Samples whose verdicts ``--resume`` reused.
+    reused: int = 0
 
     def count(self, column: str, verdict: Verdict) -> int:
         """How many samples have ``verdict`` in ``column`` ("base", or the suite's)."""
@@ -153,9 +163,12 @@ def suite_name(suite: str, digest: str) -> str:
 def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = None,
                           status: Callable[[str], None] | None = None) -> ProgramSummary:
     """Judge a samples file of programs; write the results beside it (or to
-    ``request.results``)."""
+    ``request.results``), checkpointing as it goes (an interrupted run keeps what it
+    judged, and ``request.resume`` reuses it)."""
     say = status or (lambda _message: None)
     hidden = [request.tasks, request.samples]
+    # Made (on first use) before any sandbox starts, so that every jail hides it.
+    secret = user_secret(user_cache_dir())
     with request.backend.executor(request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the tasks and the samples load
         tasks = {task.task_id: task for task in load_program_tasks(request.tasks)}
@@ -164,16 +177,68 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
         if missing:
             raise InputError(str(request.tasks), None, missing)
         samples = read_program_samples(request.samples, tasks)
-        say(f"judging {len(samples)} program(s) on {SUITE_WORDS[suite]} of {request.tasks}")
-        results = tuple(judge_programs(tasks, samples, sandbox, request.config, progress))
+        digest = hashlib.sha256(request.tasks.read_bytes()).hexdigest()
+        out = request.results or results_path(request.samples, suite_name(suite, digest))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        identity = {"kind": RESULTS_KIND, "suite": suite, "tasks": str(request.tasks),
+                    "hash": digest,
+                    "config": asdict(request.config),
+                    "memory_bytes": request.limits.memory_bytes}
+        done = (_resumed(out, identity, secret, samples, tasks, say) if request.resume
+                else {})
+        say(f"judging {len(samples) - len(done)} program(s) on {SUITE_WORDS[suite]} of "
+            f"{request.tasks}")
+        results: dict[int, ProgramResult] = {}
+        answered = {sample.task_id for sample in samples}
+
+        def save(complete: bool) -> None:
+            ordered = tuple(results[position] for position in sorted(results))
+            mark = Completeness(complete, len(ordered), len(samples),
+                                len({r.task_id for r in ordered}), len(answered), len(tasks))
+            # "tasks" names the tasks file here: the mark's counts of tasks are left out.
+            counts = {key: value for key, value in mark.record().items() if key != "tasks"}
+            document = results_document(ordered, {**identity, **counts}, suite)
+            write_json(out, sealed(document, secret))
+
+        last = time.monotonic()
+        finished = False
+        try:
+            for position, result in judge_programs_staged(tasks, samples, sandbox,
+                                                          request.config, progress, done):
+                results[position] = result
+                if time.monotonic() - last > CHECKPOINT_SECONDS:
+                    save(complete=False)
+                    last = time.monotonic()
+            finished = True
+        finally:
+            save(complete=finished)
         nodes = dict(getattr(sandbox, "nodes", {}))
-    digest = hashlib.sha256(request.tasks.read_bytes()).hexdigest()
-    out = request.results or results_path(request.samples, suite_name(suite, digest))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    identity = {"kind": RESULTS_KIND, "suite": suite, "tasks": str(request.tasks),
-                "hash": digest,
-                "config": asdict(request.config),
-                "memory_bytes": request.limits.memory_bytes}
-    write_json(out, results_document(results, identity, suite))
-    return ProgramSummary(out, results, program_pass_at_k(results, suite=suite), len(tasks),
-                          suite, nodes)
+    ordered = tuple(results[position] for position in sorted(results))
+    return ProgramSummary(out, ordered, program_pass_at_k(ordered, suite=suite), len(tasks),
+                          suite, nodes, len(done))
+
+
+def _resumed(path: Path, identity: Mapping[str, Any], secret: bytes,
+             samples: Sequence[Sample], tasks: Mapping[str, ProgramTask],
+             say: Callable[[str], None]) -> dict[int, ProgramResult]:
+    """The verdicts of the results file at ``path`` that ``--resume`` reuses: none unless
+    this user's evalplus-ng sealed it and it was judged with the same ``identity`` (the
+    tasks file's digest, the suite, the settings), each with a line saying why."""
+    if not path.is_file():
+        return {}
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise InputError(str(path), None, f"cannot resume, invalid JSON: {exc}") from None
+    if not genuine(document, secret):
+        say(f"{path}: not sealed by evalplus-ng for this user (forged, edited or "
+            "written elsewhere); judging every program again")
+        return {}
+    changes = identity_changes(document, identity)
+    if changes:
+        say(f"{path}: judged with another suite or settings ({', '.join(changes)}); "
+            "judging every program again")
+        return {}
+    done = results_from_entries(document.get("eval"), samples, tasks, str(identity["suite"]))
+    say(f"resuming: {len(done)} of {len(samples)} programs already judged in {path}")
+    return done

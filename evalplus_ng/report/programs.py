@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from evalplus_ng.evaluation.evaluate import completeness
 from evalplus_ng.evaluation.programs import (
     BASE,
     FULL,
@@ -132,7 +133,7 @@ def judged_programs(document: Mapping[str, Any], label: str, path: str) -> Judge
                 dict(Counter(tier_of(e, suite) for e in killed)))
     counts = {"samples": samples, **{kind: failures[kind] for kind in PROGRAM_FAILURES}}
     return JudgedFile(label, path, suite, str(ours.get("hash", "")),
-                      program_dataset(tasks), tasks, None, True, counts)
+                      program_dataset(tasks), tasks, completeness(document), True, counts)
 
 
 def program_first_failures(document: Mapping[str, Any]) -> dict[TaskId, Failure]:
