@@ -30,7 +30,7 @@ from evalplus_ng.evaluation.programs import (
     ProgramConfig,
 )
 from evalplus_ng.files import probe_folder
-from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, rewrite
+from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, read
 from evalplus_ng.meter import Meter
 from evalplus_ng.oracle.audit import task_order
 from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
@@ -160,9 +160,12 @@ class _FireCommand(_Command):
                 if isinstance(option, click.Option)
                 for name in (*option.opts, *option.secondary_opts)}
         try:
-            return rewrite(args, EVALPLUS_EVALUATE, ours)
+            line = read(args, EVALPLUS_EVALUATE, ours)
         except FireFormError as exc:
             raise click.UsageError(str(exc), ctx) from None
+        for notice in line.notices:
+            click.echo(f"notice: {notice}", err=True)
+        return line.args
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         return [*super().collect_usage_pieces(ctx), "[DATASET [SAMPLES]]"]
