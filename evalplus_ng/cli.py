@@ -570,15 +570,14 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
     click.echo(f"over {summary.coverage()}")
     for column, row in summary.pass_at_k.items():
         cells = ", ".join(f"pass@{k} {100 * value:.1f}" for k, value in row.items())
-        if summary.suite in ("stress", "stress-mini") and column == "plus":  # efficiency
-            column = "stress (efficiency)"
+        if column == "plus":  # the suite's tests beyond base: plus, stress or edge
+            column = summary.beyond + (" (efficiency)" if summary.beyond == "stress" else "")
         click.echo(f"{column}: {cells}")
     base_row, plus_row = summary.pass_at_k.get("base", {}), summary.pass_at_k.get("plus", {})
     if summary.suite != "base" and base_row and plus_row:
         drops = ", ".join(f"pass@{k} {100 * (base_row[k] - plus_row[k]):.1f}"
                           for k in base_row if k in plus_row)
-        click.echo(f"drop from base to {'stress' if 'stress' in summary.suite else 'plus'}: "
-                   f"{drops} points")
+        click.echo(f"drop from base to {summary.beyond}: {drops} points")
     if summary.suite != "base":
         _print_kills(summary, split=bool(plus_row))
     if summary.unrepaired:
@@ -588,15 +587,15 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
 def _print_repairs(summary: EvaluateSummary) -> None:
     """What ``--repair`` changed: programs, verdicts, and pass@k without repairs."""
     changes = summary.repair_changes()
-    beyond = "stress" if "stress" in summary.suite else "plus"
+    beyond = summary.beyond
     ways = "; ".join(
         f"{label}: {changes[f'{column} gained']} now pass, {changes[f'{column} lost']} now fail"
         for column, label in (("base", "base"), ("plus", f"base + {beyond}"))
         if column == "base" or summary.suite != "base")
     click.echo(f"repairs (--repair) changed the program of {summary.repaired} sample(s) and "
                f"the verdict of {summary.verdicts_repaired()} ({ways})")
-    cells = "; ".join(f"{column}: " + ", ".join(f"pass@{k} {100 * value:.1f}"
-                                                 for k, value in row.items())
+    cells = "; ".join(f"{beyond if column == 'plus' else column}: " + ", ".join(
+        f"pass@{k} {100 * value:.1f}" for k, value in row.items())
                       for column, row in pass_at_k(summary.unrepaired).items())
     click.echo(f"without repairs (as evalplus.sanitize, then evalplus.evaluate): {cells}")
 
@@ -666,8 +665,7 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
     """One line: the kills by failure kind, then (``split``) by what they rest on."""
     kills = summary.kills()
     kinds = ", ".join(f"{kills[kind]} {kind}" for kind in FAILURES if kills[kind])
-    column = "stress" if "stress" in summary.suite else "plus"
-    line = f"kills (pass base, fail {column}): {sum(kills.values())}" + (
+    line = f"kills (pass base, fail {summary.beyond}): {sum(kills.values())}" + (
         f" ({kinds})" if kinds else "")
     if split:
         judged = summary.judged()

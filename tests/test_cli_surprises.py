@@ -4,11 +4,15 @@ notice), never a quietly different run."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from evalplus_ng.cli import main
+from evalplus_ng.tasks.artifact import write_plus_file
+from evalplus_ng.tasks.registry import load_humaneval, resolve
 
 
 def test_an_artifacts_folder_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
@@ -31,3 +35,25 @@ def test_a_misspelt_suite_lists_the_names(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite", "plsu"])
     assert done.exit_code == 2, done.output
     assert "'plsu' is neither a suite name (auto, base, plus, mini, stress" in done.output
+
+
+@pytest.mark.parametrize(("suite", "label"), [("edge", "edge"), ("stress", "stress")])
+def test_the_edge_and_stress_suites_are_named_in_what_evaluate_prints(
+        tmp_path: Path, suite: str, label: str) -> None:
+    # --suite edge printed "plus: pass@1", "drop from base to plus", "fail plus".
+    [task] = [t for t in load_humaneval() if t.task_id == "HumanEval/53"]
+    out = tmp_path / "out"
+    out.mkdir()
+    dataset = resolve("humaneval")
+    write_plus_file([replace(task, plus_inputs=([1000, -7],))], out / dataset.suite_file(suite),
+                    dataset.schema)
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": "HumanEval/53", "completion": body}) + "\n"
+                               for body in ("    return x + y\n",
+                                            "    return x + y if y >= 0 else 0\n")))
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite", suite,
+                                     "--artifacts", str(out), "-j", "1", "--repair"])
+    assert done.exit_code == 0, done.output
+    assert f"\n{label}" in done.stdout and f"drop from base to {label}: pass@1 50.0" in done.stdout
+    assert f"kills (pass base, fail {label}): 1" in done.stdout
+    assert "plus" not in done.stdout.replace("evalplus", ""), done.stdout

@@ -147,6 +147,13 @@ class EvaluateSummary:
     repaired: int = 0
     unrepaired: tuple[SampleResult, ...] = ()
 
+    @property
+    def beyond(self) -> str:
+        """What the suite's tests beyond the base ones are called (its ``plus`` column):
+        ``stress`` for the stress suites, ``edge`` for the edge tier, else ``plus``."""
+        return ("stress" if self.suite in ("stress", "stress-mini") else
+                "edge" if self.suite == "edge" else "plus")
+
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
         per_task = Counter(result.task_id for result in self.results)
