@@ -378,6 +378,32 @@ def test_evaluate_a_samples_file_of_programs(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "program tasks are judged" in result.output
 
 
+def test_a_suite_of_some_tasks_skips_samples_of_the_others_with_a_warning(
+        tmp_path: Path) -> None:
+    # A function suite skips them (as EvalPlus does); a program suite refused the file.
+    tests = [*_task()["tests"], {"input": "2 2\n", "output": "4\n", "public": False,
+                                 "origin": "plus"}]
+    suite = write_jsonl(tmp_path / "ProgramsPlus.jsonl.gz", [_task(tests=tests)])
+    dataset = write_jsonl(tmp_path / "tasks.jsonl", [_task()])
+    samples = write_jsonl(tmp_path / "s.jsonl", [
+        {"task_id": "cc/add", "solution": ADD}, {"task_id": "cc/other", "solution": ADD},
+        {"task_id": "cc/other", "solution": "print(1)"}])
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(suite), "--samples",
+                                       str(samples), "-j", "1", "--min-time-limit", "0.5"])
+    assert result.exit_code == 0, result.output
+    assert ("warning: 2 sample(s) of 1 task(s) the suite lacks were skipped (cc/other)"
+            in result.stderr)
+    assert "1 programs judged" in result.stdout and "full: pass@1 100.0" in result.stdout
+    # The dataset's own tasks file still names an unknown task as an error.
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(dataset), "--samples",
+                                       str(samples), "-j", "1"])
+    assert result.exit_code == 2 and ":2: unknown task_id 'cc/other'" in result.stderr
+    only = write_jsonl(tmp_path / "o.jsonl", [{"task_id": "cc/other", "solution": ADD}])
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(suite), "--samples",
+                                       str(only), "-j", "1"])
+    assert result.exit_code == 2 and "no samples of the suite's tasks" in result.stderr
+
+
 def test_an_interrupted_evaluate_of_programs_keeps_its_verdicts_and_resumes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Ctrl-C lost every verdict, and the --resume the message named was refused.

@@ -238,10 +238,7 @@ def run_evaluate(
         changed = _repaired(request, tasks, outside, samples)
         extra = [sample for _, sample in changed]
         if skipped:
-            names = ", ".join(sorted(skipped, key=lambda t: (len(t), t))[:5])
-            more = ", ..." if len(skipped) > 5 else ""
-            say(f"warning: {sum(skipped.values())} sample(s) of {len(skipped)} task(s) the "
-                f"suite lacks were skipped ({names}{more})")
+            say(skipped_warning(skipped))
         if chosen:
             say(f"judging with the {suite} suite" + (
                 f" of {space.out} (base and plus tests)" if suite == "plus" else
@@ -329,6 +326,14 @@ def run_evaluate(
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
                            len(tasks), suite, dict(getattr(sandbox, "nodes", {})),
                            len(changed), unrepaired)
+
+
+def skipped_warning(skipped: Mapping[TaskId, int]) -> str:
+    """The line that says which samples were skipped: of tasks the suite lacks."""
+    names = ", ".join(sorted(skipped, key=lambda t: (len(t), t))[:5])
+    more = ", ..." if len(skipped) > 5 else ""
+    return (f"warning: {sum(skipped.values())} sample(s) of {len(skipped)} task(s) the "
+            f"suite lacks were skipped ({names}{more})")
 
 
 def _repaired(request: EvaluateRequest, tasks: Mapping[TaskId, Task],

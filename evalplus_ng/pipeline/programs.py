@@ -30,11 +30,11 @@ from evalplus_ng.evaluation.programs import (
 )
 from evalplus_ng.files import write_json
 from evalplus_ng.pipeline.context import Progress
-from evalplus_ng.pipeline.evaluate import CHECKPOINT_SECONDS, results_path
+from evalplus_ng.pipeline.evaluate import CHECKPOINT_SECONDS, results_path, skipped_warning
 from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Sample, Verdict
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.seal import genuine, sealed, user_secret
-from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples
+from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples_of
 from evalplus_ng.tasks.sources import user_cache_dir
 
 #: What each suite judges on, for the line that says so.
@@ -176,7 +176,14 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
         missing = suite_missing(tasks.values(), suite)
         if missing:
             raise InputError(str(request.tasks), None, missing)
-        samples = read_program_samples(request.samples, tasks)
+        # A suite augment made may hold a part of its dataset: other samples are skipped.
+        partial = any(test.origin for task in tasks.values() for test in task.tests)
+        samples, skipped = read_program_samples_of(request.samples, tasks, partial)
+        if not samples:
+            raise InputError(str(request.samples), None, "no samples of the suite's tasks "
+                             "in file")
+        if skipped:
+            say(skipped_warning(skipped))
         digest = hashlib.sha256(request.tasks.read_bytes()).hexdigest()
         out = request.results or results_path(request.samples, suite_name(suite, digest))
         out.parent.mkdir(parents=True, exist_ok=True)
