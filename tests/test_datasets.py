@@ -415,6 +415,27 @@ MBPP_SAMPLES = [
 ]
 
 
+def test_the_hint_after_a_base_only_run_names_where_the_tasks_were_read(
+        tmp_path: Path, mbpp_file: Path) -> None:
+    # It named `augment --dataset mbpp`, which downloads MBPP+ (and fails offline), and
+    # `--dataset toy` for a tasks file toy.jsonl (no such dataset).
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"task_id": "Mbpp/2", "solution": MBPP_TASKS[0][
+        "canonical_solution"]}) + "\n")
+    tasks = tmp_path / "toy.jsonl"
+    tasks.write_text("".join(json.dumps(r) + "\n" for r in TASKS_FILE))
+    toy = tmp_path / "toy-samples.jsonl"
+    toy.write_text(json.dumps({"task_id": "toy/add", "completion": "    return a + b\n"}) + "\n")
+    for dataset, answers, hint in [
+            (["--dataset", "mbpp", "--dataset-file", str(mbpp_file)], samples,
+             f"--dataset mbpp --dataset-file {mbpp_file} --out evalplus-ng-out"),
+            (["--dataset", str(tasks)], toy, f"--dataset {tasks} --out evalplus-ng-out")]:
+        done = CliRunner().invoke(main, ["evaluate", *dataset, "--samples", str(answers),
+                                         "-j", "1"])
+        assert done.exit_code == 0, done.output
+        assert f"(`evalplus-ng augment {hint}` makes one)" in done.stderr, done.stderr
+
+
 def test_evaluate_mbpp_judges_by_value_on_base_and_on_a_suite_without_equality(
         tmp_path: Path) -> None:
     source = _gz(tmp_path / "MbppPlus.jsonl.gz", MBPP_NUMBERS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import shlex
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -242,8 +243,8 @@ def run_evaluate(
         if chosen:
             say(f"judging with the {suite} suite" + (
                 f" of {space.out} (base and plus tests)" if suite == "plus" else
-                f" only: {space.out} holds no plus suite (`evalplus-ng augment "
-                f"--dataset {space.dataset.name} --out {space.out}` makes one)"))
+                f" only: {space.out} holds no plus suite (`{augment_command(space)}` makes "
+                "one)"))
         # A suite file is identified by its bytes (a digest of them costs milliseconds;
         # re-encoding every input of a full suite costs over half a second).
         digest = (hashlib.sha256(judged.read_bytes()).hexdigest() if judged is not None
@@ -326,6 +327,17 @@ def run_evaluate(
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
                            len(tasks), suite, dict(getattr(sandbox, "nodes", {})),
                            len(changed), unrepaired)
+
+
+def augment_command(space: Workspace) -> str:
+    """The ``augment`` command line that writes ``space``'s suites: its dataset as named,
+    with the file its tasks were read from (a tasks file, or ``--dataset-file``: no
+    download needed, so it works offline where this run did)."""
+    dataset = space.dataset
+    named = (["--dataset", str(dataset.source)] if dataset.kind == "tasks" and dataset.source
+             else ["--dataset", dataset.name]
+             + (["--dataset-file", str(dataset.source)] if dataset.source else []))
+    return shlex.join(["evalplus-ng", "augment", *named, "--out", str(space.out)])
 
 
 def skipped_warning(skipped: Mapping[TaskId, int]) -> str:
