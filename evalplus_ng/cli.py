@@ -438,6 +438,9 @@ def _terminated(signum: int, _frame: object) -> None:
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
               default=DEFAULT_OUT, show_default=True,
               help="Folder where `augment` wrote its suites (for --suite plus|mini).")
+@click.option("--tasks", "task_spec", default=None, metavar="LIST",
+              help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20' (a quick "
+                   "first run); samples of the others are left out.")
 @click.option("--base-only", "base_only", is_flag=True,
               help="EvalPlus's flag: the same as --suite base.")
 @click.option("--mini", "mini", is_flag=True,
@@ -493,6 +496,7 @@ def _terminated(signum: int, _frame: object) -> None:
 @_errors_to_exit_codes
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
              suite: str, base_only: bool, mini: bool, noextreme: bool, artifacts: Path,
+             task_spec: str | None,
              jobs: int, results: Path | None, evalplus_results: bool, raw: bool,
              repair: bool, resume: bool, again: bool, details: bool,
              min_time_limit: float | None, time_factor: float | None, release: str | None,
@@ -511,7 +515,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
     if programs is not None:  # stdin/stdout tasks: see _evaluate_programs
         _evaluate_programs(programs, samples, "base" if base_only else suite, jobs, results,
                            resume, details, min_time_limit, memory_mb,
-                           _backend(backend, address, jobs, memory_mb << 20))
+                           _backend(backend, address, jobs, memory_mb << 20), task_spec)
         return
     if base_only or mini:
         # With both, evalplus judges the MINI's base tests: the base tests.
@@ -552,6 +556,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         evalplus_results=evalplus_results,
         sanitizing=(Sanitizing.NONE if raw else Sanitizing.REPAIR if repair
                     else Sanitizing.EVALPLUS),
+        task_spec=task_spec,
     )
     with _Progress("judging") as progress:
         summary = run_evaluate(request, progress.update,
@@ -621,7 +626,8 @@ def _program_tasks(dataset_name: str, dataset_file: Path | None) -> Path | None:
 
 def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
                        results: Path | None, resume: bool, details: bool,
-                       time_limit: float | None, memory_mb: int, backend: Backend) -> None:
+                       time_limit: float | None, memory_mb: int, backend: Backend,
+                       task_spec: str | None = None) -> None:
     """``evaluate`` on a tasks file of stdin/stdout programs: base (public tests) and the
     suite's verdicts (:data:`~evalplus_ng.evaluation.programs.PROGRAM_SUITES`), pass@k."""
     if suite not in (AUTO, *PROGRAM_SUITES):
@@ -632,7 +638,7 @@ def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
     config = ProgramConfig(time_limit=time_limit or DEFAULT_TIME_LIMIT, details=details,
                            suite=FULL if suite == AUTO else suite, min_time_limit=time_limit)
     request = ProgramRequest(tasks, samples, config, Limits(memory_bytes=memory_mb << 20),
-                             backend, results, resume)
+                             backend, results, resume, task_spec)
     with _Progress("judging") as progress:
         summary = run_evaluate_programs(request, progress.update,
                                         status=lambda message: click.echo(message, err=True))

@@ -57,3 +57,21 @@ def test_the_edge_and_stress_suites_are_named_in_what_evaluate_prints(
     assert f"\n{label}" in done.stdout and f"drop from base to {label}: pass@1 50.0" in done.stdout
     assert f"kills (pass base, fail {label}): 1" in done.stdout
     assert "plus" not in done.stdout.replace("evalplus", ""), done.stdout
+
+
+def test_evaluate_judges_only_the_tasks_named(tmp_path: Path) -> None:
+    # A quick first run: --tasks, as augment takes it.
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps(row) + "\n" for row in [
+        {"task_id": "HumanEval/53", "completion": "    return x + y\n"},
+        {"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"},
+        {"task_id": "HumanEval/2", "completion": "    return 0.0\n"}]))
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--tasks", "53",
+                                     "-j", "1"])
+    assert done.exit_code == 0, done.output
+    assert "--tasks: left out 2 sample(s) of 1 other task(s)" in done.stderr
+    assert "1 samples judged" in done.stdout and "over 1 of 1 tasks" in done.stdout
+    document = json.loads((tmp_path / "samples.evalplus-ng.base.json").read_text())
+    assert list(document["eval"]) == ["HumanEval/53"]
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--tasks", "999"])
+    assert done.exit_code == 2 and "unknown task number 999" in done.stderr

@@ -404,6 +404,19 @@ def test_a_suite_of_some_tasks_skips_samples_of_the_others_with_a_warning(
     assert result.exit_code == 2 and "no samples of the suite's tasks" in result.stderr
 
 
+def test_evaluate_of_programs_judges_only_the_tasks_named(tmp_path: Path) -> None:
+    tasks = write_jsonl(tmp_path / "tasks.jsonl", [_task(), _task("cc/add2")])
+    samples = write_jsonl(tmp_path / "s.jsonl", [
+        {"task_id": "cc/add", "solution": ADD}, {"task_id": "cc/add2", "solution": ADD}])
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(tasks), "--samples",
+                                       str(samples), "-j", "1", "--tasks", "1"])
+    assert result.exit_code == 0, result.output
+    assert "--tasks: left out 1 sample(s) of other tasks" in result.stderr
+    assert "1 programs judged" in result.stdout and "over 1 of 1 tasks" in result.stdout
+    [results] = tmp_path.glob("s.evalplus-ng.full-*.json")
+    assert list(json.loads(results.read_text())["eval"]) == ["cc/add2"]
+
+
 def test_an_interrupted_evaluate_of_programs_keeps_its_verdicts_and_resumes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Ctrl-C lost every verdict, and the --resume the message named was refused.

@@ -125,6 +125,9 @@ class EvaluateRequest:
     #: default), as its evaluate alone (``NONE``), or with our repairs (``REPAIR``: the
     #: summary then tells what they changed).
     sanitizing: Sanitizing = Sanitizing.EVALPLUS
+    #: Only these tasks (``--tasks``: ids, numbers or ranges); None: every task. Samples
+    #: of the others are left out.
+    task_spec: str | None = None
 
 
 @dataclass(frozen=True)
@@ -227,10 +230,18 @@ def run_evaluate(
     secret = user_secret(user_cache_dir())
     with space.backend.executor(request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
-        tasks = {task.task_id: task for task in space.load_suite(request.suite)}
-        outside = functools.cache(lambda: _dataset_tasks(request))
+        every = {task.task_id: task for task in space.load_suite(request.suite)}
+        whole = set(every)
+        tasks = every if request.task_spec is None else chosen_tasks(every,
+                                                                     request.task_spec)
+        outside = functools.cache(lambda: _dataset_tasks(request) | whole)
         samples, skipped = read_samples_of(request.samples, tasks, outside,
                                            request.sanitizing)
+        unchosen = {task_id: n for task_id, n in skipped.items() if task_id in whole}
+        skipped = Counter({task_id: n for task_id, n in skipped.items() if task_id not in whole})
+        if unchosen:
+            say(f"--tasks: left out {sum(unchosen.values())} sample(s) of {len(unchosen)} "
+                "other task(s)")
         if not samples:
             place = "here" if request.samples.is_dir() else "in file"
             raise InputError(str(request.samples), None,
@@ -248,7 +259,7 @@ def run_evaluate(
         # A suite file is identified by its bytes (a digest of them costs milliseconds;
         # re-encoding every input of a full suite costs over half a second).
         digest = (hashlib.sha256(judged.read_bytes()).hexdigest() if judged is not None
-                  else suite_hash(tasks.values()))
+                  else suite_hash(every.values()))
         out = request.results or results_path(
             request.samples, suite_name(request.suite, digest), request.evalplus_results)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -338,6 +349,14 @@ def augment_command(space: Workspace) -> str:
              else ["--dataset", dataset.name]
              + (["--dataset-file", str(dataset.source)] if dataset.source else []))
     return shlex.join(["evalplus-ng", "augment", *named, "--out", str(space.out)])
+
+
+def chosen_tasks(tasks: Mapping[TaskId, Task], spec: str) -> dict[TaskId, Task]:
+    """The tasks ``spec`` names (``--tasks``: ids, numbers or ranges, as ``augment`` takes
+    them), in the suite's order."""
+    from evalplus_ng.pipeline.augment import select_tasks
+
+    return {task.task_id: task for task in select_tasks(list(tasks.values()), spec)}
 
 
 def skipped_warning(skipped: Mapping[TaskId, int]) -> str:

@@ -72,6 +72,9 @@ class ProgramRequest:
     results: Path | None = None
     #: Reuse the verdicts of the results file already there (same tasks, suite, settings).
     resume: bool = False
+    #: Only these tasks (``--tasks``: ids, numbers or ranges; a task's number is its place
+    #: in the tasks file); None: every task. Samples of the others are left out.
+    task_spec: str | None = None
 
 
 @dataclass(frozen=True)
@@ -171,7 +174,8 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
     secret = user_secret(user_cache_dir())
     with request.backend.executor(request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the tasks and the samples load
-        tasks = {task.task_id: task for task in load_program_tasks(request.tasks)}
+        listed = load_program_tasks(request.tasks)
+        tasks = {task.task_id: task for task in listed}
         suite = request.config.suite
         missing = suite_missing(tasks.values(), suite)
         if missing:
@@ -179,6 +183,15 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
         # A suite augment made may hold a part of its dataset: other samples are skipped.
         partial = any(test.origin for task in tasks.values() for test in task.tests)
         samples, skipped = read_program_samples_of(request.samples, tasks, partial)
+        if request.task_spec is not None:
+            from evalplus_ng.pipeline.augment import select_tasks
+
+            tasks = {task.task_id: task for task in select_tasks(
+                listed, request.task_spec, numbers=range(len(listed)))}
+            left = len(samples)
+            samples = [sample for sample in samples if sample.task_id in tasks]
+            if left > len(samples):
+                say(f"--tasks: left out {left - len(samples)} sample(s) of other tasks")
         if not samples:
             raise InputError(str(request.samples), None, "no samples of the suite's tasks "
                              "in file")
