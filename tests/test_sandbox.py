@@ -273,6 +273,25 @@ def test_max_timeouts_stops_a_job_that_keeps_timing_out(sandbox: Sandbox) -> Non
     assert len(unlimited.outcomes) == 5
 
 
+def test_max_seconds_stops_a_job_once_its_inputs_took_that_long(sandbox: Sandbox) -> None:
+    # --test-details ran every input of a looping sample, a whole limit each.
+    code = "def f(x):\n    while x > 2:\n        pass\n    return x + 1\n"
+    job = replace(_job(code, tuple(range(1, 21)), limit=0.2, fail_fast=False),
+                  max_seconds=1.0)
+    began = time.monotonic()
+    result = sandbox.run(job)
+    assert _statuses(result)[:3] == [Status.OK, Status.OK, Status.TIMEOUT]
+    # It stops at the first input that brings the seconds to 1.0 (a timeout counts what it
+    # took, its limit and the grace of killing it).
+    seconds = [outcome.seconds for outcome in result.outcomes]
+    assert sum(seconds[:-1]) < 1.0 <= sum(seconds) and len(seconds) < 20
+    assert result.passed[:2] == (True, True) and not any(result.passed[2:])
+    assert time.monotonic() - began < 0.2 * 18
+    every = sandbox.run(replace(job, max_seconds=None, inputs=job.inputs[:10],
+                                time_limits=job.time_limits[:10], expected=job.expected[:10]))
+    assert len(every.outcomes) == 10
+
+
 def test_max_failures_stops_a_job_after_that_many_failures(sandbox: Sandbox) -> None:
     job = replace(_job("def f(x):\n    return x + x % 2\n", (1, 2, 3, 4, 5, 6, 7),
                        fail_fast=False), max_failures=3)

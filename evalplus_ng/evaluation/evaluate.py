@@ -155,11 +155,25 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
     """One input set as a job template (empty code); every sample of the task reuses it."""
     usable = expected.usable
     chosen = tuple(inputs[i] for i in usable)
-    job = task_job(task, "", chosen, time_limits(expected, usable, config, task.calibration,
-                                                 offset),
+    limits = time_limits(expected, usable, config, task.calibration, offset)
+    job = task_job(task, "", chosen, limits,
                    expected=[expected.outputs[i] for i in usable], fail_fast=not config.details,
                    kept=Kept.NONE)
+    if config.details:  # every input runs: EvalPlus's cap of the sample's run
+        job = replace(job, max_seconds=details_seconds(limits))
     return _Part(chosen, job)
+
+
+#: Seconds one input set of a sample may take in all with ``details``, as EvalPlus
+#: allows (its ``EVALPLUS_TIMEOUT_PER_TASK``), beyond which the rest is not run.
+DETAILS_SECONDS = 60.0
+
+
+def details_seconds(limits: Sequence[float]) -> float:
+    """What EvalPlus allows one input set of a sample with every test run
+    (``--test-details``): its limits' sum, at most :data:`DETAILS_SECONDS`, and two
+    seconds more."""
+    return min(DETAILS_SECONDS, sum(limits)) + 2.0
 
 
 def _parts(task: Task, truth: GroundTruth, config: EvalConfig) -> list[_Part]:
@@ -218,7 +232,9 @@ def _plan(task: Task, truth: GroundTruth, config: EvalConfig) -> _Plan:
         return _Plan(base, plus, shared, base.job, rest if rest.inputs else None)
     job = replace(base.job, inputs=[*base.job.inputs, *rest.inputs],
                   time_limits=[*base.job.time_limits, *rest.time_limits],
-                  expected=[*(base.job.expected or ()), *(rest.expected or ())])
+                  expected=[*(base.job.expected or ()), *(rest.expected or ())],
+                  max_seconds=None if base.job.max_seconds is None or plus.job.max_seconds
+                  is None else base.job.max_seconds + plus.job.max_seconds)
     return _Plan(base, plus, shared, job, None)
 
 
