@@ -571,6 +571,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         click.echo(f"{sum(refused.values())} sample(s) failed without running: " + ", ".join(
             f"{count} {why}" for why, count in sorted(refused.items())))
     _print_nodes("sandbox jobs", summary.nodes)
+    _print_jail(summary.jail)
     click.echo(f"base: {base_pass} pass")
     click.echo(f"over {summary.coverage()}")
     for column, row in summary.pass_at_k.items():
@@ -587,6 +588,12 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         _print_kills(summary, split=bool(plus_row))
     if summary.unrepaired:
         _print_repairs(summary)
+
+
+def _print_jail(jail: str) -> None:
+    """Which jail ran the samples (the results file records it too)."""
+    click.echo("jail: each Ray node's own" if jail == "ray" else f"jail: {jail}"
+               + (" (samples could read this machine's files)" if jail == "weak" else ""))
 
 
 def _print_repairs(summary: EvaluateSummary) -> None:
@@ -645,6 +652,7 @@ def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
     click.echo(f"{len(summary.results)} programs judged ({summary.reused} reused); results "
                f"in {summary.results_path}")
     _print_nodes("sandbox jobs", summary.nodes)
+    _print_jail(summary.jail)
     click.echo(f"base: {summary.count('base', Verdict.PASS)} pass")
     click.echo(f"over {summary.coverage()}")
     for column, row in summary.pass_at_k.items():

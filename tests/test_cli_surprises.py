@@ -75,3 +75,14 @@ def test_evaluate_judges_only_the_tasks_named(tmp_path: Path) -> None:
     assert list(document["eval"]) == ["HumanEval/53"]
     done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--tasks", "999"])
     assert done.exit_code == 2 and "unknown task number 999" in done.stderr
+
+
+def test_the_jail_that_ran_the_samples_is_named(tmp_path: Path, jail: str) -> None:
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"task_id": "HumanEval/53",
+                                   "completion": "    return x + y\n"}) + "\n")
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "-j", "1"])
+    assert done.exit_code == 0, done.output
+    assert f"\njail: {jail}\n" in done.stdout
+    document = json.loads((tmp_path / "samples.evalplus-ng.base.json").read_text())
+    assert document["evalplus_ng"]["jail"] == jail

@@ -414,7 +414,11 @@ def test_evaluate_of_programs_judges_only_the_tasks_named(tmp_path: Path) -> Non
     assert "--tasks: left out 1 sample(s) of other tasks" in result.stderr
     assert "1 programs judged" in result.stdout and "over 1 of 1 tasks" in result.stdout
     [results] = tmp_path.glob("s.evalplus-ng.full-*.json")
-    assert list(json.loads(results.read_text())["eval"]) == ["cc/add2"]
+    document = json.loads(results.read_text())
+    assert list(document["eval"]) == ["cc/add2"]
+    # Which jail ran them, as for function tasks.
+    assert f"\njail: {document['evalplus_ng']['jail']}\n" in result.stdout
+    assert document["evalplus_ng"]["jail"] in ("bubblewrap", "namespaces")
 
 
 def test_an_interrupted_evaluate_of_programs_keeps_its_verdicts_and_resumes(

@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from evalplus_ng.backend.executors import jail_of
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.edges import split_kills
 from evalplus_ng.evaluation.evaluate import (
@@ -150,6 +151,8 @@ class EvaluateSummary:
     #: verdicts without repairs (EvalPlus's workflow), in the order of ``results``.
     repaired: int = 0
     unrepaired: tuple[SampleResult, ...] = ()
+    #: Which jail ran the samples (:func:`~evalplus_ng.backend.executors.jail_of`).
+    jail: str = ""
 
     @property
     def beyond(self) -> str:
@@ -307,7 +310,8 @@ def run_evaluate(
             mark = Completeness(complete, len(ordered), len(samples),
                                 len({r.task_id for r in ordered}), len(answered), len(tasks),
                                 sum(skipped.values()))
-            document = results_document(ordered, identity, run_record(mark, *about), date)
+            run = {**run_record(mark, *about), "jail": jail_of(sandbox)}
+            document = results_document(ordered, identity, run, date)
             write_json(out if complete else checkpoint, sealed(document, secret))
 
         plain: dict[int, SampleResult] = {}  # the extra samples' results
@@ -337,7 +341,7 @@ def run_evaluate(
                   if request.sanitizing is Sanitizing.REPAIR else ())
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
                            len(tasks), suite, dict(getattr(sandbox, "nodes", {})),
-                           len(changed), unrepaired)
+                           len(changed), unrepaired, jail_of(sandbox))
 
 
 def augment_command(space: Workspace) -> str:

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.backend.executors import LOCAL, Backend
+from evalplus_ng.backend.executors import LOCAL, Backend, jail_of
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.evaluate import Completeness, identity_changes
 from evalplus_ng.evaluation.programs import (
@@ -90,6 +90,8 @@ class ProgramSummary:
     nodes: Mapping[str, int] = field(default_factory=dict)
     #: Samples whose verdicts ``--resume`` reused.
     reused: int = 0
+    #: Which jail ran the programs (:func:`~evalplus_ng.backend.executors.jail_of`).
+    jail: str = ""
 
     def count(self, column: str, verdict: Verdict) -> int:
         """How many samples have ``verdict`` in ``column`` ("base", or the suite's)."""
@@ -217,7 +219,8 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
                                 len({r.task_id for r in ordered}), len(answered), len(tasks))
             # "tasks" names the tasks file here: the mark's counts of tasks are left out.
             counts = {key: value for key, value in mark.record().items() if key != "tasks"}
-            document = results_document(ordered, {**identity, **counts}, suite)
+            document = results_document(ordered, {**identity, **counts,
+                                                  "jail": jail_of(sandbox)}, suite)
             write_json(out, sealed(document, secret))
 
         last = time.monotonic()
@@ -235,7 +238,7 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
         nodes = dict(getattr(sandbox, "nodes", {}))
     ordered = tuple(results[position] for position in sorted(results))
     return ProgramSummary(out, ordered, program_pass_at_k(ordered, suite=suite), len(tasks),
-                          suite, nodes, len(done))
+                          suite, nodes, len(done), jail_of(sandbox))
 
 
 def _resumed(path: Path, identity: Mapping[str, Any], secret: bytes,
