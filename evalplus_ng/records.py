@@ -40,6 +40,10 @@ class Kept(enum.Enum):
 
     ALL = "all"  #: every output's value
     FAILED = "failed"  #: the values of outputs that did not pass; None for the others
+    #: the value of the first output that did not pass where it is short (a verdict and
+    #: what its wrong output was: one short output held per job at most); None for the
+    #: others
+    FIRST_FAILED = "first-failed"
     NONE = "none"  #: no value (None): what a verdict needs
 
 

@@ -86,3 +86,28 @@ def test_the_jail_that_ran_the_samples_is_named(tmp_path: Path, jail: str) -> No
     assert f"\njail: {jail}\n" in done.stdout
     document = json.loads((tmp_path / "samples.evalplus-ng.base.json").read_text())
     assert document["evalplus_ng"]["jail"] == jail
+
+
+def test_a_wrong_output_is_shown_against_the_expected_one_in_results_and_report(
+        tmp_path: Path) -> None:
+    # As pytest shows a failing assert; the results file and the report said "wrong output".
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": "HumanEval/53", "completion": body}) + "\n"
+                               for body in ("    return x - y\n", "    raise ValueError\n",
+                                            "    return x + y\n")))
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "-j", "1"])
+    assert done.exit_code == 0, done.output
+    results = tmp_path / "samples.evalplus-ng.base.json"
+    entries = json.loads(results.read_text())["eval"]["HumanEval/53"]
+    assert entries[0]["base_diff"] == ("assert -1 == 1\n +  where -1 = add(0, 1)\n"
+                                       "Full diff:\n- 1\n+ -1")
+    assert "base_diff" not in entries[1] and "base_diff" not in entries[2]  # raised; passed
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "-j", "1",
+                                     "--resume"])
+    assert done.exit_code == 0 and "(3 reused)" in done.stdout, done.output
+    assert json.loads(results.read_text())["eval"]["HumanEval/53"] == entries
+    done = CliRunner().invoke(main, ["report", str(results), "--out", str(tmp_path / "r")])
+    assert done.exit_code == 0, done.output
+    page = (tmp_path / "r" / "report.html").read_text()
+    assert ('<pre class="diff">assert -1 == 1\n +  where -1 = add(0, 1)\nFull diff:\n'
+            '- 1\n+ -1</pre>') in page

@@ -176,6 +176,25 @@ def test_a_task_without_plus_inputs_passes_them_vacuously_in_a_plus_suite() -> N
     assert result.plus_status is None
 
 
+def test_a_wrong_output_reads_as_pytest_reads_a_failing_assert_and_is_bounded() -> None:
+    from evalplus_ng.evaluation.assertdiff import DIFF_LINES, LINE_CHARS, assert_diff
+
+    assert assert_diff("f", [[1, 2, 3]], [1, 2, 4], [1, 2, 3]) == (
+        "assert [1, 2, 3] == [1, 2, 4]\n +  where [1, 2, 3] = f([1, 2, 3])\n"
+        "At index 2 diff: 3 != 4\nFull diff:\n- [1, 2, 4]\n?        ^\n+ [1, 2, 3]\n"
+        "?        ^")
+    assert "types differ: list != tuple" in assert_diff("f", [], (1, 2), [1, 2])
+    assert "Left contains 1 more items, first extra item: 3" in assert_diff(
+        "f", [], [1, 2], [1, 2, 3])
+    lines = assert_diff("f", [list(range(10**5))], list(range(10**5)),
+                        list(range(1, 10**5 + 1))).splitlines()
+    assert len(lines) <= 5 and all(len(line) <= 2 * LINE_CHARS for line in lines)
+    assert lines[-1].startswith("(no full diff: the values print as")
+    lines = assert_diff("f", [], [[i] for i in range(200)], [[i + 1] for i in range(200)]
+                        ).splitlines()
+    assert len(lines) <= DIFF_LINES + 5 and lines[-1].endswith("more lines)")
+
+
 class _KeepingExecutor(_CountingExecutor):
     """A :class:`_CountingExecutor` that keeps the jobs it was given."""
 

@@ -29,8 +29,9 @@ from sandboxmark import MARK, marking  # tests/ is on the path, as pytest runs
 
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.judge import JUDGE, check
-from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Fault, Job, JobResult, Status
+from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Fault, Job, JobResult, Kept, Status
 from evalplus_ng.sandbox import UID_BASE, Limits, Sandbox, environ
+from evalplus_ng.sandbox.replies import FIRST_FAILED_BYTES
 from evalplus_ng.sandbox.zygote import Zygote
 from evalplus_ng.serialize import decode, dumps, encode, loads
 from evalplus_ng.types import Wire
@@ -290,6 +291,17 @@ def test_max_seconds_stops_a_job_once_its_inputs_took_that_long(sandbox: Sandbox
     every = sandbox.run(replace(job, max_seconds=None, inputs=job.inputs[:10],
                                 time_limits=job.time_limits[:10], expected=job.expected[:10]))
     assert len(every.outcomes) == 10
+
+
+def test_a_job_may_keep_its_first_wrong_output_alone_and_only_a_short_one(
+        sandbox: Sandbox) -> None:
+    # What a failure's diff shows; a result waiting in the parent holds no more than that.
+    code = "def f(x):\n    return x + 1 if x == 1 else ('y' * 20000 if x == 4 else -x)\n"
+    job = replace(_job(code, (1, 2, 3), fail_fast=False), kept=Kept.FIRST_FAILED)
+    assert [o.value for o in sandbox.run(job).outcomes] == [None, -2, None]
+    long_first = replace(_job(code, (4, 2), fail_fast=False), kept=Kept.FIRST_FAILED)
+    assert [o.value for o in sandbox.run(long_first).outcomes] == [None, None]
+    assert FIRST_FAILED_BYTES < 20000
 
 
 def test_max_failures_stops_a_job_after_that_many_failures(sandbox: Sandbox) -> None:

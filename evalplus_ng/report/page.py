@@ -208,6 +208,8 @@ def _failure(failure: Failure, samples: int) -> str:
     else:
         parts.append("<p>no failing input recorded (the code did not load, or the results "
                      "file keeps none)</p>")
+    if failure.diff:
+        parts.append(f"<pre class=\"diff\">{_escape(failure.diff)}</pre>")
     if failure.also is not None:
         parts.append(f"<p>an input like the base tests it also fails: "
                      f"<code>{_escape(failure.also)}</code></p>")

@@ -107,6 +107,11 @@ class Texts:
         return found
 
 
+#: The longest wrong output (its text's bytes) a :attr:`~evalplus_ng.records.Kept.FIRST_FAILED`
+#: job keeps: a result waiting in the parent's queue holds no more of a sample's output.
+FIRST_FAILED_BYTES = 16 << 10
+
+
 class JobJudge:
     """The trusted comparison of outputs with a job's expected outputs (parent side only),
     by the sandbox's :class:`~evalplus_ng.protocols.Judge`."""
@@ -156,6 +161,9 @@ class JobJudge:
         except Exception:
             passed = False
         kept = self.keeps_passed if passed else self.keeps_failed
+        if kept and not passed and self.job.kept is Kept.FIRST_FAILED:
+            self.keeps_failed = False  # the first wrong output only, and only a short one
+            kept = size <= FIRST_FAILED_BYTES
         return Outcome(Status.OK, value if kept else None, None, seconds), passed
 
 
