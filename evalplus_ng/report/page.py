@@ -306,9 +306,10 @@ def _benchmark(board: Board, benchmark: Benchmark, h: str, sub: str) -> list[str
     parts += [f"<{sub}>Per-task pass rates (all models' samples pooled)</{sub}>",
               f"<figure>{plots.task_plot(report)}</figure>"]
     if report.has_kills:
-        parts += [f"<p>{_escape(drops_text(report))}</p>",
-                  _table(task_rates(dropped(report)[:TOP_TASKS], report.pooled),
-                         f"drops-{dataset}", {})]
+        parts.append(f"<p>{_escape(drops_text(report))}</p>")
+        if dropped(report):
+            parts.append(_table(task_rates(dropped(report)[:TOP_TASKS], report.pooled),
+                                f"drops-{dataset}", {}))
     parts += [_matrix(benchmark), f"<{sub}>The suite ({_escape(facts.folder)})</{sub}><ul>"]
     parts += [f"<li>{_escape(line[2:])}</li>" for line in suite_lines(facts)] or [
         "<li>no files</li>"]
