@@ -111,3 +111,45 @@ def test_a_wrong_output_is_shown_against_the_expected_one_in_results_and_report(
     page = (tmp_path / "r" / "report.html").read_text()
     assert ('<pre class="diff">assert -1 == 1\n +  where -1 = add(0, 1)\nFull diff:\n'
             '- 1\n+ -1</pre>') in page
+
+
+def test_a_sample_never_reads_the_expected_outputs_an_earlier_results_file_shows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A failure's diff puts expected outputs in the results file: hidden like the suite,
+    # even in the weak jail (which shows this machine's files).
+    monkeypatch.setenv("EVALPLUS_NG_JAIL", "weak")
+    samples = tmp_path / "samples.jsonl"
+    results = tmp_path / "samples.evalplus-ng.base.json"
+    probe = ("    try:\n"
+             f"        seen = open({str(results)!r}).read()\n"
+             "    except OSError:\n"
+             "        seen = ''\n"
+             "    return x + y if 'where' in seen else 0\n")
+    samples.write_text(json.dumps({"task_id": "HumanEval/53",
+                                   "completion": "    return x - y\n"}) + "\n")
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "-j", "1"])
+    assert done.exit_code == 0 and "jail: weak" in done.stdout, done.output
+    assert "where -1 = add(0, 1)" in results.read_text()
+    samples.write_text("".join(json.dumps({"task_id": "HumanEval/53", "completion": body})
+                               + "\n" for body in ("    return x - y\n", probe)))
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "-j", "1",
+                                     "--resume"])
+    assert done.exit_code == 0, done.output
+    entries = json.loads(results.read_text())["eval"]["HumanEval/53"]
+    assert [e["base_status"] for e in entries] == ["fail", "fail"]
+    # While samples run, the checkpoints hold verdicts and no diff (written once complete).
+    from evalplus_ng.pipeline import evaluate as pipeline
+
+    checkpoints: list[str] = []
+    write = pipeline.write_json
+
+    def kept(path: Path, document: object) -> None:
+        checkpoints.append(json.dumps(document))
+        write(path, document)
+
+    monkeypatch.setattr(pipeline, "write_json", kept)
+    monkeypatch.setattr(pipeline, "CHECKPOINT_SECONDS", -1.0)
+    done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "-j", "1"])
+    assert done.exit_code == 0, done.output
+    assert len(checkpoints) == 3 and "base_diff" not in checkpoints[0] + checkpoints[1]
+    assert "base_diff" in checkpoints[2]

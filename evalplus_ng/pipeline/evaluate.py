@@ -228,7 +228,19 @@ def run_evaluate(
     suite = space.resolved_suite(request.suite)
     chosen, request = suite != request.suite, replace(request, suite=suite)
     judged = space.suite_path(request.suite)
-    hidden = space.answer_keys(*([judged] if judged else []))
+    # A suite file is identified by its bytes (a digest of them costs milliseconds;
+    # re-encoding every input of a full suite costs over half a second).
+    # (a missing one is named by the suite's loading, below)
+    file_digest = (hashlib.sha256(judged.read_bytes()).hexdigest()
+                   if judged is not None and judged.is_file() else "")
+    out = request.results or results_path(
+        request.samples, suite_name(request.suite, file_digest), request.evalplus_results)
+    # EvalPlus takes any file under its own name for a whole one: until the run is
+    # complete, --evalplus-results checkpoints beside it, under a name it never reads.
+    checkpoint = (out.with_name(out.name + PARTIAL_SUFFIX) if request.evalplus_results
+                  else out)
+    # The results of an earlier run show expected outputs (a failure's diff): hidden too.
+    hidden = space.answer_keys(*([judged] if judged else []), out, checkpoint)
     # Made (on first use) before any sandbox starts, so that every jail hides it.
     secret = user_secret(user_cache_dir())
     with space.backend.executor(request.limits, hidden) as sandbox:
@@ -259,17 +271,8 @@ def run_evaluate(
                 f" of {space.out} (base and plus tests)" if suite == "plus" else
                 f" only: {space.out} holds no plus suite (`{augment_command(space)}` makes "
                 "one)"))
-        # A suite file is identified by its bytes (a digest of them costs milliseconds;
-        # re-encoding every input of a full suite costs over half a second).
-        digest = (hashlib.sha256(judged.read_bytes()).hexdigest() if judged is not None
-                  else suite_hash(every.values()))
-        out = request.results or results_path(
-            request.samples, suite_name(request.suite, digest), request.evalplus_results)
+        digest = file_digest if judged is not None else suite_hash(every.values())
         out.parent.mkdir(parents=True, exist_ok=True)
-        # EvalPlus takes any file under its own name for a whole one: until the run is
-        # complete, --evalplus-results checkpoints beside it, under a name it never reads.
-        checkpoint = (out.with_name(out.name + PARTIAL_SUFFIX) if request.evalplus_results
-                      else out)
         identity = verdict_identity(digest, space.dataset.name, _suite_kind(request.suite),
                                     request.config, request.limits.memory_bytes,
                                     (task.equality for task in tasks.values()))
@@ -305,8 +308,11 @@ def run_evaluate(
         answered = {sample.task_id for sample in samples}
 
         def save(complete: bool) -> None:
-            """Write the results so far: to ``out`` once complete, else to ``checkpoint``."""
+            """Write the results so far: to ``out`` once complete, else to ``checkpoint``,
+            without the failures' diffs (expected outputs) while samples may still run."""
             ordered = _ordered(results)
+            if not complete:
+                ordered = [replace(r, base_diff="", plus_diff="") for r in ordered]
             mark = Completeness(complete, len(ordered), len(samples),
                                 len({r.task_id for r in ordered}), len(answered), len(tasks),
                                 sum(skipped.values()))
