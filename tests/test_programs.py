@@ -421,6 +421,25 @@ def test_evaluate_of_programs_judges_only_the_tasks_named(tmp_path: Path) -> Non
     assert document["evalplus_ng"]["jail"] in ("bubblewrap", "namespaces")
 
 
+def test_a_wrong_answer_is_shown_against_the_expected_output_in_results_and_report(
+        tmp_path: Path) -> None:
+    tasks = write_jsonl(tmp_path / "tasks.jsonl.gz", [_task()])
+    samples = write_jsonl(tmp_path / "s.jsonl", [
+        {"task_id": "cc/add", "solution": "print(3)"},
+        {"task_id": "cc/add", "solution": "raise SystemExit(1)"}])
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(tasks), "--samples",
+                                       str(samples), "-j", "1", "--min-time-limit", "0.5"])
+    assert result.exit_code == 0, result.output
+    [results] = tmp_path.glob("s.evalplus-ng.full-*.json")
+    wrong, crashed = json.loads(results.read_text())["eval"]["cc/add"]
+    assert wrong["diff"] == "assert stdout == expected\nFull diff:\n- 10\n+ 3"
+    assert "diff" not in crashed  # a runtime error: no output to compare
+    result = CliRunner().invoke(main, ["report", str(results), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    assert ('<pre class="diff">assert stdout == expected\nFull diff:\n- 10\n+ 3</pre>'
+            in (tmp_path / "r" / "report.html").read_text())
+
+
 def test_an_interrupted_evaluate_of_programs_keeps_its_verdicts_and_resumes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Ctrl-C lost every verdict, and the --resume the message named was refused.

@@ -1,4 +1,5 @@
-"""A wrong output shown as pytest shows a failing ``assert actual == expected``.
+"""A wrong output shown as pytest shows a failing ``assert actual == expected`` (a
+program's stdout: :func:`text_diff`).
 
 What a sample returned against what the ground truth answered, for the results file and
 the report: the assert line with the call, where two sequences first differ, and the
@@ -74,6 +75,22 @@ def assert_diff(entry_point: str, args: Args, expected: Any, actual: Any) -> str
              f" +  where {_cut(repr(actual), LINE_CHARS // 2)} = {call_text(entry_point, args)}",
              *_first_difference(expected, actual), *_full_diff(expected, actual)]
     return "\n".join(lines)
+
+
+def text_diff(expected: str, actual: str) -> str:
+    """A program's wrong stdout as pytest reports ``assert stdout == expected``: the
+    expected lines ``-``, the printed ones ``+``."""
+    theirs, mine = expected.splitlines(), actual.splitlines()
+    lines = ["assert stdout == expected"]
+    if len(expected) > DIFF_CHARS or len(actual) > DIFF_CHARS:
+        lines.append(f"(no full diff: {len(expected):,} characters expected, "
+                     f"{len(actual):,} printed)")
+        return "\n".join(lines)
+    changed = [line.rstrip() for line in difflib.ndiff(theirs, mine)]
+    shown = [_cut(line) for line in changed[:DIFF_LINES]]
+    if len(changed) > DIFF_LINES:
+        shown.append(f"... ({len(changed) - DIFF_LINES} more lines)")
+    return "\n".join([*lines, "Full diff:", *shown])
 
 
 def first_wrong_output(outcomes: Sequence[Outcome], passed: Sequence[bool]) -> int | None:

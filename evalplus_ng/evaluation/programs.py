@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from evalplus_ng.checker import STDIN_BYTES, Said, message, said, stdin_bytes
+from evalplus_ng.evaluation.assertdiff import first_wrong_output, text_diff
 from evalplus_ng.evaluation.evaluate import PASS_AT_K, columns_pass_at_k
 from evalplus_ng.jobs import checker_job, program_job
 from evalplus_ng.protocols import Executor
@@ -204,6 +205,9 @@ class ProgramResult:
     full: Verdict | None
     tests: tuple[ProgramRun, ...]
     refused: str = ""
+    #: Where the first failing run printed a wrong answer: its stdout against the expected
+    #: output (:func:`~evalplus_ng.evaluation.assertdiff.text_diff`); "" otherwise.
+    diff: str = ""
 
     @property
     def first_failure(self) -> ProgramRun | None:
@@ -316,7 +320,8 @@ def judge_programs_staged(tasks: Mapping[TaskId, ProgramTask], samples: Sequence
     plans = [(judged_tasks[task_id], orders[task_id]) for task_id, _code in keys]
     count = 0
 
-    def ended(k: int, tests: tuple[ProgramRun, ...]) -> Iterator[tuple[int, ProgramResult]]:
+    def ended(k: int, tests: tuple[ProgramRun, ...],
+              diff: str = "") -> Iterator[tuple[int, ProgramResult]]:
         nonlocal count
         count += 1
         if on_result is not None:
@@ -327,21 +332,33 @@ def judge_programs_staged(tasks: Mapping[TaskId, ProgramTask], samples: Sequence
         for position in sharing[k]:
             sample = samples[position]
             yield position, ProgramResult(sample.task_id, sample.line, sample.code, base,
-                                          full, tests)
+                                          full, tests, diff=diff)
 
     plain = [k for k, (task, _order) in enumerate(plans) if not task.checker]
     jobs = (program_job(plans[k][0], keys[k][1], [plans[k][0].tests[i] for i in plans[k][1]],
                         limits[plans[k][0].task_id], fail_fast=not config.details,
-                        max_output_bytes=config.max_output_bytes, kept=Kept.NONE)
+                        max_output_bytes=config.max_output_bytes, kept=Kept.FIRST_FAILED)
             for k in plain)
     for result, k in zip(executor.map(jobs), plain, strict=True):
-        yield from ended(k, runs_of(*plans[k], result, limits[plans[k][0].task_id]))
+        yield from ended(k, runs_of(*plans[k], result, limits[plans[k][0].task_id]),
+                         _diff(*plans[k], result))
     with_checker = [k for k, (task, _order) in enumerate(plans) if task.checker]
     for start in range(0, len(with_checker), CHECKER_ROUND):
         chunk = with_checker[start:start + CHECKER_ROUND]
         for k, got in zip(chunk, _judge_checked([(*plans[k], keys[k][1]) for k in chunk],
                                                 executor, config), strict=True):
             yield from ended(k, got)
+
+
+def _diff(task: ProgramTask, order: Sequence[int], result: JobResult) -> str:
+    """The first failing run of ``result`` (over ``order``) as a diff of its stdout against
+    the expected output, where it printed a wrong answer the result kept; else ""."""
+    index = first_wrong_output(result.outcomes, result.passed)
+    if index is None or result.load.status is not Status.OK:
+        return ""
+    printed = result.outcomes[index].value
+    return text_diff(task.tests[order[index]].output, printed) if isinstance(printed,
+                                                                               str) else ""
 
 
 def results_from_entries(table: Any, samples: Sequence[Sample],
@@ -372,7 +389,8 @@ def results_from_entries(table: Any, samples: Sequence[Sample],
             full = None if suite == BASE else entry[f"{suite}_status"]
             done[position] = ProgramResult(
                 sample.task_id, sample.line, sample.code, Verdict(entry["base_status"]),
-                None if full is None else Verdict(full), runs, str(entry.get("refused", "")))
+                None if full is None else Verdict(full), runs, str(entry.get("refused", "")),
+                str(entry.get("diff", "")))
         except (KeyError, TypeError, ValueError, IndexError):
             continue
     return done

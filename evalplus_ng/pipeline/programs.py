@@ -8,7 +8,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +136,7 @@ def result_entry(result: ProgramResult, suite: str = FULL) -> dict[str, Any]:
                                                        "status": failure.status.value,
                                                        "tier": failure.tier},
         **({"refused": result.refused} if result.refused else {}),
+        **({"diff": result.diff} if result.diff else {}),
         "tests": [{"index": run.index, "public": run.public, "status": run.status.value,
                    "seconds": round(run.seconds, 4), "time_limit": run.time_limit,
                    **({"error": run.error} if run.error else {})}
@@ -171,14 +172,19 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
     ``request.results``), checkpointing as it goes (an interrupted run keeps what it
     judged, and ``request.resume`` reuses it)."""
     say = status or (lambda _message: None)
-    hidden = [request.tasks, request.samples]
+    suite = request.config.suite
+    # (a missing tasks file is named by its loading, below)
+    digest = (hashlib.sha256(request.tasks.read_bytes()).hexdigest()
+              if request.tasks.is_file() else "")
+    out = request.results or results_path(request.samples, suite_name(suite, digest))
+    # The results of an earlier run show expected outputs (a failure's diff): hidden too.
+    hidden = [request.tasks, request.samples, out]
     # Made (on first use) before any sandbox starts, so that every jail hides it.
     secret = user_secret(user_cache_dir())
     with request.backend.executor(request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the tasks and the samples load
         listed = load_program_tasks(request.tasks)
         tasks = {task.task_id: task for task in listed}
-        suite = request.config.suite
         missing = suite_missing(tasks.values(), suite)
         if missing:
             raise InputError(str(request.tasks), None, missing)
@@ -199,8 +205,6 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
                              "in file")
         if skipped:
             say(skipped_warning(skipped))
-        digest = hashlib.sha256(request.tasks.read_bytes()).hexdigest()
-        out = request.results or results_path(request.samples, suite_name(suite, digest))
         out.parent.mkdir(parents=True, exist_ok=True)
         identity = {"kind": RESULTS_KIND, "suite": suite, "tasks": str(request.tasks),
                     "hash": digest,
@@ -214,7 +218,10 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
         answered = {sample.task_id for sample in samples}
 
         def save(complete: bool) -> None:
-            ordered = tuple(results[position] for position in sorted(results))
+            """Write the results so far, without the failures' diffs (expected outputs)
+            while programs may still run."""
+            ordered = tuple(results[position] if complete else
+                            replace(results[position], diff="") for position in sorted(results))
             mark = Completeness(complete, len(ordered), len(samples),
                                 len({r.task_id for r in ordered}), len(answered), len(tasks))
             # "tasks" names the tasks file here: the mark's counts of tasks are left out.

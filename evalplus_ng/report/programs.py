@@ -35,7 +35,7 @@ from evalplus_ng.evaluation.programs import (
     RunStatus,
     failure_status,
 )
-from evalplus_ng.report.matrix import CODE_CHARS, Failure, clip
+from evalplus_ng.report.matrix import CODE_CHARS, DIFF_CHARS, Failure, clip
 from evalplus_ng.report.summary import (
     PROGRAM_FAILURES,
     UNRECORDED,
@@ -154,6 +154,7 @@ def program_first_failures(document: Mapping[str, Any]) -> dict[TaskId, Failure]
                 how = f"{first['status']} on test {index} ({tier})"
             found[str(task_id)] = Failure(position, "base" if not base else suite, how, how,
                                           None, None,
-                                          clip(str(entry.get("solution", "")), CODE_CHARS))
+                                          clip(str(entry.get("solution", "")), CODE_CHARS),
+                                          clip(str(entry.get("diff") or ""), DIFF_CHARS))
             break
     return found
