@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from evalplus_ng.backend.executors import jail_of
 from evalplus_ng.errors import InputError
@@ -46,6 +46,8 @@ from evalplus_ng.tasks.samples import Sanitizing, read_samples_of, repaired_posi
 from evalplus_ng.tasks.sources import user_cache_dir
 from evalplus_ng.tasks.spec import SUITE_SUFFIXES
 from evalplus_ng.types import TaskId
+
+T = TypeVar("T")
 
 #: Seconds between checkpoints of the results file.
 CHECKPOINT_SECONDS = 15.0
@@ -281,7 +283,9 @@ def run_evaluate(
         done: dict[int, SampleResult] = {}
         if request.resume:
             saved = next((path for path in (checkpoint, out) if path.is_file()), None)
-            done = _resumed(saved, identity, secret, samples, tasks, say)
+            done = resumed(saved, identity, secret,
+                           lambda document: results_from_document(document, samples, tasks),
+                           len(samples), say)
         needed = {s.task_id for position, s in enumerate(samples)
                   if position not in done and not s.refused}
         needed |= {s.task_id for s in extra if not s.refused}
@@ -388,13 +392,14 @@ def _repaired(request: EvaluateRequest, tasks: Mapping[TaskId, Task],
     return [(position, plain[position]) for position in repaired_positions(samples, plain)]
 
 
-def _resumed(path: Path | None, identity: Mapping[str, Any], secret: bytes,
-             samples: Sequence[Sample], tasks: Mapping[TaskId, Task],
-             say: Callable[[str], None]) -> dict[int, SampleResult]:
-    """The verdicts of the results file at ``path`` that ``--resume`` reuses: none unless
-    this user's evalplus-ng sealed it and it was judged with the same ``identity`` (the
-    suite's kind and digest, the dataset, the settings), each with a line saying why."""
-    if path is None:
+def resumed(path: Path | None, identity: Mapping[str, Any], secret: bytes,
+            read: Callable[[Any], dict[int, T]], count: int, say: Callable[[str], None],
+            what: str = "sample") -> dict[int, T]:
+    """The verdicts of the results file at ``path`` that ``--resume`` reuses (``read``
+    takes them from the document, by position among ``count`` samples): none unless this
+    user's evalplus-ng sealed it and it was judged with the same ``identity`` (the suite's
+    kind and digest, the dataset, the settings), each with a line saying why."""
+    if path is None or not path.is_file():
         return {}
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
@@ -403,14 +408,14 @@ def _resumed(path: Path | None, identity: Mapping[str, Any], secret: bytes,
     changes = identity_changes(document, identity)
     if not genuine(document, secret):
         say(f"{path}: not sealed by evalplus-ng for this user (forged, edited or "
-            "written elsewhere); judging every sample again")
+            f"written elsewhere); judging every {what} again")
         return {}
     if changes:
         say(f"{path}: judged with another suite or settings ({', '.join(changes)}); "
-            "judging every sample again")
+            f"judging every {what} again")
         return {}
-    done = results_from_document(document, samples, tasks)
-    say(f"resuming: {len(done)} of {len(samples)} samples already judged in {path}")
+    done = read(document)
+    say(f"resuming: {len(done)} of {count} {what}s already judged in {path}")
     return done
 
 

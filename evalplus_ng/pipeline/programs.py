@@ -4,17 +4,16 @@ stdin/stdout tasks (:mod:`evalplus_ng.tasks.programs`) and write the results bes
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend, jail_of
 from evalplus_ng.errors import InputError
-from evalplus_ng.evaluation.evaluate import Completeness, identity_changes
+from evalplus_ng.evaluation.evaluate import Completeness
 from evalplus_ng.evaluation.programs import (
     BASE,
     FULL,
@@ -30,10 +29,15 @@ from evalplus_ng.evaluation.programs import (
 )
 from evalplus_ng.files import write_json
 from evalplus_ng.pipeline.context import Progress
-from evalplus_ng.pipeline.evaluate import CHECKPOINT_SECONDS, results_path, skipped_warning
-from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Sample, Verdict
+from evalplus_ng.pipeline.evaluate import (
+    CHECKPOINT_SECONDS,
+    results_path,
+    resumed,
+    skipped_warning,
+)
+from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Verdict
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.seal import genuine, sealed, user_secret
+from evalplus_ng.seal import sealed, user_secret
 from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples_of
 from evalplus_ng.tasks.sources import user_cache_dir
 
@@ -210,8 +214,9 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
                     "hash": digest,
                     "config": asdict(request.config),
                     "memory_bytes": request.limits.memory_bytes}
-        done = (_resumed(out, identity, secret, samples, tasks, say) if request.resume
-                else {})
+        done = (resumed(out, identity, secret, lambda document: results_from_entries(
+            document.get("eval"), samples, tasks, suite), len(samples), say, "program")
+                if request.resume else {})
         say(f"judging {len(samples) - len(done)} program(s) on {SUITE_WORDS[suite]} of "
             f"{request.tasks}")
         results: dict[int, ProgramResult] = {}
@@ -246,29 +251,3 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
     ordered = tuple(results[position] for position in sorted(results))
     return ProgramSummary(out, ordered, program_pass_at_k(ordered, suite=suite), len(tasks),
                           suite, nodes, len(done), jail_of(sandbox))
-
-
-def _resumed(path: Path, identity: Mapping[str, Any], secret: bytes,
-             samples: Sequence[Sample], tasks: Mapping[str, ProgramTask],
-             say: Callable[[str], None]) -> dict[int, ProgramResult]:
-    """The verdicts of the results file at ``path`` that ``--resume`` reuses: none unless
-    this user's evalplus-ng sealed it and it was judged with the same ``identity`` (the
-    tasks file's digest, the suite, the settings), each with a line saying why."""
-    if not path.is_file():
-        return {}
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise InputError(str(path), None, f"cannot resume, invalid JSON: {exc}") from None
-    if not genuine(document, secret):
-        say(f"{path}: not sealed by evalplus-ng for this user (forged, edited or "
-            "written elsewhere); judging every program again")
-        return {}
-    changes = identity_changes(document, identity)
-    if changes:
-        say(f"{path}: judged with another suite or settings ({', '.join(changes)}); "
-            "judging every program again")
-        return {}
-    done = results_from_entries(document.get("eval"), samples, tasks, str(identity["suite"]))
-    say(f"resuming: {len(done)} of {len(samples)} programs already judged in {path}")
-    return done
