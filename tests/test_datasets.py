@@ -282,6 +282,27 @@ def test_augment_of_a_task_whose_asserts_contradict_its_reference_stops_with_one
     assert not (tmp_path / "out" / "ToyPlus.jsonl.gz").exists()
 
 
+def test_evaluate_on_a_task_whose_asserts_contradict_its_reference_says_so(
+        tmp_path: Path) -> None:
+    # The samples are judged by the reference's answers: a line says an assert disagrees.
+    path = tmp_path / "toy.jsonl"
+    record = {**TASKS_FILE[0], "tests": ["assert add(1, 2) == 3", "assert add(2, 2) == 5"]}
+    path.write_text(json.dumps(TASKS_FILE[1]) + "\n" + json.dumps(record) + "\n")
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"task_id": "toy/add", "completion": "    return a + b\n"})
+                       + "\n")
+    done = CliRunner().invoke(main, ["evaluate", "--dataset", str(path), "--samples",
+                                     str(samples), "-j", "1"])
+    assert done.exit_code == 0, done.output
+    assert (f"warning: {path}:2: task toy/add: its test `assert add(2, 2) == 5` fails on the "
+            "reference, which returns 4") in done.stderr
+    assert "base: pass@1 100.0" in done.stdout  # judged by the reference, as before
+    path.write_text("".join(json.dumps(r) + "\n" for r in TASKS_FILE))
+    done = CliRunner().invoke(main, ["evaluate", "--dataset", str(path), "--samples",
+                                     str(samples), "-j", "1"])
+    assert done.exit_code == 0 and "fails on the reference" not in done.stderr
+
+
 def test_augment_then_evaluate_an_own_tasks_file_offline(tmp_path: Path) -> None:
     path = tmp_path / "toy.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in TASKS_FILE))

@@ -179,23 +179,32 @@ def own_assert_failure(task: Task, asserts: Sequence[OwnAssert], executor: Execu
         return None  # the run fails for all to see, with its own message
     for own, outcome in zip(asserts, result.outcomes, strict=False):
         if outcome.status is Status.ERROR and outcome.fault is Fault.RAISED:
-            answer = f"raises {outcome.error}"
-        elif outcome.status is Status.OK:
-            try:
-                value = decode(outcome.value)
-            except ValueError:
-                continue
-            if not own.fails_on(value):
-                continue
-            answer = f"returns {value!r}"
-        else:
-            continue
-        if len(answer) > SHOWN_ANSWER:
-            answer = answer[:SHOWN_ANSWER] + "..."
-        return (f"task {task.task_id}: its test `{own.text}` fails on the reference, which "
-                f"{answer} (the reference's answers are the expected outputs: fix the test "
-                "or the reference)")
+            return contradiction(task, own, f"raises {outcome.error}")
+        if outcome.status is Status.OK:
+            failure = answer_failure(task, own, outcome.value)
+            if failure is not None:
+                return failure
     return None
+
+
+def answer_failure(task: Task, own: OwnAssert, output: Wire) -> str | None:
+    """:func:`contradiction` where the ground truth's answer ``output`` fails ``own``
+    (one of the task's own asserts); None where it passes or cannot be told."""
+    try:
+        value = decode(output)
+    except ValueError:
+        return None
+    return contradiction(task, own, f"returns {value!r}") if own.fails_on(value) else None
+
+
+def contradiction(task: Task, own: OwnAssert, answer: str) -> str:
+    """One line: the task's own assert ``own`` fails on its reference, which ``answer``
+    (``returns 4``, ``raises ValueError: ...``, cut at :data:`SHOWN_ANSWER` characters)."""
+    if len(answer) > SHOWN_ANSWER:
+        answer = answer[:SHOWN_ANSWER] + "..."
+    return (f"task {task.task_id}: its test `{own.text}` fails on the reference, which "
+            f"{answer} (the reference's answers are the expected outputs: fix the test "
+            "or the reference)")
 
 
 #: Entry point of a job that runs several tasks' ground truths (see :func:`_batch_job`).

@@ -33,7 +33,7 @@ from evalplus_ng.evaluation.evaluate import (
 )
 from evalplus_ng.files import write_json
 from evalplus_ng.oracle.calibrate import measure_reference
-from evalplus_ng.oracle.groundtruth import GroundTruth
+from evalplus_ng.oracle.groundtruth import GroundTruth, answer_failure
 from evalplus_ng.pipeline.context import AUTO, Progress, Workspace
 from evalplus_ng.records import REFUSALS, Sample, Task, Verdict
 from evalplus_ng.report.summary import (
@@ -43,8 +43,9 @@ from evalplus_ng.report.summary import (
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.seal import genuine, sealed, user_secret
 from evalplus_ng.tasks.samples import Sanitizing, read_samples_of, repaired_positions
-from evalplus_ng.tasks.sources import user_cache_dir
-from evalplus_ng.tasks.spec import SUITE_SUFFIXES
+from evalplus_ng.tasks.sources import own_asserts, user_cache_dir
+from evalplus_ng.tasks.spec import SUITE_SUFFIXES, Dataset
+from evalplus_ng.tasks.tasksfile import task_line
 from evalplus_ng.types import TaskId
 
 T = TypeVar("T")
@@ -290,6 +291,7 @@ def run_evaluate(
                   if position not in done and not s.refused}
         needed |= {s.task_id for s in extra if not s.refused}
         warned: set[TaskId] = set()
+        told: set[TaskId] = set()  # tasks whose own asserts fail on their reference
 
         def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
             for task_id, truth in sorted(truths.items(), key=lambda item: tasks[item[0]].number):
@@ -298,6 +300,10 @@ def run_evaluate(
                     warned.add(task_id)
                     say(f"warning: {task_id}: the ground truth fails on some inputs; "
                         "they are not used")
+                contradicted = own_asserts_failure(space.dataset, tasks[task_id], truth)
+                if contradicted and task_id not in told:
+                    told.add(task_id)
+                    say(f"warning: {contradicted}")
 
         config = request.config
         if config.reference_seconds is None and any(tasks[t].calibration for t in needed):
@@ -363,6 +369,24 @@ def augment_command(space: Workspace) -> str:
              else ["--dataset", dataset.name]
              + (["--dataset-file", str(dataset.source)] if dataset.source else []))
     return shlex.join(["evalplus-ng", "augment", *named, "--out", str(space.out)])
+
+
+def own_asserts_failure(dataset: Dataset, task: Task, truth: GroundTruth) -> str:
+    """``FILE:LINE: task ...: its test ... fails on the reference`` where an assert of a
+    tasks file's own tests fails on the answers of the task's ground truth (which judge
+    the samples); "" where none does, or the dataset is no tasks file."""
+    if dataset.kind != "tasks" or dataset.source is None:
+        return ""
+    asserts = own_asserts(task.test, task.entry_point)
+    if len(asserts) != len(truth.base.outputs):
+        return ""
+    for own, output, failure in zip(asserts, truth.base.outputs, truth.base.failures,
+                                    strict=True):
+        found = None if failure else answer_failure(task, own, output)
+        if found is not None:
+            line = task_line(dataset.source, task.task_id)
+            return f"{dataset.source}{'' if line is None else f':{line}'}: {found}"
+    return ""
 
 
 def chosen_tasks(tasks: Mapping[TaskId, Task], spec: str) -> dict[TaskId, Task]:
