@@ -30,7 +30,7 @@ from evalplus_ng.evaluation.programs import (
     ProgramConfig,
 )
 from evalplus_ng.files import probe_folder
-from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, rewrite
+from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, read
 from evalplus_ng.meter import Meter
 from evalplus_ng.oracle.audit import task_order
 from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
@@ -160,9 +160,12 @@ class _FireCommand(_Command):
                 if isinstance(option, click.Option)
                 for name in (*option.opts, *option.secondary_opts)}
         try:
-            return rewrite(args, EVALPLUS_EVALUATE, ours)
+            line = read(args, EVALPLUS_EVALUATE, ours)
         except FireFormError as exc:
             raise click.UsageError(str(exc), ctx) from None
+        for notice in line.notices:
+            click.echo(f"notice: {notice}", err=True)
+        return line.args
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         return [*super().collect_usage_pieces(ctx), "[DATASET [SAMPLES]]"]
@@ -435,6 +438,9 @@ def _terminated(signum: int, _frame: object) -> None:
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
               default=DEFAULT_OUT, show_default=True,
               help="Folder where `augment` wrote its suites (for --suite plus|mini).")
+@click.option("--tasks", "task_spec", default=None, metavar="LIST",
+              help="Only these tasks: ids, numbers or ranges, e.g. '0,5,10-20' (a quick "
+                   "first run); samples of the others are left out.")
 @click.option("--base-only", "base_only", is_flag=True,
               help="EvalPlus's flag: the same as --suite base.")
 @click.option("--mini", "mini", is_flag=True,
@@ -490,6 +496,7 @@ def _terminated(signum: int, _frame: object) -> None:
 @_errors_to_exit_codes
 def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, samples: Path,
              suite: str, base_only: bool, mini: bool, noextreme: bool, artifacts: Path,
+             task_spec: str | None,
              jobs: int, results: Path | None, evalplus_results: bool, raw: bool,
              repair: bool, resume: bool, again: bool, details: bool,
              min_time_limit: float | None, time_factor: float | None, release: str | None,
@@ -508,7 +515,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
     if programs is not None:  # stdin/stdout tasks: see _evaluate_programs
         _evaluate_programs(programs, samples, "base" if base_only else suite, jobs, results,
                            resume, details, min_time_limit, memory_mb,
-                           _backend(backend, address, jobs, memory_mb << 20))
+                           _backend(backend, address, jobs, memory_mb << 20), task_spec)
         return
     if base_only or mini:
         # With both, evalplus judges the MINI's base tests: the base tests.
@@ -549,6 +556,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         evalplus_results=evalplus_results,
         sanitizing=(Sanitizing.NONE if raw else Sanitizing.REPAIR if repair
                     else Sanitizing.EVALPLUS),
+        task_spec=task_spec,
     )
     with _Progress("judging") as progress:
         summary = run_evaluate(request, progress.update,
@@ -563,37 +571,43 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         click.echo(f"{sum(refused.values())} sample(s) failed without running: " + ", ".join(
             f"{count} {why}" for why, count in sorted(refused.items())))
     _print_nodes("sandbox jobs", summary.nodes)
+    _print_jail(summary.jail)
     click.echo(f"base: {base_pass} pass")
     click.echo(f"over {summary.coverage()}")
     for column, row in summary.pass_at_k.items():
         cells = ", ".join(f"pass@{k} {100 * value:.1f}" for k, value in row.items())
-        if summary.suite in ("stress", "stress-mini") and column == "plus":  # efficiency
-            column = "stress (efficiency)"
+        if column == "plus":  # the suite's tests beyond base: plus, stress or edge
+            column = summary.beyond + (" (efficiency)" if summary.beyond == "stress" else "")
         click.echo(f"{column}: {cells}")
     base_row, plus_row = summary.pass_at_k.get("base", {}), summary.pass_at_k.get("plus", {})
     if summary.suite != "base" and base_row and plus_row:
         drops = ", ".join(f"pass@{k} {100 * (base_row[k] - plus_row[k]):.1f}"
                           for k in base_row if k in plus_row)
-        click.echo(f"drop from base to {'stress' if 'stress' in summary.suite else 'plus'}: "
-                   f"{drops} points")
+        click.echo(f"drop from base to {summary.beyond}: {drops} points")
     if summary.suite != "base":
         _print_kills(summary, split=bool(plus_row))
     if summary.unrepaired:
         _print_repairs(summary)
 
 
+def _print_jail(jail: str) -> None:
+    """Which jail ran the samples (the results file records it too)."""
+    click.echo("jail: each Ray node's own" if jail == "ray" else f"jail: {jail}"
+               + (" (samples could read this machine's files)" if jail == "weak" else ""))
+
+
 def _print_repairs(summary: EvaluateSummary) -> None:
     """What ``--repair`` changed: programs, verdicts, and pass@k without repairs."""
     changes = summary.repair_changes()
-    beyond = "stress" if "stress" in summary.suite else "plus"
+    beyond = summary.beyond
     ways = "; ".join(
         f"{label}: {changes[f'{column} gained']} now pass, {changes[f'{column} lost']} now fail"
         for column, label in (("base", "base"), ("plus", f"base + {beyond}"))
         if column == "base" or summary.suite != "base")
     click.echo(f"repairs (--repair) changed the program of {summary.repaired} sample(s) and "
                f"the verdict of {summary.verdicts_repaired()} ({ways})")
-    cells = "; ".join(f"{column}: " + ", ".join(f"pass@{k} {100 * value:.1f}"
-                                                 for k, value in row.items())
+    cells = "; ".join(f"{beyond if column == 'plus' else column}: " + ", ".join(
+        f"pass@{k} {100 * value:.1f}" for k, value in row.items())
                       for column, row in pass_at_k(summary.unrepaired).items())
     click.echo(f"without repairs (as evalplus.sanitize, then evalplus.evaluate): {cells}")
 
@@ -619,7 +633,8 @@ def _program_tasks(dataset_name: str, dataset_file: Path | None) -> Path | None:
 
 def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
                        results: Path | None, resume: bool, details: bool,
-                       time_limit: float | None, memory_mb: int, backend: Backend) -> None:
+                       time_limit: float | None, memory_mb: int, backend: Backend,
+                       task_spec: str | None = None) -> None:
     """``evaluate`` on a tasks file of stdin/stdout programs: base (public tests) and the
     suite's verdicts (:data:`~evalplus_ng.evaluation.programs.PROGRAM_SUITES`), pass@k."""
     if suite not in (AUTO, *PROGRAM_SUITES):
@@ -627,17 +642,17 @@ def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
             f"--suite {suite}: program tasks are judged on {'|'.join(PROGRAM_SUITES)}: the "
             "public tests (base), the dataset's tests (original), augment's tiers after the "
             "public tests (plus, stress), or every test (full; auto, the default)")
-    if resume:
-        raise click.UsageError("--resume is not supported for program tasks yet")
     config = ProgramConfig(time_limit=time_limit or DEFAULT_TIME_LIMIT, details=details,
                            suite=FULL if suite == AUTO else suite, min_time_limit=time_limit)
     request = ProgramRequest(tasks, samples, config, Limits(memory_bytes=memory_mb << 20),
-                             backend, results)
+                             backend, results, resume, task_spec)
     with _Progress("judging") as progress:
         summary = run_evaluate_programs(request, progress.update,
                                         status=lambda message: click.echo(message, err=True))
-    click.echo(f"{len(summary.results)} programs judged; results in {summary.results_path}")
+    click.echo(f"{len(summary.results)} programs judged ({summary.reused} reused); results "
+               f"in {summary.results_path}")
     _print_nodes("sandbox jobs", summary.nodes)
+    _print_jail(summary.jail)
     click.echo(f"base: {summary.count('base', Verdict.PASS)} pass")
     click.echo(f"over {summary.coverage()}")
     for column, row in summary.pass_at_k.items():
@@ -664,8 +679,7 @@ def _print_kills(summary: EvaluateSummary, split: bool) -> None:
     """One line: the kills by failure kind, then (``split``) by what they rest on."""
     kills = summary.kills()
     kinds = ", ".join(f"{kills[kind]} {kind}" for kind in FAILURES if kills[kind])
-    column = "stress" if "stress" in summary.suite else "plus"
-    line = f"kills (pass base, fail {column}): {sum(kills.values())}" + (
+    line = f"kills (pass base, fail {summary.beyond}): {sum(kills.values())}" + (
         f" ({kinds})" if kinds else "")
     if split:
         judged = summary.judged()

@@ -76,15 +76,51 @@ def dashed(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
+@dataclass(frozen=True)
+class FireLine:
+    """A command line read as fire reads it: in click's forms (:func:`rewrite`), and one
+    notice per value read in a way its user may not expect."""
+
+    args: list[str]
+    notices: tuple[str, ...] = ()
+
+
 def rewrite(argv: Sequence[str], signature: FireSignature,
             ours: Mapping[str, bool]) -> list[str]:
+    """``argv`` in click's forms (:func:`read`)."""
+    return read(argv, signature, ours).args
+
+
+def _surprises(values: Mapping[str, str], filled: Mapping[str, str],
+               signature: FireSignature) -> list[str]:
+    """Notices for values fire reads in a way a user may not mean: a positional token that
+    fills a parameter past the first two (``dataset``, ``samples``), and a boolean's value
+    that is no Python literal (``false``, ``no``: text, so true)."""
+    found = [f"the positional argument {token!r} is read as {dashed(name)}={token} (fire "
+             f"fills {', '.join(signature.names[:3])}, ... in that order)"
+             for name, token in filled.items() if name not in signature.names[:2]]
+    for name, value in values.items():
+        if name in signature.booleans and name not in filled and truthy(value):
+            try:
+                ast.literal_eval(value)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                found.append(f"--{name} {value}: fire reads the text {value!r} as true, "
+                             f"so {dashed(name)} is on (False, 0 or --no{name} turn it "
+                             "off)")
+    return found
+
+
+def read(argv: Sequence[str], signature: FireSignature,
+         ours: Mapping[str, bool]) -> FireLine:
     """``argv`` in click's forms: our own options first, as typed (a long one's
     underscores as dashes where that names one of ``ours``), then the signature's
     parameters in its order, the last value of each as fire takes it; positional tokens
     fill the parameters no flag named, and any left over stay (for click to refuse).
     ``ours`` maps each of our option names to whether it takes a value; raises
-    :class:`FireFormError` for a refused flag."""
+    :class:`FireFormError` for a refused flag, and for ``--no-NAME`` of a boolean (fire's
+    key ``no_NAME``, no parameter: not the opposite of ``--NAME``)."""
     values: dict[str, str] = {}
+    filled: dict[str, str] = {}
     kept: list[str] = []
     positional: list[str] = []
     tail: list[str] = []  # after ``--``
@@ -107,6 +143,10 @@ def rewrite(argv: Sequence[str], signature: FireSignature,
         elif alone and key.startswith("no") and key[2:] in signature.booleans:
             name, equals, value = key[2:], "=", "False"
         else:
+            if key.startswith("no_") and key[3:] in signature.booleans:
+                raise FireFormError(
+                    f"{token.partition('=')[0]}: no such option; {dashed(key[3:])} is off "
+                    f"unless given (fire's form to turn it off: --no{key[3:]})")
             if key in signature.refused and token.startswith("--"):
                 raise FireFormError(f"--{key}: {signature.refused[key]}")
             long = "--" + key.replace("_", "-") if token.startswith("--") else ""
@@ -125,10 +165,10 @@ def rewrite(argv: Sequence[str], signature: FireSignature,
             index += 1
     for name in signature.names:
         if name not in values and positional:
-            values[name] = positional.pop(0)
+            values[name] = filled[name] = positional.pop(0)
     for name in signature.names:
         if name in values and name in signature.booleans:
             kept += [dashed(name)] if truthy(values[name]) else []
         elif name in values:
             kept.append(f"{dashed(name)}={values[name]}")
-    return kept + positional + tail
+    return FireLine(kept + positional + tail, tuple(_surprises(values, filled, signature)))

@@ -40,6 +40,10 @@ class Kept(enum.Enum):
 
     ALL = "all"  #: every output's value
     FAILED = "failed"  #: the values of outputs that did not pass; None for the others
+    #: the value of the first output that did not pass where it is short (a verdict and
+    #: what its wrong output was: one short output held per job at most); None for the
+    #: others
+    FIRST_FAILED = "first-failed"
     NONE = "none"  #: no value (None): what a verdict needs
 
 
@@ -130,6 +134,10 @@ class Job:
     max_timeouts: int | None = None
     #: When set, the job stops once this many inputs have failed (``fail_fast`` is 1).
     max_failures: int | None = None
+    #: When set, the job stops once its inputs' seconds add up to this many (EvalPlus's
+    #: cap of one sample's run: a looping sample judged on every input, ``details``,
+    #: would otherwise cost a whole limit per input).
+    max_seconds: float | None = None
     #: Call each input a second time (on a fresh copy of its arguments) and report an
     #: output that differs from the first as an ERROR naming :data:`UNSTABLE`. The
     #: time limit covers both calls; the seconds reported are the faster call's.

@@ -27,6 +27,7 @@ from evalplus_ng.serialize import encode
 from evalplus_ng.tasks import mbpp
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.registry import resolve
+from evalplus_ng.tasks.sources import own_asserts
 from evalplus_ng.tasks.spec import file_stem
 
 CONTRACT = "\n  assert isinstance(a, tuple), \"invalid inputs\" # $_CONTRACT_$\n"
@@ -249,6 +250,59 @@ def test_augment_of_a_task_whose_reference_lacks_its_entry_point_stops_with_one_
     assert "Traceback" not in done.stderr
 
 
+def test_an_own_assert_is_read_as_a_test_of_the_call_it_makes() -> None:
+    asserts = own_asserts("import math\nassert add(1, 2) == 3\nassert not add(0, 0)\n"
+                          "assert math.isclose(add(1.0, 2), 3.0)\n"
+                          "assert add(2, 2) == helper(4)\nassert rev([1]) == [1]\n", "add")
+    assert [a.text for a in asserts] == ["assert add(1, 2) == 3", "assert not add(0, 0)",
+                                         "assert math.isclose(add(1.0, 2), 3.0)",
+                                         "assert add(2, 2) == helper(4)"]
+    assert [a.fails_on(3) for a in asserts] == [False, True, False, False]
+    assert [a.fails_on(0) for a in asserts] == [True, False, True, False]  # helper: unknown
+
+
+@pytest.mark.parametrize(("test", "answer"), [
+    ("assert add(2, 2) == 5", "which returns 4"),
+    ("assert add(2, 0) == 2", "which raises ZeroDivisionError"),
+])
+def test_augment_of_a_task_whose_asserts_contradict_its_reference_stops_with_one_line(
+        tmp_path: Path, test: str, answer: str) -> None:
+    # The reference's answers became the suite's and the asserts were quietly ignored.
+    path = tmp_path / "toy.jsonl"
+    record = {**TASKS_FILE[0], "canonical_solution": "    return a + b + 0 // b\n",
+              "tests": ["assert add(1, 2) == 3", test]}
+    path.write_text(json.dumps(TASKS_FILE[1]) + "\n" + json.dumps(record) + "\n")
+    done = CliRunner().invoke(main, ["augment", "--dataset", str(path), "--out",
+                                     str(tmp_path / "out"), "--per-task", "10", "-j", "1",
+                                     "--no-audit", "--no-reduce", "--no-calibrate"])
+    assert done.exit_code == 2, done.output
+    line = done.output.strip().splitlines()[-1]
+    assert line.startswith(f"error: {path}:2: task toy/add: its test `{test}` fails on the "
+                           f"reference, {answer}"), line
+    assert not (tmp_path / "out" / "ToyPlus.jsonl.gz").exists()
+
+
+def test_evaluate_on_a_task_whose_asserts_contradict_its_reference_says_so(
+        tmp_path: Path) -> None:
+    # The samples are judged by the reference's answers: a line says an assert disagrees.
+    path = tmp_path / "toy.jsonl"
+    record = {**TASKS_FILE[0], "tests": ["assert add(1, 2) == 3", "assert add(2, 2) == 5"]}
+    path.write_text(json.dumps(TASKS_FILE[1]) + "\n" + json.dumps(record) + "\n")
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"task_id": "toy/add", "completion": "    return a + b\n"})
+                       + "\n")
+    done = CliRunner().invoke(main, ["evaluate", "--dataset", str(path), "--samples",
+                                     str(samples), "-j", "1"])
+    assert done.exit_code == 0, done.output
+    assert (f"warning: {path}:2: task toy/add: its test `assert add(2, 2) == 5` fails on the "
+            "reference, which returns 4") in done.stderr
+    assert "base: pass@1 100.0" in done.stdout  # judged by the reference, as before
+    path.write_text("".join(json.dumps(r) + "\n" for r in TASKS_FILE))
+    done = CliRunner().invoke(main, ["evaluate", "--dataset", str(path), "--samples",
+                                     str(samples), "-j", "1"])
+    assert done.exit_code == 0 and "fails on the reference" not in done.stderr
+
+
 def test_augment_then_evaluate_an_own_tasks_file_offline(tmp_path: Path) -> None:
     path = tmp_path / "toy.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in TASKS_FILE))
@@ -380,6 +434,27 @@ MBPP_SAMPLES = [
     ("Mbpp/9000", "def pair(n):\n    return (float(n), n + 1.0)\n"),
     ("Mbpp/9000", "def pair(n):\n    return [n, n + 1]\n"),  # [1, 2] != (1, 2)
 ]
+
+
+def test_the_hint_after_a_base_only_run_names_where_the_tasks_were_read(
+        tmp_path: Path, mbpp_file: Path) -> None:
+    # It named `augment --dataset mbpp`, which downloads MBPP+ (and fails offline), and
+    # `--dataset toy` for a tasks file toy.jsonl (no such dataset).
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"task_id": "Mbpp/2", "solution": MBPP_TASKS[0][
+        "canonical_solution"]}) + "\n")
+    tasks = tmp_path / "toy.jsonl"
+    tasks.write_text("".join(json.dumps(r) + "\n" for r in TASKS_FILE))
+    toy = tmp_path / "toy-samples.jsonl"
+    toy.write_text(json.dumps({"task_id": "toy/add", "completion": "    return a + b\n"}) + "\n")
+    for dataset, answers, hint in [
+            (["--dataset", "mbpp", "--dataset-file", str(mbpp_file)], samples,
+             f"--dataset mbpp --dataset-file {mbpp_file} --out evalplus-ng-out"),
+            (["--dataset", str(tasks)], toy, f"--dataset {tasks} --out evalplus-ng-out")]:
+        done = CliRunner().invoke(main, ["evaluate", *dataset, "--samples", str(answers),
+                                         "-j", "1"])
+        assert done.exit_code == 0, done.output
+        assert f"(`evalplus-ng augment {hint}` makes one)" in done.stderr, done.stderr
 
 
 def test_evaluate_mbpp_judges_by_value_on_base_and_on_a_suite_without_equality(

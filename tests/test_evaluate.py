@@ -176,6 +176,64 @@ def test_a_task_without_plus_inputs_passes_them_vacuously_in_a_plus_suite() -> N
     assert result.plus_status is None
 
 
+def test_a_wrong_output_reads_as_pytest_reads_a_failing_assert_and_is_bounded() -> None:
+    from evalplus_ng.evaluation.assertdiff import DIFF_LINES, LINE_CHARS, assert_diff
+
+    assert assert_diff("f", [[1, 2, 3]], [1, 2, 4], [1, 2, 3]) == (
+        "assert [1, 2, 3] == [1, 2, 4]\n +  where [1, 2, 3] = f([1, 2, 3])\n"
+        "At index 2 diff: 3 != 4\nFull diff:\n- [1, 2, 4]\n?        ^\n+ [1, 2, 3]\n"
+        "?        ^")
+    assert "types differ: list != tuple" in assert_diff("f", [], (1, 2), [1, 2])
+    assert "Left contains 1 more items, first extra item: 3" in assert_diff(
+        "f", [], [1, 2], [1, 2, 3])
+    lines = assert_diff("f", [list(range(10**5))], list(range(10**5)),
+                        list(range(1, 10**5 + 1))).splitlines()
+    assert len(lines) <= 5 and all(len(line) <= 2 * LINE_CHARS for line in lines)
+    assert lines[-1].startswith("(no full diff: the values print as")
+    lines = assert_diff("f", [], [[i] for i in range(200)], [[i + 1] for i in range(200)]
+                        ).splitlines()
+    assert len(lines) <= DIFF_LINES + 5 and lines[-1].endswith("more lines)")
+
+
+class _KeepingExecutor(_CountingExecutor):
+    """A :class:`_CountingExecutor` that keeps the jobs it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.given: list[Job] = []
+
+    def map(self, jobs: object) -> object:
+        for job in jobs:  # type: ignore[attr-defined]
+            self.given.append(job)
+            count = len(job.inputs)
+            yield JobResult(LOADED, (OK,) * count, (True,) * count)
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_every_test_run_is_capped_per_input_set_as_evalplus_caps_it(shared: bool) -> None:
+    # --test-details paid a whole limit per timed-out input: 1000 plus inputs, 1000 limits.
+    from evalplus_ng.evaluation.evaluate import (
+        DETAILS_SECONDS,
+        details_seconds,
+        evaluate_samples,
+    )
+    from evalplus_ng.oracle.groundtruth import GroundTruth
+
+    assert details_seconds([0.5] * 10) == 7.0
+    assert details_seconds([1.0] * 1000) == DETAILS_SECONDS + 2.0
+    plus = ([1], [2]) if shared else ([3], [4])
+    task = Task("A", "p", "f", "s", ([1], [2]), plus_inputs=plus)
+    truth = GroundTruth("A", Expected((2, 3), (0.0, 0.0), ("", "")),
+                        Expected((2, 3) if shared else (4, 5), (0.0, 0.0), ("", "")))
+    # Shared: one job runs both sets (both caps); else one job per set (each its own).
+    capped = [6.0] if shared else [3.0, 3.0]
+    for details, caps in [(False, [None] * len(capped)), (True, capped)]:
+        executor = _KeepingExecutor()
+        list(evaluate_samples({"A": task}, {"A": truth}, [Sample("A", "code", 1)], executor,  # type: ignore[arg-type]
+                              EvalConfig(floor_seconds=0.5, factor=1.0, details=details)))
+        assert [job.max_seconds for job in executor.given] == caps
+
+
 class _ExpressionExecutor:
     """Runs "code" that is a Python expression in ``x`` on one-int inputs; counts what runs.
 

@@ -12,7 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 from evalplus_ng import cli
-from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, is_flag, rewrite, truthy
+from evalplus_ng.fireforms import (
+    EVALPLUS_EVALUATE,
+    FireFormError,
+    is_flag,
+    read,
+    rewrite,
+    truthy,
+)
 
 #: Our options as ``evaluate`` has them: name -> takes a value (a few, for the rewrite).
 OURS = {"--dataset": True, "--samples": True, "--suite": True, "-j": True, "--jobs": True,
@@ -45,7 +52,7 @@ def _rewrite(line: str) -> list[str]:
     ("--version", "--version=True"),
     ("--nonoextreme --test_details", "--test-details"),
     ("-i --memory_mb 100 --no_sanitize -j 3", "-i --memory-mb 100 --no-sanitize -j 3"),
-    ("--foo_bar x --no-base-only", "--foo_bar --no-base-only --dataset=x"),
+    ("--foo_bar x --no-sanitize", "--foo_bar --no-sanitize --dataset=x"),
     ("a b c d e f g h i j k l", "--dataset=a --samples=b --base-only --parallel=d "
                                 "--i-just-wanna-run --test-details --min-time-limit=g "
                                 "--gt-time-limit-factor=h --mini --noextreme --version=k l"),
@@ -61,6 +68,36 @@ def test_fire_reads_flags_values_and_literals_as_fire_does() -> None:
     assert [truthy(t) for t in ["True", "False", "0", "0.0", "None", "[]", "''", "false",
                                 "no", "1", "x y"]] == [
         True, False, False, False, False, False, False, True, True, True, True]
+
+
+@pytest.mark.parametrize(("line", "suite", "notices"), [
+    ("humaneval S --base_only=false", "base", [
+        "--base_only false: fire reads the text 'false' as true, so --base-only is on "
+        "(False, 0 or --nobase_only turn it off)"]),
+    ("--base_only humaneval --samples S", "base", [
+        "--base_only humaneval: fire reads the text 'humaneval' as true, so --base-only is on"]),
+    ("--samples S humaneval stray", "base", [
+        "the positional argument 'stray' is read as --base-only=stray (fire fills dataset, "
+        "samples, base_only, ... in that order)"]),
+    ("humaneval S True", "base", ["the positional argument 'True' is read as --base-only=True"]),
+    ("humaneval S --base_only=False --test_details=1 --mini", "mini", []),
+    ("humaneval S --base-only", "base", []),
+])
+def test_a_value_fire_reads_in_a_way_not_meant_gets_a_notice_line(
+        evaluate_requests: list[Any], tmp_path: Path, line: str, suite: str,
+        notices: list[str]) -> None:
+    # --base_only=false and a stray token gave a base-only run without a word.
+    argv = shlex.split(line.replace("S", str(tmp_path / "s.jsonl")))
+    read_notices = read(argv, EVALPLUS_EVALUATE, OURS).notices
+    assert len(read_notices) == len(notices)
+    assert all(n.startswith(start) for n, start in zip(read_notices, notices, strict=True))
+    result = CliRunner().invoke(cli.main, ["evaluate", *argv])
+    assert result.exit_code == 0, result.output
+    lines = [text for text in result.stderr.splitlines() if text.startswith("notice: ")]
+    assert len(lines) == len(notices), result.stderr
+    assert all(text.startswith(f"notice: {start}") for text, start in zip(
+        lines, notices, strict=True))
+    assert evaluate_requests.pop().suite == suite  # the forms are kept
 
 
 def test_generating_samples_is_refused_by_name() -> None:
@@ -118,8 +155,11 @@ def test_each_evalplus_form_makes_the_request_ours_does(
 @pytest.mark.parametrize(("line", "problem"), [
     ("--samples S --foo", "error: No such option '--foo'."),
     ("--samples S -b", "error: No such option '-b'."),
-    ("--samples S --no-base-only",
-     "error: No such option '--no-base-only'. Did you mean '--base-only'?"),
+    ("--samples S --no-base-only",  # click suggested --base-only, the opposite
+     "error: --no-base-only: no such option; --base-only is off unless given (fire's form "
+     "to turn it off: --nobase_only)"),
+    ("--samples S --no_test_details", "error: --no_test_details: no such option; "
+                                      "--test-details is off unless given"),
     ("humaneval S --model gpt-4o", "error: --model: evalplus.evaluate generates samples"),
     ("mbpp S --version v0.1.0", "error: --version v0.1.0: evalplus-ng reads MBPP+ v0.2.0"),
     ("humaneval S -i --resume", "error: --i-just-wanna-run judges every sample again"),

@@ -31,6 +31,7 @@ from evalplus_ng.evaluation.programs import (
 )
 from evalplus_ng.jobs import program_job
 from evalplus_ng.judge import JUDGE, check
+from evalplus_ng.pipeline import programs as programs_pipeline
 from evalplus_ng.records import (
     LINES,
     TOKENS,
@@ -375,6 +376,113 @@ def test_evaluate_a_samples_file_of_programs(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["evaluate", "--dataset", str(tasks), "--samples",
                                        str(samples), "--suite", "mini"])
     assert result.exit_code == 2 and "program tasks are judged" in result.output
+
+
+def test_a_suite_of_some_tasks_skips_samples_of_the_others_with_a_warning(
+        tmp_path: Path) -> None:
+    # A function suite skips them (as EvalPlus does); a program suite refused the file.
+    tests = [*_task()["tests"], {"input": "2 2\n", "output": "4\n", "public": False,
+                                 "origin": "plus"}]
+    suite = write_jsonl(tmp_path / "ProgramsPlus.jsonl.gz", [_task(tests=tests)])
+    dataset = write_jsonl(tmp_path / "tasks.jsonl", [_task()])
+    samples = write_jsonl(tmp_path / "s.jsonl", [
+        {"task_id": "cc/add", "solution": ADD}, {"task_id": "cc/other", "solution": ADD},
+        {"task_id": "cc/other", "solution": "print(1)"}])
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(suite), "--samples",
+                                       str(samples), "-j", "1", "--min-time-limit", "0.5"])
+    assert result.exit_code == 0, result.output
+    assert ("warning: 2 sample(s) of 1 task(s) the suite lacks were skipped (cc/other)"
+            in result.stderr)
+    assert "1 programs judged" in result.stdout and "full: pass@1 100.0" in result.stdout
+    # The dataset's own tasks file still names an unknown task as an error.
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(dataset), "--samples",
+                                       str(samples), "-j", "1"])
+    assert result.exit_code == 2 and ":2: unknown task_id 'cc/other'" in result.stderr
+    only = write_jsonl(tmp_path / "o.jsonl", [{"task_id": "cc/other", "solution": ADD}])
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(suite), "--samples",
+                                       str(only), "-j", "1"])
+    assert result.exit_code == 2 and "no samples of the suite's tasks" in result.stderr
+
+
+def test_evaluate_of_programs_judges_only_the_tasks_named(tmp_path: Path) -> None:
+    tasks = write_jsonl(tmp_path / "tasks.jsonl", [_task(), _task("cc/add2")])
+    samples = write_jsonl(tmp_path / "s.jsonl", [
+        {"task_id": "cc/add", "solution": ADD}, {"task_id": "cc/add2", "solution": ADD}])
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(tasks), "--samples",
+                                       str(samples), "-j", "1", "--tasks", "1"])
+    assert result.exit_code == 0, result.output
+    assert "--tasks: left out 1 sample(s) of other tasks" in result.stderr
+    assert "1 programs judged" in result.stdout and "over 1 of 1 tasks" in result.stdout
+    [results] = tmp_path.glob("s.evalplus-ng.full-*.json")
+    document = json.loads(results.read_text())
+    assert list(document["eval"]) == ["cc/add2"]
+    # Which jail ran them, as for function tasks.
+    assert f"\njail: {document['evalplus_ng']['jail']}\n" in result.stdout
+    assert document["evalplus_ng"]["jail"] in ("bubblewrap", "namespaces")
+
+
+def test_a_wrong_answer_is_shown_against_the_expected_output_in_results_and_report(
+        tmp_path: Path) -> None:
+    tasks = write_jsonl(tmp_path / "tasks.jsonl.gz", [_task()])
+    samples = write_jsonl(tmp_path / "s.jsonl", [
+        {"task_id": "cc/add", "solution": "print(3)"},
+        {"task_id": "cc/add", "solution": "raise SystemExit(1)"}])
+    result = CliRunner().invoke(main, ["evaluate", "--dataset-file", str(tasks), "--samples",
+                                       str(samples), "-j", "1", "--min-time-limit", "0.5"])
+    assert result.exit_code == 0, result.output
+    [results] = tmp_path.glob("s.evalplus-ng.full-*.json")
+    wrong, crashed = json.loads(results.read_text())["eval"]["cc/add"]
+    assert wrong["diff"] == "assert stdout == expected\nFull diff:\n- 10\n+ 3"
+    assert "diff" not in crashed  # a runtime error: no output to compare
+    result = CliRunner().invoke(main, ["report", str(results), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    assert ('<pre class="diff">assert stdout == expected\nFull diff:\n- 10\n+ 3</pre>'
+            in (tmp_path / "r" / "report.html").read_text())
+
+
+def test_an_interrupted_evaluate_of_programs_keeps_its_verdicts_and_resumes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C lost every verdict, and the --resume the message named was refused.
+    tasks = write_jsonl(tmp_path / "tasks.jsonl.gz", [_task()])
+    samples = write_jsonl(tmp_path / "s.jsonl", [
+        {"task_id": "cc/add", "solution": ADD}, {"task_id": "cc/add", "solution": "print(3)"},
+        {"task_id": "cc/add", "solution": ADD}])
+    staged = programs_pipeline.judge_programs_staged
+    asked: list[int] = []
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        done = kwargs.get("done") or (args[5] if len(args) > 5 else {})
+        asked.append(len(done))
+        for count, item in enumerate(staged(*args, **kwargs)):
+            if count == 2:  # the first program's two samples are judged
+                raise KeyboardInterrupt
+            yield item
+
+    monkeypatch.setattr(programs_pipeline, "judge_programs_staged", interrupted)
+    args = ["evaluate", "--dataset-file", str(tasks), "--samples", str(samples), "-j", "1",
+            "--min-time-limit", "0.5"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 130, result.output
+    assert "the verdicts so far are in the results file" in result.output
+    assert f"--samples {samples} -j 1 --min-time-limit 0.5 --resume` continues" in result.output
+    named = f"s.evalplus-ng.full-{hashlib.sha256(tasks.read_bytes()).hexdigest()[:12]}.json"
+    document = json.loads((tmp_path / named).read_text())
+    assert document["evalplus_ng"]["complete"] is False
+    assert [e["full_status"] for e in document["eval"]["cc/add"]] == ["pass", "pass"]
+    monkeypatch.setattr(programs_pipeline, "judge_programs_staged", staged)
+    result = CliRunner().invoke(main, [*args, "--resume"])
+    assert result.exit_code == 0, result.output
+    assert "3 programs judged (2 reused)" in result.output, result.output
+    document = json.loads((tmp_path / named).read_text())
+    assert document["evalplus_ng"]["complete"] is True
+    assert [e["full_status"] for e in document["eval"]["cc/add"]] == ["pass", "fail", "pass"]
+    assert asked == [0]
+    # A results file edited by hand is judged again, as a function task's is.
+    document["eval"]["cc/add"][1]["full_status"] = "pass"
+    (tmp_path / named).write_text(json.dumps(document))
+    result = CliRunner().invoke(main, [*args, "--resume"])
+    assert result.exit_code == 0 and "(0 reused)" in result.output, result.output
+    assert "not sealed by evalplus-ng" in result.output
 
 
 AS_USER = """

@@ -18,12 +18,13 @@ import pytest
 from click.testing import CliRunner
 
 from evalplus_ng.cli import main
+from evalplus_ng.report import plots
 from evalplus_ng.report.board import SuiteFacts, board, dataset_of, pass_at_ks
 from evalplus_ng.report.matrix import CODE_CHARS, Failure, cells, first_failures
 from evalplus_ng.report.models import ModelInfo, ModelsFormatError, metadata_keys, model_infos
 from evalplus_ng.report.page import cell_id
 from evalplus_ng.report.render import markdown, md_text, md_url
-from evalplus_ng.report.summary import DuplicateResultsError, judged_file
+from evalplus_ng.report.summary import DuplicateResultsError, Report, TaskRate, judged_file
 
 HOSTILE = "def add(x, y):\n    return '</pre><script>document.title = \"pwned\"</script>'\n"
 
@@ -377,3 +378,42 @@ def test_markdown_escapes_markup_and_keeps_words_whole() -> None:
     assert md_text("one\r\ntwo\nthree") == "one two three"
     # A link's destination ends at no character of its own, and breaks no table row.
     assert md_url("https://e.example/a b)c|d<e>`") == "https://e.example/a%20b%29c%7Cd%3Ce%3E%60"
+
+
+def test_models_judged_on_fewer_tasks_are_named_and_no_drop_is_no_table() -> None:
+    # A model judged on one task ranked first without a word; "0 largest drops" over an
+    # empty table.
+    many = [_entry(f"HumanEval/{i}", "pass", "pass" if i else "fail") for i in range(3)]
+    few = [_entry("HumanEval/1", "pass", "pass")]
+    files = [judged_file(_results("humaneval", many), "wide", "a.json"),
+             judged_file(_results("humaneval", few), "narrow", "b.json")]
+    text = markdown(board(files, {}, {}, {}))
+    assert [row.label for row in board(files, {}, {}, {}).benchmarks[0].report.rows] == [
+        "narrow", "wide"]
+    assert ("**Warning**: the models were judged on different numbers of tasks (narrow on "
+            "1, of 3): a pass rate over fewer tasks does not compare with one over more, "
+            "whatever the ranking.") in text
+    assert "1 of 3 tasks lose samples from base to plus; the 1 largest drops:" in text
+    same = [judged_file(_results("humaneval", [_entry(f"HumanEval/{i}", "pass", "pass")
+                                               for i in range(2)]), label, f"{label}.json")
+            for label in ("x", "y")]
+    text = markdown(board(same, {}, {}, {}))
+    assert "different numbers of tasks" not in text
+    assert "No task of 2 loses samples from base to plus." in text
+    assert "largest drops" not in text and "| task | samples |" not in text
+
+
+def test_the_per_task_plot_names_its_tasks() -> None:
+    # The 164-task chart had no task labels.
+    def named(count: int) -> list[str]:
+        report = Report((), tuple(TaskRate(f"Toy/t{i}", 4, 100.0 - i % 7, 25.0)
+                                  for i in range(count)), {}, (), 1)
+        return re.findall(r"<!-- (.*?) -->", plots.task_plot(report))
+
+    shown = named(164)
+    assert {f"t{i}" for i in range(164)} <= set(shown)
+    assert "164 tasks, by base pass rate" in shown
+    shown = named(500)
+    assert "500 tasks, by base pass rate (one in 3 named)" in shown
+    assert len({f"t{i}" for i in range(500)} & set(shown)) == 167
+    assert plots.task_label("cc/1000_A. A very long contest name") == "1000_A. A ver…"

@@ -29,8 +29,9 @@ from sandboxmark import MARK, marking  # tests/ is on the path, as pytest runs
 
 from evalplus_ng.errors import SandboxError
 from evalplus_ng.judge import JUDGE, check
-from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Fault, Job, JobResult, Status
+from evalplus_ng.records import COST_EXCEEDED, UNSTABLE, Fault, Job, JobResult, Kept, Status
 from evalplus_ng.sandbox import UID_BASE, Limits, Sandbox, environ
+from evalplus_ng.sandbox.replies import FIRST_FAILED_BYTES
 from evalplus_ng.sandbox.zygote import Zygote
 from evalplus_ng.serialize import decode, dumps, encode, loads
 from evalplus_ng.types import Wire
@@ -271,6 +272,36 @@ def test_max_timeouts_stops_a_job_that_keeps_timing_out(sandbox: Sandbox) -> Non
     unlimited = sandbox.run(replace(job, max_timeouts=None, inputs=job.inputs[:5],
                                     time_limits=job.time_limits[:5], expected=job.expected[:5]))
     assert len(unlimited.outcomes) == 5
+
+
+def test_max_seconds_stops_a_job_once_its_inputs_took_that_long(sandbox: Sandbox) -> None:
+    # --test-details ran every input of a looping sample, a whole limit each.
+    code = "def f(x):\n    while x > 2:\n        pass\n    return x + 1\n"
+    job = replace(_job(code, tuple(range(1, 21)), limit=0.2, fail_fast=False),
+                  max_seconds=1.0)
+    began = time.monotonic()
+    result = sandbox.run(job)
+    assert _statuses(result)[:3] == [Status.OK, Status.OK, Status.TIMEOUT]
+    # It stops at the first input that brings the seconds to 1.0 (a timeout counts what it
+    # took, its limit and the grace of killing it).
+    seconds = [outcome.seconds for outcome in result.outcomes]
+    assert sum(seconds[:-1]) < 1.0 <= sum(seconds) and len(seconds) < 20
+    assert result.passed[:2] == (True, True) and not any(result.passed[2:])
+    assert time.monotonic() - began < 0.2 * 18
+    every = sandbox.run(replace(job, max_seconds=None, inputs=job.inputs[:10],
+                                time_limits=job.time_limits[:10], expected=job.expected[:10]))
+    assert len(every.outcomes) == 10
+
+
+def test_a_job_may_keep_its_first_wrong_output_alone_and_only_a_short_one(
+        sandbox: Sandbox) -> None:
+    # What a failure's diff shows; a result waiting in the parent holds no more than that.
+    code = "def f(x):\n    return x + 1 if x == 1 else ('y' * 20000 if x == 4 else -x)\n"
+    job = replace(_job(code, (1, 2, 3), fail_fast=False), kept=Kept.FIRST_FAILED)
+    assert [o.value for o in sandbox.run(job).outcomes] == [None, -2, None]
+    long_first = replace(_job(code, (4, 2), fail_fast=False), kept=Kept.FIRST_FAILED)
+    assert [o.value for o in sandbox.run(long_first).outcomes] == [None, None]
+    assert FIRST_FAILED_BYTES < 20000
 
 
 def test_max_failures_stops_a_job_after_that_many_failures(sandbox: Sandbox) -> None:

@@ -56,6 +56,13 @@ class Backend:
         return cluster.unordered(self.address, function, items, nodes)
 
 
+def jail_of(executor: object) -> str:
+    """Which jail ran the untrusted code (:class:`~evalplus_ng.sandbox.jail.Mode`'s name),
+    for results and summaries: the local sandbox's mode, or on a Ray cluster each node's
+    own (``ray``)."""
+    return executor.mode.value if isinstance(executor, Sandbox) else "ray"
+
+
 #: The default backend: this machine's sandbox pool of two workers.
 LOCAL = Backend()
 

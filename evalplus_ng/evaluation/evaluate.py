@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from evalplus_ng.evaluation.assertdiff import assert_diff, first_wrong_output
 from evalplus_ng.jobs import task_job
 from evalplus_ng.oracle.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.oracle.groundtruth import Expected, GroundTruth, run_ground_truth
@@ -31,7 +32,7 @@ from evalplus_ng.records import (
     Task,
     Verdict,
 )
-from evalplus_ng.serialize import dumps, encode, plain_json
+from evalplus_ng.serialize import decode, dumps, encode, plain_json
 from evalplus_ng.types import Args, TaskId
 
 PASS_AT_K = (1, 10, 100)
@@ -109,6 +110,10 @@ class SampleResult:
     plus_failure: str = ""
     #: For a kill, what it rests on; None for other samples (or not yet known).
     kill: KillBasis | None = None
+    #: Where the first failing test was a wrong output: it against the expected one, as
+    #: pytest shows a failing assert (:func:`~evalplus_ng.evaluation.assertdiff.assert_diff`).
+    base_diff: str = ""
+    plus_diff: str = ""
 
     @property
     def killed(self) -> bool:
@@ -155,11 +160,25 @@ def _part(task: Task, inputs: Sequence[Args], expected: Expected,
     """One input set as a job template (empty code); every sample of the task reuses it."""
     usable = expected.usable
     chosen = tuple(inputs[i] for i in usable)
-    job = task_job(task, "", chosen, time_limits(expected, usable, config, task.calibration,
-                                                 offset),
+    limits = time_limits(expected, usable, config, task.calibration, offset)
+    job = task_job(task, "", chosen, limits,
                    expected=[expected.outputs[i] for i in usable], fail_fast=not config.details,
-                   kept=Kept.NONE)
+                   kept=Kept.FIRST_FAILED)  # one wrong output, for its diff
+    if config.details:  # every input runs: EvalPlus's cap of the sample's run
+        job = replace(job, max_seconds=details_seconds(limits))
     return _Part(chosen, job)
+
+
+#: Seconds one input set of a sample may take in all with ``details``, as EvalPlus
+#: allows (its ``EVALPLUS_TIMEOUT_PER_TASK``), beyond which the rest is not run.
+DETAILS_SECONDS = 60.0
+
+
+def details_seconds(limits: Sequence[float]) -> float:
+    """What EvalPlus allows one input set of a sample with every test run
+    (``--test-details``): its limits' sum, at most :data:`DETAILS_SECONDS`, and two
+    seconds more."""
+    return min(DETAILS_SECONDS, sum(limits)) + 2.0
 
 
 def _parts(task: Task, truth: GroundTruth, config: EvalConfig) -> list[_Part]:
@@ -218,7 +237,9 @@ def _plan(task: Task, truth: GroundTruth, config: EvalConfig) -> _Plan:
         return _Plan(base, plus, shared, base.job, rest if rest.inputs else None)
     job = replace(base.job, inputs=[*base.job.inputs, *rest.inputs],
                   time_limits=[*base.job.time_limits, *rest.time_limits],
-                  expected=[*(base.job.expected or ()), *(rest.expected or ())])
+                  expected=[*(base.job.expected or ()), *(rest.expected or ())],
+                  max_seconds=None if base.job.max_seconds is None or plus.job.max_seconds
+                  is None else base.job.max_seconds + plus.job.max_seconds)
     return _Plan(base, plus, shared, job, None)
 
 
@@ -228,12 +249,20 @@ Column = tuple[Verdict, tuple[Args, ...], str]
 
 def _columns(plan: _Plan, result: JobResult, rest: JobResult | None) -> tuple[Column, Column]:
     """Base and plus verdicts from a plan's job and, when the plan has one, its rest job."""
+    assert plan.plus is not None
+    base, plus = _views(plan, result, rest)
+    return verdict(base, plan.base.inputs), verdict(plus, plan.plus.inputs)
+
+
+def _views(plan: _Plan, result: JobResult,
+           rest: JobResult | None) -> tuple[JobResult, JobResult]:
+    """What a plan's job and, when the plan has one, its rest job ran of the base inputs
+    and of the plus inputs, each as one result over them (in their order)."""
     base_count = len(plan.base.inputs)
-    base = verdict(JobResult(result.load, result.outcomes[:base_count],
-                             result.passed[:base_count]), plan.base.inputs)
+    base = JobResult(result.load, result.outcomes[:base_count], result.passed[:base_count])
     assert plan.plus is not None
     if rest is not None and not plan.shared:
-        return base, verdict(rest, plan.plus.inputs)  # nothing shared: plus on its own
+        return base, rest  # nothing shared: plus on its own
     head = min(plan.shared, len(result.outcomes))
     prefix = JobResult(result.load, result.outcomes[:head], result.passed[:head])
     if (result.load.status is not Status.OK or head < plan.shared
@@ -245,7 +274,21 @@ def _columns(plan: _Plan, result: JobResult, rest: JobResult | None) -> tuple[Co
     else:
         view = JobResult(rest.load, prefix.outcomes + rest.outcomes,
                          prefix.passed + rest.passed)
-    return base, verdict(view, plan.plus.inputs)
+    return base, view
+
+
+def _diff(result: JobResult, part: _Part, entry_point: str) -> str:
+    """The first failing test of ``result`` (over ``part``'s inputs) as an assert diff,
+    where it was a wrong output whose value the result kept; else ""."""
+    index = first_wrong_output(result.outcomes, result.passed)
+    expected = part.job.expected or ()
+    if index is None or index >= len(expected):
+        return ""
+    try:
+        return assert_diff(entry_point, part.inputs[index], decode(expected[index]),
+                           decode(result.outcomes[index].value))
+    except ValueError:  # a value that does not decode here: no diff, the verdict stands
+        return ""
 
 
 #: What a failing sample's first failing test did, as results files and reports name it:
@@ -326,16 +369,23 @@ def evaluate_samples(
         if key not in judged:
             plan = plans[sample.task_id]
             result = next(results)
+            entry_point = tasks[sample.task_id].entry_point
+            plus: Column | None = (vacuous, (), "") if vacuous else None
+            plus_diff = ""
             if plan.plus is None:
-                base = verdict(result, plan.base.inputs)
-                plus: Column | None = (vacuous, (), "") if vacuous else None
+                base_view = result
             else:
-                base, plus = _columns(plan, result,
-                                      next(results) if plan.rest is not None else None)
+                base_view, plus_view = _views(plan, result,
+                                              next(results) if plan.rest is not None else None)
+                plus = verdict(plus_view, plan.plus.inputs)
+                plus_diff = _diff(plus_view, plan.plus, entry_point)
+            base = verdict(base_view, plan.base.inputs)
             judged[key] = SampleResult(sample.task_id, sample.code, base[0],
                                        plus[0] if plus else None, base[1],
                                        plus[1] if plus else (), base[2],
-                                       plus[2] if plus else "")
+                                       plus[2] if plus else "",
+                                       base_diff=_diff(base_view, plan.base, entry_point),
+                                       plus_diff=plus_diff)
         yield position, judged[key]
 
 
@@ -451,7 +501,8 @@ def evaluate_staged(
     for key, outcome in zip(keys, outcomes, strict=True):
         status, failing, failure = verdict(outcome, parts[key[0]].inputs)
         finished[key] = replace(unique[key], plus_status=status, plus_fail_tests=failing,
-                                plus_failure=failure)
+                                plus_failure=failure, plus_diff=_diff(
+                                    outcome, parts[key[0]], tasks[key[0]].entry_point))
     for position, result in held:
         yield position, finished[(result.task_id, result.solution)]
 
@@ -641,6 +692,9 @@ def results_document(results: Sequence[SampleResult],
             entry["plus_failure"] = result.plus_failure
         if result.kill is not None:  # what the kill rests on (not in EvalPlus's files)
             entry.update(_kill_fields(result.kill))
+        for column, diff in (("base", result.base_diff), ("plus", result.plus_diff)):
+            if diff:  # the first failing test's wrong output against the expected one
+                entry[f"{column}_diff"] = diff
     head: dict[str, Any] = {} if date is None else {"date": date}
     if identity is None:
         return {**head, "eval": table}
@@ -712,6 +766,8 @@ def results_from_document(
                     str(entry.get("base_failure", base_kind)),
                     str(entry.get("plus_failure", plus_kind)) if plus_suite else "",
                     _kill_of(entry) if plus_suite else None,
+                    str(entry.get("base_diff", "")),
+                    str(entry.get("plus_diff", "")) if plus_suite else "",
                 )
             except (KeyError, TypeError, ValueError):
                 continue

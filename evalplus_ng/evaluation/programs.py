@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from evalplus_ng.checker import STDIN_BYTES, Said, message, said, stdin_bytes
+from evalplus_ng.evaluation.assertdiff import first_wrong_output, text_diff
 from evalplus_ng.evaluation.evaluate import PASS_AT_K, columns_pass_at_k
 from evalplus_ng.jobs import checker_job, program_job
 from evalplus_ng.protocols import Executor
@@ -204,6 +205,9 @@ class ProgramResult:
     full: Verdict | None
     tests: tuple[ProgramRun, ...]
     refused: str = ""
+    #: Where the first failing run printed a wrong answer: its stdout against the expected
+    #: output (:func:`~evalplus_ng.evaluation.assertdiff.text_diff`); "" otherwise.
+    diff: str = ""
 
     @property
     def first_failure(self) -> ProgramRun | None:
@@ -279,57 +283,117 @@ def judge_programs(tasks: Mapping[TaskId, ProgramTask], samples: Sequence[Sample
     """Judge each sample (a whole program for its task) on its task's tests, in the
     executor's sandbox; results in sample order. ``on_result(done, total)`` hears each
     distinct program judged."""
+    judged = dict(judge_programs_staged(tasks, samples, executor, config, on_result))
+    return [judged[position] for position in range(len(samples))]
+
+
+def judge_programs_staged(tasks: Mapping[TaskId, ProgramTask], samples: Sequence[Sample],
+                          executor: Executor, config: ProgramConfig = ProgramConfig(),
+                          on_result: Callable[[int, int], None] | None = None,
+                          done: Mapping[int, ProgramResult] | None = None,
+                          ) -> Iterator[tuple[int, ProgramResult]]:
+    """(position, result) of each sample as its program is judged (:func:`judge_programs`):
+    the samples in ``done`` (a resumed run's, by position) and the refused ones first,
+    then each distinct program's samples as it ends, so that a caller can keep what is
+    judged when the run stops."""
+    done = done or {}
     judged_tasks = {task_id: config.task(task) for task_id, task in tasks.items()}
     distinct: dict[tuple[TaskId, str], int] = {}
-    for sample in samples:
-        if not sample.refused:
+    for position, sample in enumerate(samples):
+        if position in done:
+            yield position, done[position]
+        elif sample.refused:
+            yield position, ProgramResult(sample.task_id, sample.line, sample.code,
+                                          Verdict.FAIL, None if config.base_only
+                                          else Verdict.FAIL, (), sample.refused)
+        else:
             distinct.setdefault((sample.task_id, sample.code), len(distinct))
     keys = list(distinct)
+    sharing: dict[int, list[int]] = {}
+    for position, sample in enumerate(samples):
+        if position not in done and not sample.refused:
+            sharing.setdefault(distinct[sample.task_id, sample.code], []).append(position)
 
     orders = {task_id: run_order(task, config.suite) for task_id, task in judged_tasks.items()}
     limits = {task_id: [config.limit(task, task.tests[i]) for i in orders[task_id]]
               for task_id, task in judged_tasks.items()}
     plans = [(judged_tasks[task_id], orders[task_id]) for task_id, _code in keys]
-    runs: list[tuple[ProgramRun, ...]] = [()] * len(keys)
-    done = 0
+    count = 0
 
-    def heard() -> None:
-        nonlocal done
-        done += 1
+    def ended(k: int, tests: tuple[ProgramRun, ...],
+              diff: str = "") -> Iterator[tuple[int, ProgramResult]]:
+        nonlocal count
+        count += 1
         if on_result is not None:
-            on_result(done, len(keys))
+            on_result(count, len(keys))
+        task, order = plans[k]
+        base = column((run for run in tests if run.public), len(task.base_tests))
+        full = None if config.base_only else column(tests, len(order))
+        for position in sharing[k]:
+            sample = samples[position]
+            yield position, ProgramResult(sample.task_id, sample.line, sample.code, base,
+                                          full, tests, diff=diff)
 
     plain = [k for k, (task, _order) in enumerate(plans) if not task.checker]
     jobs = (program_job(plans[k][0], keys[k][1], [plans[k][0].tests[i] for i in plans[k][1]],
                         limits[plans[k][0].task_id], fail_fast=not config.details,
-                        max_output_bytes=config.max_output_bytes, kept=Kept.NONE)
+                        max_output_bytes=config.max_output_bytes, kept=Kept.FIRST_FAILED)
             for k in plain)
     for result, k in zip(executor.map(jobs), plain, strict=True):
-        runs[k] = runs_of(*plans[k], result, limits[plans[k][0].task_id])
-        heard()
+        yield from ended(k, runs_of(*plans[k], result, limits[plans[k][0].task_id]),
+                         _diff(*plans[k], result))
     with_checker = [k for k, (task, _order) in enumerate(plans) if task.checker]
     for start in range(0, len(with_checker), CHECKER_ROUND):
         chunk = with_checker[start:start + CHECKER_ROUND]
         for k, got in zip(chunk, _judge_checked([(*plans[k], keys[k][1]) for k in chunk],
                                                 executor, config), strict=True):
-            runs[k] = got
-            heard()
-    results = []
-    for sample in samples:
-        task = judged_tasks[sample.task_id]
-        if sample.refused:
-            results.append(ProgramResult(sample.task_id, sample.line, sample.code, Verdict.FAIL,
-                                         None if config.base_only else Verdict.FAIL, (),
-                                         sample.refused))
+            yield from ended(k, got)
+
+
+def _diff(task: ProgramTask, order: Sequence[int], result: JobResult) -> str:
+    """The first failing run of ``result`` (over ``order``) as a diff of its stdout against
+    the expected output, where it printed a wrong answer the result kept; else ""."""
+    index = first_wrong_output(result.outcomes, result.passed)
+    if index is None or result.load.status is not Status.OK:
+        return ""
+    printed = result.outcomes[index].value
+    return text_diff(task.tests[order[index]].output, printed) if isinstance(printed,
+                                                                               str) else ""
+
+
+def results_from_entries(table: Any, samples: Sequence[Sample],
+                         tasks: Mapping[TaskId, ProgramTask], suite: str,
+                         ) -> dict[int, ProgramResult]:
+    """The results an earlier run's results file holds (its ``eval`` table, as
+    :func:`~evalplus_ng.pipeline.programs.result_entry` writes each) for ``samples``, by
+    position, matched by content (task and code): identical code gets the verdict it got
+    then. An entry that does not read back is judged again. The caller checks first that
+    the file is genuine and was judged with the same suite and settings."""
+    saved: dict[tuple[TaskId, str], dict[str, Any]] = {}
+    for task_id, entries in (table.items() if isinstance(table, dict) else ()):
+        for entry in entries if isinstance(entries, list) else ():
+            if isinstance(entry, dict) and isinstance(entry.get("solution"), str):
+                saved.setdefault((str(task_id), entry["solution"]), entry)
+    done: dict[int, ProgramResult] = {}
+    for position, sample in enumerate(samples):
+        entry = saved.get((sample.task_id, sample.code))
+        task = tasks.get(sample.task_id)
+        if entry is None or task is None:
             continue
-        index = distinct[sample.task_id, sample.code]
-        tests, order = runs[index], plans[index][1]
-        public = len(task.base_tests)
-        results.append(ProgramResult(
-            sample.task_id, sample.line, sample.code,
-            column((run for run in tests if run.public), public),
-            None if config.base_only else column(tests, len(order)), tests))
-    return results
+        try:
+            runs = tuple(ProgramRun(int(run["index"]), bool(run["public"]),
+                                    RunStatus(run["status"]), float(run["seconds"]),
+                                    str(run.get("error", "")), float(run["time_limit"]),
+                                    task.tests[int(run["index"])].origin)
+                         for run in entry["tests"])
+            full = None if suite == BASE else entry[f"{suite}_status"]
+            done[position] = ProgramResult(
+                sample.task_id, sample.line, sample.code, Verdict(entry["base_status"]),
+                None if full is None else Verdict(full), runs, str(entry.get("refused", "")),
+                str(entry.get("diff", "")))
+        except (KeyError, TypeError, ValueError, IndexError):
+            continue
+    return done
 
 
 def failure_kind(result: ProgramResult, column: str = FULL) -> str:

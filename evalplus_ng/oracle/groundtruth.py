@@ -17,6 +17,7 @@ from evalplus_ng.records import (
     Task,
 )
 from evalplus_ng.serialize import Unjudgeable, decode, encode
+from evalplus_ng.tasks.sources import OwnAssert
 from evalplus_ng.types import Args, TaskId, Wire
 
 #: How long the ground truth may take on one input before the input is dropped.
@@ -159,6 +160,51 @@ def drop_reason(result: JobResult, index: int) -> str:
     if outcome.status is Status.TIMEOUT:
         return "timeout"
     return _DROPPED_FOR.get(outcome.fault, "raises")
+
+
+#: Characters of a reference's answer an own-assert failure shows.
+SHOWN_ANSWER = 80
+
+
+def own_assert_failure(task: Task, asserts: Sequence[OwnAssert], executor: Executor,
+                       seconds: float, max_lines: int | None = None) -> str | None:
+    """The first of the task's own ``asserts`` (one per base input, in order) that its
+    ground truth fails, and how, as one line; None where each passes, or cannot be told
+    (an input the ground truth does not answer within budget, a test naming more than
+    the call)."""
+    if not asserts or len(asserts) != len(task.base_inputs):
+        return None
+    result = executor.run(ground_truth_job(task, task.base_inputs, seconds, max_lines))
+    if result.load.status is not Status.OK:
+        return None  # the run fails for all to see, with its own message
+    for own, outcome in zip(asserts, result.outcomes, strict=False):
+        if outcome.status is Status.ERROR and outcome.fault is Fault.RAISED:
+            return contradiction(task, own, f"raises {outcome.error}")
+        if outcome.status is Status.OK:
+            failure = answer_failure(task, own, outcome.value)
+            if failure is not None:
+                return failure
+    return None
+
+
+def answer_failure(task: Task, own: OwnAssert, output: Wire) -> str | None:
+    """:func:`contradiction` where the ground truth's answer ``output`` fails ``own``
+    (one of the task's own asserts); None where it passes or cannot be told."""
+    try:
+        value = decode(output)
+    except ValueError:
+        return None
+    return contradiction(task, own, f"returns {value!r}") if own.fails_on(value) else None
+
+
+def contradiction(task: Task, own: OwnAssert, answer: str) -> str:
+    """One line: the task's own assert ``own`` fails on its reference, which ``answer``
+    (``returns 4``, ``raises ValueError: ...``, cut at :data:`SHOWN_ANSWER` characters)."""
+    if len(answer) > SHOWN_ANSWER:
+        answer = answer[:SHOWN_ANSWER] + "..."
+    return (f"task {task.task_id}: its test `{own.text}` fails on the reference, which "
+            f"{answer} (the reference's answers are the expected outputs: fix the test "
+            "or the reference)")
 
 
 #: Entry point of a job that runs several tasks' ground truths (see :func:`_batch_job`).

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.errors import UnknownTaskError
+from evalplus_ng.errors import InputError, UnknownTaskError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.generate import admit
 from evalplus_ng.generate.bounds import (
@@ -35,7 +35,7 @@ from evalplus_ng.generate.contract import Contract, load_contract
 from evalplus_ng.generate.fuzz import GROWN, FuzzConfig, Fuzzer
 from evalplus_ng.generate.likeness import Likeness, infer_likeness
 from evalplus_ng.generate.seed import Seed, gather
-from evalplus_ng.oracle.groundtruth import oracle
+from evalplus_ng.oracle.groundtruth import oracle, own_assert_failure
 from evalplus_ng.oracle.tiers import PlainReference, Why, plain_reference, split_tiers
 from evalplus_ng.pipeline.context import Progress, Workspace
 from evalplus_ng.protocols import Executor
@@ -44,8 +44,9 @@ from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import decode, encode
 from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
-from evalplus_ng.tasks.sources import AnyTask, efficiency_tasks, plain_solutions
+from evalplus_ng.tasks.sources import AnyTask, efficiency_tasks, own_asserts, plain_solutions
 from evalplus_ng.tasks.spec import Dataset, file_stem
+from evalplus_ng.tasks.tasksfile import task_line
 
 #: Candidates generated beyond the target, to make up for inputs the oracle drops.
 SLACK = 1.03
@@ -246,6 +247,8 @@ def groundwork(task: Task, config: AugmentConfig, reference: PlainReference,
                dataset: Dataset, executor: Executor) -> Groundwork:
     """The task's contract (widened to the shapes the prompt admits), what its base tests
     show, its bounds and its seeds (:func:`evalplus_ng.generate.seed.gather`)."""
+    if dataset.kind == "tasks" and dataset.source is not None:
+        _check_own_asserts(task, dataset.source, config, executor)
     contract, allowed = admitted(task, dataset.contract_path(task.task_id), config, executor)
     likeness = (None if contract.written or reference.efficiency
                 else base_likeness(task, config, executor))
@@ -254,6 +257,16 @@ def groundwork(task: Task, config: AugmentConfig, reference: PlainReference,
                    dataset.corpus_path(task.task_id) if config.use_corpus else None,
                    _task_seed(config, task.task_id), config.hypothesis_examples, allowed)
     return Groundwork(contract, allowed, likeness, bounds, tuple(seeds))
+
+
+def _check_own_asserts(task: Task, source: Path, config: AugmentConfig,
+                       executor: Executor) -> None:
+    """An InputError naming the tasks file's line where an assert of the task's own
+    tests fails on its reference (whose answers, not the asserts', become the suite's)."""
+    failure = own_assert_failure(task, own_asserts(task.test, task.entry_point), executor,
+                                 config.oracle_seconds, config.max_lines)
+    if failure is not None:
+        raise InputError(str(source), task_line(source, task.task_id), failure)
 
 
 def generate(task: Task, config: AugmentConfig, reference: PlainReference,

@@ -5,14 +5,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import shlex
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from evalplus_ng.backend.executors import jail_of
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.edges import split_kills
 from evalplus_ng.evaluation.evaluate import (
@@ -31,7 +33,7 @@ from evalplus_ng.evaluation.evaluate import (
 )
 from evalplus_ng.files import write_json
 from evalplus_ng.oracle.calibrate import measure_reference
-from evalplus_ng.oracle.groundtruth import GroundTruth
+from evalplus_ng.oracle.groundtruth import GroundTruth, answer_failure
 from evalplus_ng.pipeline.context import AUTO, Progress, Workspace
 from evalplus_ng.records import REFUSALS, Sample, Task, Verdict
 from evalplus_ng.report.summary import (
@@ -41,9 +43,12 @@ from evalplus_ng.report.summary import (
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.seal import genuine, sealed, user_secret
 from evalplus_ng.tasks.samples import Sanitizing, read_samples_of, repaired_positions
-from evalplus_ng.tasks.sources import user_cache_dir
-from evalplus_ng.tasks.spec import SUITE_SUFFIXES
+from evalplus_ng.tasks.sources import own_asserts, user_cache_dir
+from evalplus_ng.tasks.spec import SUITE_SUFFIXES, Dataset
+from evalplus_ng.tasks.tasksfile import task_line
 from evalplus_ng.types import TaskId
+
+T = TypeVar("T")
 
 #: Seconds between checkpoints of the results file.
 CHECKPOINT_SECONDS = 15.0
@@ -124,6 +129,9 @@ class EvaluateRequest:
     #: default), as its evaluate alone (``NONE``), or with our repairs (``REPAIR``: the
     #: summary then tells what they changed).
     sanitizing: Sanitizing = Sanitizing.EVALPLUS
+    #: Only these tasks (``--tasks``: ids, numbers or ranges); None: every task. Samples
+    #: of the others are left out.
+    task_spec: str | None = None
 
 
 @dataclass(frozen=True)
@@ -146,6 +154,15 @@ class EvaluateSummary:
     #: verdicts without repairs (EvalPlus's workflow), in the order of ``results``.
     repaired: int = 0
     unrepaired: tuple[SampleResult, ...] = ()
+    #: Which jail ran the samples (:func:`~evalplus_ng.backend.executors.jail_of`).
+    jail: str = ""
+
+    @property
+    def beyond(self) -> str:
+        """What the suite's tests beyond the base ones are called (its ``plus`` column):
+        ``stress`` for the stress suites, ``edge`` for the edge tier, else ``plus``."""
+        return ("stress" if self.suite in ("stress", "stress-mini") else
+                "edge" if self.suite == "edge" else "plus")
 
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
@@ -214,15 +231,35 @@ def run_evaluate(
     suite = space.resolved_suite(request.suite)
     chosen, request = suite != request.suite, replace(request, suite=suite)
     judged = space.suite_path(request.suite)
-    hidden = space.answer_keys(*([judged] if judged else []))
+    # A suite file is identified by its bytes (a digest of them costs milliseconds;
+    # re-encoding every input of a full suite costs over half a second).
+    # (a missing one is named by the suite's loading, below)
+    file_digest = (hashlib.sha256(judged.read_bytes()).hexdigest()
+                   if judged is not None and judged.is_file() else "")
+    out = request.results or results_path(
+        request.samples, suite_name(request.suite, file_digest), request.evalplus_results)
+    # EvalPlus takes any file under its own name for a whole one: until the run is
+    # complete, --evalplus-results checkpoints beside it, under a name it never reads.
+    checkpoint = (out.with_name(out.name + PARTIAL_SUFFIX) if request.evalplus_results
+                  else out)
+    # The results of an earlier run show expected outputs (a failure's diff): hidden too.
+    hidden = space.answer_keys(*([judged] if judged else []), out, checkpoint)
     # Made (on first use) before any sandbox starts, so that every jail hides it.
     secret = user_secret(user_cache_dir())
     with space.backend.executor(request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the suite and the samples load
-        tasks = {task.task_id: task for task in space.load_suite(request.suite)}
-        outside = functools.cache(lambda: _dataset_tasks(request))
+        every = {task.task_id: task for task in space.load_suite(request.suite)}
+        whole = set(every)
+        tasks = every if request.task_spec is None else chosen_tasks(every,
+                                                                     request.task_spec)
+        outside = functools.cache(lambda: _dataset_tasks(request) | whole)
         samples, skipped = read_samples_of(request.samples, tasks, outside,
                                            request.sanitizing)
+        unchosen = {task_id: n for task_id, n in skipped.items() if task_id in whole}
+        skipped = Counter({task_id: n for task_id, n in skipped.items() if task_id not in whole})
+        if unchosen:
+            say(f"--tasks: left out {sum(unchosen.values())} sample(s) of {len(unchosen)} "
+                "other task(s)")
         if not samples:
             place = "here" if request.samples.is_dir() else "in file"
             raise InputError(str(request.samples), None,
@@ -231,26 +268,14 @@ def run_evaluate(
         changed = _repaired(request, tasks, outside, samples)
         extra = [sample for _, sample in changed]
         if skipped:
-            names = ", ".join(sorted(skipped, key=lambda t: (len(t), t))[:5])
-            more = ", ..." if len(skipped) > 5 else ""
-            say(f"warning: {sum(skipped.values())} sample(s) of {len(skipped)} task(s) the "
-                f"suite lacks were skipped ({names}{more})")
+            say(skipped_warning(skipped))
         if chosen:
             say(f"judging with the {suite} suite" + (
                 f" of {space.out} (base and plus tests)" if suite == "plus" else
-                f" only: {space.out} holds no plus suite (`evalplus-ng augment "
-                f"--dataset {space.dataset.name} --out {space.out}` makes one)"))
-        # A suite file is identified by its bytes (a digest of them costs milliseconds;
-        # re-encoding every input of a full suite costs over half a second).
-        digest = (hashlib.sha256(judged.read_bytes()).hexdigest() if judged is not None
-                  else suite_hash(tasks.values()))
-        out = request.results or results_path(
-            request.samples, suite_name(request.suite, digest), request.evalplus_results)
+                f" only: {space.out} holds no plus suite (`{augment_command(space)}` makes "
+                "one)"))
+        digest = file_digest if judged is not None else suite_hash(every.values())
         out.parent.mkdir(parents=True, exist_ok=True)
-        # EvalPlus takes any file under its own name for a whole one: until the run is
-        # complete, --evalplus-results checkpoints beside it, under a name it never reads.
-        checkpoint = (out.with_name(out.name + PARTIAL_SUFFIX) if request.evalplus_results
-                      else out)
         identity = verdict_identity(digest, space.dataset.name, _suite_kind(request.suite),
                                     request.config, request.limits.memory_bytes,
                                     (task.equality for task in tasks.values()))
@@ -259,11 +284,14 @@ def run_evaluate(
         done: dict[int, SampleResult] = {}
         if request.resume:
             saved = next((path for path in (checkpoint, out) if path.is_file()), None)
-            done = _resumed(saved, identity, secret, samples, tasks, say)
+            done = resumed(saved, identity, secret,
+                           lambda document: results_from_document(document, samples, tasks),
+                           len(samples), say)
         needed = {s.task_id for position, s in enumerate(samples)
                   if position not in done and not s.refused}
         needed |= {s.task_id for s in extra if not s.refused}
         warned: set[TaskId] = set()
+        told: set[TaskId] = set()  # tasks whose own asserts fail on their reference
 
         def warn(truths: Mapping[TaskId, GroundTruth]) -> None:
             for task_id, truth in sorted(truths.items(), key=lambda item: tasks[item[0]].number):
@@ -272,6 +300,10 @@ def run_evaluate(
                     warned.add(task_id)
                     say(f"warning: {task_id}: the ground truth fails on some inputs; "
                         "they are not used")
+                contradicted = own_asserts_failure(space.dataset, tasks[task_id], truth)
+                if contradicted and task_id not in told:
+                    told.add(task_id)
+                    say(f"warning: {contradicted}")
 
         config = request.config
         if config.reference_seconds is None and any(tasks[t].calibration for t in needed):
@@ -286,12 +318,16 @@ def run_evaluate(
         answered = {sample.task_id for sample in samples}
 
         def save(complete: bool) -> None:
-            """Write the results so far: to ``out`` once complete, else to ``checkpoint``."""
+            """Write the results so far: to ``out`` once complete, else to ``checkpoint``,
+            without the failures' diffs (expected outputs) while samples may still run."""
             ordered = _ordered(results)
+            if not complete:
+                ordered = [replace(r, base_diff="", plus_diff="") for r in ordered]
             mark = Completeness(complete, len(ordered), len(samples),
                                 len({r.task_id for r in ordered}), len(answered), len(tasks),
                                 sum(skipped.values()))
-            document = results_document(ordered, identity, run_record(mark, *about), date)
+            run = {**run_record(mark, *about), "jail": jail_of(sandbox)}
+            document = results_document(ordered, identity, run, date)
             write_json(out if complete else checkpoint, sealed(document, secret))
 
         plain: dict[int, SampleResult] = {}  # the extra samples' results
@@ -321,7 +357,52 @@ def run_evaluate(
                   if request.sanitizing is Sanitizing.REPAIR else ())
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
                            len(tasks), suite, dict(getattr(sandbox, "nodes", {})),
-                           len(changed), unrepaired)
+                           len(changed), unrepaired, jail_of(sandbox))
+
+
+def augment_command(space: Workspace) -> str:
+    """The ``augment`` command line that writes ``space``'s suites: its dataset as named,
+    with the file its tasks were read from (a tasks file, or ``--dataset-file``: no
+    download needed, so it works offline where this run did)."""
+    dataset = space.dataset
+    named = (["--dataset", str(dataset.source)] if dataset.kind == "tasks" and dataset.source
+             else ["--dataset", dataset.name]
+             + (["--dataset-file", str(dataset.source)] if dataset.source else []))
+    return shlex.join(["evalplus-ng", "augment", *named, "--out", str(space.out)])
+
+
+def own_asserts_failure(dataset: Dataset, task: Task, truth: GroundTruth) -> str:
+    """``FILE:LINE: task ...: its test ... fails on the reference`` where an assert of a
+    tasks file's own tests fails on the answers of the task's ground truth (which judge
+    the samples); "" where none does, or the dataset is no tasks file."""
+    if dataset.kind != "tasks" or dataset.source is None:
+        return ""
+    asserts = own_asserts(task.test, task.entry_point)
+    if len(asserts) != len(truth.base.outputs):
+        return ""
+    for own, output, failure in zip(asserts, truth.base.outputs, truth.base.failures,
+                                    strict=True):
+        found = None if failure else answer_failure(task, own, output)
+        if found is not None:
+            line = task_line(dataset.source, task.task_id)
+            return f"{dataset.source}{'' if line is None else f':{line}'}: {found}"
+    return ""
+
+
+def chosen_tasks(tasks: Mapping[TaskId, Task], spec: str) -> dict[TaskId, Task]:
+    """The tasks ``spec`` names (``--tasks``: ids, numbers or ranges, as ``augment`` takes
+    them), in the suite's order."""
+    from evalplus_ng.pipeline.augment import select_tasks
+
+    return {task.task_id: task for task in select_tasks(list(tasks.values()), spec)}
+
+
+def skipped_warning(skipped: Mapping[TaskId, int]) -> str:
+    """The line that says which samples were skipped: of tasks the suite lacks."""
+    names = ", ".join(sorted(skipped, key=lambda t: (len(t), t))[:5])
+    more = ", ..." if len(skipped) > 5 else ""
+    return (f"warning: {sum(skipped.values())} sample(s) of {len(skipped)} task(s) the "
+            f"suite lacks were skipped ({names}{more})")
 
 
 def _repaired(request: EvaluateRequest, tasks: Mapping[TaskId, Task],
@@ -335,13 +416,14 @@ def _repaired(request: EvaluateRequest, tasks: Mapping[TaskId, Task],
     return [(position, plain[position]) for position in repaired_positions(samples, plain)]
 
 
-def _resumed(path: Path | None, identity: Mapping[str, Any], secret: bytes,
-             samples: Sequence[Sample], tasks: Mapping[TaskId, Task],
-             say: Callable[[str], None]) -> dict[int, SampleResult]:
-    """The verdicts of the results file at ``path`` that ``--resume`` reuses: none unless
-    this user's evalplus-ng sealed it and it was judged with the same ``identity`` (the
-    suite's kind and digest, the dataset, the settings), each with a line saying why."""
-    if path is None:
+def resumed(path: Path | None, identity: Mapping[str, Any], secret: bytes,
+            read: Callable[[Any], dict[int, T]], count: int, say: Callable[[str], None],
+            what: str = "sample") -> dict[int, T]:
+    """The verdicts of the results file at ``path`` that ``--resume`` reuses (``read``
+    takes them from the document, by position among ``count`` samples): none unless this
+    user's evalplus-ng sealed it and it was judged with the same ``identity`` (the suite's
+    kind and digest, the dataset, the settings), each with a line saying why."""
+    if path is None or not path.is_file():
         return {}
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
@@ -350,14 +432,14 @@ def _resumed(path: Path | None, identity: Mapping[str, Any], secret: bytes,
     changes = identity_changes(document, identity)
     if not genuine(document, secret):
         say(f"{path}: not sealed by evalplus-ng for this user (forged, edited or "
-            "written elsewhere); judging every sample again")
+            f"written elsewhere); judging every {what} again")
         return {}
     if changes:
         say(f"{path}: judged with another suite or settings ({', '.join(changes)}); "
-            "judging every sample again")
+            f"judging every {what} again")
         return {}
-    done = results_from_document(document, samples, tasks)
-    say(f"resuming: {len(done)} of {len(samples)} samples already judged in {path}")
+    done = read(document)
+    say(f"resuming: {len(done)} of {count} {what}s already judged in {path}")
     return done
 
 

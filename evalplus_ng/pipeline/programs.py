@@ -4,14 +4,16 @@ stdin/stdout tasks (:mod:`evalplus_ng.tasks.programs`) and write the results bes
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.backend.executors import LOCAL, Backend
+from evalplus_ng.backend.executors import LOCAL, Backend, jail_of
 from evalplus_ng.errors import InputError
+from evalplus_ng.evaluation.evaluate import Completeness
 from evalplus_ng.evaluation.programs import (
     BASE,
     FULL,
@@ -21,15 +23,23 @@ from evalplus_ng.evaluation.programs import (
     ProgramResult,
     RunStatus,
     failure_counts,
-    judge_programs,
+    judge_programs_staged,
     program_pass_at_k,
+    results_from_entries,
 )
 from evalplus_ng.files import write_json
 from evalplus_ng.pipeline.context import Progress
-from evalplus_ng.pipeline.evaluate import results_path
+from evalplus_ng.pipeline.evaluate import (
+    CHECKPOINT_SECONDS,
+    results_path,
+    resumed,
+    skipped_warning,
+)
 from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Verdict
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples
+from evalplus_ng.seal import sealed, user_secret
+from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples_of
+from evalplus_ng.tasks.sources import user_cache_dir
 
 #: What each suite judges on, for the line that says so.
 SUITE_WORDS = {
@@ -64,6 +74,11 @@ class ProgramRequest:
     #: Where the results go; None: beside the samples, named after the suite
     #: (``S.evalplus-ng.full.json``, ``S.evalplus-ng.plus.json``, ...).
     results: Path | None = None
+    #: Reuse the verdicts of the results file already there (same tasks, suite, settings).
+    resume: bool = False
+    #: Only these tasks (``--tasks``: ids, numbers or ranges; a task's number is its place
+    #: in the tasks file); None: every task. Samples of the others are left out.
+    task_spec: str | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +92,10 @@ class ProgramSummary:
     suite: str = FULL
     #: With the Ray backend: sandbox jobs run per node (by Ray node id).
     nodes: Mapping[str, int] = field(default_factory=dict)
+    #: Samples whose verdicts ``--resume`` reused.
+    reused: int = 0
+    #: Which jail ran the programs (:func:`~evalplus_ng.backend.executors.jail_of`).
+    jail: str = ""
 
     def count(self, column: str, verdict: Verdict) -> int:
         """How many samples have ``verdict`` in ``column`` ("base", or the suite's)."""
@@ -121,6 +140,7 @@ def result_entry(result: ProgramResult, suite: str = FULL) -> dict[str, Any]:
                                                        "status": failure.status.value,
                                                        "tier": failure.tier},
         **({"refused": result.refused} if result.refused else {}),
+        **({"diff": result.diff} if result.diff else {}),
         "tests": [{"index": run.index, "public": run.public, "status": run.status.value,
                    "seconds": round(run.seconds, 4), "time_limit": run.time_limit,
                    **({"error": run.error} if run.error else {})}
@@ -153,27 +173,81 @@ def suite_name(suite: str, digest: str) -> str:
 def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = None,
                           status: Callable[[str], None] | None = None) -> ProgramSummary:
     """Judge a samples file of programs; write the results beside it (or to
-    ``request.results``)."""
+    ``request.results``), checkpointing as it goes (an interrupted run keeps what it
+    judged, and ``request.resume`` reuses it)."""
     say = status or (lambda _message: None)
-    hidden = [request.tasks, request.samples]
+    suite = request.config.suite
+    # (a missing tasks file is named by its loading, below)
+    digest = (hashlib.sha256(request.tasks.read_bytes()).hexdigest()
+              if request.tasks.is_file() else "")
+    out = request.results or results_path(request.samples, suite_name(suite, digest))
+    # The results of an earlier run show expected outputs (a failure's diff): hidden too.
+    hidden = [request.tasks, request.samples, out]
+    # Made (on first use) before any sandbox starts, so that every jail hides it.
+    secret = user_secret(user_cache_dir())
     with request.backend.executor(request.limits, hidden) as sandbox:
         sandbox.start()  # the supervisors boot while the tasks and the samples load
-        tasks = {task.task_id: task for task in load_program_tasks(request.tasks)}
-        suite = request.config.suite
+        listed = load_program_tasks(request.tasks)
+        tasks = {task.task_id: task for task in listed}
         missing = suite_missing(tasks.values(), suite)
         if missing:
             raise InputError(str(request.tasks), None, missing)
-        samples = read_program_samples(request.samples, tasks)
-        say(f"judging {len(samples)} program(s) on {SUITE_WORDS[suite]} of {request.tasks}")
-        results = tuple(judge_programs(tasks, samples, sandbox, request.config, progress))
+        # A suite augment made may hold a part of its dataset: other samples are skipped.
+        partial = any(test.origin for task in tasks.values() for test in task.tests)
+        samples, skipped = read_program_samples_of(request.samples, tasks, partial)
+        if request.task_spec is not None:
+            from evalplus_ng.pipeline.augment import select_tasks
+
+            tasks = {task.task_id: task for task in select_tasks(
+                listed, request.task_spec, numbers=range(len(listed)))}
+            left = len(samples)
+            samples = [sample for sample in samples if sample.task_id in tasks]
+            if left > len(samples):
+                say(f"--tasks: left out {left - len(samples)} sample(s) of other tasks")
+        if not samples:
+            raise InputError(str(request.samples), None, "no samples of the suite's tasks "
+                             "in file")
+        if skipped:
+            say(skipped_warning(skipped))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        identity = {"kind": RESULTS_KIND, "suite": suite, "tasks": str(request.tasks),
+                    "hash": digest,
+                    "config": asdict(request.config),
+                    "memory_bytes": request.limits.memory_bytes}
+        done = (resumed(out, identity, secret, lambda document: results_from_entries(
+            document.get("eval"), samples, tasks, suite), len(samples), say, "program")
+                if request.resume else {})
+        say(f"judging {len(samples) - len(done)} program(s) on {SUITE_WORDS[suite]} of "
+            f"{request.tasks}")
+        results: dict[int, ProgramResult] = {}
+        answered = {sample.task_id for sample in samples}
+
+        def save(complete: bool) -> None:
+            """Write the results so far, without the failures' diffs (expected outputs)
+            while programs may still run."""
+            ordered = tuple(results[position] if complete else
+                            replace(results[position], diff="") for position in sorted(results))
+            mark = Completeness(complete, len(ordered), len(samples),
+                                len({r.task_id for r in ordered}), len(answered), len(tasks))
+            # "tasks" names the tasks file here: the mark's counts of tasks are left out.
+            counts = {key: value for key, value in mark.record().items() if key != "tasks"}
+            document = results_document(ordered, {**identity, **counts,
+                                                  "jail": jail_of(sandbox)}, suite)
+            write_json(out, sealed(document, secret))
+
+        last = time.monotonic()
+        finished = False
+        try:
+            for position, result in judge_programs_staged(tasks, samples, sandbox,
+                                                          request.config, progress, done):
+                results[position] = result
+                if time.monotonic() - last > CHECKPOINT_SECONDS:
+                    save(complete=False)
+                    last = time.monotonic()
+            finished = True
+        finally:
+            save(complete=finished)
         nodes = dict(getattr(sandbox, "nodes", {}))
-    digest = hashlib.sha256(request.tasks.read_bytes()).hexdigest()
-    out = request.results or results_path(request.samples, suite_name(suite, digest))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    identity = {"kind": RESULTS_KIND, "suite": suite, "tasks": str(request.tasks),
-                "hash": digest,
-                "config": asdict(request.config),
-                "memory_bytes": request.limits.memory_bytes}
-    write_json(out, results_document(results, identity, suite))
-    return ProgramSummary(out, results, program_pass_at_k(results, suite=suite), len(tasks),
-                          suite, nodes)
+    ordered = tuple(results[position] for position in sorted(results))
+    return ProgramSummary(out, ordered, program_pass_at_k(ordered, suite=suite), len(tasks),
+                          suite, nodes, len(done), jail_of(sandbox))

@@ -18,6 +18,8 @@ from evalplus_ng.types import TaskId
 #: stress tiers run to megabytes).
 INPUT_CHARS = 400
 CODE_CHARS = 6000
+#: Characters of a failure's assert diff shown (the results file bounds it already).
+DIFF_CHARS = 6000
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,9 @@ class Failure:
     test: str | None
     also: str | None
     code: str
+    #: Its wrong output against the expected one, as pytest shows a failing assert ("" where
+    #: the file records none: the failure was not a wrong output, or an older file).
+    diff: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,8 @@ def _failure(position: int, entry: Mapping[str, Any]) -> Failure:
                    str(entry.get(f"{tier}_failure", "")),
                    _first_test(entry.get(f"{tier}_fail_tests")),
                    call_text(witness) if isinstance(witness, list) else None,
-                   clip(str(entry.get("solution", "")), CODE_CHARS))
+                   clip(str(entry.get("solution", "")), CODE_CHARS),
+                   clip(str(entry.get(f"{tier}_diff") or ""), DIFF_CHARS))
 
 
 def first_failures(document: Mapping[str, Any]) -> dict[TaskId, Failure]:

@@ -208,6 +208,8 @@ def _failure(failure: Failure, samples: int) -> str:
     else:
         parts.append("<p>no failing input recorded (the code did not load, or the results "
                      "file keeps none)</p>")
+    if failure.diff:
+        parts.append(f"<pre class=\"diff\">{_escape(failure.diff)}</pre>")
     if failure.also is not None:
         parts.append(f"<p>an input like the base tests it also fails: "
                      f"<code>{_escape(failure.also)}</code></p>")
@@ -304,9 +306,10 @@ def _benchmark(board: Board, benchmark: Benchmark, h: str, sub: str) -> list[str
     parts += [f"<{sub}>Per-task pass rates (all models' samples pooled)</{sub}>",
               f"<figure>{plots.task_plot(report)}</figure>"]
     if report.has_kills:
-        parts += [f"<p>{_escape(drops_text(report))}</p>",
-                  _table(task_rates(dropped(report)[:TOP_TASKS], report.pooled),
-                         f"drops-{dataset}", {})]
+        parts.append(f"<p>{_escape(drops_text(report))}</p>")
+        if dropped(report):
+            parts.append(_table(task_rates(dropped(report)[:TOP_TASKS], report.pooled),
+                                f"drops-{dataset}", {}))
     parts += [_matrix(benchmark), f"<{sub}>The suite ({_escape(facts.folder)})</{sub}><ul>"]
     parts += [f"<li>{_escape(line[2:])}</li>" for line in suite_lines(facts)] or [
         "<li>no files</li>"]

@@ -66,6 +66,17 @@ def leaderboard_plot(report: Report) -> str:
     return _svg(figure)
 
 
+#: Tasks named under the per-task plot's bars at most (past it, every n-th is).
+MAX_TASK_LABELS = 240
+
+
+def task_label(task_id: str) -> str:
+    """A task's name under its bar: the part after the last ``/`` (``HumanEval/53`` ->
+    ``53``), at most 14 characters."""
+    name = task_id.rpartition("/")[2] or task_id
+    return name if len(name) <= 14 else name[:13] + "…"
+
+
 def task_plot(report: Report) -> str:
     """Pass rate per task, tasks ordered by base pass rate: base bars with plus over them
     (the EvalPlus paper's figure of pass rates per task)."""
@@ -80,8 +91,13 @@ def task_plot(report: Report) -> str:
                  label=f"base + {report.pooled}")
     axes.set_xlim(-0.5, len(tasks) - 0.5)
     axes.set_ylim(0, 100)
-    axes.set_xticks([])
-    axes.set_xlabel(f"{len(tasks)} tasks, by base pass rate")
+    # Each task named under its bar (every step-th where there are too many to read).
+    step = 1 + len(tasks) // MAX_TASK_LABELS
+    shown = range(0, len(tasks), step)
+    axes.set_xticks(list(shown), [task_label(tasks[i].task_id) for i in shown], rotation=90,
+                    fontsize=max(2.5, min(7.0, 480 / max(1, len(shown)))))
+    axes.set_xlabel(f"{len(tasks)} tasks, by base pass rate"
+                    + (f" (one in {step} named)" if step > 1 else ""))
     axes.set_ylabel("pass rate (%)")
     axes.legend(loc="upper right", fontsize=8)
     return _svg(figure)

@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from evalplus_ng.evaluation.evaluate import completeness
 from evalplus_ng.evaluation.programs import (
     BASE,
     FULL,
@@ -34,7 +35,7 @@ from evalplus_ng.evaluation.programs import (
     RunStatus,
     failure_status,
 )
-from evalplus_ng.report.matrix import CODE_CHARS, Failure, clip
+from evalplus_ng.report.matrix import CODE_CHARS, DIFF_CHARS, Failure, clip
 from evalplus_ng.report.summary import (
     PROGRAM_FAILURES,
     UNRECORDED,
@@ -132,7 +133,7 @@ def judged_programs(document: Mapping[str, Any], label: str, path: str) -> Judge
                 dict(Counter(tier_of(e, suite) for e in killed)))
     counts = {"samples": samples, **{kind: failures[kind] for kind in PROGRAM_FAILURES}}
     return JudgedFile(label, path, suite, str(ours.get("hash", "")),
-                      program_dataset(tasks), tasks, None, True, counts)
+                      program_dataset(tasks), tasks, completeness(document), True, counts)
 
 
 def program_first_failures(document: Mapping[str, Any]) -> dict[TaskId, Failure]:
@@ -153,6 +154,7 @@ def program_first_failures(document: Mapping[str, Any]) -> dict[TaskId, Failure]
                 how = f"{first['status']} on test {index} ({tier})"
             found[str(task_id)] = Failure(position, "base" if not base else suite, how, how,
                                           None, None,
-                                          clip(str(entry.get("solution", "")), CODE_CHARS))
+                                          clip(str(entry.get("solution", "")), CODE_CHARS),
+                                          clip(str(entry.get("diff") or ""), DIFF_CHARS))
             break
     return found

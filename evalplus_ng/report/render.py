@@ -21,6 +21,7 @@ from evalplus_ng.report.summary import (
     PROGRAM_FAILURES,
     PROGRAM_KILL_KINDS,
     PROGRAM_SUITE_ORDER,
+    ModelRow,
     Report,
     TaskRate,
 )
@@ -248,7 +249,12 @@ def dropped(report: Report) -> list[TaskRate]:
 
 
 def drops_text(report: Report) -> str:
+    """The line over the table of the largest drops (which :func:`dropped` leaves out
+    where no task loses samples: the line says so)."""
     lost = dropped(report)
+    if not lost:
+        return (f"No task of {len(report.tasks)} loses samples from base to "
+                f"{report.pooled}.")
     return (f"{len(lost)} of {len(report.tasks)} tasks lose samples from base to "
             f"{report.pooled}; the {min(TOP_TASKS, len(lost))} largest drops:")
 
@@ -274,12 +280,26 @@ def headline(report: Report, text: Quote = str) -> list[str]:
             lines.append(f"**Warning**: the {text(kind)} results were judged with {len(digests)} "
                          "different suites (their hashes differ): their pass rates do not "
                          "compare.")
+    fewer = unequal_tasks(report)
+    if fewer:
+        most = max(row.tasks for row in report.rows)
+        lines.append(f"**Warning**: the models were judged on different numbers of tasks "
+                     f"({', '.join(f'{text(row.label)} on {row.tasks}' for row in fewer)}, "
+                     f"of {most}): a pass rate over fewer tasks does not compare with one "
+                     "over more, whatever the ranking.")
     for row in report.rows:
         for kind, progress in sorted(row.partial.items()):
             lines.append(f"**Warning**: partial results: {text(row.label)} on the "
                          f"{text(kind)} suite, {text(progress)}; its rates are over those "
                          "alone.")
     return lines
+
+
+def unequal_tasks(report: Report) -> list[ModelRow]:
+    """The rows judged on fewer tasks than the most any row was judged on (none where all
+    were judged on as many)."""
+    most = max((row.tasks for row in report.rows), default=0)
+    return [row for row in report.rows if row.tasks < most]
 
 
 def board_line(board: Board, text: Quote = str) -> str:
@@ -371,8 +391,9 @@ def _md_benchmark(board: Board, benchmark: Benchmark, depth: str) -> list[str]:
                   *_md_table(failures(report), board.models), ""]
     if report.has_kills:
         lines += [f"{depth} Per-task pass rates (all models' samples pooled)", "",
-                  drops_text(report), "",
-                  *_md_table(task_rates(dropped(report)[:TOP_TASKS], report.pooled)), ""]
+                  drops_text(report), ""]
+        if dropped(report):
+            lines += [*_md_table(task_rates(dropped(report)[:TOP_TASKS], report.pooled)), ""]
     lines += [f"{depth} The suite ({md_text(facts.folder)})", "",
               *(suite_lines(facts, md_text) or ["- no files"]), ""]
     return lines

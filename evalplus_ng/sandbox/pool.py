@@ -157,7 +157,7 @@ class _Worker:
 
     def run(self, payload: bytes, reading: Reading, fail_fast: bool,
             patience: float, max_timeouts: int | None = None,
-            max_failures: int | None = None) -> JobResult:
+            max_failures: int | None = None, max_seconds: float | None = None) -> JobResult:
         """Run a job, retrying once on a fresh supervisor if the supervisor itself fails."""
         for _attempt in range(2):
             if self.closed.is_set():
@@ -168,7 +168,8 @@ class _Worker:
             assert process.stdin is not None and process.stdout is not None
             try:
                 return converse(process.stdin.fileno(), process.stdout.fileno(), payload,
-                                reading, fail_fast, patience, max_timeouts, max_failures)
+                                reading, fail_fast, patience, max_timeouts, max_failures,
+                                max_seconds)
             except (FrameError, OSError, struct.error, IndexError, ValueError):
                 self.stop()  # the supervisor died or hung: start afresh
         raise SandboxError("sandbox supervisor failed twice on the same job")
@@ -313,7 +314,7 @@ class Sandbox:
         worker = self._idle.get()
         try:
             return worker.run(payload, reading, job.fail_fast, patience,
-                              job.max_timeouts, job.max_failures)
+                              job.max_timeouts, job.max_failures, job.max_seconds)
         finally:
             self._idle.put(worker)
 

@@ -107,6 +107,11 @@ class Texts:
         return found
 
 
+#: The longest wrong output (its text's bytes) a :attr:`~evalplus_ng.records.Kept.FIRST_FAILED`
+#: job keeps: a result waiting in the parent's queue holds no more of a sample's output.
+FIRST_FAILED_BYTES = 16 << 10
+
+
 class JobJudge:
     """The trusted comparison of outputs with a job's expected outputs (parent side only),
     by the sandbox's :class:`~evalplus_ng.protocols.Judge`."""
@@ -156,6 +161,9 @@ class JobJudge:
         except Exception:
             passed = False
         kept = self.keeps_passed if passed else self.keeps_failed
+        if kept and not passed and self.job.kept is Kept.FIRST_FAILED:
+            self.keeps_failed = False  # the first wrong output only, and only a short one
+            kept = size <= FIRST_FAILED_BYTES
         return Outcome(Status.OK, value if kept else None, None, seconds), passed
 
 
@@ -413,30 +421,38 @@ def _body(stream: _Stream, size: int) -> Bytes:
 
 class _Tally:
     """A job's outcomes so far, and whether it may end (``max_failures``: failed outputs,
-    where it is judged; ``max_timeouts``: timeouts and costly calls)."""
+    where it is judged; ``max_timeouts``: timeouts and costly calls; ``max_seconds``: the
+    outcomes' seconds in all)."""
 
     def __init__(self, reading: Reading, max_failures: int | None,
-                 max_timeouts: int | None) -> None:
+                 max_timeouts: int | None, max_seconds: float | None = None) -> None:
         self.judged = reading.judge is not None
         self.max_failures = max_failures if self.judged else None
         self.max_timeouts = max_timeouts
+        self.max_seconds = max_seconds
         self.outcomes: list[Outcome] = []
         self.passed: list[bool] = []
         self.failures = self.timeouts = 0
+        self.seconds = 0.0
 
     def add(self, judged: Judged) -> bool:
         """Keep ``judged`` in order; True (the rest dropped) once the job may end."""
         most_failures, most_timeouts = self.max_failures, self.max_timeouts
-        if most_failures is None and most_timeouts is None:
+        most_seconds = self.max_seconds
+        if most_failures is None and most_timeouts is None and most_seconds is None:
             self.outcomes += [outcome for outcome, _ in judged]
             self.passed += [ok for _, ok in judged]
             return False
-        failures, timeouts = self.failures, self.timeouts
+        failures, timeouts, seconds = self.failures, self.timeouts, self.seconds
         outcomes, passed = self.outcomes, self.passed
         ended = False
         for outcome, ok in judged:
             outcomes.append(outcome)
             passed.append(ok)
+            seconds += outcome.seconds
+            if most_seconds is not None and seconds >= most_seconds:
+                ended = True
+                break
             if ok:
                 continue
             failures += 1
@@ -445,21 +461,21 @@ class _Tally:
                     or (most_timeouts is not None and timeouts >= most_timeouts)):
                 ended = True
                 break
-        self.failures, self.timeouts = failures, timeouts
+        self.failures, self.timeouts, self.seconds = failures, timeouts, seconds
         return ended
 
 
 def converse(fd_in: int, fd_out: int, payload: bytes, reading: Reading, fail_fast: bool,
              patience: float, max_timeouts: int | None = None,
-             max_failures: int | None = None) -> JobResult:
+             max_failures: int | None = None, max_seconds: float | None = None) -> JobResult:
     """Send a job (its frame ``payload``) to the supervisor on ``fd_in``, read its replies on
     ``fd_out`` as they come and judge each output; answer ``stop`` once the job may end
-    (``fail_fast``: the first failure; ``max_timeouts``, ``max_failures``). Each frame is
-    due within ``patience`` seconds. Raises FrameError, OSError or ValueError where the
-    supervisor fails."""
+    (``fail_fast``: the first failure; ``max_timeouts``, ``max_failures``, ``max_seconds``).
+    Each frame is due within ``patience`` seconds. Raises FrameError, OSError or ValueError
+    where the supervisor fails."""
     write_frame(fd_in, payload)
     stream = _Stream(fd_out)
-    tally = _Tally(reading, 1 if fail_fast else max_failures, max_timeouts)
+    tally = _Tally(reading, 1 if fail_fast else max_failures, max_timeouts, max_seconds)
     stopped = False
     while True:
         stream.deadline = time.monotonic() + patience

@@ -24,6 +24,7 @@ than the expected one, for "print any valid answer" tasks; it must compile; the 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -214,22 +215,35 @@ def read_program_samples(path: Path, tasks: Mapping[TaskId, ProgramTask]) -> lis
     the whole program, run as written (nothing sanitized yet). An answer over
     :data:`~evalplus_ng.tasks.samples.MAX_SOURCE_BYTES` fails unread
     (:data:`~evalplus_ng.records.TOO_LARGE`). A samples folder in EvalPlus's layout reads
-    as for functions."""
+    as for functions. A sample of a task not in ``tasks`` is an error."""
+    samples, _skipped = read_program_samples_of(path, tasks, partial=False)
+    return samples
+
+
+def read_program_samples_of(path: Path, tasks: Mapping[TaskId, ProgramTask], partial: bool,
+                            ) -> tuple[list[Sample], Counter[TaskId]]:
+    """:func:`read_program_samples`; with ``partial`` (``tasks`` may be a part of their
+    dataset: a suite ``augment`` made of some of its tasks), samples of other tasks are
+    checked and left out, counted per task, as EvalPlus warns and skips them. The samples
+    may then be none: the caller decides whether that is an error."""
     samples: list[Sample] = []
+    skipped: Counter[TaskId] = Counter()
     for record in sample_records(path):
         where, line, fields = record.where, record.line, record.fields
         task_id = fields.get("task_id")
         if not isinstance(task_id, str):
             raise InputError(where, line, "missing or non-string 'task_id'")
-        if task_id not in tasks:
+        if task_id not in tasks and not partial:
             raise InputError(where, line, f"unknown task_id {task_id!r}")
         answer = fields.get("solution", fields.get("completion"))
         if not isinstance(answer, str):
             raise InputError(where, line, "missing or non-string 'solution'")
-        if len(answer.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+        if task_id not in tasks:
+            skipped[task_id] += 1
+        elif len(answer.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
             samples.append(Sample(task_id, answer[:_HEAD_CHARS], record.index, TOO_LARGE))
         else:
             samples.append(Sample(task_id, answer, record.index))
-    if not samples:
+    if not samples and not skipped:
         raise InputError(str(path), None, "no samples in file")
-    return samples
+    return samples, skipped

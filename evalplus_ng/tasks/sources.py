@@ -81,6 +81,57 @@ def calls_in_asserts(source: str, entry_point: str, imports: Sequence[str] = ())
     return found
 
 
+#: The name an own assert's call of the entry point is replaced by (:class:`OwnAssert`).
+OUTPUT = "__evalplus_ng_output__"
+
+
+@dataclass(frozen=True)
+class OwnAssert:
+    """One ``assert`` of a task's own tests, as :func:`calls_in_asserts` reads it: its
+    text, and its test with the call of the entry point replaced by :data:`OUTPUT`."""
+
+    text: str
+    test: str
+
+    def fails_on(self, output: Any) -> bool:
+        """Whether the assert fails where the call returns ``output``; False where that
+        cannot be told (the test names more than the call: a helper, a second call)."""
+        namespace: dict[str, Any] = {"math": math, "inf": math.inf, OUTPUT: output}
+        try:
+            return not eval(compile(self.test, "<assert>", "eval"), namespace)
+        except Exception:  # dataset text: trusted, but it may name what is not here
+            return False
+
+
+class _Replaced(ast.NodeTransformer):
+    """Replaces one call node by :data:`OUTPUT`."""
+
+    def __init__(self, call: ast.Call) -> None:
+        self.call = call
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        return ast.Name(OUTPUT, ast.Load()) if node is self.call else self.generic_visit(node)
+
+
+def own_asserts(source: str, entry_point: str) -> list[OwnAssert]:
+    """The asserts of ``source`` that :func:`calls_in_asserts` takes an input from, in the
+    same order (so the i-th is about the i-th input)."""
+    found: list[OwnAssert] = []
+    for statement in ast.parse(source).body:
+        if not isinstance(statement, ast.Assert):
+            continue
+        call = next((node for node in ast.walk(statement) if isinstance(node, ast.Call)
+                     and isinstance(node.func, ast.Name) and node.func.id == entry_point
+                     and not node.keywords), None)
+        if call is None:
+            continue
+
+        text = ast.get_source_segment(source, statement) or ast.unparse(statement)
+        test = _Replaced(call).visit(statement.test)  # our own tree: changed in place
+        found.append(OwnAssert(text, ast.unparse(test)))
+    return found
+
+
 def _argument(node: ast.expr, namespace: dict[str, Any]) -> Any:
     try:
         return ast.literal_eval(node)

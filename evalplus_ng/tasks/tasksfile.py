@@ -127,3 +127,9 @@ def load_tasks_file(dataset: Dataset, cache: Path | None = None, use_fixed: bool
                      equality)
 
     return distinct_tasks(path, ((number, task(number, record)) for number, record in records))
+
+
+def task_line(path: Path, task_id: str) -> int | None:
+    """The line of ``path`` (a tasks file) that holds the task ``task_id``, if any."""
+    return next((number for number, record in read_jsonl(path)
+                 if record.get("task_id") == task_id), None)
