@@ -23,7 +23,7 @@ import click
 from evalplus_ng.backend.executors import LOCAL, Backend, Capacity
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig, pass_at_k
-from evalplus_ng.evaluation.programs import (
+from evalplus_ng.evaluation.program_verdicts import (
     DEFAULT_TIME_LIMIT,
     FULL,
     PROGRAM_SUITES,
@@ -32,22 +32,22 @@ from evalplus_ng.evaluation.programs import (
 from evalplus_ng.files import probe_folder
 from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, rewrite
 from evalplus_ng.meter import Meter
-from evalplus_ng.oracle.audit import task_order
-from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
-from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
+from evalplus_ng.oracle.defects import task_order
+from evalplus_ng.oracle.timelimits import CHUNK as CALIBRATION_CHUNK
+from evalplus_ng.oracle.timelimits import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.audit import OpinionSource
-from evalplus_ng.pipeline.audit_programs import AUDIT_REVIEW as PROGRAM_AUDIT_REVIEW
-from evalplus_ng.pipeline.augment_programs import DEFAULT_COUNT as PROGRAM_CANDIDATES
-from evalplus_ng.pipeline.augment_programs import DEFAULT_TIME_LIMIT as PROGRAM_REFERENCE_SECONDS
 from evalplus_ng.pipeline.context import AUTO, DEFAULT_OUT, Workspace
 from evalplus_ng.pipeline.evaluate import EvaluateRequest, EvaluateSummary, run_evaluate
-from evalplus_ng.pipeline.programs import ProgramRequest, run_evaluate_programs
+from evalplus_ng.pipeline.programs.audit import AUDIT_REVIEW as PROGRAM_AUDIT_REVIEW
+from evalplus_ng.pipeline.programs.augment import DEFAULT_COUNT as PROGRAM_CANDIDATES
+from evalplus_ng.pipeline.programs.augment import DEFAULT_TIME_LIMIT as PROGRAM_REFERENCE_SECONDS
+from evalplus_ng.pipeline.programs.evaluate import ProgramRequest, run_evaluate_programs
 from evalplus_ng.records import Verdict
 from evalplus_ng.report.render import edge_counts
 from evalplus_ng.report.summary import UNRECORDED
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.tasks.mbpp import VERSION as MBPP_RELEASE
-from evalplus_ng.tasks.programs import is_program_file
+from evalplus_ng.tasks.programfile import is_program_file
 from evalplus_ng.tasks.registry import TASKS_FILE_SUFFIXES, known, resolve
 from evalplus_ng.tasks.samples import (
     Families,
@@ -70,10 +70,10 @@ MAX_MEMORY_MB = 1 << 24
 if TYPE_CHECKING:
     from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy
     from evalplus_ng.pipeline.audit import AuditSummary
-    from evalplus_ng.pipeline.audit_programs import ProgramAuditSummary
     from evalplus_ng.pipeline.augment import AugmentSummary
     from evalplus_ng.pipeline.calibrate import CalibrateSummary
-    from evalplus_ng.pipeline.reduce import ReduceSummary
+    from evalplus_ng.pipeline.minimize import ReduceSummary
+    from evalplus_ng.pipeline.programs.audit import ProgramAuditSummary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -621,7 +621,7 @@ def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
                        results: Path | None, resume: bool, details: bool,
                        time_limit: float | None, memory_mb: int, backend: Backend) -> None:
     """``evaluate`` on a tasks file of stdin/stdout programs: base (public tests) and the
-    suite's verdicts (:data:`~evalplus_ng.evaluation.programs.PROGRAM_SUITES`), pass@k."""
+    suite's verdicts (:data:`~evalplus_ng.evaluation.program_verdicts.PROGRAM_SUITES`), pass@k."""
     if suite not in (AUTO, *PROGRAM_SUITES):
         raise click.UsageError(
             f"--suite {suite}: program tasks are judged on {'|'.join(PROGRAM_SUITES)}: the "
@@ -826,17 +826,17 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
     the timings file ``timings`` where given, then
     (with ``jury``) the audit's jury, which holds disputed tests out of the suite, then
     (when ``reduce``) its MINI."""
-    from evalplus_ng.generate.llmprograms import SUBFOLDER, read_pairs
-    from evalplus_ng.oracle.programlimits import DEFAULT_RULE
+    from evalplus_ng.generate.programs.llmseed import SUBFOLDER, read_pairs
+    from evalplus_ng.oracle.programs.timelimits import DEFAULT_RULE
     from evalplus_ng.pipeline.augment import select_tasks
-    from evalplus_ng.pipeline.augment_programs import (
+    from evalplus_ng.pipeline.programs.augment import (
         ProgramAugmentConfig,
         run_augment_programs,
         summary_lines,
         warning_lines,
     )
-    from evalplus_ng.pipeline.timings import read_timings
-    from evalplus_ng.tasks.programs import load_program_records
+    from evalplus_ng.pipeline.programs.timings import read_timings
+    from evalplus_ng.tasks.programfile import load_program_records
 
     records = load_program_records(path)
     chosen = {task.task_id for task in select_tasks(
@@ -866,7 +866,7 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
     for line in warning_lines(summary.reports, summary.limits):
         click.echo(f"warning: {line}", err=True)
     if jury is not None:
-        from evalplus_ng.pipeline.audit_programs import run_program_audit
+        from evalplus_ng.pipeline.programs.audit import run_program_audit
 
         with _Progress("auditing") as progress:
             audited = run_program_audit(summary.artifact, jury.samples, out, backend,
@@ -874,7 +874,7 @@ def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, se
                                         review_file=jury.review, hold=True,
                                         progress=progress.update, hidden=[path])
         _print_program_audit(audited, hold=True)
-    from evalplus_ng.pipeline import mini_programs
+    from evalplus_ng.pipeline.programs import minimize as mini_programs
 
     if not reduce:
         for path in mini_programs.remove_stale(out):
@@ -1056,13 +1056,13 @@ def _seed_programs(path: Path, folder: Path, endpoint: OpenAIEndpoint, model: st
                    date: str) -> None:
     """``seed`` on a tasks file of stdin/stdout programs: each task's generator and
     validator, cached in ``folder/generators``; exit 1 where one is still missing."""
-    from evalplus_ng.generate.llmprograms import (
+    from evalplus_ng.generate.programs.llmseed import (
         SUBFOLDER,
         ProgramSeedConfig,
         run_program_seed,
     )
     from evalplus_ng.pipeline.augment import select_tasks
-    from evalplus_ng.tasks.programs import load_program_records
+    from evalplus_ng.tasks.programfile import load_program_records
 
     records = load_program_records(path)
     chosen = select_tasks([task for task, _record in records], spec,
@@ -1150,7 +1150,7 @@ def reduce(dataset_name: str, dataset_file: Path | None, data: Path | None, out:
     """Reduce a full suite to its MINI by set cover over test requirements."""
     # The strongest profile the inputs allow, as augment chooses it.
     chosen = profile or ("stress" if suite == "stress" else "full" if samples_dir else "offline")
-    from evalplus_ng.pipeline.reduce import run_reduce
+    from evalplus_ng.pipeline.minimize import run_reduce
 
     _writable(out, "--out", make=False)
     space = _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs))
@@ -1271,10 +1271,10 @@ def _audit_programs(tasks_file: Path, out: Path, suite: Path | None, samples: Pa
                     backend: Backend) -> None:
     """``audit`` on program tasks: the suite is ``--suite``, else augment's artifact in
     ``out``, else the tasks file itself; only the tasks file's tasks (``--tasks``)."""
-    from evalplus_ng.pipeline.audit_programs import run_program_audit
     from evalplus_ng.pipeline.augment import select_tasks
-    from evalplus_ng.pipeline.augment_programs import ARTIFACT
-    from evalplus_ng.tasks.programs import load_program_tasks
+    from evalplus_ng.pipeline.programs.audit import run_program_audit
+    from evalplus_ng.pipeline.programs.augment import ARTIFACT
+    from evalplus_ng.tasks.programfile import load_program_tasks
 
     if suite is None:
         suite = out / ARTIFACT if (out / ARTIFACT).is_file() else tasks_file
@@ -1289,7 +1289,7 @@ def _audit_programs(tasks_file: Path, out: Path, suite: Path | None, samples: Pa
 
 def _print_program_audit(summary: ProgramAuditSummary, hold: bool) -> None:
     """What the program audit found and ran, and the tests its leads hold."""
-    from evalplus_ng.oracle.audit import RAISES, SAMPLES, SUSPECT_SAMPLES, UNREVIEWED
+    from evalplus_ng.oracle.defects import RAISES, SAMPLES, SUSPECT_SAMPLES, UNREVIEWED
 
     leads = [f for f in summary.findings if f.signal == SAMPLES]
     raises = sum(f.signal == RAISES for f in summary.findings)
@@ -1321,7 +1321,7 @@ def _print_suspect(suspect: list[str]) -> None:
 
 
 def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: bool) -> None:
-    from evalplus_ng.oracle.audit import SUSPECT_SAMPLES
+    from evalplus_ng.oracle.defects import SUSPECT_SAMPLES
 
     waiting = sum(f.status == "unreviewed" for f in summary.findings)
     click.echo(f"{len(summary.defective)} defective reference solution(s), "

@@ -22,12 +22,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "evalplus_ng"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),  # parses flags, calls the pipeline
     ("fireforms", "meter"),  # the command line's: evalplus's (fire's) forms, progress lines
-    ("pipeline",),  # one call per command: augment, evaluate, audit, calibrate, report
+    # one call per command: augment, evaluate, audit, calibrate, report (programs/: the
+    # same commands on program tasks, and their augment chain)
+    ("pipeline",),
     ("report",),  # what results say, as Markdown and HTML
-    ("reduce",),  # MINI: requirement kinds, set cover, profiles
+    ("reduce",),  # MINI: requirement kinds, set cover, profiles (programs/: of program tasks)
     ("evaluation",),  # samples judged against a suite; why a verdict failed
-    ("oracle",),  # the ground truth: outputs, tiers, calibration, audit, jury
-    ("generate",),  # seeds, contracts, mutation, bounds and likeness of new inputs
+    # the ground truth: outputs, tiers, time limits, defects, jury (programs/: the
+    # reference's answers on program tasks, their time limits and defects)
+    ("oracle",),
+    # seeds, contracts, mutation, bounds and likeness of new inputs (programs/: the stdin
+    # input planner of program tasks, and their LLM generators)
+    ("generate",),
     ("backend",),  # where sandbox jobs run: the local pool or Ray
     ("tasks",),  # datasets, tasks files, samples files, artifacts: no stage
     ("sandbox",),  # untrusted code runs here only

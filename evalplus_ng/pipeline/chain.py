@@ -10,12 +10,12 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
+from evalplus_ng.oracle.timelimits import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.audit import AuditSummary, run_audit
 from evalplus_ng.pipeline.augment import AugmentConfig, AugmentSummary, run_augment
 from evalplus_ng.pipeline.calibrate import CalibrateSummary, run_calibrate
 from evalplus_ng.pipeline.context import Progress, Workspace
-from evalplus_ng.pipeline.reduce import ReduceSummary, run_reduce
+from evalplus_ng.pipeline.minimize import ReduceSummary, run_reduce
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import canonical
 from evalplus_ng.tasks.plusfile import load_plus_file

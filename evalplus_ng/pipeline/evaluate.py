@@ -30,8 +30,8 @@ from evalplus_ng.evaluation.evaluate import (
     verdict_identity,
 )
 from evalplus_ng.files import write_json
-from evalplus_ng.oracle.calibrate import measure_reference
 from evalplus_ng.oracle.groundtruth import GroundTruth
+from evalplus_ng.oracle.timelimits import measure_reference
 from evalplus_ng.pipeline.context import AUTO, Progress, Workspace
 from evalplus_ng.records import REFUSALS, Sample, Task, Verdict
 from evalplus_ng.report.summary import (

@@ -1,5 +1,5 @@
 """``evaluate`` for program tasks: judge a samples file of programs against a tasks file of
-stdin/stdout tasks (:mod:`evalplus_ng.tasks.programs`) and write the results beside it."""
+stdin/stdout tasks (:mod:`evalplus_ng.tasks.programfile`) and write the results beside it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.errors import InputError
-from evalplus_ng.evaluation.programs import (
+from evalplus_ng.evaluation.program_verdicts import (
     BASE,
     FULL,
     ORIGINAL,
@@ -29,7 +29,7 @@ from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.pipeline.evaluate import results_path
 from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Verdict
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples
+from evalplus_ng.tasks.programfile import load_program_tasks, read_program_samples
 
 #: What each suite judges on, for the line that says so.
 SUITE_WORDS = {
@@ -84,12 +84,12 @@ class ProgramSummary:
 
     def failures(self, column: str) -> dict[str, Any]:
         """The samples failing ``column`` ("base", or the suite's), correctness apart from
-        timeouts (:func:`~evalplus_ng.evaluation.programs.failure_counts`)."""
+        timeouts (:func:`~evalplus_ng.evaluation.program_verdicts.failure_counts`)."""
         return failure_counts(self.results, column)
 
     def checker_errors(self) -> dict[str, int]:
         """Per task, the samples that failed on its checker breaking
-        (:attr:`~evalplus_ng.evaluation.programs.RunStatus.CHECKER_ERROR`: the checker's
+        (:attr:`~evalplus_ng.evaluation.program_verdicts.RunStatus.CHECKER_ERROR`: the checker's
         fault, not theirs), by task id in file order; empty where no checker broke."""
         counts = Counter(result.task_id for result in self.results
                          if any(run.status is RunStatus.CHECKER_ERROR for run in result.tests))
@@ -108,7 +108,7 @@ def result_entry(result: ProgramResult, suite: str = FULL) -> dict[str, Any]:
     """One sample's entry in the results file: ``base_status``, and the suite's verdict
     named after it (``full_status``, ``plus_status``, ...) unless the suite is base;
     ``first_failure``, the first run that did not pass (its test's place, its status and
-    the tier of its test, :data:`~evalplus_ng.evaluation.programs.TIERS`: what ``report``
+    the tier of its test, :data:`~evalplus_ng.evaluation.program_verdicts.TIERS`: what ``report``
     counts a failure under), and every run."""
     failure = result.first_failure
     return {
@@ -133,7 +133,7 @@ def results_document(results: tuple[ProgramResult, ...], identity: dict[str, Any
     """The results file: what judged them (``evalplus_ng``), each sample's entry by task,
     in samples-file order (EvalPlus's layout, the suite's verdict named after it), and
     ``failures``: per column (``base``, the suite's) the samples failing it, correctness
-    apart from timeouts (:func:`~evalplus_ng.evaluation.programs.failure_counts`)."""
+    apart from timeouts (:func:`~evalplus_ng.evaluation.program_verdicts.failure_counts`)."""
     by_task: dict[str, list[dict[str, Any]]] = {}
     for result in results:
         by_task.setdefault(result.task_id, []).append(result_entry(result, suite))

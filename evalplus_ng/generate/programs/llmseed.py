@@ -11,7 +11,7 @@ making test inputs with a model):
   violates.
 
 A reply is only ever parsed and compiled, never run here: the programs run in the sandbox,
-in ``augment`` (:mod:`evalplus_ng.pipeline.augment_programs`). A reply without a fenced
+in ``augment`` (:mod:`evalplus_ng.pipeline.programs.augment`). A reply without a fenced
 block, or whose program does not compile, is recorded as rejected and asked again, up to
 :attr:`ProgramSeedConfig.asks` times in one run; a later run asks again for what is still
 missing. Both programs are cached per task in ``seeds/generators/<Task_Id>.json`` with

@@ -3,7 +3,7 @@ new tests, and ``augment``'s refuted plans; ``audit.json`` and ``audit.md``; wit
 (``augment --samples``), the disputed tests held out of the suite.
 
 Orchestration only (it reads files and runs the sandbox); the rules are
-:mod:`evalplus_ng.oracle.programaudit`. Two passes over the sandbox: each distinct sample
+:mod:`evalplus_ng.oracle.programs.defects`. Two passes over the sandbox: each distinct sample
 program runs its task's public tests (stopping at the first failure: a sample that fails
 them does not vote), then each one that passed runs all of its task's new tests (plus and
 stress) in one job, judged against the suite's outputs by the task's equality, the job
@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend
-from evalplus_ng.evaluation.programs import ProgramConfig
+from evalplus_ng.evaluation.program_verdicts import ProgramConfig
 from evalplus_ng.files import read_json_table, write_atomically, write_json
 from evalplus_ng.jobs import program_job
-from evalplus_ng.oracle.programaudit import (
+from evalplus_ng.oracle.programs.defects import (
     ProgramAuditConfig,
     ProgramFinding,
     ProgramSample,
@@ -48,7 +48,7 @@ from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import Job, JobResult, Outcome, ProgramTask, ProgramTest, Status
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.programs import (
+from evalplus_ng.tasks.programfile import (
     load_program_records,
     load_program_tasks,
     read_program_samples,
