@@ -178,12 +178,19 @@ def hold_out(space: Workspace, held: Mapping[TaskId, Sequence[Args]]) -> dict[Ta
         write_plus_file(out, held_path(space.out, dataset), dataset.schema)
     else:
         held_path(space.out, dataset).unlink(missing_ok=True)
-    stats_path = space.out / "stats.json"
+    count_held(space.out, "inputs", counts)
+    return counts
+
+
+def count_held(folder: Path, unit: str, counts: Mapping[TaskId, int]) -> None:
+    """Record in the ``stats.json`` of ``folder`` (where there is one) what the audit holds
+    out of the suite: ``held_by_audit``, the ``unit`` (inputs, or tests) in all and per
+    task."""
+    stats_path = folder / "stats.json"
     if stats_path.is_file():
         stats = json.loads(stats_path.read_text(encoding="utf-8"))
-        stats["held_by_audit"] = {"inputs": sum(counts.values()), "tasks": counts}
+        stats["held_by_audit"] = {unit: sum(counts.values()), "tasks": dict(counts)}
         write_json(stats_path, stats)
-    return counts
 
 
 def run_audit(space: Workspace, samples_dir: Path | None = None,

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.edges import split_kills
@@ -126,26 +126,26 @@ class EvaluateRequest:
     sanitizing: Sanitizing = Sanitizing.EVALPLUS
 
 
+class _OfTask(Protocol):
+    @property
+    def task_id(self) -> str: ...
+
+
+ResultT = TypeVar("ResultT", bound=_OfTask)
+
+
 @dataclass(frozen=True)
-class EvaluateSummary:
-    """What ``evaluate`` did."""
+class Judged(Generic[ResultT]):
+    """What an ``evaluate`` run judged, of functions or of programs: the results file,
+    each sample's result (in samples-file order) and pass@k per column."""
 
     results_path: Path
-    results: tuple[SampleResult, ...]
+    results: tuple[ResultT, ...]
     pass_at_k: dict[str, dict[int, float]]
-    reused: int
-    #: Samples skipped per task: tasks the dataset has and the judged suite lacks.
-    skipped: Mapping[TaskId, int] = field(default_factory=dict)
     #: Tasks in the judged suite (the samples may answer fewer).
-    suite_tasks: int = 0
-    #: The suite judged with (``auto`` resolved).
-    suite: str = "base"
+    suite_tasks: int = field(default=0, kw_only=True)
     #: With the Ray backend: sandbox jobs run per node (by Ray node id).
-    nodes: Mapping[str, int] = field(default_factory=dict)
-    #: With ``--repair``: the samples whose program a repair changed, and every sample's
-    #: verdicts without repairs (EvalPlus's workflow), in the order of ``results``.
-    repaired: int = 0
-    unrepaired: tuple[SampleResult, ...] = ()
+    nodes: Mapping[str, int] = field(default_factory=dict, kw_only=True)
 
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
@@ -154,6 +154,21 @@ class EvaluateSummary:
         each = f"{low}" if low == high else f"{low} to {high}"
         return (f"{len(per_task)} of {self.suite_tasks} tasks, {len(self.results)} samples "
                 f"({each} per task)")
+
+
+@dataclass(frozen=True)
+class EvaluateSummary(Judged[SampleResult]):
+    """What ``evaluate`` did."""
+
+    reused: int
+    #: Samples skipped per task: tasks the dataset has and the judged suite lacks.
+    skipped: Mapping[TaskId, int] = field(default_factory=dict)
+    #: The suite judged with (``auto`` resolved).
+    suite: str = "base"
+    #: With ``--repair``: the samples whose program a repair changed, and every sample's
+    #: verdicts without repairs (EvalPlus's workflow), in the order of ``results``.
+    repaired: int = 0
+    unrepaired: tuple[SampleResult, ...] = ()
 
     def refused(self) -> Counter[str]:
         """Samples failed without running them, by why (:data:`REFUSALS`)."""
@@ -320,8 +335,8 @@ def run_evaluate(
     unrepaired = (tuple(plain.get(position, results[position]) for position in sorted(results))
                   if request.sanitizing is Sanitizing.REPAIR else ())
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
-                           len(tasks), suite, dict(getattr(sandbox, "nodes", {})),
-                           len(changed), unrepaired)
+                           suite, len(changed), unrepaired, suite_tasks=len(tasks),
+                           nodes=dict(getattr(sandbox, "nodes", {})))
 
 
 def _repaired(request: EvaluateRequest, tasks: Mapping[TaskId, Task],

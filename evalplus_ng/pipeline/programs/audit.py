@@ -42,6 +42,7 @@ from evalplus_ng.oracle.programs.defects import (
     review,
     split_held,
 )
+from evalplus_ng.pipeline.audit import count_held
 from evalplus_ng.pipeline.augment import digest
 from evalplus_ng.pipeline.checkpoints import resume
 from evalplus_ng.pipeline.context import Progress
@@ -353,11 +354,7 @@ def hold_out(suite: Path, held: dict[TaskId, frozenset[tuple[str, str]]]) -> dic
         write_program_file(out, held_path(suite))
     else:
         held_path(suite).unlink(missing_ok=True)
-    stats_path = suite.parent / "stats.json"
-    if stats_path.is_file():
-        stats = json.loads(stats_path.read_text(encoding="utf-8"))
-        stats["held_by_audit"] = {"tests": sum(counts.values()), "tasks": counts}
-        write_json(stats_path, stats)
+    count_held(suite.parent, "tests", counts)
     return counts
 
 

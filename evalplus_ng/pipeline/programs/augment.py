@@ -83,7 +83,7 @@ from evalplus_ng.oracle.programs.answers import (
 from evalplus_ng.oracle.programs.llminputs import read_generated, read_validated
 from evalplus_ng.oracle.programs.timelimits import DEFAULT_RULE, LimitRule
 from evalplus_ng.pipeline.augment import digest
-from evalplus_ng.pipeline.checkpoints import resume
+from evalplus_ng.pipeline.checkpoints import resume_tasks
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.pipeline.programs.calibrate import TaskLimits, calibrate_program_tests
 from evalplus_ng.pipeline.programs.timings import TaskTimings, task_timings, write_timings
@@ -661,12 +661,10 @@ def run_augment_programs(
     for task_id, entry in timings.items():  # a replayed task depends on what it replays
         keys[task_id] = digest(keys[task_id], "timings",
                                json.dumps(entry.document(), sort_keys=True))
-    done, todo = resume(
-        [task for task, _record in records], lambda task: task.task_id,
-        lambda task: load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id]))
+    done, todo = resume_tasks(
+        records, lambda task: load_checkpoint(checkpoint_path(out, task.task_id),
+                                              keys[task.task_id]), progress)
     resumed = len(done)
-    if progress is not None:
-        progress(len(done), len(records))
     timed: dict[str, TaskLimits] = {}
     with contextlib.ExitStack() as stack:
         opened: list[Executor] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,7 @@ from evalplus_ng.evaluation.program_verdicts import (
 )
 from evalplus_ng.files import write_json
 from evalplus_ng.pipeline.context import Progress
-from evalplus_ng.pipeline.evaluate import results_path
+from evalplus_ng.pipeline.evaluate import Judged, results_path
 from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Verdict
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.tasks.programfile import load_program_tasks, read_program_samples
@@ -67,16 +67,10 @@ class ProgramRequest:
 
 
 @dataclass(frozen=True)
-class ProgramSummary:
+class ProgramSummary(Judged[ProgramResult]):
     """What ``evaluate`` of program tasks did."""
 
-    results_path: Path
-    results: tuple[ProgramResult, ...]
-    pass_at_k: dict[str, dict[int, float]]
-    tasks: int
     suite: str = FULL
-    #: With the Ray backend: sandbox jobs run per node (by Ray node id).
-    nodes: Mapping[str, int] = field(default_factory=dict)
 
     def count(self, column: str, verdict: Verdict) -> int:
         """How many samples have ``verdict`` in ``column`` ("base", or the suite's)."""
@@ -94,14 +88,6 @@ class ProgramSummary:
         counts = Counter(result.task_id for result in self.results
                          if any(run.status is RunStatus.CHECKER_ERROR for run in result.tests))
         return dict(counts)
-
-    def coverage(self) -> str:
-        """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
-        per_task = Counter(result.task_id for result in self.results)
-        low, high = min(per_task.values(), default=0), max(per_task.values(), default=0)
-        each = f"{low}" if low == high else f"{low} to {high}"
-        return (f"{len(per_task)} of {self.tasks} tasks, {len(self.results)} samples "
-                f"({each} per task)")
 
 
 def result_entry(result: ProgramResult, suite: str = FULL) -> dict[str, Any]:
@@ -175,5 +161,5 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
                 "config": asdict(request.config),
                 "memory_bytes": request.limits.memory_bytes}
     write_json(out, results_document(results, identity, suite))
-    return ProgramSummary(out, results, program_pass_at_k(results, suite=suite), len(tasks),
-                          suite, nodes)
+    return ProgramSummary(out, results, program_pass_at_k(results, suite=suite), suite,
+                          suite_tasks=len(tasks), nodes=nodes)

@@ -34,7 +34,7 @@ from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically, write_json
 from evalplus_ng.pipeline.augment import digest
-from evalplus_ng.pipeline.checkpoints import resume
+from evalplus_ng.pipeline.checkpoints import resume_tasks
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.pipeline.programs.augment import ARTIFACT
 from evalplus_ng.protocols import Executor
@@ -299,12 +299,10 @@ def run_mini_programs(records: Sequence[tuple[ProgramTask, dict[str, Any]]],
     began = time.perf_counter()
     code = code_digest()
     keys = {task.task_id: fingerprint(config, task, code) for task, _record in records}
-    done, todo = resume(
-        [task for task, _record in records], lambda task: task.task_id,
-        lambda task: load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id]))
+    done, todo = resume_tasks(
+        records, lambda task: load_checkpoint(checkpoint_path(out, task.task_id),
+                                              keys[task.task_id]), progress)
     resumed = len(done)
-    if progress is not None:
-        progress(len(done), len(records))
     nodes: dict[str, int] = {}
     if todo:
         context: contextlib.AbstractContextManager[Executor] = (
