@@ -22,12 +22,6 @@ import click
 from evalplus_ng.backend.executors import LOCAL, Backend, Capacity
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig, pass_at_k
-from evalplus_ng.evaluation.program_verdicts import (
-    DEFAULT_TIME_LIMIT,
-    FULL,
-    PROGRAM_SUITES,
-    ProgramConfig,
-)
 from evalplus_ng.files import probe_folder
 from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, rewrite
 from evalplus_ng.meter import Meter
@@ -39,18 +33,23 @@ from evalplus_ng.pipeline.context import AUTO, DEFAULT_OUT, Workspace
 from evalplus_ng.pipeline.evaluate import EvaluateRequest, EvaluateSummary, run_evaluate
 from evalplus_ng.pipeline.programs.chain import DEFAULT_COUNT as PROGRAM_CANDIDATES
 from evalplus_ng.pipeline.programs.chain import DEFAULT_TIME_LIMIT as PROGRAM_REFERENCE_SECONDS
-from evalplus_ng.pipeline.programs.chain import SUBFOLDER as PROGRAM_SEEDS
 from evalplus_ng.pipeline.programs.chain import (
+    FULL,
+    PROGRAM_SUITES,
     ProgramAugmentConfig,
     ProgramChainOptions,
+    ProgramConfig,
+    ProgramRequest,
     audit_programs,
     augment_lines,
     mini_lines,
+    run_evaluate_programs,
     run_program_chain,
     seed_programs,
     warning_lines,
 )
-from evalplus_ng.pipeline.programs.evaluate import ProgramRequest, run_evaluate_programs
+from evalplus_ng.pipeline.programs.chain import JUDGE_TIME_LIMIT as DEFAULT_TIME_LIMIT
+from evalplus_ng.pipeline.programs.chain import SUBFOLDER as PROGRAM_SEEDS
 from evalplus_ng.records import Verdict
 from evalplus_ng.report.render import edge_counts
 from evalplus_ng.report.summary import UNRECORDED

@@ -161,6 +161,14 @@ def test_every_module_has_a_layer() -> None:
         place(name, LAYERS)
 
 
+def test_the_cli_reaches_program_tasks_through_their_chain_alone() -> None:
+    """Program tasks have one door from the command line: their pipeline's chain."""
+    known = modules(PACKAGE)
+    reached = {module for _line, module in imports_of("evalplus_ng.cli", known["evalplus_ng.cli"],
+                                                      known) if "program" in module}
+    assert reached == {"evalplus_ng.pipeline.programs.chain"}
+
+
 def _package(tmp_path: Path, files: Mapping[str, str]) -> Path:
     root = tmp_path / "pkg"
     for relative, text in {"__init__.py": "", **files}.items():

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalplus_ng.errors import InputError
+from evalplus_ng.evaluation.program_verdicts import DEFAULT_TIME_LIMIT as JUDGE_TIME_LIMIT
+from evalplus_ng.evaluation.program_verdicts import FULL, PROGRAM_SUITES, ProgramConfig
 from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy
 from evalplus_ng.generate.programs.llmseed import (
     SUBFOLDER,
@@ -38,6 +40,7 @@ from evalplus_ng.pipeline.programs.augment import (
     warning_lines,
 )
 from evalplus_ng.pipeline.programs.augment import summary_lines as augment_lines
+from evalplus_ng.pipeline.programs.evaluate import ProgramRequest, run_evaluate_programs
 from evalplus_ng.pipeline.programs.minimize import (
     ProgramMiniConfig,
     ProgramMiniSummary,
@@ -49,10 +52,14 @@ from evalplus_ng.pipeline.programs.timings import read_timings
 from evalplus_ng.tasks.programfile import load_program_records, load_program_tasks
 from evalplus_ng.tasks.samples import Families
 
-#: What the command line of program tasks calls: the chain and what prints its stages.
+#: What the command line calls of program tasks: the augment chain and what prints its
+#: stages, the audit, the seed and the evaluate (:mod:`~.pipeline.programs.evaluate`).
 __all__ = [
     "DEFAULT_COUNT",
     "DEFAULT_TIME_LIMIT",
+    "FULL",
+    "JUDGE_TIME_LIMIT",
+    "PROGRAM_SUITES",
     "STAGES",
     "SUBFOLDER",
     "PairsFound",
@@ -60,10 +67,13 @@ __all__ = [
     "ProgramAugmentConfig",
     "ProgramChainOptions",
     "ProgramChainSummary",
+    "ProgramConfig",
+    "ProgramRequest",
     "audit_programs",
     "augment_lines",
     "mini_lines",
     "one_at_a_time",
+    "run_evaluate_programs",
     "run_program_chain",
     "seed_programs",
     "warning_lines",
