@@ -53,13 +53,14 @@ class ChainSummary:
 
 
 @contextlib.contextmanager
-def _no_bar(_label: str) -> Iterator[Progress]:
+def no_bar(_label: str) -> Iterator[Progress]:
+    """A stage's progress shown nowhere (a caller of the Python API that shows none)."""
     yield lambda _done, _total: None
 
 
 def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, space: Workspace,
                       options: ChainOptions = ChainOptions(),
-                      bars: Bars = _no_bar,
+                      bars: Bars = no_bar,
                       on_stage: Callable[[str, object], None] | None = None,
                       status: Callable[[str], None] | None = None) -> ChainSummary:
     """Augment ``tasks`` of ``space``'s dataset into its folder (:func:`run_augment`; on its

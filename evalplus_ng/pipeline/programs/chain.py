@@ -23,7 +23,7 @@ from evalplus_ng.generate.programs.llmseed import (
 )
 from evalplus_ng.oracle.programs.timelimits import DEFAULT_RULE
 from evalplus_ng.pipeline.augment import select_tasks
-from evalplus_ng.pipeline.chain import Bars
+from evalplus_ng.pipeline.chain import Bars, no_bar
 from evalplus_ng.pipeline.context import Progress, Workspace
 from evalplus_ng.pipeline.programs.audit import (
     AUDIT_REVIEW,
@@ -150,14 +150,9 @@ def _tasks_file(space: Workspace) -> Path:
     return space.dataset.source
 
 
-@contextlib.contextmanager
-def _no_bar(_label: str) -> Iterator[Progress]:
-    yield lambda _done, _total: None
-
-
 def run_program_chain(config: ProgramAugmentConfig, space: Workspace,
                       options: ProgramChainOptions = ProgramChainOptions(),
-                      bars: Bars = _no_bar,
+                      bars: Bars = no_bar,
                       on_stage: Callable[[str, object], None] | None = None,
                       ) -> ProgramChainSummary:
     """Augment the program tasks of ``space``'s tasks file into its folder
