@@ -43,8 +43,8 @@ from typing import Any
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.evaluation.evaluate import EvalConfig, SampleResult, evaluate_samples
 from evalplus_ng.judge import JUDGE
-from evalplus_ng.oracle.calibrate import measure_reference
 from evalplus_ng.oracle.groundtruth import run_ground_truth
+from evalplus_ng.oracle.timelimits import measure_reference
 from evalplus_ng.pipeline.augment import select_tasks
 from evalplus_ng.pipeline.context import Workspace
 from evalplus_ng.pipeline.evaluate import EvaluateRequest, run_evaluate

@@ -2,9 +2,9 @@
 references killed by each, on the slips that chose the MINI and on held-out ones.
 
 For the first ``--tasks`` tasks of ``augment``'s ``ProgramsPlus.jsonl.gz`` that have new
-tests: their MINI (:mod:`evalplus_ng.pipeline.mini_programs`, checkpointed in ``--out``,
+tests: their MINI (:mod:`evalplus_ng.pipeline.programs.minimize`, checkpointed in ``--out``,
 so a second run only judges), then two sets of slips of each reference
-(:func:`evalplus_ng.reduce.program_kills.slip_order`, the task's seeded order):
+(:func:`evalplus_ng.reduce.programs.kills.slip_order`, the task's seeded order):
 
 * **in-sample**: the slips that chose the MINI (up to 40 passing the public tests); the
   whole tiers' kills are the MINI's stats, and each slip is judged again on the MINI;
@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import Backend
-from evalplus_ng.evaluation.programs import BASE, ProgramConfig, judge_programs
-from evalplus_ng.pipeline.mini_programs import (
+from evalplus_ng.evaluation.program_verdicts import BASE, ProgramConfig, judge_programs
+from evalplus_ng.pipeline.programs.minimize import (
     MINI_ARTIFACT,
     TIERS,
     ProgramMiniConfig,
@@ -45,9 +45,9 @@ from evalplus_ng.pipeline.mini_programs import (
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import ProgramTask, Sample, Verdict
 from evalplus_ng.reduce.mutants import mutant_sources
-from evalplus_ng.reduce.program_kills import SCREENED, slip_order
+from evalplus_ng.reduce.programs.kills import SCREENED, slip_order
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.programs import load_program_records, load_program_tasks
+from evalplus_ng.tasks.programfile import load_program_records, load_program_tasks
 from evalplus_ng.types import TaskId
 
 Programs = list[tuple[TaskId, str]]

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.evaluation.programs import (
+from evalplus_ng.evaluation.program_verdicts import (
     ProgramConfig,
     ProgramResult,
     RunStatus,
@@ -41,7 +41,7 @@ from evalplus_ng.jobs import program_job
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.records import ProgramTask, Sample, Verdict
 from evalplus_ng.sandbox import Sandbox
-from evalplus_ng.tasks.programs import load_program_tasks
+from evalplus_ng.tasks.programfile import load_program_tasks
 
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "stdio"
 #: CodeContests' status names of ours, one for every :class:`RunStatus`; an output over

@@ -1,6 +1,6 @@
 """``augment`` on CodeContests' stdin/stdout tasks (``../shared/datasets/stdio``): the
 library's own call (:func:`run_augment_programs`, the input plans of
-:mod:`evalplus_ng.generate.programgen`) on a spread of tasks, timed.
+:mod:`evalplus_ng.generate.programs.planner`) on a spread of tasks, timed.
 
 Prints, per task, the candidates made and where they went (plus, stress, dropped by reason)
 and the seconds spent planning and generating (in the parent) and in the reference's runs;
@@ -25,7 +25,7 @@ from typing import Any
 
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.jobs import program_job
-from evalplus_ng.pipeline.augment_programs import (
+from evalplus_ng.pipeline.programs.augment import (
     DEFAULT_COUNT,
     DEFAULT_TIME_LIMIT,
     MULTIPLE_ANSWERS_FLAG,
@@ -36,7 +36,7 @@ from evalplus_ng.pipeline.augment_programs import (
 )
 from evalplus_ng.records import ProgramTask
 from evalplus_ng.sandbox import Sandbox
-from evalplus_ng.tasks.programs import load_program_records
+from evalplus_ng.tasks.programfile import load_program_records
 
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "stdio"
 #: The baseline: a program that does nothing but copy stdin to stdout.

@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import Backend
-from evalplus_ng.evaluation.programs import (
+from evalplus_ng.evaluation.program_verdicts import (
     BASE,
     ORIGINAL,
     ProgramConfig,
@@ -62,7 +62,7 @@ from evalplus_ng.evaluation.programs import (
     judge_programs,
 )
 from evalplus_ng.jobs import program_job
-from evalplus_ng.pipeline.augment_programs import MULTIPLE_ANSWERS_FLAG
+from evalplus_ng.pipeline.programs.augment import MULTIPLE_ANSWERS_FLAG
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
     PLUS_ORIGIN,
@@ -74,7 +74,7 @@ from evalplus_ng.records import (
 )
 from evalplus_ng.reduce.slips import KINDS, slip_sources
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.programs import load_program_tasks
+from evalplus_ng.tasks.programfile import load_program_tasks
 from evalplus_ng.types import TaskId
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "stdio"

@@ -1,7 +1,7 @@
 """What the statements' Input sections say, checked against the tests' inputs.
 
 For each of CodeContests' stdin tasks (``../shared/datasets/stdio/tasks.jsonl.gz``) it reads
-the prompt with :func:`evalplus_ng.generate.statement.stated_input` and counts the tasks
+the prompt with :func:`evalplus_ng.generate.programs.statement.stated_input` and counts the tasks
 with bounds, line namings, alphabets and guarantees. Then a soundness check on every test
 input (public and hidden; CodeContests' "generated" tests are mutations and may be invalid,
 so each violation is listed to be looked at):
@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from evalplus_ng.generate.statement import Bound, LineSpec, Stated, stated_input
+from evalplus_ng.generate.programs.statement import Bound, LineSpec, Stated, stated_input
 
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "stdio"
 

@@ -28,9 +28,9 @@ A checker runs only on an output that the task's equality does not pass already 
 output equal to the expected one passes unchecked), as soon as the program wrote it: the
 program goes on to its next test only once the checker accepts, so the first reject ends
 the sample unless every test is asked for
-(:func:`evalplus_ng.evaluation.programs.judge_programs`). ``augment`` first has it judge the
+(:func:`evalplus_ng.evaluation.program_verdicts.judge_programs`). ``augment`` first has it judge the
 reference's own outputs on the public tests, and skips a task whose checker rejects one
-(:mod:`evalplus_ng.pipeline.augment_programs`).
+(:mod:`evalplus_ng.pipeline.programs.augment`).
 
 A checker for "print a divisor d of n with 1 < d < n, or -1 if there is none"::
 

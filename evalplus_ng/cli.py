@@ -14,7 +14,6 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -23,32 +22,40 @@ import click
 from evalplus_ng.backend.executors import LOCAL, Backend, Capacity
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
 from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig, pass_at_k
-from evalplus_ng.evaluation.programs import (
-    DEFAULT_TIME_LIMIT,
-    FULL,
-    PROGRAM_SUITES,
-    ProgramConfig,
-)
 from evalplus_ng.files import probe_folder
 from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, read
 from evalplus_ng.meter import Meter
-from evalplus_ng.oracle.audit import task_order
-from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
-from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
+from evalplus_ng.oracle.defects import task_order
+from evalplus_ng.oracle.timelimits import CHUNK as CALIBRATION_CHUNK
+from evalplus_ng.oracle.timelimits import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.audit import OpinionSource
-from evalplus_ng.pipeline.audit_programs import AUDIT_REVIEW as PROGRAM_AUDIT_REVIEW
-from evalplus_ng.pipeline.augment_programs import DEFAULT_COUNT as PROGRAM_CANDIDATES
-from evalplus_ng.pipeline.augment_programs import DEFAULT_TIME_LIMIT as PROGRAM_REFERENCE_SECONDS
 from evalplus_ng.pipeline.context import AUTO, DEFAULT_OUT, Workspace
 from evalplus_ng.pipeline.evaluate import EvaluateRequest, EvaluateSummary, run_evaluate
-from evalplus_ng.pipeline.programs import ProgramRequest, run_evaluate_programs
+from evalplus_ng.pipeline.programs.chain import DEFAULT_COUNT as PROGRAM_CANDIDATES
+from evalplus_ng.pipeline.programs.chain import DEFAULT_TIME_LIMIT as PROGRAM_REFERENCE_SECONDS
+from evalplus_ng.pipeline.programs.chain import (
+    FULL,
+    PROGRAM_SUITES,
+    ProgramAugmentConfig,
+    ProgramChainOptions,
+    ProgramConfig,
+    ProgramRequest,
+    audit_programs,
+    augment_lines,
+    mini_lines,
+    run_evaluate_programs,
+    run_program_chain,
+    seed_programs,
+    warning_lines,
+)
+from evalplus_ng.pipeline.programs.chain import JUDGE_TIME_LIMIT as DEFAULT_TIME_LIMIT
+from evalplus_ng.pipeline.programs.chain import SUBFOLDER as PROGRAM_SEEDS
 from evalplus_ng.records import Verdict
 from evalplus_ng.report.render import edge_counts
 from evalplus_ng.report.summary import UNRECORDED
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.tasks.mbpp import VERSION as MBPP_RELEASE
-from evalplus_ng.tasks.programs import is_program_file
-from evalplus_ng.tasks.registry import TASKS_FILE_SUFFIXES, known, resolve
+from evalplus_ng.tasks.registry import known, program_file, resolve
 from evalplus_ng.tasks.samples import (
     Families,
     Sanitizing,
@@ -68,12 +75,12 @@ MAX_FACTOR = 1000.0
 MAX_MEMORY_MB = 1 << 24
 
 if TYPE_CHECKING:
-    from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy
+    from evalplus_ng.generate.llmseed import OpenAIEndpoint
     from evalplus_ng.pipeline.audit import AuditSummary
-    from evalplus_ng.pipeline.audit_programs import ProgramAuditSummary
     from evalplus_ng.pipeline.augment import AugmentSummary
     from evalplus_ng.pipeline.calibrate import CalibrateSummary
-    from evalplus_ng.pipeline.reduce import ReduceSummary
+    from evalplus_ng.pipeline.minimize import ReduceSummary
+    from evalplus_ng.pipeline.programs.chain import ProgramAuditSummary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -239,36 +246,6 @@ class _Progress(Meter):
         super().__init__(label, sys.stderr)
 
 
-class _Stages:
-    """The progress of stages that follow one another, one meter at a time: a stage's
-    first update ends the meter of the one before."""
-
-    def __init__(self) -> None:
-        self.label = ""
-        self.meter: _Progress | None = None
-
-    def __enter__(self) -> _Stages:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        if self.meter is not None:
-            self.meter.close()
-            self.meter = None
-
-    def progress(self, label: str) -> Callable[[int, int], None]:
-        """The progress callback of the stage ``label``."""
-        def update(done: int, total: int) -> None:
-            if self.meter is None or self.label != label:
-                self.close()
-                self.label, self.meter = label, _Progress(label)
-                self.meter.__enter__()
-            self.meter.update(done, total)
-        return update
-
-
 def _dataset_options(command: F) -> F:
     """``--dataset``, ``--dataset-file`` and ``--data``; see :func:`_dataset`."""
     for option in reversed([
@@ -410,6 +387,12 @@ def _default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
 
+#: ``-j/--jobs`` of the commands whose work is sandbox jobs alone.
+_workers_option = click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
+                               show_default="number of cores",
+                               help="Parallel sandbox workers.")
+
+
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="evalplus-ng")
 def main() -> None:
@@ -511,7 +494,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
         raise click.UsageError("--i-just-wanna-run judges every sample again and --resume "
                                "reuses verdicts: choose one")
     _evalplus_release(dataset_name, release)
-    programs = _program_tasks(dataset_name, dataset_file)
+    programs = program_file(dataset_name, dataset_file)
     if programs is not None:  # stdin/stdout tasks: see _evaluate_programs
         _evaluate_programs(programs, samples, "base" if base_only else suite, jobs, results,
                            resume, details, min_time_limit, memory_mb,
@@ -624,19 +607,12 @@ def _evalplus_release(dataset: str, release: str | None) -> None:
                            f"{dataset}")
 
 
-def _program_tasks(dataset_name: str, dataset_file: Path | None) -> Path | None:
-    """The tasks file of programs ``--dataset-file`` (or ``--dataset``) names, if it is one."""
-    path = dataset_file or (Path(dataset_name) if dataset_name.endswith(TASKS_FILE_SUFFIXES)
-                            else None)
-    return path if path is not None and is_program_file(path) else None
-
-
 def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
                        results: Path | None, resume: bool, details: bool,
                        time_limit: float | None, memory_mb: int, backend: Backend,
                        task_spec: str | None = None) -> None:
     """``evaluate`` on a tasks file of stdin/stdout programs: base (public tests) and the
-    suite's verdicts (:data:`~evalplus_ng.evaluation.programs.PROGRAM_SUITES`), pass@k."""
+    suite's verdicts (:data:`~evalplus_ng.evaluation.program_verdicts.PROGRAM_SUITES`), pass@k."""
     if suite not in (AUTO, *PROGRAM_SUITES):
         raise click.UsageError(
             f"--suite {suite}: program tasks are judged on {'|'.join(PROGRAM_SUITES)}: the "
@@ -754,20 +730,21 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     to each task, in OUT/ProgramsPlus.jsonl.gz, and with --mini its MINI in
     OUT/ProgramsMini.jsonl.gz.
     """
-    programs = _program_tasks(dataset_name, dataset_file)
+    programs = program_file(dataset_name, dataset_file)
     given = _given_flags(click.get_current_context())
     if programs is not None:
         _refuse(given, _FUNCTION_ONLY, "program tasks")
         _writable(out, "--out")
-        seeds = None if no_llm_seeds else (data if data is not None else out / "data") / "seeds"
-        _augment_programs(programs, out, tasks,
-                          per_task if "per_task" in given else PROGRAM_CANDIDATES, seed,
-                          time_limit, multiple_answers, _backend(backend, address, jobs),
-                          calibrate=not no_calibrate, reduce=mini, seeds=seeds,
-                          timings=timings_file,
-                          jury=_ProgramJury(samples_dir, _families(family, samples_dir),
-                                            (data or out / "data") / PROGRAM_AUDIT_REVIEW)
-                          if samples_dir is not None else None)
+        _augment_programs(
+            _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs)),
+            ProgramAugmentConfig(
+                count=per_task if "per_task" in given else PROGRAM_CANDIDATES, seed=seed,
+                time_limit=time_limit or PROGRAM_REFERENCE_SECONDS,
+                multiple_answers=multiple_answers),
+            ProgramChainOptions(tasks=tasks, samples_dir=samples_dir,
+                                families=_families(family, samples_dir),
+                                llm_pairs=not no_llm_seeds, timings=timings_file,
+                                calibrate=not no_calibrate, reduce=mini))
         return
     _refuse(given, _PROGRAM_ONLY, "function tasks")
     _writable(out, "--out")
@@ -820,87 +797,30 @@ def _refuse(given: set[str], flags: Mapping[str, str], kind: str) -> None:
         raise click.UsageError(f"{', '.join(named)}: not for {kind}")
 
 
-@dataclass(frozen=True)
-class _ProgramJury:
-    """``augment --samples`` on program tasks: the samples, their families and the review
-    file that releases held tests."""
+def _augment_programs(space: Workspace, config: ProgramAugmentConfig,
+                      options: ProgramChainOptions) -> None:
+    """``augment`` on a tasks file of stdin/stdout programs: the chain, each stage's
+    summary printed as the stage ends."""
+    def on_stage(stage: str, summary: Any) -> None:
+        if stage == "pairs":
+            click.echo(f"LLM generators and validators: {summary.found} of {summary.chosen} "
+                       f"tasks have them (from {summary.folder})", err=True)
+        elif stage == "augment":
+            for line in augment_lines(summary):
+                click.echo(line)
+            _print_nodes("sandbox jobs", summary.nodes)
+            for line in warning_lines(summary.reports, summary.limits):
+                click.echo(f"warning: {line}", err=True)
+        elif stage == "audit":
+            _print_program_audit(summary, hold=True)
+        elif stage == "stale":
+            click.echo(f"removed {summary}: reduced from another suite", err=True)
+        else:
+            for line in mini_lines(summary):
+                click.echo(line)
+            _print_nodes("sandbox jobs of the MINI", summary.nodes)
 
-    samples: Path
-    families: Families
-    review: Path
-
-
-def _augment_programs(path: Path, out: Path, spec: str | None, per_task: int, seed: int,
-                      time_limit: float | None, multiple_answers: bool,
-                      backend: Backend, calibrate: bool = True, reduce: bool = False,
-                      seeds: Path | None = None, jury: _ProgramJury | None = None,
-                      timings: Path | None = None) -> None:
-    """``augment`` on a tasks file of stdin/stdout programs (see the README), with the
-    generators and validators cached in the seeds folder ``seeds`` (None: none), replaying
-    the timings file ``timings`` where given, then
-    (with ``jury``) the audit's jury, which holds disputed tests out of the suite, then
-    (when ``reduce``) its MINI."""
-    from evalplus_ng.generate.llmprograms import SUBFOLDER, read_pairs
-    from evalplus_ng.oracle.programlimits import DEFAULT_RULE
-    from evalplus_ng.pipeline.augment import select_tasks
-    from evalplus_ng.pipeline.augment_programs import (
-        ProgramAugmentConfig,
-        run_augment_programs,
-        summary_lines,
-        warning_lines,
-    )
-    from evalplus_ng.pipeline.timings import read_timings
-    from evalplus_ng.tasks.programs import load_program_records
-
-    records = load_program_records(path)
-    chosen = {task.task_id for task in select_tasks(
-        [task for task, _record in records], spec, numbers=range(len(records)))}
-    config = ProgramAugmentConfig(count=per_task, seed=seed,
-                                  time_limit=time_limit or PROGRAM_REFERENCE_SECONDS,
-                                  multiple_answers=multiple_answers)
-    replay = read_timings(timings) if timings is not None else None
-    if replay is not None and replay.time_limit != config.time_limit:
-        raise click.UsageError(
-            f"--timings {timings}: made with --time-limit {replay.time_limit:g}, which decided "
-            f"its drops; give the same (not {config.time_limit:g})")
-    pairs = read_pairs(seeds, sorted(chosen)) if seeds is not None else {}
-    if pairs:
-        click.echo(f"LLM generators and validators: {len(pairs)} of {len(chosen)} tasks have "
-                   f"them (from {seeds / SUBFOLDER if seeds else ''})", err=True)
-    with _Stages() as stages:
-        summary = run_augment_programs([item for item in records if item[0].task_id in chosen],
-                                       config, out, backend, stages.progress("augmenting"),
-                                       rule=DEFAULT_RULE if calibrate else None,
-                                       timing=stages.progress("timing limits"),
-                                       llm_pairs=pairs,
-                                       timings=replay.tasks if replay is not None else None)
-    for line in summary_lines(summary):
-        click.echo(line)
-    _print_nodes("sandbox jobs", summary.nodes)
-    for line in warning_lines(summary.reports, summary.limits):
-        click.echo(f"warning: {line}", err=True)
-    if jury is not None:
-        from evalplus_ng.pipeline.audit_programs import run_program_audit
-
-        with _Progress("auditing") as progress:
-            audited = run_program_audit(summary.artifact, jury.samples, out, backend,
-                                        jury.families, task_ids=chosen,
-                                        review_file=jury.review, hold=True,
-                                        progress=progress.update, hidden=[path])
-        _print_program_audit(audited, hold=True)
-    from evalplus_ng.pipeline import mini_programs
-
-    if not reduce:
-        for path in mini_programs.remove_stale(out):
-            click.echo(f"removed {path}: reduced from another suite", err=True)
-        return
-    with _Progress("reducing to MINI") as progress:
-        mini = mini_programs.run_mini_programs(
-            load_program_records(summary.artifact),
-            mini_programs.ProgramMiniConfig(seed=seed), out, backend, progress.update)
-    for line in mini_programs.summary_lines(mini):
-        click.echo(line)
-    _print_nodes("sandbox jobs of the MINI", mini.nodes)
+    run_program_chain(config, space, options, _bar, on_stage)
 
 
 def _print_augment(summary: AugmentSummary, out: Path, per_task: int) -> None:
@@ -995,42 +915,37 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
     from evalplus_ng.generate.llmseed import RetryPolicy, SeedConfig, run_seed
     from evalplus_ng.pipeline.augment import select_tasks
 
-    programs = _program_tasks(dataset_name, dataset_file)
+    when = date or datetime.date.today().isoformat()
+    policy = RetryPolicy(retries=retries, backoff=backoff)
+    programs = program_file(dataset_name, dataset_file)
+    ask: Callable[[OpenAIEndpoint, Callable[[int, int], None]], Any]
     if programs is not None:
         given = _given_flags(click.get_current_context())
         _refuse(given, {"rounds": "--rounds", "per_request": "--per-request"}, "program tasks")
         folder = out if out is not None else (
             data if data is not None else DEFAULT_OUT / "data") / "seeds"
         _writable(folder, "--out")
-        try:
-            endpoint = _endpoint(model, base_url, api_key_env, timeout, max_tokens,
-                                 temperature)
-            _seed_programs(programs, folder, endpoint, model, tasks, force, jobs,
-                           RetryPolicy(retries=retries, backoff=backoff),
-                           date or datetime.date.today().isoformat())
-        except EndpointError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_INPUT)
-        except KeyboardInterrupt:
-            click.echo("interrupted: finished tasks are saved; the same command continues",
-                       err=True)
-            sys.exit(EXIT_INTERRUPTED)
-        return
 
-    dataset = _dataset(dataset_name, dataset_file, data, DEFAULT_OUT)
-    chosen = select_tasks(dataset.load(), tasks)
-    folder = out if out is not None else dataset.user_folder.seeds
-    _writable(folder, "--out")
-    contracts = {task.task_id: load_contract(task, dataset.contract_path(task.task_id))
-                 for task in chosen}
-    config = SeedConfig(model=model, date=date or datetime.date.today().isoformat(),
-                        rounds=rounds, per_request=per_request, force=force)
+        def ask(endpoint: OpenAIEndpoint, progress: Callable[[int, int], None]) -> Any:
+            return seed_programs(programs, folder, endpoint, model, when, force, tasks,
+                                 policy, jobs, progress)
+    else:
+        dataset = _dataset(dataset_name, dataset_file, data, DEFAULT_OUT)
+        chosen = select_tasks(dataset.load(), tasks)
+        folder = out if out is not None else dataset.user_folder.seeds
+        _writable(folder, "--out")
+        contracts = {task.task_id: load_contract(task, dataset.contract_path(task.task_id))
+                     for task in chosen}
+        config = SeedConfig(model=model, date=when, rounds=rounds, per_request=per_request,
+                            force=force)
+
+        def ask(endpoint: OpenAIEndpoint, progress: Callable[[int, int], None]) -> Any:
+            return run_seed(chosen, contracts, folder, endpoint, config, policy, jobs,
+                            progress)
     try:
         endpoint = _endpoint(model, base_url, api_key_env, timeout, max_tokens, temperature)
-        with _Progress("asking") as progress:
-            summary = run_seed(chosen, contracts, folder, endpoint, config,
-                               RetryPolicy(retries=retries, backoff=backoff), jobs,
-                               progress.update)
+        with _Progress("asking") as meter:
+            summary = ask(endpoint, meter.update)
     except EndpointError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INPUT)
@@ -1039,10 +954,18 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
                    err=True)
         sys.exit(EXIT_INTERRUPTED)
     click.echo(f"{len(summary.reports)} tasks asked, {len(summary.skipped)} already done; "
-               f"{summary.added} new inputs in {folder}")
-    click.echo(f"{summary.requests} requests, {summary.answered} answered "
-               f"({summary.attempts} attempts); tokens: {summary.prompt_tokens} prompt + "
-               f"{summary.completion_tokens} completion")
+               + (f"{summary.programs} new programs (generators and validators) in "
+                  f"{folder / PROGRAM_SEEDS}" if programs is not None
+                  else f"{summary.added} new inputs in {folder}"))
+    if programs is not None:
+        rejected = sum(len(report.rejected) for report in summary.reports)
+        click.echo(f"{summary.requests} replies ({summary.attempts} attempts), {rejected} "
+                   f"holding no program; tokens: {summary.prompt_tokens} prompt + "
+                   f"{summary.completion_tokens} completion")
+    else:
+        click.echo(f"{summary.requests} requests, {summary.answered} answered "
+                   f"({summary.attempts} attempts); tokens: {summary.prompt_tokens} prompt + "
+                   f"{summary.completion_tokens} completion")
     for report in summary.failed:
         click.echo(f"failed: {report.task_id}: {report.failures[0]}", err=True)
     if summary.failed:
@@ -1065,40 +988,6 @@ def _endpoint(model: str, base_url: str | None, api_key_env: str, timeout: float
                           key_source=f"${api_key_env}")
 
 
-def _seed_programs(path: Path, folder: Path, endpoint: OpenAIEndpoint, model: str,
-                   spec: str | None, force: bool, jobs: int, policy: RetryPolicy,
-                   date: str) -> None:
-    """``seed`` on a tasks file of stdin/stdout programs: each task's generator and
-    validator, cached in ``folder/generators``; exit 1 where one is still missing."""
-    from evalplus_ng.generate.llmprograms import (
-        SUBFOLDER,
-        ProgramSeedConfig,
-        run_program_seed,
-    )
-    from evalplus_ng.pipeline.augment import select_tasks
-    from evalplus_ng.tasks.programs import load_program_records
-
-    records = load_program_records(path)
-    chosen = select_tasks([task for task, _record in records], spec,
-                          numbers=range(len(records)))
-    config = ProgramSeedConfig(model=model, date=date, endpoint=endpoint.url, force=force)
-    with _Progress("asking") as progress:
-        summary = run_program_seed(chosen, folder, endpoint, config, policy, jobs,
-                                   progress.update)
-    click.echo(f"{len(summary.reports)} tasks asked, {len(summary.skipped)} already done; "
-               f"{summary.programs} new programs (generators and validators) in "
-               f"{folder / SUBFOLDER}")
-    rejected = sum(len(report.rejected) for report in summary.reports)
-    click.echo(f"{summary.requests} replies ({summary.attempts} attempts), {rejected} "
-               f"holding no program; tokens: {summary.prompt_tokens} prompt + "
-               f"{summary.completion_tokens} completion")
-    for report in summary.failed:
-        click.echo(f"failed: {report.task_id}: {report.failures[0]}", err=True)
-    if summary.failed:
-        click.echo(f"{len(summary.failed)} task(s) incomplete; run again to retry them", err=True)
-        sys.exit(1)
-
-
 @main.command()
 @_dataset_options
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
@@ -1107,8 +996,7 @@ def _seed_programs(path: Path, folder: Path, endpoint: OpenAIEndpoint, model: st
               show_default=True, help="Least time limit of any test, seconds.")
 @click.option("--factor", type=_Finite(min=1.0, max=MAX_FACTOR), default=DEFAULT_FACTOR,
               show_default=True, help="Time limit as a multiple of the ground truth's time.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
-              show_default="number of cores", help="Parallel sandbox workers.")
+@_workers_option
 @_backend_options
 @_jail_option
 @_errors_to_exit_codes
@@ -1153,8 +1041,7 @@ def _print_calibrate(summary: CalibrateSummary, floor: float, factor: float) -> 
 @click.option("--samples", "samples_dir", default=None,
               type=click.Path(path_type=Path, file_okay=False, exists=True),
               help="Folder of LLM samples files (*.jsonl) for sample kills and pass@1.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=_default_jobs,
-              show_default="number of cores", help="Parallel sandbox workers.")
+@_workers_option
 @_backend_options
 @_jail_option
 @_errors_to_exit_codes
@@ -1164,7 +1051,7 @@ def reduce(dataset_name: str, dataset_file: Path | None, data: Path | None, out:
     """Reduce a full suite to its MINI by set cover over test requirements."""
     # The strongest profile the inputs allow, as augment chooses it.
     chosen = profile or ("stress" if suite == "stress" else "full" if samples_dir else "offline")
-    from evalplus_ng.pipeline.reduce import run_reduce
+    from evalplus_ng.pipeline.minimize import run_reduce
 
     _writable(out, "--out", make=False)
     space = _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs))
@@ -1230,14 +1117,14 @@ def audit(dataset_name: str, dataset_file: Path | None, data: Path | None, out: 
 
     from evalplus_ng.pipeline.augment import select_tasks
 
-    programs = _program_tasks(dataset_name, dataset_file)
+    programs = program_file(dataset_name, dataset_file)
     if programs is not None:
         _refuse(_given_flags(click.get_current_context()),
                 {"opinion_model": "--opinion-model", "base_url": "--base-url",
                  "api_key_env": "--api-key-env"}, "program tasks")
-        _audit_programs(programs, out, suite, samples, _families(family, samples), tasks,
-                        (data or out / "data") / PROGRAM_AUDIT_REVIEW,
-                        _backend("local", None, jobs))
+        _audit_programs(_workspace(dataset_name, dataset_file, data, out,
+                                   _backend("local", None, jobs)),
+                        suite, samples, _families(family, samples), tasks)
         return
 
     space = _workspace(dataset_name, dataset_file, data, out, _backend("local", None, jobs))
@@ -1280,30 +1167,17 @@ def _audit(space: Workspace, suite: Path | None, samples: Path | None, chosen: l
     _print_audit(summary, samples, space.backend.workers, hold=False)
 
 
-def _audit_programs(tasks_file: Path, out: Path, suite: Path | None, samples: Path | None,
-                    families: Families, spec: str | None, review: Path,
-                    backend: Backend) -> None:
-    """``audit`` on program tasks: the suite is ``--suite``, else augment's artifact in
-    ``out``, else the tasks file itself; only the tasks file's tasks (``--tasks``)."""
-    from evalplus_ng.pipeline.audit_programs import run_program_audit
-    from evalplus_ng.pipeline.augment import select_tasks
-    from evalplus_ng.pipeline.augment_programs import ARTIFACT
-    from evalplus_ng.tasks.programs import load_program_tasks
-
-    if suite is None:
-        suite = out / ARTIFACT if (out / ARTIFACT).is_file() else tasks_file
-    listed = load_program_tasks(tasks_file)
-    chosen = [task.task_id for task in select_tasks(listed, spec, numbers=range(len(listed)))]
+def _audit_programs(space: Workspace, suite: Path | None, samples: Path | None,
+                    families: Families, tasks: str | None) -> None:
+    """``audit`` on program tasks (:func:`~.pipeline.programs.chain.audit_programs`)."""
     with _Progress("auditing") as progress:
-        summary = run_program_audit(suite, samples, out, backend, families, task_ids=chosen,
-                                    review_file=review, progress=progress.update,
-                                    hidden=[tasks_file])
+        summary = audit_programs(space, suite, samples, families, tasks, progress.update)
     _print_program_audit(summary, hold=False)
 
 
 def _print_program_audit(summary: ProgramAuditSummary, hold: bool) -> None:
     """What the program audit found and ran, and the tests its leads hold."""
-    from evalplus_ng.oracle.audit import RAISES, SAMPLES, SUSPECT_SAMPLES, UNREVIEWED
+    from evalplus_ng.oracle.defects import RAISES, SAMPLES, SUSPECT_SAMPLES, UNREVIEWED
 
     leads = [f for f in summary.findings if f.signal == SAMPLES]
     raises = sum(f.signal == RAISES for f in summary.findings)
@@ -1335,7 +1209,7 @@ def _print_suspect(suspect: list[str]) -> None:
 
 
 def _print_audit(summary: AuditSummary, samples: Path | None, jobs: int, hold: bool) -> None:
-    from evalplus_ng.oracle.audit import SUSPECT_SAMPLES
+    from evalplus_ng.oracle.defects import SUSPECT_SAMPLES
 
     waiting = sum(f.status == "unreviewed" for f in summary.findings)
     click.echo(f"{len(summary.defective)} defective reference solution(s), "

@@ -6,6 +6,7 @@ task's job too (:func:`program_job`), and its checker's (:func:`checker_job`).""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from evalplus_ng.checker import CHECKER_OUTPUT_BYTES, checker_stdin
@@ -67,3 +68,14 @@ def checker_job(task: ProgramTask, checked: Sequence[tuple[ProgramTest, str]],
                time_limits=[float(seconds)] * len(checked), expected=[ACCEPT] * len(checked),
                task_id=task.task_id, equality=CHECKER_VERDICT, program=True,
                fail_fast=fail_fast, max_output_bytes=CHECKER_OUTPUT_BYTES)
+
+
+def one_input(template: Job, code: str, position: int) -> Job:
+    """``template`` reduced to its input at ``position``, for ``code``: a second run of an
+    input that timed out, with no early stop (a kill is confirmed only when it fails
+    again)."""
+    expected = template.expected
+    return replace(template, code=code, inputs=[template.inputs[position]],
+                   time_limits=[template.time_limits[position]],
+                   expected=None if expected is None else [expected[position]],
+                   max_timeouts=None, max_failures=None)

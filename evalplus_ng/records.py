@@ -242,7 +242,7 @@ class JobResult:
 
 @dataclass(frozen=True)
 class Calibration:
-    """A suite's calibrated time limits for one task (see :mod:`evalplus_ng.oracle.calibrate`).
+    """A suite's calibrated time limits for one task (see :mod:`evalplus_ng.oracle.timelimits`).
 
     ``units`` holds, per input (base then plus), the ground truth's time in
     units of a reference workload, so that the limit in seconds,
@@ -336,7 +336,7 @@ class ProgramTest:
     public: bool = False
     origin: str = DATASET_ORIGIN
     #: Seconds a program may take on this test, calibrated from the reference's own runs
-    #: (:mod:`evalplus_ng.oracle.programlimits`); None: the task's limit, else the caller's.
+    #: (:mod:`evalplus_ng.oracle.programs.timelimits`); None: the task's limit, else the caller's.
     time_limit: float | None = None
 
 

@@ -14,6 +14,7 @@ import json
 import math
 import sys
 from collections import Counter, OrderedDict, defaultdict
+from collections.abc import Iterator
 from typing import Any
 
 from evalplus_ng.types import Wire
@@ -235,6 +236,19 @@ def dumps(wire: Wire) -> str:
 def loads(text: str | bytes) -> Wire:
     """Parse JSON text produced by :func:`dumps`."""
     return json.loads(text)
+
+
+def nested(value: Any) -> Iterator[Any]:
+    """``value`` and every value inside it, at any depth, depth first: the items of lists,
+    tuples and sets, the keys and values of dicts."""
+    yield value
+    if isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from nested(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from nested(key)
+            yield from nested(item)
 
 
 def plain_json(value: Any) -> Any:

@@ -23,8 +23,8 @@ import test_sandbox as corpus  # leftover processes (tests/ is on the path, as p
 from click.testing import CliRunner, Result
 
 from evalplus_ng.cli import main
-from evalplus_ng.generate import programgen
-from evalplus_ng.generate.programgen import LARGE, RANDOM, InputPlan, ProgramInput
+from evalplus_ng.generate.programs import planner as stdin_planner
+from evalplus_ng.generate.programs.planner import LARGE, RANDOM, InputPlan, ProgramInput
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.records import ProgramTask, ProgramTest
 from evalplus_ng.sandbox import Limits, Sandbox
@@ -124,10 +124,10 @@ def fake_inputs(plan: Any, seeds: Sequence[str], rng: random.Random,
 
 def use_plan(monkeypatch: pytest.MonkeyPatch, planner: Any = fake_plan,
              generator: Any = fake_inputs) -> None:
-    """``planner`` and ``generator`` in place of programgen's, for ``augment`` run by the
+    """``planner`` and ``generator`` in place of the planner's, for ``augment`` run by the
     command line."""
-    monkeypatch.setattr(programgen, "plan_for", planner)
-    monkeypatch.setattr(programgen, "program_inputs", generator)
+    monkeypatch.setattr(stdin_planner, "plan_for", planner)
+    monkeypatch.setattr(stdin_planner, "program_inputs", generator)
 
 
 def sum_tasks(path: Path, extra: Sequence[dict[str, Any]] = ()) -> Path:

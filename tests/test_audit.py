@@ -11,8 +11,8 @@ import pytest
 
 from evalplus_ng.generate.contract import Contract, load_contract
 from evalplus_ng.judge import equal
-from evalplus_ng.oracle import audit
-from evalplus_ng.oracle.audit import AuditConfig, Finding, SampleCode, TaskAudit
+from evalplus_ng.oracle import defects
+from evalplus_ng.oracle.defects import AuditConfig, Finding, SampleCode, TaskAudit
 from evalplus_ng.records import COST_EXCEEDED, Fault, Outcome, Status, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import encode
@@ -39,12 +39,12 @@ def _line_tracer(budget: int) -> Any:
     return lambda *_: tracer
 
 
-def run_in_process(entry_point: str) -> audit.Runner:
+def run_in_process(entry_point: str) -> defects.Runner:
     """A stand-in for the sandbox runner: trusted synthetic code, lines counted the same way."""
 
     def run(code: str, inputs: Sequence[Args], max_lines: int | None,
             seconds: float, expected: Sequence[Any] | None = None,
-            thrift: audit.Thrift | None = None) -> list[Outcome]:
+            thrift: defects.Thrift | None = None) -> list[Outcome]:
         namespace: dict[str, Any] = {}
         exec(compile(code, "<synthetic>", "exec"), namespace)
         function = namespace[entry_point]
@@ -54,7 +54,7 @@ def run_in_process(entry_point: str) -> audit.Runner:
             thrifty = thrift is not None and costly >= thrift.costly
             budget = thrift.lines if thrift is not None and thrifty else max_lines
             if thrifty and not budget:  # Thrift(lines=0): the run ends at the costly-th
-                outcomes.append(audit.not_examined(0))
+                outcomes.append(defects.not_examined(0))
                 continue
             sys.settrace(_line_tracer(budget or 10**9))
             try:
@@ -62,7 +62,7 @@ def run_in_process(entry_point: str) -> audit.Runner:
                 outcomes.append(Outcome(Status.OK, encode(value)))
             except _Budget:
                 costly += 1
-                outcomes.append(audit.not_examined(budget or 0) if thrifty else
+                outcomes.append(defects.not_examined(budget or 0) if thrifty else
                                 Outcome(Status.ERROR, error=f"{COST_EXCEEDED}: too many lines",
                                         fault=Fault.COST))
             except Exception as exc:
@@ -102,7 +102,7 @@ FIXED_MULTIPLY = "def multiply(a, b):\n    return (abs(a) % 10) * (abs(b) % 10)\
 def test_differential_finds_and_shrinks_the_disagreement() -> None:
     work = toy(MULTIPLY, "multiply", BUGGY_MULTIPLY, FIXED_MULTIPLY,
                inputs=[[148, 412], [19, 28], [-1234, 5678]])
-    [finding] = audit.differential_and_raises(work, work.original(work.inputs))
+    [finding] = defects.differential_and_raises(work, work.original(work.inputs))
     assert (finding.signal, finding.category, finding.witness) == ("differential", "bad-logic",
                                                                    [-1, 1])
     assert (finding.expected, finding.actual, finding.settled) == (1, 9, True)
@@ -110,7 +110,7 @@ def test_differential_finds_and_shrinks_the_disagreement() -> None:
 
 def test_no_finding_when_original_and_fixed_agree() -> None:
     work = toy(MULTIPLY, "multiply", BUGGY_MULTIPLY, FIXED_MULTIPLY, inputs=[[148, 412], [3, 7]])
-    assert audit.audit_task(work) == []
+    assert defects.audit_task(work) == []
 
 
 FIRST = 'def first(xs: list) -> int:\n    """The first element, or 0 for an empty list."""\n'
@@ -119,20 +119,20 @@ FIRST = 'def first(xs: list) -> int:\n    """The first element, or 0 for an empt
 def test_raises_on_a_valid_input_is_an_edge_case() -> None:
     work = toy(FIRST, "first", "def first(xs):\n    return xs[0]\n",
                inputs=[[[3, 1, 2]], [[5, 4, 3, 2]], [[]]])
-    [finding] = audit.differential_and_raises(work, work.original(work.inputs))
+    [finding] = defects.differential_and_raises(work, work.original(work.inputs))
     assert (finding.signal, finding.category, finding.witness) == ("raises", "edge-case", [[]])
     assert "IndexError" in finding.actual and not finding.settled
     # With a fixed ground truth that answers, the finding is settled.
     fixed = toy(FIRST, "first", "def first(xs):\n    return xs[0]\n",
                 "def first(xs):\n    return xs[0] if xs else 0\n", inputs=[[[3, 1]], [[]]],
                 category="edge-case")
-    [settled] = audit.differential_and_raises(fixed, fixed.original(fixed.inputs))
+    [settled] = defects.differential_and_raises(fixed, fixed.original(fixed.inputs))
     assert (settled.signal, settled.expected, settled.settled) == ("raises", 0, True)
     # An input the contract rules out is not a defect.
     strict = toy(FIRST, "first", "def first(xs):\n    return xs[0]\n",
                  inputs=[[[3, 1, 2]], [[]]], pre=lambda xs: len(xs) > 0)
     strict = replace(strict, inputs=(([3, 1, 2],),))
-    assert audit.differential_and_raises(strict, strict.original(strict.inputs)) == []
+    assert defects.differential_and_raises(strict, strict.original(strict.inputs)) == []
 
 
 FIB = 'def fib(n: int) -> int:\n    """n-th Fibonacci number."""\n'
@@ -144,7 +144,7 @@ FAST_FIB = ("def fib(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b 
 def test_performance_needs_a_costly_original_and_a_cheap_fix() -> None:
     work = toy(FIB, "fib", NAIVE_FIB, FAST_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40,
                category="performance")
-    [finding] = audit.performance(work, work.original(work.inputs))
+    [finding] = defects.performance(work, work.original(work.inputs))
     assert finding.signal == "performance" and finding.settled
     n = finding.witness[0]
     # Shrunk to the smallest n whose naive recursion exceeds the line budget.
@@ -154,12 +154,12 @@ def test_performance_needs_a_costly_original_and_a_cheap_fix() -> None:
     # The same original with no fix to compare with: a finding awaiting review, on the
     # first costly probe (the contract's bound 40, then the prime 37), not shrunk.
     alone_work = toy(FIB, "fib", NAIVE_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
-    [alone] = audit.performance(alone_work, alone_work.original(alone_work.inputs))
+    [alone] = defects.performance(alone_work, alone_work.original(alone_work.inputs))
     assert alone.witness == [40] and not alone.settled
     assert alone.explanation.endswith("no fixed ground truth to compare with")
     # A signal a review dismissed is still reported, but its witness is not shrunk.
     skipped = replace(work, dismissed=frozenset({"performance"}))
-    [kept] = audit.performance(skipped, skipped.original(skipped.inputs))
+    [kept] = defects.performance(skipped, skipped.original(skipped.inputs))
     assert kept.witness == [40] and kept.witness[0] > finding.witness[0] and kept.settled
 
 
@@ -172,15 +172,15 @@ def _recording(work: TaskAudit, timeouts: Sequence[Args] = ()
 
     def run(code: str, inputs: Sequence[Args], max_lines: int | None, seconds: float,
             expected: Sequence[Any] | None = None,
-            thrift: audit.Thrift | None = None) -> list[Outcome]:
+            thrift: defects.Thrift | None = None) -> list[Outcome]:
         calls.append((list(inputs), thrift, seconds))
         late = next((i for i, args in enumerate(inputs) if args in timeouts), None)
         if late is None:
             return inner(code, inputs, max_lines, seconds, expected, thrift)
-        assert thrift == audit.Thrift(costly=1, lines=0)  # the only case this stub plays
+        assert thrift == defects.Thrift(costly=1, lines=0)  # the only case this stub plays
         return [*inner(code, inputs[:late], max_lines, seconds, expected, thrift),
                 Outcome(Status.TIMEOUT, error="no reply"),
-                *[audit.not_examined(0)] * (len(inputs) - late - 1)]
+                *[defects.not_examined(0)] * (len(inputs) - late - 1)]
 
     return replace(work, run=run), calls
 
@@ -190,8 +190,8 @@ def test_a_performance_shrink_stops_each_batch_at_its_first_costly_candidate() -
     # first (the one the shrinker takes), and the witness is still the smallest costly n.
     work, calls = _recording(toy(FIB, "fib", NAIVE_FIB, FAST_FIB, inputs=[[3], [30]],
                                  pre=lambda n: 0 <= n <= 40, category="performance"))
-    [finding] = audit.performance(work, work.original(work.inputs))
-    batches = [inputs for inputs, thrift, _ in calls if thrift == audit.Thrift(1, 0)]
+    [finding] = defects.performance(work, work.original(work.inputs))
+    batches = [inputs for inputs, thrift, _ in calls if thrift == defects.Thrift(1, 0)]
     assert batches and all(len(batch) > 1 for batch in batches)
     below, at = run_in_process("fib")(NAIVE_FIB, [[finding.witness[0] - 1], finding.witness],
                                       SMALL.perf_lines, 1.0)
@@ -202,21 +202,21 @@ def test_performance_without_a_fixed_ground_truth_runs_no_more_than_it_needs() -
     # Probes of [3] under 0 <= n <= 40: 40 (the bound) and 37 (the largest prime).
     slow = toy(FIB, "fib", NAIVE_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
     slow, calls = _recording(slow)
-    [finding] = audit.performance(slow, slow.original(slow.inputs))
+    [finding] = defects.performance(slow, slow.original(slow.inputs))
     # The probes run once, up to the first over the budget; no shrink runs after it.
     assert finding.witness == [40] and not finding.settled
-    assert calls[1:] == [([[40], [37]], audit.Thrift(costly=1, lines=0), SMALL.seconds)]
-    outcomes = slow.original([[40], [37], [3]], thrift=audit.Thrift(costly=1, lines=0))
+    assert calls[1:] == [([[40], [37]], defects.Thrift(costly=1, lines=0), SMALL.seconds)]
+    outcomes = slow.original([[40], [37], [3]], thrift=defects.Thrift(costly=1, lines=0))
     assert COST_EXCEEDED in (outcomes[0].error or "")
-    assert [audit.NOT_EXAMINED in (o.error or "") for o in outcomes] == [False, True, True]
+    assert [defects.NOT_EXAMINED in (o.error or "") for o in outcomes] == [False, True, True]
     # A candidate input already over the budget is the witness: no probe runs at all.
     known = toy(FIB, "fib", NAIVE_FIB, inputs=[[3], [30], [25]], pre=lambda n: 0 <= n <= 40)
     known, calls = _recording(known)
-    [finding] = audit.performance(known, known.original(known.inputs))
+    [finding] = defects.performance(known, known.original(known.inputs))
     assert finding.witness == [30] and len(calls) == 1
     # No costly input and no costly probe: no finding.
     cheap = toy(FIB, "fib", FAST_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
-    assert audit.performance(cheap, cheap.original(cheap.inputs)) == []
+    assert defects.performance(cheap, cheap.original(cheap.inputs)) == []
 
 
 def test_a_probe_out_of_time_without_a_fixed_ground_truth_is_named_so() -> None:
@@ -224,10 +224,10 @@ def test_a_probe_out_of_time_without_a_fixed_ground_truth_is_named_so() -> None:
     # finding says it ran out of time, not that it ran too many lines.
     work = toy(FIB, "fib", FAST_FIB, inputs=[[3]], pre=lambda n: 0 <= n <= 40)
     work, calls = _recording(work, timeouts=[[40]])
-    [finding] = audit.performance(work, work.original(work.inputs))
+    [finding] = defects.performance(work, work.original(work.inputs))
     assert finding.witness == [40] and finding.actual == "no answer within the time limit"
     assert "run out of time before 3000 Python lines" in finding.explanation
-    assert calls[1] == ([[40], [37]], audit.Thrift(costly=1, lines=0), SMALL.seconds)
+    assert calls[1] == ([[40], [37]], defects.Thrift(costly=1, lines=0), SMALL.seconds)
 
 
 def test_candidates_the_suite_vouches_for_run_only_against_a_fixed_ground_truth() -> None:
@@ -236,13 +236,13 @@ def test_candidates_the_suite_vouches_for_run_only_against_a_fixed_ground_truth(
     # inputs (from index 1 on), so only the task's own input runs.
     alone, calls = _recording(replace(toy(FIB, "fib", FAST_FIB, inputs=inputs),
                                       answered_from=1))
-    outcomes = audit.originals(alone)
+    outcomes = defects.originals(alone)
     assert [c[0] for c in calls] == [[[3]]]
-    assert outcomes[0].value == 2 and outcomes[1:] == [audit.ANSWERED] * 3
+    assert outcomes[0].value == 2 and outcomes[1:] == [defects.ANSWERED] * 3
     # With a fixed ground truth, the original is other code: every candidate runs.
     fixed, calls = _recording(replace(toy(FIB, "fib", NAIVE_FIB, FAST_FIB, inputs=inputs),
                                       answered_from=1))
-    assert [o.value for o in audit.originals(fixed)] == [2, 5, 21, 233]
+    assert [o.value for o in defects.originals(fixed)] == [2, 5, 21, 233]
     assert [c[0] for c in calls] == [inputs]
 
 
@@ -256,10 +256,10 @@ def _fib(n: int) -> int:
 def test_probes_reach_the_contract_bound_and_primes_below_it() -> None:
     contract = replace(load_contract(toy(FIB, "fib", FAST_FIB).task, None),
                        pre=lambda n: 0 <= n <= 1000)
-    assert audit.largest_valid([5], 0, contract) == 1000
-    assert [args[0] for args in audit.probes([5], contract)] == [100, 97, 1000, 997, 1000, 997]
+    assert defects.largest_valid([5], 0, contract) == 1000
+    assert [args[0] for args in defects.probes([5], contract)] == [100, 97, 1000, 997, 1000, 997]
     unbounded = replace(contract, pre=lambda n: n >= 0)
-    assert [args[0] for args in audit.probes([5], unbounded)][-2:] == [10**12, 999999999989]
+    assert [args[0] for args in defects.probes([5], unbounded)][-2:] == [10**12, 999999999989]
 
 
 def _trial_division(n: int) -> bool:
@@ -267,14 +267,14 @@ def _trial_division(n: int) -> bool:
 
 
 def test_primality_agrees_with_trial_division() -> None:
-    assert [n for n in range(3000) if audit._is_prime(n)] == \
+    assert [n for n in range(3000) if defects._is_prime(n)] == \
         [n for n in range(3000) if _trial_division(n)]
     # Near the probes' ceiling, Carmichael numbers and strong pseudoprimes to small bases.
-    assert [n for n in range(10**12 - 100, 10**12 + 1) if audit._is_prime(n)] == \
+    assert [n for n in range(10**12 - 100, 10**12 + 1) if defects._is_prime(n)] == \
         [999999999937, 999999999959, 999999999961, 999999999989]
-    assert not any(audit._is_prime(n) for n in (561, 1105, 3215031751, 2152302898747,
+    assert not any(defects._is_prime(n) for n in (561, 1105, 3215031751, 2152302898747,
                                                 3474749660383, 341550071728321))
-    assert audit._largest_prime(10**6) == 999983 and audit._largest_prime(1) is None
+    assert defects._largest_prime(10**6) == 999983 and defects._largest_prime(1) is None
 
 
 SQUARE_DOC = '''def square(x: int) -> int:
@@ -290,19 +290,19 @@ SQUARE_DOC = '''def square(x: int) -> int:
 
 
 def test_docstring_examples_are_parsed_with_their_outputs() -> None:
-    cases = audit.docstring_cases(SQUARE_DOC, "square")
+    cases = defects.docstring_cases(SQUARE_DOC, "square")
     assert cases == [([3], 9), ([4], 16), ([5], 25), ([6], 36), ([2], 4)]
 
 
 def test_docstring_mismatch_is_found_and_settled_by_a_fix() -> None:
     buggy = "def square(x):\n    return x * x if x < 5 else x + x\n"
     fixed = "def square(x):\n    return x * x\n"
-    [finding] = audit.docstring(toy(SQUARE_DOC, "square", buggy, fixed))
+    [finding] = defects.docstring(toy(SQUARE_DOC, "square", buggy, fixed))
     assert (finding.witness, finding.expected, finding.actual) == ([5], 25, 10)
     assert finding.category == "docstring-mismatch" and finding.settled
     # 2 and 2.0 are the same number in a docstring.
     floats = "def square(x):\n    return float(x * x)\n"
-    assert audit.docstring(toy(SQUARE_DOC, "square", floats)) == []
+    assert defects.docstring(toy(SQUARE_DOC, "square", floats)) == []
 
 
 def test_review_confirms_dismisses_or_leaves_for_review() -> None:
@@ -313,17 +313,17 @@ def test_review_confirms_dismisses_or_leaves_for_review() -> None:
         Finding("Toy/2", "docstring-mismatch", "docstring", [1], 2, 3, "x"),
         Finding("Toy/3", "edge-case", "raises", [1], 2, 3, "x"),
     ]
-    reviewed = audit.review(findings, fixed, {"Toy/2": {"docstring": "the example is wrong"}})
+    reviewed = defects.review(findings, fixed, {"Toy/2": {"docstring": "the example is wrong"}})
     assert [f.status for f in reviewed] == ["confirmed", "unreviewed", "dismissed", "unreviewed"]
     assert reviewed[2].review == "the example is wrong"
-    assert audit.defective_tasks(reviewed) == ["Toy/1"]
-    text = audit.markdown(reviewed, {"Toy/1": "f", "Toy/2": "g", "Toy/3": "h"}, fixed)
+    assert defects.defective_tasks(reviewed) == ["Toy/1"]
+    text = defects.markdown(reviewed, {"Toy/1": "f", "Toy/2": "g", "Toy/3": "h"}, fixed)
     assert "| Toy/1 | bad-logic | `f(1)` | `2` | `3` | differential | why |" in text
     assert "## Awaiting review" in text and "## Dismissed after review" in text
-    record = audit.finding_record(reviewed[0], "f")
+    record = defects.finding_record(reviewed[0], "f")
     assert {"task_id", "category", "witness", "expected", "actual", "explanation"} <= set(record)
     # Tuples are written as JSON lists, the way artifacts write inputs; `call` keeps them.
-    tupled = audit.finding_record(replace(reviewed[0], witness=[(0, 7)], expected=(1, 2)), "f")
+    tupled = defects.finding_record(replace(reviewed[0], witness=[(0, 7)], expected=(1, 2)), "f")
     assert (tupled["witness"], tupled["expected"], tupled["call"]) == ([[0, 7]], [1, 2],
                                                                       "f((0, 7))")
 
@@ -332,7 +332,7 @@ def test_a_fixed_ground_truth_no_signal_confirms_says_why() -> None:
     fixed = {"Toy/1": FixedSolution("Toy/1", "", "edge-case", [-1, 0], "0 has no sign",
                                     "f/Toy_1.py"),
              "Toy/2": FixedSolution("Toy/2", "", "bad-logic", [3], "off by one", "f/Toy_2.py")}
-    text = audit.markdown([], {"Toy/1": "signs", "Toy/2": "g"}, fixed,
+    text = defects.markdown([], {"Toy/1": "signs", "Toy/2": "g"}, fixed,
                           {"Toy/1": "breaks a premise of the base inputs: no zero value"})
     assert ("- Toy/1 (edge-case): its witness `signs(-1, 0)` is not a valid input (breaks a "
             "premise of the base inputs: no zero value): the suite holds no input of that "
@@ -346,7 +346,7 @@ def test_sandbox_runner_counts_lines_and_reports_the_cost() -> None:
     task = Task(task_id="Toy/1", prompt=FIB, entry_point="fib", solution=FAST_FIB,
                 base_inputs=(), original_solution=NAIVE_FIB)
     with Sandbox(1) as sandbox:
-        run = audit.sandbox_runner(task, sandbox)
+        run = defects.sandbox_runner(task, sandbox)
         naive = run(task.original, [[10], [25]], 5000, 10.0)
         fast = run(task.solution, [[25]], 5000, 10.0)
     assert naive[0].status is Status.OK and naive[0].value == 55
@@ -371,18 +371,18 @@ def test_sample_files_of_one_model_share_its_name(name: str, model: str) -> None
     assert model_of(name) == model
 
 
-def _fib_in_sandbox_as_in_process(inputs: list[Args], thrift: audit.Thrift) -> list[Any]:
+def _fib_in_sandbox_as_in_process(inputs: list[Args], thrift: defects.Thrift) -> list[Any]:
     """Naive fib's outcomes on ``inputs`` in the sandbox, asserted to match (status, value,
     not examined, over budget) those of a fully counted in-process run."""
     task = Task(task_id="Toy/1", prompt=FIB, entry_point="fib", solution=FAST_FIB,
                 base_inputs=(), original_solution=NAIVE_FIB)
     with Sandbox(1) as sandbox:
-        counted = audit.sandbox_runner(task, sandbox)(task.original, inputs, 5000, 10.0,
+        counted = defects.sandbox_runner(task, sandbox)(task.original, inputs, 5000, 10.0,
                                                       thrift=thrift)
     reference = run_in_process("fib")(task.original, inputs, 5000, 10.0, thrift=thrift)
 
     def shape(outcomes: Any) -> list[Any]:
-        return [(o.status, o.value, audit.NOT_EXAMINED in (o.error or ""),
+        return [(o.status, o.value, defects.NOT_EXAMINED in (o.error or ""),
                  COST_EXCEEDED in (o.error or "")) for o in outcomes]
 
     assert shape(counted) == shape(reference)
@@ -394,18 +394,18 @@ def test_thrift_examines_the_same_inputs_as_a_fully_counted_run() -> None:
     # n = 16 and up need more. After two inputs over 5,000 lines, later inputs are
     # examined only within 300: 8 still is, 12 no longer.
     counted = _fib_in_sandbox_as_in_process([[12], [20], [8], [22], [12], [8], [30], [2]],
-                                            audit.Thrift(costly=2, lines=300))
+                                            defects.Thrift(costly=2, lines=300))
     assert [o.value for o in counted] == [144, None, 21, None, None, 21, None, 1]
-    assert [audit.NOT_EXAMINED in (o.error or "") for o in counted] == \
+    assert [defects.NOT_EXAMINED in (o.error or "") for o in counted] == \
         [False, False, False, False, True, False, True, False]
 
 
 def test_thrift_without_lines_ends_the_run_at_the_costly_input() -> None:
     counted = _fib_in_sandbox_as_in_process([[8], [12], [20], [8], [30], [2]],
-                                            audit.Thrift(costly=1, lines=0))
+                                            defects.Thrift(costly=1, lines=0))
     assert [o.value for o in counted[:2]] == [21, 144]
-    assert COST_EXCEEDED in (counted[2].error or "") and not audit._over_budget(counted[3])
-    assert [audit.NOT_EXAMINED in (o.error or "") for o in counted] == \
+    assert COST_EXCEEDED in (counted[2].error or "") and not defects._over_budget(counted[3])
+    assert [defects.NOT_EXAMINED in (o.error or "") for o in counted] == \
         [False, False, False, True, True, True]
 
 
@@ -418,8 +418,8 @@ def test_a_counted_run_prices_c_level_work_however_fast_it_runs() -> None:
     task = Task(task_id="Toy/1", prompt="def f(s: str) -> bool:\n    pass\n",
                 entry_point="f", solution=code, base_inputs=())
     with Sandbox(1) as sandbox:
-        over, within = audit.sandbox_runner(task, sandbox)(
+        over, within = defects.sandbox_runner(task, sandbox)(
             code, [["a" * 640_000], ["a" * 16_000]], 10_000, 10.0,
-            thrift=audit.Thrift(costly=10, lines=1000))
-    assert COST_EXCEEDED in (over.error or "") and audit._over_budget(over)
+            thrift=defects.Thrift(costly=10, lines=1000))
+    assert COST_EXCEEDED in (over.error or "") and defects._over_budget(over)
     assert (within.status, within.value) == (Status.OK, False)

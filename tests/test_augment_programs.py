@@ -5,7 +5,7 @@ integers"): byte-identical reruns whatever ``-j``, resumption from checkpoints, 
 do not apply, and ``evaluate`` on the artifact's suites.
 
 The plan, its generator and the tasks file are tests/programfixtures.py's (the real plan
-and generator are :mod:`evalplus_ng.generate.programgen`'s); nothing reads ``../shared``.
+and generator are :mod:`evalplus_ng.generate.programs.planner`'s); nothing reads ``../shared``.
 """
 
 from __future__ import annotations
@@ -34,10 +34,9 @@ from programfixtures import (
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
-from evalplus_ng.evaluation.programs import PROGRAM_SUITES, run_order
-from evalplus_ng.generate.programgen import LARGE, RANDOM, ProgramInput
-from evalplus_ng.oracle.programaudit import refutations
-from evalplus_ng.oracle.programs import (
+from evalplus_ng.evaluation.program_verdicts import PROGRAM_SUITES, run_order
+from evalplus_ng.generate.programs.planner import LARGE, RANDOM, ProgramInput
+from evalplus_ng.oracle.programs.answers import (
     UNRUN,
     Drop,
     Stressed,
@@ -48,7 +47,8 @@ from evalplus_ng.oracle.programs import (
     screen,
     stress_why,
 )
-from evalplus_ng.pipeline.augment_programs import (
+from evalplus_ng.oracle.programs.defects import refutations
+from evalplus_ng.pipeline.programs.augment import (
     ARTIFACT,
     ProgramAugmentConfig,
     checkpoint_path,
@@ -57,7 +57,7 @@ from evalplus_ng.pipeline.augment_programs import (
     task_rng,
 )
 from evalplus_ng.records import Fault, Outcome, ProgramTask, ProgramTest, Status
-from evalplus_ng.tasks.programs import augmented_record, load_program_tasks
+from evalplus_ng.tasks.programfile import augmented_record, load_program_tasks
 
 # --------------------------------------------------------------------------- a fake plan
 
@@ -67,7 +67,7 @@ PICKY = SUM.replace("print(", "assert n != 7\nprint(", 1)
 
 @pytest.fixture()
 def fake(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The fake plan in place of programgen's; returns the ids planned, in order."""
+    """The fake plan in place of the planner's; returns the ids planned, in order."""
     planned: list[str] = []
 
     def plan(task: ProgramTask) -> Any:

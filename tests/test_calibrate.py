@@ -15,7 +15,8 @@ from evalplus_ng.cli import main
 from evalplus_ng.errors import EvalplusError, InputError
 from evalplus_ng.evaluation.evaluate import EvalConfig, evaluate_samples
 from evalplus_ng.judge import JUDGE
-from evalplus_ng.oracle.calibrate import (
+from evalplus_ng.oracle.groundtruth import run_ground_truth
+from evalplus_ng.oracle.timelimits import (
     REFERENCE_NAME,
     calibrate_tasks,
     limit_seconds,
@@ -24,7 +25,6 @@ from evalplus_ng.oracle.calibrate import (
     timing_job,
     to_units,
 )
-from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.records import (
     Calibration,
     Fault,

@@ -26,16 +26,16 @@ from programfixtures import write_jsonl
 from evalplus_ng.checker import STDIN_BYTES, checker_stdin, stdin_bytes
 from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
-from evalplus_ng.evaluation.programs import (
+from evalplus_ng.evaluation.program_verdicts import (
     ProgramConfig,
     ProgramResult,
     RunStatus,
     judge_programs,
 )
-from evalplus_ng.generate.programgen import RANDOM, ProgramInput
+from evalplus_ng.generate.programs.planner import RANDOM, ProgramInput
 from evalplus_ng.judge import check
-from evalplus_ng.oracle.programs import checker_refusal
-from evalplus_ng.pipeline.augment_programs import (
+from evalplus_ng.oracle.programs.answers import checker_refusal
+from evalplus_ng.pipeline.programs.augment import (
     AUGMENTED,
     BAD_CHECKER,
     MULTIPLE_ANSWERS,
@@ -56,7 +56,7 @@ from evalplus_ng.records import (
     Verdict,
 )
 from evalplus_ng.sandbox import Limits, Sandbox
-from evalplus_ng.tasks.programs import augmented_record, load_program_records, load_program_tasks
+from evalplus_ng.tasks.programfile import augmented_record, load_program_records, load_program_tasks
 from evalplus_ng.textjudge import accepts
 
 #: The reference: the smallest proper divisor.

@@ -17,8 +17,8 @@ from evalplus_ng.evaluation.evaluate import (
     time_limits,
     verdict,
 )
-from evalplus_ng.oracle.calibrate import REFERENCE_NAME
 from evalplus_ng.oracle.groundtruth import Expected
+from evalplus_ng.oracle.timelimits import REFERENCE_NAME
 from evalplus_ng.records import (
     Calibration,
     Fault,

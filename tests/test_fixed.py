@@ -273,7 +273,7 @@ def test_mbpp_plain_only_reference_agrees_with_the_original(task_id: str) -> Non
 @pytest.mark.parametrize(
     "task_id", sorted(t for t, f in MBPP_FIXED.items() if f.category == "performance"))
 def test_mbpp_performance_fix_answers_its_witness_cheaply(task_id: str) -> None:
-    from evalplus_ng.oracle.audit import AuditConfig
+    from evalplus_ng.oracle.defects import AuditConfig
     from evalplus_ng.reduce.cost import executed_lines
 
     name = MBPP_CASES[task_id][0]

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from evalplus_ng.generate.formula import Formula
+from evalplus_ng.generate.programs.formula import Formula
 
 
 def test_a_formula_computes_exactly_over_its_variables() -> None:

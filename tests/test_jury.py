@@ -20,7 +20,7 @@ from evalplus_ng.errors import InputError
 from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy
 from evalplus_ng.judge import check
 from evalplus_ng.oracle import jury
-from evalplus_ng.oracle.audit import Finding, SampleCode, TaskAudit
+from evalplus_ng.oracle.defects import Finding, SampleCode, TaskAudit
 from evalplus_ng.oracle.jury import Extent, Vote, extent, majority
 from evalplus_ng.oracle.opinion import OpinionConfig, SecondOpinion, parse_verdict
 from evalplus_ng.records import Fault, Outcome, Status, Task
@@ -100,7 +100,7 @@ PLUS = (["abc"], ["ÉCOLE normale"], ["xyz QRS"], ["Ärger"],
 
 
 def judged_in_process(task: Task) -> Any:
-    """A stand-in for :func:`evalplus_ng.oracle.audit.sandbox_judged`: trusted synthetic code."""
+    """A stand-in for :func:`evalplus_ng.oracle.defects.sandbox_judged`: trusted synthetic code."""
     run = run_in_process(task.entry_point)
 
     def judge(code: str, inputs: Sequence[Wire], expected: Sequence[Wire], seconds: float,
@@ -202,7 +202,7 @@ def test_an_answer_too_long_for_repr_is_a_lead_shown_in_hex() -> None:
 
 
 def test_any_value_has_a_bounded_text_and_a_json_form() -> None:
-    from evalplus_ng.oracle.audit import answer_of, call_text, exact_text, shown
+    from evalplus_ng.oracle.defects import answer_of, call_text, exact_text, shown
 
     big = 10 ** 5000
     assert exact_text(big) == hex(big) and exact_text([big]).startswith('[{"i":"0x')
@@ -369,7 +369,7 @@ def test_audit_asks_the_endpoint_about_each_lead(serve: Callable[..., Server],  
 
 
 def test_a_lead_round_trips_through_the_audit_store() -> None:
-    from evalplus_ng.oracle.audit import finding_from_wire, finding_wire
+    from evalplus_ng.oracle.defects import finding_from_wire, finding_wire
 
     lead = Finding("toy/1", "bad-logic", "samples", [(-1, "é")], 1, 9, "x",
                    families=(("qwen3", 2), ("qwen-coder", 1)), held=([(-1, "é")], [[-12]]),

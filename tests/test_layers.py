@@ -22,12 +22,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "evalplus_ng"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),  # parses flags, calls the pipeline
     ("fireforms", "meter"),  # the command line's: evalplus's (fire's) forms, progress lines
-    ("pipeline",),  # one call per command: augment, evaluate, audit, calibrate, report
+    # one call per command: augment, evaluate, audit, calibrate, report (programs/: the
+    # same commands on program tasks, and their augment chain)
+    ("pipeline",),
     ("report",),  # what results say, as Markdown and HTML
-    ("reduce",),  # MINI: requirement kinds, set cover, profiles
+    ("reduce",),  # MINI: requirement kinds, set cover, profiles (programs/: of program tasks)
     ("evaluation",),  # samples judged against a suite; why a verdict failed
-    ("oracle",),  # the ground truth: outputs, tiers, calibration, audit, jury
-    ("generate",),  # seeds, contracts, mutation, bounds and likeness of new inputs
+    # the ground truth: outputs, tiers, time limits, defects, jury (programs/: the
+    # reference's answers on program tasks, their time limits and defects)
+    ("oracle",),
+    # seeds, contracts, mutation, bounds and likeness of new inputs (programs/: the stdin
+    # input planner of program tasks, and their LLM generators)
+    ("generate",),
     ("backend",),  # where sandbox jobs run: the local pool or Ray
     ("tasks",),  # datasets, tasks files, samples files, artifacts: no stage
     ("sandbox",),  # untrusted code runs here only
@@ -153,6 +159,14 @@ def test_no_import_cycle() -> None:
 def test_every_module_has_a_layer() -> None:
     for name in modules(PACKAGE):
         place(name, LAYERS)
+
+
+def test_the_cli_reaches_program_tasks_through_their_chain_alone() -> None:
+    """Program tasks have one door from the command line: their pipeline's chain."""
+    known = modules(PACKAGE)
+    reached = {module for _line, module in imports_of("evalplus_ng.cli", known["evalplus_ng.cli"],
+                                                      known) if "program" in module}
+    assert reached == {"evalplus_ng.pipeline.programs.chain"}
 
 
 def _package(tmp_path: Path, files: Mapping[str, str]) -> Path:

@@ -28,7 +28,8 @@ from test_llmseed import (  # the scripted server and its fixture
 )
 
 from evalplus_ng.cli import main
-from evalplus_ng.generate.llmprograms import (
+from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy
+from evalplus_ng.generate.programs.llmseed import (
     GENERATOR,
     VALIDATOR,
     GeneratorPair,
@@ -45,8 +46,7 @@ from evalplus_ng.generate.llmprograms import (
     run_program_seed,
     write_cache,
 )
-from evalplus_ng.generate.llmseed import OpenAIEndpoint, RetryPolicy
-from evalplus_ng.pipeline.augment_programs import (
+from evalplus_ng.pipeline.programs.augment import (
     ARTIFACT,
     LlmConfig,
     ProgramAugmentConfig,
@@ -56,7 +56,7 @@ from evalplus_ng.pipeline.augment_programs import (
 )
 from evalplus_ng.records import ProgramTask, ProgramTest
 from evalplus_ng.sandbox import Sandbox
-from evalplus_ng.tasks.programs import load_program_records
+from evalplus_ng.tasks.programfile import load_program_records
 
 # --------------------------------------------------------------------------- programs
 

@@ -1,5 +1,5 @@
 """The audit of program tasks: the jury of samples on an augmented suite's new tests
-(evalplus_ng/oracle/programaudit.py, evalplus_ng/pipeline/audit_programs.py), the tests it
+(evalplus_ng/oracle/programs/defects.py, evalplus_ng/pipeline/programs/audit.py), the tests it
 holds out, and the commands (``audit``, ``augment --samples``).
 
 The fixture: "print |n|", whose reference forgets the sign of a negative n; its public test
@@ -29,14 +29,14 @@ from programfixtures import (
 
 from evalplus_ng.cli import main
 from evalplus_ng.oracle.jury import Vote, majority
-from evalplus_ng.oracle.programaudit import (
+from evalplus_ng.oracle.programs.defects import (
     ProgramSample,
     disputes,
     refutations,
     split_held,
 )
-from evalplus_ng.pipeline.audit_programs import held_path, run_program_audit
-from evalplus_ng.pipeline.augment_programs import ARTIFACT
+from evalplus_ng.pipeline.programs.audit import held_path, run_program_audit
+from evalplus_ng.pipeline.programs.augment import ARTIFACT
 from evalplus_ng.records import Outcome, ProgramTask, ProgramTest, Status
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.tasks.samples import parse_families

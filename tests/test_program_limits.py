@@ -36,14 +36,15 @@ from programfixtures import (
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
-from evalplus_ng.evaluation.programs import (
+from evalplus_ng.evaluation.program_verdicts import (
     ProgramConfig,
     RunStatus,
     failure_counts,
     failure_kind,
     judge_programs,
 )
-from evalplus_ng.oracle.programlimits import (
+from evalplus_ng.oracle.programs.answers import NewTest
+from evalplus_ng.oracle.programs.timelimits import (
     LimitRule,
     first_limit,
     limit_of,
@@ -54,13 +55,12 @@ from evalplus_ng.oracle.programlimits import (
     sampled,
     timed,
 )
-from evalplus_ng.oracle.programs import NewTest
-from evalplus_ng.pipeline.augment_programs import (
+from evalplus_ng.pipeline.programs.augment import (
     ProgramAugmentConfig,
     run_augment_programs,
     summary_lines,
 )
-from evalplus_ng.pipeline.calibrate_programs import (
+from evalplus_ng.pipeline.programs.calibrate import (
     calibrate_program_tests,
     limits_key,
     limits_path,
@@ -77,7 +77,7 @@ from evalplus_ng.records import (
     Verdict,
 )
 from evalplus_ng.sandbox import Sandbox
-from evalplus_ng.tasks.programs import load_program_tasks, record_of_test
+from evalplus_ng.tasks.programfile import load_program_tasks, record_of_test
 
 # --------------------------------------------------------------------------- the rule
 

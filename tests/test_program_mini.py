@@ -25,19 +25,19 @@ from programfixtures import augment, use_plan, write_jsonl, write_samples
 
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
-from evalplus_ng.evaluation.programs import ProgramConfig, judge_programs
-from evalplus_ng.generate.programgen import LARGE, RANDOM, ProgramInput
-from evalplus_ng.pipeline.augment_programs import ARTIFACT
-from evalplus_ng.pipeline.mini_programs import MINI_ARTIFACT, MINI_STATS, checkpoint_path
+from evalplus_ng.evaluation.program_verdicts import ProgramConfig, judge_programs
+from evalplus_ng.generate.programs.planner import LARGE, RANDOM, ProgramInput
+from evalplus_ng.pipeline.programs.augment import ARTIFACT
+from evalplus_ng.pipeline.programs.minimize import MINI_ARTIFACT, MINI_STATS, checkpoint_path
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Sample, Verdict
 from evalplus_ng.reduce.kills import KillRow
-from evalplus_ng.reduce.program_cover import program_coverage
-from evalplus_ng.reduce.program_kills import slip_order
-from evalplus_ng.reduce.program_mini import reduce_tier, requirements
+from evalplus_ng.reduce.programs.cover import program_coverage
+from evalplus_ng.reduce.programs.kills import slip_order
+from evalplus_ng.reduce.programs.mini import reduce_tier, requirements
 from evalplus_ng.reduce.slips import KINDS, slip_sources
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.programs import load_program_tasks
+from evalplus_ng.tasks.programfile import load_program_tasks
 
 #: The reference: how many of n integers are positive (or "all"), and the largest.
 REFERENCE = """\

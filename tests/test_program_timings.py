@@ -22,18 +22,18 @@ from programfixtures import fake_inputs, fake_plan, gz_lines, sum_tasks
 
 from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
-from evalplus_ng.generate.programgen import RANDOM, ProgramInput
-from evalplus_ng.oracle.programs import UNRUN, Timings, input_key, replayed
-from evalplus_ng.pipeline.augment_programs import (
+from evalplus_ng.generate.programs.planner import RANDOM, ProgramInput
+from evalplus_ng.oracle.programs.answers import UNRUN, Timings, input_key, replayed
+from evalplus_ng.pipeline.programs.augment import (
     SECONDS_FILE,
     ProgramAugmentConfig,
     run_augment_programs,
     summary_lines,
     warning_lines,
 )
-from evalplus_ng.pipeline.timings import read_timings
+from evalplus_ng.pipeline.programs.timings import read_timings
 from evalplus_ng.records import Fault, Job, JobResult, Outcome, Status
-from evalplus_ng.tasks.programs import load_program_tasks
+from evalplus_ng.tasks.programfile import load_program_tasks
 
 
 class NoisyMachine:

@@ -9,9 +9,8 @@ from collections import Counter
 
 import pytest
 
-from evalplus_ng.generate.infergrammar import infer, infer_all
-from evalplus_ng.generate.inputfacts import Facts, Range, RunFact, check, learn
-from evalplus_ng.generate.inputgrammar import (
+from evalplus_ng.generate.programs.facts import Facts, Range, RunFact, check, learn
+from evalplus_ng.generate.programs.grammar import (
     Count,
     Field,
     Line,
@@ -22,8 +21,9 @@ from evalplus_ng.generate.inputgrammar import (
     parse,
     render,
 )
-from evalplus_ng.generate.pointgen import on_grid, on_lines, shaped_points, touching_circles
-from evalplus_ng.generate.programgen import plan_for, program_inputs
+from evalplus_ng.generate.programs.infergrammar import infer, infer_all
+from evalplus_ng.generate.programs.planner import plan_for, program_inputs
+from evalplus_ng.generate.programs.points import on_grid, on_lines, shaped_points, touching_circles
 from evalplus_ng.records import ProgramTask, ProgramTest
 
 ARRAY = ["5\n1 3 2 3 4\n", "3\n7 7 7\n"]

@@ -23,7 +23,7 @@ from programfixtures import ADD, ADD_TASK, ADD_TESTS, add_record, write_jsonl
 
 from evalplus_ng.cli import main
 from evalplus_ng.errors import InputError
-from evalplus_ng.evaluation.programs import (
+from evalplus_ng.evaluation.program_verdicts import (
     ProgramConfig,
     RunStatus,
     judge_programs,
@@ -45,7 +45,7 @@ from evalplus_ng.records import (
     Verdict,
 )
 from evalplus_ng.sandbox import Limits, Sandbox
-from evalplus_ng.tasks.programs import (
+from evalplus_ng.tasks.programfile import (
     is_program_file,
     load_program_tasks,
     read_program_samples,

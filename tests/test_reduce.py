@@ -15,7 +15,7 @@ from evalplus_ng.cli import main
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.pipeline.context import Workspace
-from evalplus_ng.pipeline.reduce import run_reduce
+from evalplus_ng.pipeline.minimize import run_reduce
 from evalplus_ng.records import Calibration
 from evalplus_ng.reduce.mini import CACHE_FOLDER, REPORT_FILE, gather
 from evalplus_ng.reduce.profiles import load_profile, profile_names, select

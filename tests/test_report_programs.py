@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from programfixtures import ADD, add_record, write_jsonl
 
 from evalplus_ng.cli import main
-from evalplus_ng.report.programs import (
+from evalplus_ng.report.program_results import (
     is_program_results,
     judged_programs,
     program_dataset,

@@ -410,7 +410,7 @@ def test_an_in_process_document_reads_the_same_after_the_cache_s_json() -> None:
 def test_the_seconds_each_kind_took_are_named_for_a_reader_in_registry_order() -> None:
     from pathlib import Path
 
-    from evalplus_ng.pipeline.reduce import ReduceSummary
+    from evalplus_ng.pipeline.minimize import ReduceSummary
 
     summary = ReduceSummary(Path("m"), Path("r"), {}, {}, seconds={
         "slips": 2.5, "coverage": 1.0, "mutants": 0.0, "values": 0.3, "this_run": 9.0})

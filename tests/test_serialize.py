@@ -21,6 +21,7 @@ from evalplus_ng.serialize import (
     dumps,
     encode,
     loads,
+    nested,
 )
 
 scalars = (
@@ -128,3 +129,10 @@ def test_canonical_is_the_same_in_another_process() -> None:
                            check=True, env={"PYTHONHASHSEED": "123", "PATH": ""},
                            cwd=str(__import__("pathlib").Path(__file__).parent.parent))
     assert other.stdout.strip() == canonical(value)
+
+
+def test_nested_walks_every_value_depth_first_keys_before_values() -> None:
+    value = [1, (2, "ab"), {"k": [3]}, frozenset({4})]
+    assert list(nested(value)) == [value, 1, (2, "ab"), 2, "ab", {"k": [3]}, "k", [3], 3,
+                                   frozenset({4}), 4]
+    assert list(nested("text")) == ["text"]  # a string is no container of its letters

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from evalplus_ng.generate.statement import (
+from evalplus_ng.generate.programs.statement import (
     CONNECTED,
     DISTINCT,
     ITEM_SUM,

@@ -15,8 +15,8 @@ from typing import Any, Protocol, TypeVar
 
 from evalplus_ng.evaluation.assertdiff import assert_diff, first_wrong_output
 from evalplus_ng.jobs import task_job
-from evalplus_ng.oracle.calibrate import limit_seconds, seconds_per_unit
 from evalplus_ng.oracle.groundtruth import Expected, GroundTruth, run_ground_truth
+from evalplus_ng.oracle.timelimits import limit_seconds, seconds_per_unit
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
     REFUSALS,

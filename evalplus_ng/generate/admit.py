@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from evalplus_ng import typespec as ts
+from evalplus_ng.serialize import nested
 from evalplus_ng.typespec import Spec
 
 
@@ -89,22 +90,7 @@ def description(prompt: str) -> str:
 
 def tuple_lengths(values: Sequence[Any]) -> set[int]:
     """The lengths of the tuples in ``values``, at any depth."""
-    found: set[int] = set()
-
-    def walk(value: Any) -> None:
-        if type(value) is tuple:
-            found.add(len(value))
-        if isinstance(value, (list, tuple, set, frozenset)):
-            for item in value:
-                walk(item)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                walk(key)
-                walk(item)
-
-    for value in values:
-        walk(value)
-    return found
+    return {len(item) for value in values for item in nested(value) if type(item) is tuple}
 
 
 def names_length(words: str, length: int) -> bool:

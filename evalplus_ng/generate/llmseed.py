@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from evalplus_ng.errors import EndpointError, EvalplusError
 from evalplus_ng.generate.contract import Contract
@@ -300,28 +300,123 @@ class TaskReport:
     failures: tuple[str, ...] = ()
 
 
+class _Named(Protocol):
+    @property
+    def task_id(self) -> str: ...
+
+
+class _Reported(_Named, Protocol):
+    """A task's report: what failed of its requests (nothing: the task is complete)."""
+
+    @property
+    def failures(self) -> tuple[str, ...]: ...
+
+
+ReportT = TypeVar("ReportT", bound=_Reported)
+
+
 @dataclass(frozen=True)
-class SeedSummary:
-    """The whole run: per-task reports, skipped tasks, requests and tokens.
+class AskSummary(Generic[ReportT]):
+    """The whole run: per-task reports (in task order), the tasks already done, requests
+    and tokens (``attempts`` and the token counts are those of the answered requests)."""
 
-    ``attempts`` and the token counts are those of the answered requests.
-    """
-
-    reports: tuple[TaskReport, ...]
+    reports: tuple[ReportT, ...]
     skipped: tuple[str, ...]
     requests: int
-    answered: int
     attempts: int
     prompt_tokens: int
     completion_tokens: int
 
     @property
-    def failed(self) -> list[TaskReport]:
+    def failed(self) -> list[ReportT]:
         return [report for report in self.reports if report.failures]
+
+
+def reply_totals(replies: Sequence[Reply]) -> dict[str, int]:
+    """The attempts and tokens of ``replies``, as :class:`AskSummary`'s fields."""
+    return {"attempts": sum(reply.attempts for reply in replies),
+            "prompt_tokens": sum(reply.prompt_tokens for reply in replies),
+            "completion_tokens": sum(reply.completion_tokens for reply in replies)}
+
+
+@dataclass(frozen=True)
+class SeedSummary(AskSummary[TaskReport]):
+    """A ``seed`` run of function tasks: :class:`AskSummary`, and the requests answered."""
+
+    answered: int = 0
 
     @property
     def added(self) -> int:
         return sum(report.added for report in self.reports)
+
+
+ItemT = TypeVar("ItemT")
+AnswerT = TypeVar("AnswerT")
+
+
+def ask_all(work: Sequence[tuple[str, ItemT]],
+            ask: Callable[[ItemT, Callable[[float], object], threading.Event], AnswerT],
+            stopped: Callable[[ItemT], AnswerT],
+            finish: Callable[[str, list[tuple[ItemT, AnswerT]]], ReportT], workers: int,
+            progress: Callable[[int, int], None] | None = None,
+            sleep: Callable[[float], object] | None = None,
+            ) -> tuple[list[ReportT], list[AnswerT]]:
+    """Ask for each item of ``work`` (a task id and what to ask) on ``workers`` threads;
+    once all of a task's items are answered, ``finish(task_id, answers)`` (in the order
+    they came) makes its report. Returns the reports and every answer, as they came.
+
+    An exception from ``ask`` (a rejected key, or a bug) stops the run: no new request
+    starts, its item is answered ``stopped(item)``, the tasks answered so far are
+    finished, then it is raised. An interrupt likewise, without finishing. ``sleep`` waits
+    between retries (default: a wait that ends early when the run stops).
+    """
+    stop = threading.Event()
+    wait = sleep if sleep is not None else stop.wait
+    pending: dict[str, int] = defaultdict(int)
+    for task_id, _item in work:
+        pending[task_id] += 1
+    got: dict[str, list[tuple[ItemT, AnswerT]]] = defaultdict(list)
+    reports: list[ReportT] = []
+    answers: list[AnswerT] = []
+    done = 0
+    fatal: BaseException | None = None
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="seed") as pool:
+        futures: dict[Future[AnswerT], tuple[str, ItemT]] = {
+            pool.submit(ask, item, wait, stop): (task_id, item) for task_id, item in work}
+        try:
+            for future in as_completed(futures):
+                task_id, item = futures[future]
+                try:
+                    answer = future.result()
+                except BaseException as exc:  # a rejected key, or a bug: stop, keep what came
+                    if fatal is None:
+                        fatal = exc
+                        stop.set()
+                        for other in futures:
+                            other.cancel()
+                    answer = stopped(item)
+                got[task_id].append((item, answer))
+                answers.append(answer)
+                done += 1
+                pending[task_id] -= 1
+                if pending[task_id] == 0:
+                    reports.append(finish(task_id, got[task_id]))
+                if progress is not None:
+                    progress(done, len(work))
+        except BaseException:
+            # Interrupted: requests in flight end within their timeout; nothing new starts.
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+    if fatal is not None:
+        raise fatal
+    return reports, answers
+
+
+def in_task_order(tasks: Sequence[_Named], reports: Sequence[ReportT]) -> tuple[ReportT, ...]:
+    """``reports`` in the order of ``tasks``."""
+    order = {task.task_id: position for position, task in enumerate(tasks)}
+    return tuple(sorted(reports, key=lambda report: order[report.task_id]))
 
 
 def run_seed(tasks: Sequence[Task], contracts: Mapping[str, Contract], out: Path,
@@ -334,70 +429,42 @@ def run_seed(tasks: Sequence[Task], contracts: Mapping[str, Contract], out: Path
     tasks answered so far are written, then it is raised. ``sleep`` waits between
     retries (default: a wait that ends early when the run stops).
     """
-    stop = threading.Event()
-    wait = sleep if sleep is not None else stop.wait
     corpora = {task.task_id: read_corpus(corpus_path(out, task.task_id), task.task_id)
                for task in tasks}
-    work = [(task, index) for task in tasks for index in plan(corpora[task.task_id], config)]
-    pending: dict[str, int] = defaultdict(int)
-    for task, _ in work:
-        pending[task.task_id] += 1
     by_id = {task.task_id: task for task in tasks}
-    replies: dict[str, list[tuple[int, Reply]]] = defaultdict(list)
-    failures: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    reports: list[TaskReport] = []
-    done = 0
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="seed") as pool:
-        futures: dict[Future[Reply], tuple[str, int]] = {}
-        for task, index in work:
+    work: list[tuple[str, tuple[int, Messages]]] = []
+    for task in tasks:
+        for index in plan(corpora[task.task_id], config):
             kind = PROMPT_KINDS[index % len(PROMPT_KINDS)]
             examples = example_calls(task, config.examples, index // len(PROMPT_KINDS))
-            messages = build_messages(task, contracts[task.task_id].source, kind,
-                                      config.per_request, examples)
-            future = pool.submit(complete_with_retries, endpoint, messages, policy, wait, stop)
-            futures[future] = (task.task_id, index)
-        fatal: BaseException | None = None
+            work.append((task.task_id, (index, build_messages(
+                task, contracts[task.task_id].source, kind, config.per_request, examples))))
+
+    def ask(item: tuple[int, Messages], wait: Callable[[float], object],
+            stop: threading.Event) -> Reply | str:
+        index, messages = item
         try:
-            for future in as_completed(futures):
-                task_id, index = futures[future]
-                kind = PROMPT_KINDS[index % len(PROMPT_KINDS)]
-                try:
-                    replies[task_id].append((index, future.result()))
-                except RequestFailed as exc:
-                    failures[task_id].append((index, f"{kind} request: {exc}"))
-                except BaseException as exc:  # a rejected key, or a bug: stop, keep what came
-                    if fatal is None:
-                        fatal = exc
-                        stop.set()
-                        for other in futures:
-                            other.cancel()
-                    failures[task_id].append((index, f"{kind} request: stopped"))
-                done += 1
-                pending[task_id] -= 1
-                if pending[task_id] == 0:
-                    reports.append(_finish(by_id[task_id], corpora[task_id], contracts[task_id],
-                                           out, config, replies[task_id],
-                                           sorted(failures[task_id])))
-                if progress is not None:
-                    progress(done, len(work))
-        except BaseException:
-            # Interrupted: requests in flight end within their timeout; nothing new starts.
-            stop.set()
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-    if fatal is not None:
-        raise fatal
-    answered = [reply for task_replies in replies.values() for _, reply in task_replies]
-    order = {task.task_id: position for position, task in enumerate(tasks)}
+            return complete_with_retries(endpoint, messages, policy, wait, stop)
+        except RequestFailed as exc:
+            return f"{PROMPT_KINDS[index % len(PROMPT_KINDS)]} request: {exc}"
+
+    def stopped(item: tuple[int, Messages]) -> Reply | str:
+        return f"{PROMPT_KINDS[item[0] % len(PROMPT_KINDS)]} request: stopped"
+
+    def finish(task_id: str, answers: list[tuple[tuple[int, Messages], Reply | str]],
+               ) -> TaskReport:
+        replies = [(index, got) for (index, _), got in answers if isinstance(got, Reply)]
+        failures = sorted((index, got) for (index, _), got in answers if isinstance(got, str))
+        return _finish(by_id[task_id], corpora[task_id], contracts[task_id], out, config,
+                       replies, failures)
+
+    reports, answers = ask_all(work, ask, stopped, finish, workers, progress, sleep)
+    answered = [answer for answer in answers if isinstance(answer, Reply)]
+    asked = {task_id for task_id, _item in work}
     return SeedSummary(
-        reports=tuple(sorted(reports, key=lambda report: order[report.task_id])),
-        skipped=tuple(task.task_id for task in tasks if task.task_id not in pending),
-        requests=len(work),
-        answered=len(answered),
-        attempts=sum(reply.attempts for reply in answered),
-        prompt_tokens=sum(reply.prompt_tokens for reply in answered),
-        completion_tokens=sum(reply.completion_tokens for reply in answered),
-    )
+        reports=in_task_order(tasks, reports),
+        skipped=tuple(task.task_id for task in tasks if task.task_id not in asked),
+        requests=len(work), answered=len(answered), **reply_totals(answered))
 
 
 def _finish(task: Task, corpus: Corpus, contract: Contract, out: Path, config: SeedConfig,

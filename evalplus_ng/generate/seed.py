@@ -27,7 +27,7 @@ from evalplus_ng.generate import admit, pairwise
 from evalplus_ng.generate.contract import Contract
 from evalplus_ng.generate.corpus import balanced_call, literal_call, read_corpus
 from evalplus_ng.records import Task
-from evalplus_ng.serialize import canonical
+from evalplus_ng.serialize import canonical, nested
 from evalplus_ng.types import Args
 from evalplus_ng.typespec import Spec
 
@@ -72,20 +72,8 @@ def corpus_seeds(path: Path) -> list[Args]:
 
 
 def _alphabet(examples: Sequence[Any]) -> str:
-    chars: set[str] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str):
-            chars.update(value)
-        elif isinstance(value, (list, tuple, set, frozenset)):
-            for item in value:
-                walk(item)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                walk(key)
-                walk(item)
-
-    walk(list(examples))
+    chars = {char for value in nested(list(examples)) if isinstance(value, str)
+             for char in value}
     return "".join(sorted(chars)) or string.ascii_lowercase + " "
 
 

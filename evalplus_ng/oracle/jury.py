@@ -13,10 +13,10 @@ chooses. How many inputs are disputed, of those checked, decides what the jury d
 *lead* whose disputed inputs are held out of the plus suite until a review accepts the
 ground truth's answers (or a fixed ground truth replaces it, which then agrees with the
 samples); on more, a lead that holds nothing; on most of them, the samples are suspect,
-not the ground truth (:data:`~evalplus_ng.oracle.audit.SUSPECT_SAMPLES`), and nothing is
+not the ground truth (:data:`~evalplus_ng.oracle.defects.SUSPECT_SAMPLES`), and nothing is
 held. A lead's first disputed input is shrunk (:mod:`evalplus_ng.generate.shrink`) while
 one sample of each agreeing family still agrees against the ground truth. Any answer,
-however large or deep, is shown within bounds (:func:`evalplus_ng.oracle.audit.answer_of`).
+however large or deep, is shown within bounds (:func:`evalplus_ng.oracle.defects.answer_of`).
 
 Cost: one sandbox job per base-passing sample and task, plus the ground truth once on
 the plus inputs and the shrink's checks; :class:`JuryCost` counts them.
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from evalplus_ng import judge
 from evalplus_ng.generate import shrink
-from evalplus_ng.oracle.audit import (
+from evalplus_ng.oracle.defects import (
     SAMPLES,
     SUSPECT_SAMPLES,
     Finding,

@@ -29,7 +29,7 @@ from evalplus_ng.generate.llmseed import (
     RetryPolicy,
     complete_with_retries,
 )
-from evalplus_ng.oracle.audit import Finding, call_text, text_of
+from evalplus_ng.oracle.defects import Finding, call_text, text_of
 from evalplus_ng.records import Task
 
 SYSTEM = ("You check the expected outputs of tests of Python functions. You reason briefly, "

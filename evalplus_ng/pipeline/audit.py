@@ -14,8 +14,8 @@ from evalplus_ng.files import read_json_table, write_atomically, write_json
 from evalplus_ng.generate.contract import Contract, load_contract
 from evalplus_ng.jobs import task_job
 from evalplus_ng.judge import JUDGE
-from evalplus_ng.oracle import audit
-from evalplus_ng.oracle.audit import SAMPLES, AuditConfig, Finding, SampleCode
+from evalplus_ng.oracle import defects
+from evalplus_ng.oracle.defects import SAMPLES, AuditConfig, Finding, SampleCode
 from evalplus_ng.oracle.jury import JuryCost, jury
 from evalplus_ng.pipeline.context import Progress, Workspace
 from evalplus_ng.records import Sample, Status, Task
@@ -85,7 +85,7 @@ def _base_passing_samples(tasks: Sequence[Task], samples_dir: Path, sandbox: San
     by_id = {task.task_id: task for task in tasks}
     files = sample_files(samples_dir)
     family_by_file = dict(zip(files, families_of(files, families), strict=True))
-    truths = {task.task_id: audit.sandbox_runner(task, sandbox)(
+    truths = {task.task_id: defects.sandbox_runner(task, sandbox)(
         task.solution, task.base_inputs, config.perf_lines, config.seconds) for task in tasks}
     pending: list[tuple[Sample, str, str]] = []
     for path in files:
@@ -139,7 +139,7 @@ def _stored_audits(store: Path, tasks: Sequence[Task]) -> dict[TaskId, list[Find
         if not path.is_file():
             continue
         try:
-            found[task.task_id] = [audit.finding_from_wire(d)
+            found[task.task_id] = [defects.finding_from_wire(d)
                                    for d in json.loads(path.read_text(encoding="utf-8"))]
         except (OSError, ValueError, KeyError, TypeError):
             continue
@@ -178,12 +178,19 @@ def hold_out(space: Workspace, held: Mapping[TaskId, Sequence[Args]]) -> dict[Ta
         write_plus_file(out, held_path(space.out, dataset), dataset.schema)
     else:
         held_path(space.out, dataset).unlink(missing_ok=True)
-    stats_path = space.out / "stats.json"
+    count_held(space.out, "inputs", counts)
+    return counts
+
+
+def count_held(folder: Path, unit: str, counts: Mapping[TaskId, int]) -> None:
+    """Record in the ``stats.json`` of ``folder`` (where there is one) what the audit holds
+    out of the suite: ``held_by_audit``, the ``unit`` (inputs, or tests) in all and per
+    task."""
+    stats_path = folder / "stats.json"
     if stats_path.is_file():
         stats = json.loads(stats_path.read_text(encoding="utf-8"))
-        stats["held_by_audit"] = {"inputs": sum(counts.values()), "tasks": counts}
+        stats["held_by_audit"] = {unit: sum(counts.values()), "tasks": dict(counts)}
         write_json(stats_path, stats)
-    return counts
 
 
 def run_audit(space: Workspace, samples_dir: Path | None = None,
@@ -204,7 +211,7 @@ def run_audit(space: Workspace, samples_dir: Path | None = None,
     answered, stably, by their task's ground truth within that many lines: true of the
     suite ``augment`` just wrote (its oracle's ``max_lines``). Within ``perf_lines``,
     the original of a task without a fixed ground truth (the ground truth itself) then
-    does not run on them again (:func:`evalplus_ng.oracle.audit.originals`).
+    does not run on them again (:func:`evalplus_ng.oracle.defects.originals`).
 
     With ``samples_dir``, the jury (:mod:`evalplus_ng.oracle.jury`) checks every plus input of
     the suite (and those held beside it, :func:`held_path`, unless ``hold``); each samples
@@ -253,13 +260,13 @@ def run_audit(space: Workspace, samples_dir: Path | None = None,
                 # The suite's inputs follow the task's own (base, docstring, witness).
                 answered_from = len(_audit_inputs(task, (), contract, config.max_inputs,
                                                   witness))
-            work = audit.TaskAudit(task, contract, inputs, audit.sandbox_runner(task, sandbox),
+            work = defects.TaskAudit(task, contract, inputs, defects.sandbox_runner(task, sandbox),
                                    config, repair, tuple(samples.get(task.task_id, ())),
                                    frozenset(dismissals.get(task.task_id, {})), answered_from,
                                    tuple(a for a in checked.get(task.task_id, ())
                                          if contract.valid(a)),
-                                   audit.sandbox_judged(task, sandbox) if samples else None)
-            found = audit.audit_task(work)
+                                   defects.sandbox_judged(task, sandbox) if samples else None)
+            found = defects.audit_task(work)
             began = time.perf_counter()
             leads, cost = jury(work)
             if opinions is not None:
@@ -279,29 +286,29 @@ def run_audit(space: Workspace, samples_dir: Path | None = None,
     fresh = {task.task_id: [f for f in findings if f.task_id == task.task_id] for task in tasks}
     for task_id, mine in fresh.items():
         write_json(store / f"{file_stem(task_id)}.json",
-                               [audit.finding_wire(f) for f in mine])
+                               [defects.finding_wire(f) for f in mine])
     audited = {**_stored_audits(store, [t for t in everything if t.task_id not in fresh]),
                **fresh}
     findings = [f for task in everything if task.task_id in audited
                 for f in audited[task.task_id]]
     tasks = [task for task in everything if task.task_id in audited]
     repaired = fixed_solutions(dataset, [task.task_id for task in tasks])
-    reviewed = audit.review(findings, repaired, dismissals)
+    reviewed = defects.review(findings, repaired, dismissals)
     json_path, markdown_path = out_dir / "audit.json", out_dir / "audit.md"
     entry_points = {task.task_id: task.entry_point for task in tasks}
-    write_json(json_path, [audit.finding_record(f, entry_points[f.task_id])
+    write_json(json_path, [defects.finding_record(f, entry_points[f.task_id])
                                        for f in reviewed])
     # Why a fix no signal confirmed is not shown: its witness breaks the task's contract.
     by_id = {task.task_id: task for task in tasks}
-    unconfirmed = (repaired.keys() & by_id.keys()) - set(audit.defective_tasks(reviewed))
+    unconfirmed = (repaired.keys() & by_id.keys()) - set(defects.defective_tasks(reviewed))
     invalid = {task_id: reason for task_id in unconfirmed
                if (reason := load_contract(by_id[task_id], dataset.contract_path(task_id))
                    .violation(repaired[task_id].witness)) is not None}
-    write_atomically(markdown_path, audit.markdown(reviewed, entry_points,
+    write_atomically(markdown_path, defects.markdown(reviewed, entry_points,
                                                    {k: v for k, v in repaired.items()
                                                     if k in entry_points}, invalid))
-    counts = (hold_out(space, audit.held_inputs(reviewed)) if hold
-              else {k: len(v) for k, v in audit.held_inputs(reviewed).items()})
-    return AuditSummary(tuple(reviewed), tuple(audit.defective_tasks(reviewed)),
+    counts = (hold_out(space, defects.held_inputs(reviewed)) if hold
+              else {k: len(v) for k, v in defects.held_inputs(reviewed).items()})
+    return AuditSummary(tuple(reviewed), tuple(defects.defective_tasks(reviewed)),
                         json_path, markdown_path, jury_cost,
                         (round(jury_seconds[0], 1), round(jury_seconds[1], 1)), counts)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.errors import InputError
-from evalplus_ng.oracle.calibrate import CHUNK as CALIBRATION_CHUNK
-from evalplus_ng.oracle.calibrate import (
+from evalplus_ng.oracle.timelimits import CHUNK as CALIBRATION_CHUNK
+from evalplus_ng.oracle.timelimits import (
     DEFAULT_FACTOR,
     DEFAULT_FLOOR_SECONDS,
     calibrate_tasks,

@@ -10,12 +10,12 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
+from evalplus_ng.oracle.timelimits import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.audit import AuditSummary, run_audit
 from evalplus_ng.pipeline.augment import AugmentConfig, AugmentSummary, run_augment
 from evalplus_ng.pipeline.calibrate import CalibrateSummary, run_calibrate
 from evalplus_ng.pipeline.context import Progress, Workspace
-from evalplus_ng.pipeline.reduce import ReduceSummary, run_reduce
+from evalplus_ng.pipeline.minimize import ReduceSummary, run_reduce
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import canonical
 from evalplus_ng.tasks.plusfile import load_plus_file
@@ -53,13 +53,14 @@ class ChainSummary:
 
 
 @contextlib.contextmanager
-def _no_bar(_label: str) -> Iterator[Progress]:
+def no_bar(_label: str) -> Iterator[Progress]:
+    """A stage's progress shown nowhere (a caller of the Python API that shows none)."""
     yield lambda _done, _total: None
 
 
 def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, space: Workspace,
                       options: ChainOptions = ChainOptions(),
-                      bars: Bars = _no_bar,
+                      bars: Bars = no_bar,
                       on_stage: Callable[[str, object], None] | None = None,
                       status: Callable[[str], None] | None = None) -> ChainSummary:
     """Augment ``tasks`` of ``space``'s dataset into its folder (:func:`run_augment`; on its

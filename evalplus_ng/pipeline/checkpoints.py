@@ -5,11 +5,19 @@ their checkpoints their own way."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
 
 Item = TypeVar("Item")
 Kept = TypeVar("Kept")
+
+
+class _Task(Protocol):
+    @property
+    def task_id(self) -> str: ...
+
+
+TaskT = TypeVar("TaskT", bound=_Task)
 
 
 def resume(items: Iterable[Item], name: Callable[[Item], str],
@@ -25,4 +33,15 @@ def resume(items: Iterable[Item], name: Callable[[Item], str],
             todo.append(item)
         else:
             done[name(item)] = kept
+    return done, todo
+
+
+def resume_tasks(records: Sequence[tuple[TaskT, Any]], load: Callable[[TaskT], Kept | None],
+                 progress: Callable[[int, int], None] | None = None,
+                 ) -> tuple[dict[str, Kept], list[TaskT]]:
+    """:func:`resume` over the tasks of ``records`` (each a task and its line, as read), by
+    task id; ``progress`` hears how many of them are done already."""
+    done, todo = resume([task for task, _record in records], lambda task: task.task_id, load)
+    if progress is not None:
+        progress(len(done), len(records))
     return done, todo

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from evalplus_ng.backend.executors import jail_of
 from evalplus_ng.errors import InputError
@@ -32,8 +32,8 @@ from evalplus_ng.evaluation.evaluate import (
     verdict_identity,
 )
 from evalplus_ng.files import write_json
-from evalplus_ng.oracle.calibrate import measure_reference
 from evalplus_ng.oracle.groundtruth import GroundTruth, answer_failure
+from evalplus_ng.oracle.timelimits import measure_reference
 from evalplus_ng.pipeline.context import AUTO, Progress, Workspace
 from evalplus_ng.records import REFUSALS, Sample, Task, Verdict
 from evalplus_ng.report.summary import (
@@ -134,35 +134,28 @@ class EvaluateRequest:
     task_spec: str | None = None
 
 
+class _OfTask(Protocol):
+    @property
+    def task_id(self) -> str: ...
+
+
+ResultT = TypeVar("ResultT", bound=_OfTask)
+
+
 @dataclass(frozen=True)
-class EvaluateSummary:
-    """What ``evaluate`` did."""
+class Judged(Generic[ResultT]):
+    """What an ``evaluate`` run judged, of functions or of programs: the results file,
+    each sample's result (in samples-file order) and pass@k per column."""
 
     results_path: Path
-    results: tuple[SampleResult, ...]
+    results: tuple[ResultT, ...]
     pass_at_k: dict[str, dict[int, float]]
-    reused: int
-    #: Samples skipped per task: tasks the dataset has and the judged suite lacks.
-    skipped: Mapping[TaskId, int] = field(default_factory=dict)
     #: Tasks in the judged suite (the samples may answer fewer).
-    suite_tasks: int = 0
-    #: The suite judged with (``auto`` resolved).
-    suite: str = "base"
+    suite_tasks: int = field(default=0, kw_only=True)
     #: With the Ray backend: sandbox jobs run per node (by Ray node id).
-    nodes: Mapping[str, int] = field(default_factory=dict)
-    #: With ``--repair``: the samples whose program a repair changed, and every sample's
-    #: verdicts without repairs (EvalPlus's workflow), in the order of ``results``.
-    repaired: int = 0
-    unrepaired: tuple[SampleResult, ...] = ()
+    nodes: Mapping[str, int] = field(default_factory=dict, kw_only=True)
     #: Which jail ran the samples (:func:`~evalplus_ng.backend.executors.jail_of`).
-    jail: str = ""
-
-    @property
-    def beyond(self) -> str:
-        """What the suite's tests beyond the base ones are called (its ``plus`` column):
-        ``stress`` for the stress suites, ``edge`` for the edge tier, else ``plus``."""
-        return ("stress" if self.suite in ("stress", "stress-mini") else
-                "edge" if self.suite == "edge" else "plus")
+    jail: str = field(default="", kw_only=True)
 
     def coverage(self) -> str:
         """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
@@ -171,6 +164,28 @@ class EvaluateSummary:
         each = f"{low}" if low == high else f"{low} to {high}"
         return (f"{len(per_task)} of {self.suite_tasks} tasks, {len(self.results)} samples "
                 f"({each} per task)")
+
+
+@dataclass(frozen=True)
+class EvaluateSummary(Judged[SampleResult]):
+    """What ``evaluate`` did."""
+
+    reused: int
+    #: Samples skipped per task: tasks the dataset has and the judged suite lacks.
+    skipped: Mapping[TaskId, int] = field(default_factory=dict)
+    #: The suite judged with (``auto`` resolved).
+    suite: str = "base"
+    #: With ``--repair``: the samples whose program a repair changed, and every sample's
+    #: verdicts without repairs (EvalPlus's workflow), in the order of ``results``.
+    repaired: int = 0
+    unrepaired: tuple[SampleResult, ...] = ()
+
+    @property
+    def beyond(self) -> str:
+        """What the suite's tests beyond the base ones are called (its ``plus`` column):
+        ``stress`` for the stress suites, ``edge`` for the edge tier, else ``plus``."""
+        return ("stress" if self.suite in ("stress", "stress-mini") else
+                "edge" if self.suite == "edge" else "plus")
 
     def refused(self) -> Counter[str]:
         """Samples failed without running them, by why (:data:`REFUSALS`)."""
@@ -356,8 +371,8 @@ def run_evaluate(
     unrepaired = (tuple(plain.get(position, results[position]) for position in sorted(results))
                   if request.sanitizing is Sanitizing.REPAIR else ())
     return EvaluateSummary(out, tuple(ordered), pass_at_k(ordered), len(done), dict(skipped),
-                           len(tasks), suite, dict(getattr(sandbox, "nodes", {})),
-                           len(changed), unrepaired, jail_of(sandbox))
+                           suite, len(changed), unrepaired, suite_tasks=len(tasks),
+                           nodes=dict(getattr(sandbox, "nodes", {})), jail=jail_of(sandbox))
 
 
 def augment_command(space: Workspace) -> str:

@@ -12,18 +12,18 @@ from typing import Any
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically
-from evalplus_ng.oracle import audit
+from evalplus_ng.oracle import defects
 from evalplus_ng.pipeline.augment import table
-from evalplus_ng.pipeline.augment_programs import AUGMENTED
-from evalplus_ng.pipeline.augment_programs import STATS_KIND as PROGRAM_STATS_KIND
 from evalplus_ng.pipeline.context import DEFAULT_OUT
 from evalplus_ng.pipeline.evaluate import is_results_name, results_label
-from evalplus_ng.pipeline.mini_programs import MINI_ARTIFACT, MINI_STATS
+from evalplus_ng.pipeline.programs.augment import AUGMENTED
+from evalplus_ng.pipeline.programs.augment import STATS_KIND as PROGRAM_STATS_KIND
+from evalplus_ng.pipeline.programs.minimize import MINI_ARTIFACT, MINI_STATS
 from evalplus_ng.report import page, render
 from evalplus_ng.report.board import Board, SuiteFacts, board, dataset_of
 from evalplus_ng.report.matrix import Failure, first_failures
 from evalplus_ng.report.models import ModelInfo, ModelsFormatError, model_infos
-from evalplus_ng.report.programs import (
+from evalplus_ng.report.program_results import (
     is_program_results,
     judged_programs,
     program_dataset,
@@ -112,7 +112,8 @@ def _stats_tasks(stats: dict[str, Any]) -> list[dict[str, Any]]:
 
 def suite_dataset(artifacts: Path) -> str | None:
     """The dataset whose suite ``artifacts`` holds, as its ``stats.json`` records it
-    (program tasks: as their ids name it, :func:`~evalplus_ng.report.programs.program_dataset`)."""
+    (program tasks: as their ids name it,
+    :func:`~evalplus_ng.report.program_results.program_dataset`)."""
     stats = _json_file(artifacts / "stats.json")
     if isinstance(stats, dict) and _program_stats(stats):
         ids = [str(t.get("task_id")) for t in _stats_tasks(stats)]
@@ -171,7 +172,7 @@ def suite_facts(artifacts: Path, datasets: Collection[str] = ()) -> SuiteFacts:
         records = [f for f in findings if isinstance(f, dict)]
         audit_counts = dict(Counter(str(f.get("status")) for f in records))
         defective = tuple(sorted({str(f.get("task_id")) for f in records
-                                  if f.get("status") == audit.CONFIRMED}, key=audit.task_order))
+                                  if f.get("status") == defects.CONFIRMED}, key=defects.task_order))
     return SuiteFacts(str(artifacts), plus, stress, edge, profile, tests, audit_counts,
                       defective or (), tuple(notes), tuple(lines))
 

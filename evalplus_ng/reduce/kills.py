@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from evalplus_ng.evaluation.evaluate import EvalConfig, _parts
+from evalplus_ng.jobs import one_input
 from evalplus_ng.oracle.groundtruth import GroundTruth
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import Job, JobResult, Status, Task
@@ -108,21 +109,12 @@ def kill_rows(task: Task, truth: GroundTruth, codes: Sequence[str], executor: Ex
     for row, code in zip(rows, codes, strict=True):
         for part, position in row.timeouts:
             confirm.append((row, part, position))
-            confirm_jobs.append(_single(templates[part], code, position))
+            confirm_jobs.append(one_input(templates[part], code, position))
     for (row, part, position), result in zip(confirm, executor.map(confirm_jobs), strict=True):
         if not result.all_passed:
             row.killers.add(ids[part][position])
     return [KillRow(frozenset(row.killers), frozenset(row.unknown - row.killers))
             for row in rows]
-
-
-def _single(template: Job, code: str, position: int) -> Job:
-    """``template`` reduced to its input at ``position``, for ``code``."""
-    expected = template.expected
-    return replace(template, code=code, inputs=[template.inputs[position]],
-                   time_limits=[template.time_limits[position]],
-                   expected=None if expected is None else [expected[position]],
-                   max_timeouts=None, max_failures=None)
 
 
 def fails_any(task: Task, truth: GroundTruth, code: str, tests: Sequence[int],

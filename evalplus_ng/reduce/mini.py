@@ -1,6 +1,6 @@
 """HumanEval+-MINI's engine: gather each task's requirements, set-cover them per profile,
 judge the reduced suites and render the report (``reduce`` itself, which reads the suite
-and writes the MINI, is :mod:`evalplus_ng.pipeline.reduce`).
+and writes the MINI, is :mod:`evalplus_ng.pipeline.minimize`).
 
 Each requirement is cached per task under ``DIR/reduction/``, keyed by everything it
 depends on, so a second run (another profile, the report) costs only the set cover.

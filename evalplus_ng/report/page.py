@@ -14,7 +14,7 @@ import html
 import re
 from collections.abc import Mapping
 
-from evalplus_ng.oracle.audit import task_order
+from evalplus_ng.oracle.defects import task_order
 from evalplus_ng.report import plots
 from evalplus_ng.report.board import Benchmark, Board
 from evalplus_ng.report.matrix import Cell, Failure

@@ -11,7 +11,7 @@ failing base count in the base pass rate and nowhere else. A kill is split by wh
 rests on (:mod:`evalplus_ng.evaluation.edges`): an input like the base tests, or edge classes the
 prompt does not mention.
 
-Results files of program tasks (:mod:`evalplus_ng.report.programs`) fill the same records:
+Results files of program tasks (:mod:`evalplus_ng.report.program_results`) fill the same records:
 their suites are the columns (``base`` the public tests, ``original``, ``plus``,
 ``stress``, ``full``), a kill passes the public tests and fails the hidden ones, split by
 what failed it (:data:`PROGRAM_KILL_KINDS`: correctness apart from timeouts) and by the
@@ -32,7 +32,7 @@ from evalplus_ng.evaluation.evaluate import (
     Completeness,
     completeness,
 )
-from evalplus_ng.evaluation.programs import (
+from evalplus_ng.evaluation.program_verdicts import (
     CORRECTNESS,
     FULL,
     ORIGINAL,
@@ -40,7 +40,7 @@ from evalplus_ng.evaluation.programs import (
     TIERS,
     RunStatus,
 )
-from evalplus_ng.oracle.audit import task_order
+from evalplus_ng.oracle.defects import task_order
 from evalplus_ng.types import TaskId
 
 #: The failure kind of a kill whose results file does not record one (EvalPlus's files,
@@ -54,7 +54,8 @@ KILL_BASES = (LIKE_BASE, EDGE, UNRECORDED)
 #: EvalPlus results file are judged on base and plus tests, as ``plus`` is.
 PLUS_KINDS = ("plus", "file")
 #: What failed a kill of program tasks: correctness (its first such run's status), then
-#: efficiency (only timeouts failed it; :func:`~evalplus_ng.evaluation.programs.failure_status`).
+#: efficiency (only timeouts failed it;
+#: :func:`~evalplus_ng.evaluation.program_verdicts.failure_status`).
 PROGRAM_KILL_KINDS = (*(status.value for status in CORRECTNESS), RunStatus.TIMEOUT.value)
 #: What a kill of program tasks rests on: the tier of its first failing test
 #: (:data:`UNRECORDED` where the results file does not say, in the ``full`` suite).

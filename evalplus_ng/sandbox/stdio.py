@@ -29,7 +29,7 @@ wall-clock time: the supervisor enforces a limit in CPU time where the machine i
 (a late reply within its CPU time gets more wall time, up to a cap), and CPU time moves
 far less with load (the same slow CodeContests inputs, run 6 times beside two busy
 loops: wall time up to 3.4 times its fastest, CPU time up to 1.5), so the limits
-calibrated from it (:mod:`evalplus_ng.oracle.programlimits`) change less from run to run.
+calibrated from it (:mod:`evalplus_ng.oracle.programs.timelimits`) change less from run to run.
 
 Threads cannot be made in the sandbox (``RLIMIT_NPROC``). A program starting one (the
 contest idiom: ``threading.stack_size(10**8)`` then a thread running ``main`` for a

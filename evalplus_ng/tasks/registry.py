@@ -9,6 +9,7 @@ from pathlib import Path
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Task
 from evalplus_ng.tasks import humaneval, mbpp, tasksfile
+from evalplus_ng.tasks.programfile import is_program_file
 from evalplus_ng.tasks.spec import (
     BUILT_IN,
     DEFAULT_DATA,
@@ -38,6 +39,13 @@ register("tasks")(tasksfile.load_tasks_file)
 def known() -> list[str]:
     """The built-in datasets' names."""
     return sorted(BUILT_IN)
+
+
+def program_file(name: str, dataset_file: Path | None = None) -> Path | None:
+    """The tasks file of programs (stdin/stdout) that ``--dataset-file`` (or ``--dataset``)
+    names, if it is one: where every command decides which kind of task it runs."""
+    path = dataset_file or (Path(name) if name.endswith(TASKS_FILE_SUFFIXES) else None)
+    return path if path is not None and is_program_file(path) else None
 
 
 def resolve(name: str, data: Path | None = None, dataset_file: Path | None = None) -> Dataset:

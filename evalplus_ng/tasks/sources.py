@@ -139,7 +139,7 @@ def _argument(node: ast.expr, namespace: dict[str, Any]) -> Any:
         return eval(compile(ast.Expression(node), "<assert>", "eval"), namespace)
 
 
-#: Categories of reference-solution defects (see :mod:`evalplus_ng.oracle.audit`).
+#: Categories of reference-solution defects (see :mod:`evalplus_ng.oracle.defects`).
 CATEGORIES = ("bad-logic", "edge-case", "performance", "docstring-mismatch")
 
 

@@ -1,12 +1,12 @@
 """``evaluate`` for program tasks: judge a samples file of programs against a tasks file of
-stdin/stdout tasks (:mod:`evalplus_ng.tasks.programs`) and write the results beside it."""
+stdin/stdout tasks (:mod:`evalplus_ng.tasks.programfile`) and write the results beside it."""
 
 from __future__ import annotations
 
 import hashlib
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,7 @@ from typing import Any
 from evalplus_ng.backend.executors import LOCAL, Backend, jail_of
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.evaluate import Completeness
-from evalplus_ng.evaluation.programs import (
+from evalplus_ng.evaluation.program_verdicts import (
     BASE,
     FULL,
     ORIGINAL,
@@ -31,6 +31,7 @@ from evalplus_ng.files import write_json
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.pipeline.evaluate import (
     CHECKPOINT_SECONDS,
+    Judged,
     results_path,
     resumed,
     skipped_warning,
@@ -38,7 +39,7 @@ from evalplus_ng.pipeline.evaluate import (
 from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask, Verdict
 from evalplus_ng.sandbox import Limits
 from evalplus_ng.seal import sealed, user_secret
-from evalplus_ng.tasks.programs import load_program_tasks, read_program_samples_of
+from evalplus_ng.tasks.programfile import load_program_tasks, read_program_samples_of
 from evalplus_ng.tasks.sources import user_cache_dir
 
 #: What each suite judges on, for the line that says so.
@@ -82,20 +83,12 @@ class ProgramRequest:
 
 
 @dataclass(frozen=True)
-class ProgramSummary:
+class ProgramSummary(Judged[ProgramResult]):
     """What ``evaluate`` of program tasks did."""
 
-    results_path: Path
-    results: tuple[ProgramResult, ...]
-    pass_at_k: dict[str, dict[int, float]]
-    tasks: int
     suite: str = FULL
-    #: With the Ray backend: sandbox jobs run per node (by Ray node id).
-    nodes: Mapping[str, int] = field(default_factory=dict)
     #: Samples whose verdicts ``--resume`` reused.
     reused: int = 0
-    #: Which jail ran the programs (:func:`~evalplus_ng.backend.executors.jail_of`).
-    jail: str = ""
 
     def count(self, column: str, verdict: Verdict) -> int:
         """How many samples have ``verdict`` in ``column`` ("base", or the suite's)."""
@@ -103,31 +96,23 @@ class ProgramSummary:
 
     def failures(self, column: str) -> dict[str, Any]:
         """The samples failing ``column`` ("base", or the suite's), correctness apart from
-        timeouts (:func:`~evalplus_ng.evaluation.programs.failure_counts`)."""
+        timeouts (:func:`~evalplus_ng.evaluation.program_verdicts.failure_counts`)."""
         return failure_counts(self.results, column)
 
     def checker_errors(self) -> dict[str, int]:
         """Per task, the samples that failed on its checker breaking
-        (:attr:`~evalplus_ng.evaluation.programs.RunStatus.CHECKER_ERROR`: the checker's
+        (:attr:`~evalplus_ng.evaluation.program_verdicts.RunStatus.CHECKER_ERROR`: the checker's
         fault, not theirs), by task id in file order; empty where no checker broke."""
         counts = Counter(result.task_id for result in self.results
                          if any(run.status is RunStatus.CHECKER_ERROR for run in result.tests))
         return dict(counts)
-
-    def coverage(self) -> str:
-        """"N of M tasks, n samples (k per task)": what the pass@k figures are over."""
-        per_task = Counter(result.task_id for result in self.results)
-        low, high = min(per_task.values(), default=0), max(per_task.values(), default=0)
-        each = f"{low}" if low == high else f"{low} to {high}"
-        return (f"{len(per_task)} of {self.tasks} tasks, {len(self.results)} samples "
-                f"({each} per task)")
 
 
 def result_entry(result: ProgramResult, suite: str = FULL) -> dict[str, Any]:
     """One sample's entry in the results file: ``base_status``, and the suite's verdict
     named after it (``full_status``, ``plus_status``, ...) unless the suite is base;
     ``first_failure``, the first run that did not pass (its test's place, its status and
-    the tier of its test, :data:`~evalplus_ng.evaluation.programs.TIERS`: what ``report``
+    the tier of its test, :data:`~evalplus_ng.evaluation.program_verdicts.TIERS`: what ``report``
     counts a failure under), and every run."""
     failure = result.first_failure
     return {
@@ -153,7 +138,7 @@ def results_document(results: tuple[ProgramResult, ...], identity: dict[str, Any
     """The results file: what judged them (``evalplus_ng``), each sample's entry by task,
     in samples-file order (EvalPlus's layout, the suite's verdict named after it), and
     ``failures``: per column (``base``, the suite's) the samples failing it, correctness
-    apart from timeouts (:func:`~evalplus_ng.evaluation.programs.failure_counts`)."""
+    apart from timeouts (:func:`~evalplus_ng.evaluation.program_verdicts.failure_counts`)."""
     by_task: dict[str, list[dict[str, Any]]] = {}
     for result in results:
         by_task.setdefault(result.task_id, []).append(result_entry(result, suite))
@@ -249,5 +234,5 @@ def run_evaluate_programs(request: ProgramRequest, progress: Progress | None = N
             save(complete=finished)
         nodes = dict(getattr(sandbox, "nodes", {}))
     ordered = tuple(results[position] for position in sorted(results))
-    return ProgramSummary(out, ordered, program_pass_at_k(ordered, suite=suite), len(tasks),
-                          suite, nodes, len(done), jail_of(sandbox))
+    return ProgramSummary(out, ordered, program_pass_at_k(ordered, suite=suite), suite,
+                          len(done), suite_tasks=len(tasks), nodes=nodes, jail=jail_of(sandbox))

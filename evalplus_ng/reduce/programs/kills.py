@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from evalplus_ng.jobs import program_job
+from evalplus_ng.jobs import one_input, program_job
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import Job, JobResult, ProgramTask, Status
 from evalplus_ng.reduce.kills import KillRow
@@ -123,15 +123,6 @@ def screen(task: ProgramTask, slips: Sequence[Slip], public: Sequence[int],
     return kept[:wanted], ran
 
 
-def _single(template: Job, code: str, position: int) -> Job:
-    """``template`` reduced to its input at ``position``, for ``code``."""
-    expected = template.expected
-    return replace(template, code=code, inputs=[template.inputs[position]],
-                   time_limits=[template.time_limits[position]],
-                   expected=None if expected is None else [expected[position]],
-                   max_timeouts=None, max_failures=None)
-
-
 def kill_rows(task: ProgramTask, codes: Sequence[str], tiers: Sequence[Sequence[int]],
               seconds: Mapping[int, float], executor: Executor) -> list[KillRow]:
     """One row per program of ``codes``: the tests of ``tiers`` (each a list of places in
@@ -160,7 +151,7 @@ def kill_rows(task: ProgramTask, codes: Sequence[str], tiers: Sequence[Sequence[
                     killers[row].add(tier[position])
             unknown[row].update(tier[len(result.outcomes):])
     # A timeout kills only when a second run on that test fails too.
-    confirm = [_single(templates[number], codes[row], position)
+    confirm = [one_input(templates[number], codes[row], position)
                for row, number, position in timeouts]
     for (row, number, position), result in zip(timeouts, executor.map(confirm), strict=True):
         if not result.all_passed:

@@ -4,7 +4,7 @@ tier each goes to, and what was dropped and why; and whether a task's checker pr
 can be trusted (:func:`checker_refusal`).
 
 Pure functions on the candidates and the sandbox's outcomes; the pipeline plans, runs the
-jobs and writes (:mod:`evalplus_ng.pipeline.augment_programs`).
+jobs and writes (:mod:`evalplus_ng.pipeline.programs.augment`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from evalplus_ng.checker import Said, message, said
-from evalplus_ng.generate.programgen import LARGE, ProgramInput
+from evalplus_ng.generate.programs.planner import LARGE, ProgramInput
 from evalplus_ng.records import (
     PLUS_ORIGIN,
     STRESS_ORIGIN,
@@ -50,10 +50,11 @@ class Stressed(enum.Enum):
     run to the next (on CodeContests, 349 of 41,000 tests between two runs of the same
     seed), and the same seed must give the same suite. A plus test the reference is slow
     on is safe anyway: its time limit is calibrated from the reference's own slowest run
-    (:mod:`evalplus_ng.oracle.programlimits`), and the statement's constraints ask for
+    (:mod:`evalplus_ng.oracle.programs.timelimits`), and the statement's constraints ask for
     that speed."""
 
-    LARGE = "large"  #: the generator made it large (:data:`~evalplus_ng.generate.programgen.LARGE`)
+    #: the generator made it large (:data:`~evalplus_ng.generate.programs.planner.LARGE`)
+    LARGE = "large"
 
 
 def drop_reason(outcome: Outcome) -> Drop | None:

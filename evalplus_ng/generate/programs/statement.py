@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from evalplus_ng.generate.formula import Formula
+from evalplus_ng.generate.programs.formula import Formula
 
 Number = int | float
 

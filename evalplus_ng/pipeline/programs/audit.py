@@ -3,7 +3,7 @@ new tests, and ``augment``'s refuted plans; ``audit.json`` and ``audit.md``; wit
 (``augment --samples``), the disputed tests held out of the suite.
 
 Orchestration only (it reads files and runs the sandbox); the rules are
-:mod:`evalplus_ng.oracle.programaudit`. Two passes over the sandbox: each distinct sample
+:mod:`evalplus_ng.oracle.programs.defects`. Two passes over the sandbox: each distinct sample
 program runs its task's public tests (stopping at the first failure: a sample that fails
 them does not vote), then each one that passed runs all of its task's new tests (plus and
 stress) in one job, judged against the suite's outputs by the task's equality, the job
@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend
-from evalplus_ng.evaluation.programs import ProgramConfig
+from evalplus_ng.evaluation.program_verdicts import ProgramConfig
 from evalplus_ng.files import read_json_table, write_atomically, write_json
 from evalplus_ng.jobs import program_job
-from evalplus_ng.oracle.programaudit import (
+from evalplus_ng.oracle.programs.defects import (
     ProgramAuditConfig,
     ProgramFinding,
     ProgramSample,
@@ -42,13 +42,14 @@ from evalplus_ng.oracle.programaudit import (
     review,
     split_held,
 )
+from evalplus_ng.pipeline.audit import count_held
 from evalplus_ng.pipeline.augment import digest
 from evalplus_ng.pipeline.checkpoints import resume
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import Job, JobResult, Outcome, ProgramTask, ProgramTest, Status
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.programs import (
+from evalplus_ng.tasks.programfile import (
     load_program_records,
     load_program_tasks,
     read_program_samples,
@@ -353,11 +354,7 @@ def hold_out(suite: Path, held: dict[TaskId, frozenset[tuple[str, str]]]) -> dic
         write_program_file(out, held_path(suite))
     else:
         held_path(suite).unlink(missing_ok=True)
-    stats_path = suite.parent / "stats.json"
-    if stats_path.is_file():
-        stats = json.loads(stats_path.read_text(encoding="utf-8"))
-        stats["held_by_audit"] = {"tests": sum(counts.values()), "tasks": counts}
-        write_json(stats_path, stats)
+    count_held(suite.parent, "tests", counts)
     return counts
 
 

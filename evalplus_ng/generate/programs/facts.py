@@ -40,8 +40,8 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
-from evalplus_ng.generate.formula import Formula
-from evalplus_ng.generate.inputgrammar import (
+from evalplus_ng.generate.programs.formula import Formula
+from evalplus_ng.generate.programs.grammar import (
     FLOAT,
     INT,
     WORD,

@@ -2,8 +2,8 @@
 passes) and the inputs made from it.
 
 The plan (:func:`plan_for`) is the grammar inferred from the task's public inputs
-(:mod:`~evalplus_ng.generate.infergrammar`), the facts that hold on all of them
-(:mod:`~evalplus_ng.generate.inputfacts`), and the other grammars that read the examples
+(:mod:`~evalplus_ng.generate.programs.infergrammar`), the facts that hold on all of them
+(:mod:`~evalplus_ng.generate.programs.facts`), and the other grammars that read the examples
 as well (the examples cannot tell them apart): an input is valid (:meth:`InputPlan.
 violation`) when the grammar and every such alternative read it and it keeps every fact.
 So where the examples leave a reading open, a new input is one every reading admits.
@@ -18,7 +18,7 @@ kept only if the plan admits it. Values are drawn with structure random draws ra
 have: a number equal to, next to, half of or a divisor of one read before it (``k``
 dividing ``n``); words that repeat a block, read the same backwards, or begin and end
 alike; where the statement speaks of points, points on a few lines or on a grid and
-circles that touch (:mod:`~evalplus_ng.generate.pointgen`).
+circles that touch (:mod:`~evalplus_ng.generate.programs.points`).
 Pure and deterministic: a task and a ``random.Random`` in, texts out.
 """
 
@@ -34,8 +34,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from evalplus_ng.generate.infergrammar import CANDIDATES, MORE_CANDIDATES, Inferred, infer_all
-from evalplus_ng.generate.inputfacts import (
+from evalplus_ng.generate.programs.facts import (
     BlockFact,
     Facts,
     Range,
@@ -66,7 +65,7 @@ from evalplus_ng.generate.inputfacts import (
     rising,
     spread,
 )
-from evalplus_ng.generate.inputgrammar import (
+from evalplus_ng.generate.programs.grammar import (
     FLOAT,
     INT,
     WORD,
@@ -84,7 +83,14 @@ from evalplus_ng.generate.inputgrammar import (
     render,
     size,
 )
-from evalplus_ng.generate.inputstated import (
+from evalplus_ng.generate.programs.infergrammar import (
+    CANDIDATES,
+    MORE_CANDIDATES,
+    Inferred,
+    infer_all,
+)
+from evalplus_ng.generate.programs.points import shaped_points, touching_circles
+from evalplus_ng.generate.programs.stated import (
     REPEATS_ALLOWED,
     SHAPES,
     align,
@@ -102,8 +108,7 @@ from evalplus_ng.generate.inputstated import (
     unsaid,
     worded,
 )
-from evalplus_ng.generate.pointgen import shaped_points, touching_circles
-from evalplus_ng.generate.statement import (
+from evalplus_ng.generate.programs.statement import (
     CONNECTED,
     DISTINCT,
     MAX_DEGREE,
@@ -119,7 +124,7 @@ from evalplus_ng.generate.statement import (
     restore_powers,
     stated_input,
 )
-from evalplus_ng.generate.statement import (
+from evalplus_ng.generate.programs.statement import (
     TREE as STATED_TREE,
 )
 from evalplus_ng.records import ProgramTask
@@ -170,7 +175,7 @@ NARROW_WIDTHS = (1, 2, 3, 5, 10)
 #: How many letters of its alphabet a narrow input's words are drawn from.
 FEW_LETTERS = (2, 3)
 #: Chance a random or medium input that is not narrow draws its points *shaped*
-#: (:mod:`~evalplus_ng.generate.pointgen`): on a few lines, on a grid, circles touching,
+#: (:mod:`~evalplus_ng.generate.programs.points`): on a few lines, on a grid, circles touching,
 #: with coordinates anywhere in their ranges (three collinear points among many, points
 #: sharing an ``x``: what ``961_d``'s, ``617_d``'s and ``165_a``'s hidden tests had).
 SHAPED = 0.3
@@ -291,7 +296,7 @@ CONNECTED_SAID = re.compile(
     r"\bconnect(?:s|ed)?\s+(?:all|every|any)\b", re.IGNORECASE)
 #: A guarantee capping a sum over the whole input of one number or one string's length
 #: ("the sum of n over all test cases does not exceed 1000", "the total length of strings
-#: s doesn't exceed 400"): kept as :attr:`~evalplus_ng.generate.inputfacts.Facts.totals`
+#: s doesn't exceed 400"): kept as :attr:`~evalplus_ng.generate.programs.facts.Facts.totals`
 #: where the limit is small enough for a drawn input to pass it (:data:`SUM_FLOOR`).
 TOTALS = re.compile(r"\b(?:sum|total)\s+(?:of\s+)?(?:all\s+)?(?:the\s+)?(?:(?P<length>lengths?)"
                     r"\s+of\s+(?:all\s+)?(?:the\s+)?(?:strings?\s+|words?\s+)?|values\s+of\s+)?"
@@ -303,13 +308,13 @@ DIE_ROLLS = re.compile(r"\bdie\s+rolls?\b|\bdice\b|\brolls?\s+(?:of\s+)?(?:a|the
                        re.IGNORECASE)
 #: A guarantee that pointers or edges never come back ("there will be no managerial
 #: cycles", "no circular dependencies"): covered where the plan keeps a block's numbers
-#: parent pointers (:func:`~evalplus_ng.generate.inputfacts.parent_pointers`).
+#: parent pointers (:func:`~evalplus_ng.generate.programs.facts.parent_pointers`).
 NO_CYCLES = re.compile(r"\bno\s+(?:[\w-]+\s+)?(?:cycles|circular)\b|\bacyclic\b|\b(?:do|does|will)"
                        r"\s+not\s+(?:form|contain|have)\s+(?:any\s+)?(?:[\w-]+\s+)?cycl",
                        re.IGNORECASE)
 #: A guarantee that one vertex reaches another ("it is possible to move the token from
 #: vertex 1 to vertex n", "there is a path from city 1 to city n"): covered where the
-#: plan keeps a block's edges joining the two (:func:`~evalplus_ng.generate.inputfacts.joining`;
+#: plan keeps a block's edges joining the two (:func:`~evalplus_ng.generate.programs.facts.joining`;
 #: as undirected edges, which a guarantee of a directed path keeps too only where the
 #: statement's moves go either way: the plan never draws a path one way only).
 REACHES = re.compile(r"\bfrom\s+(?:the\s+)?(?:vertex|node|city|town)\s+1\s+to\s+(?:the\s+)?"
@@ -317,7 +322,7 @@ REACHES = re.compile(r"\bfrom\s+(?:the\s+)?(?:vertex|node|city|town)\s+1\s+to\s+
 #: A guarantee that vertex 1 reaches every other ("there is a path from the capital to all
 #: cities", where the statement says the capital is city 1): covered where the plan keeps
 #: a block's pairs, as directed edges, reaching every vertex from vertex 1
-#: (:func:`~evalplus_ng.generate.inputfacts.reaching`), which it does only where the edges
+#: (:func:`~evalplus_ng.generate.programs.facts.reaching`), which it does only where the edges
 #: are one-way (:data:`ONE_WAY`; of two-way roads the guarantee says "connected").
 REACHES_ALL = re.compile(r"\bpath\s+from\s+(?:the\s+)?(?:capital|(?:vertex|node|city|town)\s+1)"
                          r"\s+to\s+(?:all|every|each|any)\b|\b(?:all|every|each)\s+(?:\w+\s+){0,2}"
@@ -334,7 +339,7 @@ CAPITAL_ONE = re.compile(r"\b(?:city|vertex|node|town)\s+(?:numbered\s+|number\s
 ONE_WAY = re.compile(r"\bone-way\b|\bdirected\b|\bdepends?\s+on\b|\bdependenc(?:y|ies)\b",
                      re.IGNORECASE)
 #: A statement giving lines by their coefficients ("the line a_i x + b_i y + c_i = 0"):
-#: a block of three integers is lines (:func:`~evalplus_ng.generate.inputfacts.planar`).
+#: a block of three integers is lines (:func:`~evalplus_ng.generate.programs.facts.planar`).
 LINE_EQUATION = re.compile(r"x\s*\+\s*\S*\s*y\s*\+\s*\S+\s*=\s*0")
 #: A guarantee that points are on no line ("neither your home nor the university lie on
 #: the road"): covered where the plan keeps the points off the lines.
@@ -352,7 +357,7 @@ CLAUSES = re.compile(r",\s+(?!\d)|;\s*")
 CONTINUED = re.compile(r"(in addition|additionally|also|moreover|furthermore)\b", re.IGNORECASE)
 #: A sentence saying a block's rows come in an order ("the lines are given in the order of
 #: strictly increasing xi"): covered where the plan keeps the rows so (:data:`RISING`,
-#: :func:`~evalplus_ng.generate.inputfacts.rising`), else drawn rows would break it as
+#: :func:`~evalplus_ng.generate.programs.facts.rising`), else drawn rows would break it as
 #: often as not.
 ROWS_ORDERED = re.compile(r"\b(?:lines|rows|points|pairs)\b[^.]*\b(?:given|listed|sorted)\b"
                           r"[^.]*\b(?:order|increasing|decreasing|ascending|descending)\b",

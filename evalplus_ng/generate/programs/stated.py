@@ -1,6 +1,6 @@
 """A grammar's variables named by the statement, and the bounds the statement gives them.
 
-The statement describes the input line by line (:mod:`~evalplus_ng.generate.statement`:
+The statement describes the input line by line (:mod:`~evalplus_ng.generate.programs.statement`:
 "the first line contains n and m", "each of the next m lines contains u and v", "the
 second line contains n integers a_i"). :func:`align` walks the grammar's lines and the
 described lines together while they agree (the same number of fields; a run whose length
@@ -25,9 +25,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
 
-from evalplus_ng.generate.formula import Formula
-from evalplus_ng.generate.infergrammar import Inferred
-from evalplus_ng.generate.inputfacts import (
+from evalplus_ng.generate.programs.facts import (
     Facts,
     Range,
     Relation,
@@ -37,8 +35,10 @@ from evalplus_ng.generate.inputfacts import (
     count_names,
     length_name,
 )
-from evalplus_ng.generate.inputgrammar import INT, WORD, Count, Field, Item, Line, Repeat, Seq
-from evalplus_ng.generate.statement import (
+from evalplus_ng.generate.programs.formula import Formula
+from evalplus_ng.generate.programs.grammar import INT, WORD, Count, Field, Item, Line, Repeat, Seq
+from evalplus_ng.generate.programs.infergrammar import Inferred
+from evalplus_ng.generate.programs.statement import (
     ITEM_SUM,
     NOT_EQUAL,
     SOME,
@@ -285,7 +285,7 @@ def ref_sides(alignment: Alignment, stated: Stated) -> list[Side]:
     """The statement's bounds by another named variable that no relation says (a side
     ``scale * other + offset`` but for :func:`stated_relations`' ``≤ other``, ``≤ other -
     1``, ``≥ other``, ``≥ other + 1``: ``n - 1 ≤ m``, ``k ≤ n - 2``, ``a_i ≤ 2n``), as
-    sides (:class:`~evalplus_ng.generate.inputfacts.Side`)."""
+    sides (:class:`~evalplus_ng.generate.programs.facts.Side`)."""
     var_of = {name: var for var, name in alignment.names.items()}
     out: list[Side] = []
     for var, name in sorted(alignment.names.items()):

@@ -2,9 +2,9 @@
 to the few tests that keep their power, in ``ProgramsMini.jsonl.gz``.
 
 Orchestration only (it opens files and starts the sandbox); the requirements are
-:mod:`evalplus_ng.reduce.program_cover` (the reference's lines and branch arcs per test,
-in a process of its own), :mod:`evalplus_ng.reduce.program_kills` (a seeded sample of the
-reference's slips, killed in the sandbox) and the cover :mod:`evalplus_ng.reduce.program_mini`.
+:mod:`evalplus_ng.reduce.programs.cover` (the reference's lines and branch arcs per test,
+in a process of its own), :mod:`evalplus_ng.reduce.programs.kills` (a seeded sample of the
+reference's slips, killed in the sandbox) and the cover :mod:`evalplus_ng.reduce.programs.mini`.
 
 For each task of ``ProgramsPlus.jsonl.gz``: the reference is timed on the public, plus
 and stress tests in the sandbox (a test it does not pass is no candidate); it runs each
@@ -34,16 +34,19 @@ from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically, write_json
 from evalplus_ng.pipeline.augment import digest
-from evalplus_ng.pipeline.augment_programs import ARTIFACT
-from evalplus_ng.pipeline.checkpoints import resume
+from evalplus_ng.pipeline.checkpoints import resume_tasks
 from evalplus_ng.pipeline.context import Progress
+from evalplus_ng.pipeline.programs.augment import ARTIFACT
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import PLUS_ORIGIN, STRESS_ORIGIN, ProgramTask
-from evalplus_ng.reduce import program_cover, program_kills, program_mini, slips
+from evalplus_ng.reduce import slips
 from evalplus_ng.reduce.found import rows_from_wire, rows_to_wire
 from evalplus_ng.reduce.kills import KillRow
-from evalplus_ng.reduce.program_cover import CoverGoal, program_coverage
-from evalplus_ng.reduce.program_kills import (
+from evalplus_ng.reduce.programs import cover as program_cover
+from evalplus_ng.reduce.programs import kills as program_kills
+from evalplus_ng.reduce.programs import mini as program_mini
+from evalplus_ng.reduce.programs.cover import CoverGoal, program_coverage
+from evalplus_ng.reduce.programs.kills import (
     MUTANTS,
     SCREENED,
     kill_rows,
@@ -51,9 +54,9 @@ from evalplus_ng.reduce.program_kills import (
     screen,
     slip_order,
 )
-from evalplus_ng.reduce.program_mini import reduce_tier, requirements
+from evalplus_ng.reduce.programs.mini import reduce_tier, requirements
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.programs import load_program_records, write_program_file
+from evalplus_ng.tasks.programfile import load_program_records, write_program_file
 from evalplus_ng.tasks.spec import file_stem
 
 #: The MINI tasks file, and its stats.
@@ -95,7 +98,7 @@ class Measured:
     rows: tuple[KillRow, ...] = ()
     #: The reference's slips: every one, those screened on the public tests, and the
     #: sampled ones' places in the task's seeded order
-    #: (:func:`~evalplus_ng.reduce.program_kills.slip_order`).
+    #: (:func:`~evalplus_ng.reduce.programs.kills.slip_order`).
     slips: int = 0
     screened: int = 0
     sample: tuple[int, ...] = ()
@@ -296,12 +299,10 @@ def run_mini_programs(records: Sequence[tuple[ProgramTask, dict[str, Any]]],
     began = time.perf_counter()
     code = code_digest()
     keys = {task.task_id: fingerprint(config, task, code) for task, _record in records}
-    done, todo = resume(
-        [task for task, _record in records], lambda task: task.task_id,
-        lambda task: load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id]))
+    done, todo = resume_tasks(
+        records, lambda task: load_checkpoint(checkpoint_path(out, task.task_id),
+                                              keys[task.task_id]), progress)
     resumed = len(done)
-    if progress is not None:
-        progress(len(done), len(records))
     nodes: dict[str, int] = {}
     if todo:
         context: contextlib.AbstractContextManager[Executor] = (

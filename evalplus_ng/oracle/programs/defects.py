@@ -4,7 +4,7 @@ may be wrong.
 ``augment`` trusts the reference's stdout on every new input (tests of origin ``plus``
 and ``stress``). A reference can be wrong on inputs its dataset's tests never tried, and an
 inferred input plan can admit inputs the statement forbids; either makes a new test kill
-right programs. Two signals, as for functions (:mod:`evalplus_ng.oracle.audit`):
+right programs. Two signals, as for functions (:mod:`evalplus_ng.oracle.defects`):
 
 * ``samples`` (the jury, :mod:`evalplus_ng.oracle.jury`'s rule): samples that pass their
   task's public tests run on its new tests; on a test where samples of at least two
@@ -19,7 +19,7 @@ right programs. Two signals, as for functions (:mod:`evalplus_ng.oracle.audit`):
 * ``raises``: ``augment`` found the reference raising on an input its plan admits and kept
   no new test of that task (``refuted`` in its ``stats.json``): reported here too.
 
-Pure functions on plain data; :mod:`evalplus_ng.pipeline.audit_programs` runs the samples.
+Pure functions on plain data; :mod:`evalplus_ng.pipeline.programs.audit` runs the samples.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from evalplus_ng.oracle.audit import (
+from evalplus_ng.oracle.defects import (
     DISMISSED,
     HELD_SHARE,
     JURY,

@@ -9,9 +9,9 @@ statement's few examples for its lines kept a single test, and missed held-out b
 the whole tier finds). A test's requirements are its goals:
 
 * ``("cover", goal)``: a line or branch arc of the reference the test runs
-  (:mod:`.program_cover`);
+  (:mod:`.cover`);
 * ``("mutant", i)``: the sampled slip ``i`` of the reference it kills
-  (:mod:`.program_kills`);
+  (:mod:`.kills`);
 * ``("largest",)``: in the stress tier only (the efficiency tier, whose point is its
   costly inputs), met by its test of the longest input, so that a MINI chosen for lines
   and slips keeps the tier's hardest input too.

@@ -1,8 +1,8 @@
 """The timings file of a program ``augment`` (``OUT/reference-seconds.json``): what the
 reference's time decided, per task, written by every run and replayed by ``augment
---timings FILE`` (:class:`~evalplus_ng.oracle.programs.Timings` says why).
+--timings FILE`` (:class:`~evalplus_ng.oracle.programs.answers.Timings` says why).
 
-Per task, by :func:`~evalplus_ng.oracle.programs.input_key`: each new test's input and
+Per task, by :func:`~evalplus_ng.oracle.programs.answers.input_key`: each new test's input and
 the reference's seconds on it (the run that kept it), the inputs dropped for time (over
 the budget, or not run), the seconds of inputs it answered that are no test (its plan was
 refuted: none is kept), and where limits were set, each test's slowest run (measured or
@@ -22,9 +22,9 @@ from typing import Any, TypeGuard
 
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_json
-from evalplus_ng.oracle.programlimits import LimitRule, limit_of
-from evalplus_ng.oracle.programs import TIMED_DROP_VALUES, NewTest, Timings, input_key
-from evalplus_ng.pipeline.calibrate_programs import TaskLimits
+from evalplus_ng.oracle.programs.answers import TIMED_DROP_VALUES, NewTest, Timings, input_key
+from evalplus_ng.oracle.programs.timelimits import LimitRule, limit_of
+from evalplus_ng.pipeline.programs.calibrate import TaskLimits
 
 #: The file's ``format``: 2 names each input (the first format listed seconds only).
 FORMAT = 2

@@ -2,11 +2,11 @@
 
 A search over the examples in lockstep: at each point every example is at the start of a
 line, and the next item is one that fits all of them. A block (:class:`~evalplus_ng.
-generate.inputgrammar.Repeat`) is tried first where an integer read before (plus 0, -1 or
+generate.programs.grammar.Repeat`) is tried first where an integer read before (plus 0, -1 or
 +1) counts the lines that follow in every example (the ``m`` edges, the ``n`` rows, the
 ``t`` test cases), then a line: a run of tokens as long as such a count (``n``
 integers; ``k`` and ``k`` tokens after it), or fixed fields. A grammar is kept only when
-it reads every example whole (:func:`~evalplus_ng.generate.inputgrammar.parse`).
+it reads every example whole (:func:`~evalplus_ng.generate.programs.grammar.parse`).
 
 Where the examples cannot tell a run of ``n`` tokens from a fixed line (every example has
 ``n == 2`` and two tokens there), the fixed line wins and the ambiguity is returned as a
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from evalplus_ng.generate.inputgrammar import (
+from evalplus_ng.generate.programs.grammar import (
     INT,
     Count,
     Field,

@@ -1,6 +1,6 @@
 """Per-test time limits of program tasks, from the reference's own runs on the tests.
 
-A test's limit is the functions' rule (:func:`evalplus_ng.oracle.calibrate.limit_seconds`):
+A test's limit is the functions' rule (:func:`evalplus_ng.oracle.timelimits.limit_seconds`):
 ``max(floor, factor x t)``, where ``t`` is the **slowest** of the reference's runs on that
 test (:attr:`LimitRule.runs` of them, in the sandbox; on a slow test outside its task's
 sample, an estimate: below), then **rounded up to a power of two** seconds (1, 2, 4, 8,
@@ -58,7 +58,7 @@ slow tests agreed on 79%, above).
   gives 1, as its slowest is its first: nothing.
 
 Pure functions on timings and outcomes; the pipeline runs the jobs and keeps the
-checkpoints (:mod:`evalplus_ng.pipeline.calibrate_programs`).
+checkpoints (:mod:`evalplus_ng.pipeline.programs.calibrate`).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evalplus_ng.jobs import program_job
-from evalplus_ng.oracle.calibrate import DEFAULT_FACTOR, limit_seconds
+from evalplus_ng.oracle.timelimits import DEFAULT_FACTOR, limit_seconds
 from evalplus_ng.records import Fault, Job, JobResult, ProgramTask, ProgramTest, Status
 
 #: A program test's limit is at least this many seconds (see the module's docstring).

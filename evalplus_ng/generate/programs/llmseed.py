@@ -11,7 +11,7 @@ making test inputs with a model):
   violates.
 
 A reply is only ever parsed and compiled, never run here: the programs run in the sandbox,
-in ``augment`` (:mod:`evalplus_ng.pipeline.augment_programs`). A reply without a fenced
+in ``augment`` (:mod:`evalplus_ng.pipeline.programs.augment`). A reply without a fenced
 block, or whose program does not compile, is recorded as rejected and asked again, up to
 :attr:`ProgramSeedConfig.asks` times in one run; a later run asks again for what is still
 missing. Both programs are cached per task in ``seeds/generators/<Task_Id>.json`` with
@@ -25,9 +25,7 @@ import hashlib
 import json
 import re
 import threading
-from collections import defaultdict
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,12 +33,16 @@ from typing import Any
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically
 from evalplus_ng.generate.llmseed import (
+    AskSummary,
     Endpoint,
     Messages,
     Reply,
     RequestFailed,
     RetryPolicy,
+    ask_all,
     complete_with_retries,
+    in_task_order,
+    reply_totals,
 )
 from evalplus_ng.records import ProgramTask
 from evalplus_ng.tasks.spec import file_stem
@@ -350,19 +352,9 @@ class ProgramSeedReport:
 
 
 @dataclass(frozen=True)
-class ProgramSeedSummary:
-    """The whole run: per-task reports, tasks already done, requests and tokens."""
-
-    reports: tuple[ProgramSeedReport, ...]
-    skipped: tuple[str, ...]
-    requests: int
-    attempts: int
-    prompt_tokens: int
-    completion_tokens: int
-
-    @property
-    def failed(self) -> list[ProgramSeedReport]:
-        return [report for report in self.reports if report.failures]
+class ProgramSeedSummary(AskSummary[ProgramSeedReport]):
+    """A ``seed`` run of program tasks: :class:`~evalplus_ng.generate.llmseed.AskSummary`
+    (its requests are the replies that came), and the programs that came."""
 
     @property
     def programs(self) -> int:
@@ -424,56 +416,29 @@ def run_program_seed(tasks: Sequence[ProgramTask], out: Path, endpoint: Endpoint
     answered so far are written, then it is raised. ``sleep`` waits between retries
     (default: a wait that ends early when the run stops).
     """
-    stop = threading.Event()
-    wait = sleep if sleep is not None else stop.wait
     caches = {task.task_id: read_cache(cache_path(out, task.task_id), task.task_id)
               for task in tasks}
-    work = [(task, role) for task in tasks for role in wanted(caches[task.task_id], config)]
-    pending: dict[str, int] = defaultdict(int)
-    for task, _role in work:
-        pending[task.task_id] += 1
-    got: dict[str, list[Asked]] = defaultdict(list)
-    reports: list[ProgramSeedReport] = []
-    replies: list[Reply] = []
-    done = 0
-    fatal: BaseException | None = None
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="seed") as pool:
-        futures: dict[Future[Asked], tuple[str, str]] = {
-            pool.submit(ask, endpoint, task, role, config, policy, wait, stop):
-            (task.task_id, role) for task, role in work}
-        try:
-            for future in as_completed(futures):
-                task_id, role = futures[future]
-                try:
-                    asked = future.result()
-                except BaseException as exc:  # a rejected key, or a bug: stop, keep what came
-                    if fatal is None:
-                        fatal = exc
-                        stop.set()
-                        for other in futures:
-                            other.cancel()
-                    asked = Asked(role, None, failure=f"{role} request: stopped")
-                got[task_id].append(asked)
-                replies += asked.replies
-                done += 1
-                pending[task_id] -= 1
-                if pending[task_id] == 0:
-                    reports.append(_finish(out, caches[task_id], config.model, got[task_id]))
-                if progress is not None:
-                    progress(done, len(work))
-        except BaseException:
-            stop.set()
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-    if fatal is not None:
-        raise fatal
-    order = {task.task_id: position for position, task in enumerate(tasks)}
+    work = [(task.task_id, (task, role)) for task in tasks
+            for role in wanted(caches[task.task_id], config)]
+
+    def asking(item: tuple[ProgramTask, str], wait: Callable[[float], object],
+               stop: threading.Event) -> Asked:
+        return ask(endpoint, item[0], item[1], config, policy, wait, stop)
+
+    def stopped(item: tuple[ProgramTask, str]) -> Asked:
+        return Asked(item[1], None, failure=f"{item[1]} request: stopped")
+
+    def finish(task_id: str, answers: list[tuple[tuple[ProgramTask, str], Asked]],
+               ) -> ProgramSeedReport:
+        return _finish(out, caches[task_id], config.model, [asked for _item, asked in answers])
+
+    reports, answers = ask_all(work, asking, stopped, finish, workers, progress, sleep)
+    replies = [reply for asked in answers for reply in asked.replies]
+    wanting = {task_id for task_id, _item in work}
     return ProgramSeedSummary(
-        reports=tuple(sorted(reports, key=lambda report: order[report.task_id])),
-        skipped=tuple(task.task_id for task in tasks if task.task_id not in pending),
-        requests=len(replies), attempts=sum(reply.attempts for reply in replies),
-        prompt_tokens=sum(reply.prompt_tokens for reply in replies),
-        completion_tokens=sum(reply.completion_tokens for reply in replies))
+        reports=in_task_order(tasks, reports),
+        skipped=tuple(task.task_id for task in tasks if task.task_id not in wanting),
+        requests=len(replies), **reply_totals(replies))
 
 
 def _finish(out: Path, cache: ProgramCache, model: str,

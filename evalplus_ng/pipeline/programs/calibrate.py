@@ -1,8 +1,8 @@
 """Time limits for the tests ``augment`` made for program tasks: the reference runs again
 on a sample of the tests whose time could decide their limit (each task's slowest), the
 others' slowest runs are estimated from the slowdown seen there, and each test gets
-:func:`~evalplus_ng.oracle.programlimits.limit_of` its slowest run (the rule and why:
-:mod:`evalplus_ng.oracle.programlimits`).
+:func:`~evalplus_ng.oracle.programs.timelimits.limit_of` its slowest run (the rule and why:
+:mod:`evalplus_ng.oracle.programs.timelimits`).
 
 Each task's limits are checkpointed in ``OUT/checkpoints/program-limits/`` under a key of
 the rule, the reference, the tests and their first times, so an interrupted run resumes
@@ -17,8 +17,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from evalplus_ng.files import write_atomically
-from evalplus_ng.oracle.programlimits import LimitRule, Timed, repeat_chunks, repeat_job, timed
-from evalplus_ng.oracle.programs import NewTest
+from evalplus_ng.oracle.programs.answers import NewTest
+from evalplus_ng.oracle.programs.timelimits import (
+    LimitRule,
+    Timed,
+    repeat_chunks,
+    repeat_job,
+    timed,
+)
 from evalplus_ng.pipeline.augment import digest
 from evalplus_ng.pipeline.checkpoints import resume
 from evalplus_ng.pipeline.context import Progress
@@ -34,7 +40,7 @@ FORMAT_VERSION = 2
 class TaskLimits:
     """One task's new tests timed: each one's limit (seconds) and slowest run (measured or
     estimated), with the counts and the slowdown of
-    :class:`~evalplus_ng.oracle.programlimits.Timed` (``repeated``: tests run again;
+    :class:`~evalplus_ng.oracle.programs.timelimits.Timed` (``repeated``: tests run again;
     ``estimated``: tests whose slowest is their first time x ``slowdown``)."""
 
     task_id: str

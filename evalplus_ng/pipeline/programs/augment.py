@@ -2,9 +2,9 @@
 -> plus and stress tests appended to the tasks file (``ProgramsPlus.jsonl.gz``).
 
 Orchestration only (it opens files and starts the sandbox); the stages are
-:mod:`evalplus_ng.generate.programgen` (the input plan and its inputs, passed in as
+:mod:`evalplus_ng.generate.programs.planner` (the input plan and its inputs, passed in as
 ``planner`` and ``generator`` so that tests can give their own) and
-:mod:`evalplus_ng.oracle.programs` (what the reference's runs make of the inputs).
+:mod:`evalplus_ng.oracle.programs.answers` (what the reference's runs make of the inputs).
 
 For each task, in the parent: its plan (from the statement and the public inputs; never
 the hidden tests, which measure what the new ones find), its candidates (a random stream
@@ -16,13 +16,13 @@ finished task is checkpointed in ``OUT/checkpoints/programs/``, so an interrupte
 resumes where it stopped; the same seed gives the same artifact, byte for byte, whatever
 ``-j``, except inputs the reference answers near ``time_limit`` (kept or dropped) and
 limits near a step of their grid (the tier of an input follows how it was made, never
-the reference's time: :class:`~evalplus_ng.oracle.programs.Stressed`); given an earlier
-run's timings file (``timings``: :mod:`evalplus_ng.pipeline.timings`), those follow the
+the reference's time: :class:`~evalplus_ng.oracle.programs.answers.Stressed`); given an earlier
+run's timings file (``timings``: :mod:`evalplus_ng.pipeline.programs.timings`), those follow the
 file, and the artifact is the same byte for byte.
 
 Then each new test gets its own time limit (``time_limit`` in its record), from the
-reference's slowest run on it (:mod:`evalplus_ng.pipeline.calibrate_programs`; the rule in
-:mod:`evalplus_ng.oracle.programlimits`): the run that kept it, and where that time could
+reference's slowest run on it (:mod:`evalplus_ng.pipeline.programs.calibrate`; the rule in
+:mod:`evalplus_ng.oracle.programs.timelimits`): the run that kept it, and where that time could
 decide the limit, more runs on the task's slowest such tests, the others' scaled by the
 slowdown seen there; checkpointed per task in ``OUT/checkpoints/program-limits/``.
 
@@ -34,12 +34,12 @@ of its outputs; a task whose checker rejects one (or breaks) is skipped
 (:data:`BAD_CHECKER`, the reason in ``stats.json``, a warning).
 
 A task with a generator and a validator a model wrote (cached by ``seed``:
-:mod:`evalplus_ng.generate.llmprograms`; ``llm_pairs``) gets their inputs too, made before
+:mod:`evalplus_ng.generate.programs.llmseed`; ``llm_pairs``) gets their inputs too, made before
 any task is planned: the generator runs in the sandbox on ``llm.runs`` lines (seeds drawn
-from ``--seed``, the task and the model), each twice (:mod:`evalplus_ng.oracle.llminputs`),
+from ``--seed``, the task and the model), each twice (:mod:`evalplus_ng.oracle.programs.llminputs`),
 then the validator judges the task's public inputs, which it must all accept (else the
 pair is refused: a warning, the reason in ``stats.json``), and the new inputs. An input it
-accepts is a candidate of kind :data:`~evalplus_ng.generate.llmprograms.LLM` only where
+accepts is a candidate of kind :data:`~evalplus_ng.generate.programs.llmseed.LLM` only where
 the task's plan admits it too; where the task has no plan, the validator (tried on the
 public inputs) is the only check, and the reference refutes it as it refutes a plan.
 """
@@ -59,15 +59,13 @@ from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.checker import CHECKER_OUTPUT_BYTES
-from evalplus_ng.evaluation.programs import DEFAULT_TIME_LIMIT as EVALUATE_SECONDS
+from evalplus_ng.evaluation.program_verdicts import DEFAULT_TIME_LIMIT as EVALUATE_SECONDS
 from evalplus_ng.files import write_atomically, write_json
-from evalplus_ng.generate import programgen
-from evalplus_ng.generate.llmprograms import LLM, GeneratorPair, generator_lines
-from evalplus_ng.generate.programgen import InputPlan, ProgramInput
+from evalplus_ng.generate.programs import planner as stdin_planner
+from evalplus_ng.generate.programs.llmseed import LLM, GeneratorPair, generator_lines
+from evalplus_ng.generate.programs.planner import InputPlan, ProgramInput
 from evalplus_ng.jobs import checker_job, program_job
-from evalplus_ng.oracle.llminputs import read_generated, read_validated
-from evalplus_ng.oracle.programlimits import DEFAULT_RULE, LimitRule
-from evalplus_ng.oracle.programs import (
+from evalplus_ng.oracle.programs.answers import (
     Drop,
     NewTest,
     Screened,
@@ -82,11 +80,13 @@ from evalplus_ng.oracle.programs import (
     replayed,
     screen,
 )
+from evalplus_ng.oracle.programs.llminputs import read_generated, read_validated
+from evalplus_ng.oracle.programs.timelimits import DEFAULT_RULE, LimitRule
 from evalplus_ng.pipeline.augment import digest
-from evalplus_ng.pipeline.calibrate_programs import TaskLimits, calibrate_program_tests
-from evalplus_ng.pipeline.checkpoints import resume
+from evalplus_ng.pipeline.checkpoints import resume_tasks
 from evalplus_ng.pipeline.context import Progress
-from evalplus_ng.pipeline.timings import TaskTimings, task_timings, write_timings
+from evalplus_ng.pipeline.programs.calibrate import TaskLimits, calibrate_program_tests
+from evalplus_ng.pipeline.programs.timings import TaskTimings, task_timings, write_timings
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (
     STRESS_ORIGIN,
@@ -97,13 +97,13 @@ from evalplus_ng.records import (
     Status,
 )
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.programs import augmented_record, write_program_file
+from evalplus_ng.tasks.programfile import augmented_record, write_program_file
 from evalplus_ng.tasks.spec import file_stem
 
 #: The artifact: the tasks file with the new tests appended.
 ARTIFACT = "ProgramsPlus.jsonl.gz"
 #: Per task: the reference's seconds on each new test, in the artifact's order, and what
-#: else its time decided (:mod:`evalplus_ng.pipeline.timings`).
+#: else its time decided (:mod:`evalplus_ng.pipeline.programs.timings`).
 SECONDS_FILE = "reference-seconds.json"
 #: The ``kind`` of this stage's ``stats.json`` (a function suite's names none).
 STATS_KIND = "programs"
@@ -199,7 +199,7 @@ class LlmCandidates:
 
 
 #: What the counts of a task's LLM inputs say (:attr:`ProgramTaskReport.llm`): lines run,
-#: inputs printed, why lines gave none (:mod:`evalplus_ng.oracle.llminputs`), repeats,
+#: inputs printed, why lines gave none (:mod:`evalplus_ng.oracle.programs.llminputs`), repeats,
 #: what the validator rejected or failed on, what the plan rejected, the candidates
 #: admitted by both and the tests kept.
 LLM_COUNTS = ("runs", "printed", "timeout", "runtime_error", "output_limit", "bad_output",
@@ -213,9 +213,9 @@ class ProgramTaskReport:
 
     ``outcome`` is :data:`AUGMENTED`, :data:`NO_GRAMMAR`, :data:`NO_INPUTS`,
     :data:`REFUTED` (the reference raised on an input the plan admitted:
-    :func:`~evalplus_ng.oracle.programs.refuted`; no new test kept),
+    :func:`~evalplus_ng.oracle.programs.answers.refuted`; no new test kept),
     :data:`MULTIPLE_ANSWERS` (skipped) or :data:`BAD_CHECKER` (skipped:
-    :func:`~evalplus_ng.oracle.programs.checker_refusal`), ``reason`` saying why where no
+    :func:`~evalplus_ng.oracle.programs.answers.checker_refusal`), ``reason`` saying why where no
     test was made.
     ``seconds`` are measured (planning and generating in the parent; the reference's
     runs, summed and the longest): the only fields that differ between runs.
@@ -298,9 +298,9 @@ def _own(record: dict[str, Any]) -> dict[str, Any]:
 
 def code_digest(planner: Planner, generator: Generator) -> str:
     """What the planner and the generator are: their names and the source of their modules
-    and of every module of :mod:`evalplus_ng.generate` (where the grammar, the facts and
-    the statement's reading live), so that a change there makes every task again."""
-    files = set(Path(programgen.__file__).parent.glob("*.py"))
+    and of every module of :mod:`evalplus_ng.generate.programs` (where the grammar, the
+    facts and the statement's reading live), so that a change there makes every task again."""
+    files = set(Path(stdin_planner.__file__).parent.glob("*.py"))
     for function in (planner, generator):
         with contextlib.suppress(TypeError, OSError):
             source = inspect.getsourcefile(function)
@@ -376,7 +376,8 @@ class _Pending:
 
     def budget(self, time_limit: float) -> float:
         """Each input's budget: ``time_limit``, or more where timings are replayed (the
-        budget then decides after the run: :func:`~evalplus_ng.oracle.programs.replayed`)."""
+        budget then decides after the run:
+        :func:`~evalplus_ng.oracle.programs.answers.replayed`)."""
         return time_limit * (REPLAY_SLACK if self.timings is not None else 1.0)
 
     @property
@@ -388,7 +389,7 @@ def try_checkers(tasks: Sequence[ProgramTask], executor: Executor) -> dict[str, 
     """Why each task's checker is not to be trusted ("" where it is), by task id: the
     reference runs each task's public tests (one job a task, within the task's time limit
     or ``evaluate``'s), then the checker judges its outputs, the test's output as the
-    ``answer`` (:func:`~evalplus_ng.oracle.programs.checker_refusal`)."""
+    ``answer`` (:func:`~evalplus_ng.oracle.programs.answers.checker_refusal`)."""
     tasks = [task for task in tasks if task.checker]
     references = list(executor.map(
         program_job(task, task.solution, task.base_tests, task.time_limit or EVALUATE_SECONDS,
@@ -637,7 +638,7 @@ def run_augment_programs(
     resuming from checkpoints in ``out``; give each new test its time limit by ``rule``
     (none where ``rule`` is None); write ``out/ProgramsPlus.jsonl.gz`` (every task's
     line, its new tests appended), ``out/stats.json`` and ``out/reference-seconds.json``.
-    ``planner`` and ``generator`` default to :mod:`evalplus_ng.generate.programgen`'s
+    ``planner`` and ``generator`` default to :mod:`evalplus_ng.generate.programs.planner`'s
     (looked up when called). The reference runs on ``executor`` where given, else on
     ``backend``'s sandbox (started only when something must run). ``progress`` counts
     the tasks augmented, ``timing`` those whose limits are set. ``llm_pairs`` are the
@@ -645,8 +646,8 @@ def run_augment_programs(
     (an earlier run's :data:`SECONDS_FILE`, by task id) replays what the reference's time
     decided there: the same drops, seconds and slowest runs for the same inputs."""
     began = time.perf_counter()
-    planner = planner or programgen.plan_for
-    generator = generator or programgen.program_inputs
+    planner = planner or stdin_planner.plan_for
+    generator = generator or stdin_planner.program_inputs
     out.mkdir(parents=True, exist_ok=True)
     code = code_digest(planner, generator)
     llm_pairs = {task_id: pairs for task_id, pairs in (llm_pairs or {}).items() if pairs}
@@ -660,12 +661,10 @@ def run_augment_programs(
     for task_id, entry in timings.items():  # a replayed task depends on what it replays
         keys[task_id] = digest(keys[task_id], "timings",
                                json.dumps(entry.document(), sort_keys=True))
-    done, todo = resume(
-        [task for task, _record in records], lambda task: task.task_id,
-        lambda task: load_checkpoint(checkpoint_path(out, task.task_id), keys[task.task_id]))
+    done, todo = resume_tasks(
+        records, lambda task: load_checkpoint(checkpoint_path(out, task.task_id),
+                                              keys[task.task_id]), progress)
     resumed = len(done)
-    if progress is not None:
-        progress(len(done), len(records))
     timed: dict[str, TaskLimits] = {}
     with contextlib.ExitStack() as stack:
         opened: list[Executor] = []

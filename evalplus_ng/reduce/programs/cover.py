@@ -4,7 +4,7 @@ program that each test's stdin makes it run, measured with coverage.py.
 The reference is trusted (as a function's ground truth is to :mod:`.cover`), but a whole
 program reads stdin, writes stdout, calls ``exit()`` and may raise the recursion limit or
 start a thread: run in this process it would disturb it. So the measurement runs in a
-driver process of its own (``python -m evalplus_ng.reduce.program_cover``, in the
+driver process of its own (``python -m evalplus_ng.reduce.programs.cover``, in the
 sandbox's environment, :mod:`evalplus_ng.sandbox.environ`: its hash seed fixed), which
 forks a fresh child per test, as the sandbox does per input
 (:mod:`evalplus_ng.sandbox.stdio`, whose way of running a program as ``__main__`` and
@@ -62,7 +62,7 @@ def program_coverage(source: str, inputs: Sequence[str],
         return []
     request = json.dumps({"source": source, "inputs": list(inputs), "seconds": seconds})
     with tempfile.TemporaryDirectory(prefix="evalplus-ng-progcover-") as folder:
-        done = subprocess.run([sys.executable, "-m", "evalplus_ng.reduce.program_cover"],
+        done = subprocess.run([sys.executable, "-m", "evalplus_ng.reduce.programs.cover"],
                               input=request.encode("utf-8", "surrogateescape"),
                               capture_output=True, cwd=folder, env=sandbox_environment(),
                               check=False)

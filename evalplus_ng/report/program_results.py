@@ -1,12 +1,12 @@
 """Results files of program tasks (stdin/stdout), as ``evaluate --dataset-file TASKS``
-writes them (:mod:`evalplus_ng.pipeline.programs`), read into the report's records.
+writes them (:mod:`evalplus_ng.pipeline.programs.evaluate`), read into the report's records.
 
 A file judged one suite (``base``: the public tests; ``original``, ``plus``, ``stress``,
 ``full``: the public tests and then hidden ones): its ``base`` column is the public tests'
 verdict and its ``plus`` column the suite's, so that a program task's file fills the same
 :class:`~evalplus_ng.report.summary.JudgedFile` as a function's, its kind the suite. A
 **kill** passes the public tests and fails the suite, counted by what failed it
-(correctness apart from timeouts, :func:`~evalplus_ng.evaluation.programs.failure_status`)
+(correctness apart from timeouts, :func:`~evalplus_ng.evaluation.program_verdicts.failure_status`)
 and by the tier of its first failing test (``original``, ``plus`` or ``stress``: what
 each tier finds that the tests before it did not; ``full`` runs the dataset's tests
 before ``augment``'s). Each file's failing samples are counted the same way, the public
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from evalplus_ng.evaluation.evaluate import completeness
-from evalplus_ng.evaluation.programs import (
+from evalplus_ng.evaluation.program_verdicts import (
     BASE,
     FULL,
     ORIGINAL,

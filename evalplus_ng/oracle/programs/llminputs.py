@@ -1,4 +1,4 @@
-"""What a task's LLM-written generator and validator (:mod:`evalplus_ng.generate.llmprograms`)
+"""What a task's LLM-written generator and validator (:mod:`evalplus_ng.generate.programs.llmseed`)
 made of their runs in the sandbox: the inputs the generator printed, why the others gave
 none, and which inputs the validator accepts, after it has accepted every public input.
 
@@ -9,7 +9,7 @@ differ from one run to the next. A validator accepts as a checker does
 (:func:`evalplus_ng.checker.said`): ending normally with ``ok`` as its first token.
 
 Pure functions on the sandbox's results; the pipeline makes and runs the jobs
-(:mod:`evalplus_ng.pipeline.augment_programs`).
+(:mod:`evalplus_ng.pipeline.programs.augment`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from evalplus_ng.checker import Said, message, said
-from evalplus_ng.oracle.programs import drop_reason
+from evalplus_ng.oracle.programs.answers import drop_reason
 from evalplus_ng.records import JobResult, Outcome, Status
 from evalplus_ng.textjudge import accepts
 
 #: Why a generator's line gave no input, besides the reference's reasons
-#: (:class:`~evalplus_ng.oracle.programs.Drop`: timeout, runtime_error, output_limit,
+#: (:class:`~evalplus_ng.oracle.programs.answers.Drop`: timeout, runtime_error, output_limit,
 #: bad_output, not_run): its two runs printed different texts, or only whitespace.
 UNSTABLE, EMPTY = "unstable", "empty"
 #: Characters kept of a refusal's message.
