@@ -31,25 +31,11 @@ from evalplus_ng.oracle.timelimits import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.audit import OpinionSource
 from evalplus_ng.pipeline.context import AUTO, DEFAULT_OUT, Workspace
 from evalplus_ng.pipeline.evaluate import EvaluateRequest, EvaluateSummary, run_evaluate
-from evalplus_ng.pipeline.programs.chain import DEFAULT_COUNT as PROGRAM_CANDIDATES
-from evalplus_ng.pipeline.programs.chain import DEFAULT_TIME_LIMIT as PROGRAM_REFERENCE_SECONDS
-from evalplus_ng.pipeline.programs.chain import (
-    FULL,
-    PROGRAM_SUITES,
-    ProgramAugmentConfig,
-    ProgramChainOptions,
-    ProgramConfig,
-    ProgramRequest,
-    audit_programs,
-    augment_lines,
-    mini_lines,
-    run_evaluate_programs,
-    run_program_chain,
-    seed_programs,
-    warning_lines,
-)
-from evalplus_ng.pipeline.programs.chain import JUDGE_TIME_LIMIT as DEFAULT_TIME_LIMIT
-from evalplus_ng.pipeline.programs.chain import SUBFOLDER as PROGRAM_SEEDS
+
+# The program chain is imported where a command uses it (its planner takes a fifth of a
+# second to import, which function tasks' commands would pay for nothing).
+from evalplus_ng.pipeline.programs import DEFAULT_COUNT as PROGRAM_CANDIDATES
+from evalplus_ng.pipeline.programs import DEFAULT_TIME_LIMIT as PROGRAM_REFERENCE_SECONDS
 from evalplus_ng.records import Verdict
 from evalplus_ng.report.render import edge_counts
 from evalplus_ng.report.summary import UNRECORDED
@@ -80,7 +66,11 @@ if TYPE_CHECKING:
     from evalplus_ng.pipeline.augment import AugmentSummary
     from evalplus_ng.pipeline.calibrate import CalibrateSummary
     from evalplus_ng.pipeline.minimize import ReduceSummary
-    from evalplus_ng.pipeline.programs.chain import ProgramAuditSummary
+    from evalplus_ng.pipeline.programs.chain import (
+        ProgramAuditSummary,
+        ProgramAugmentConfig,
+        ProgramChainOptions,
+    )
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -613,18 +603,22 @@ def _evaluate_programs(tasks: Path, samples: Path, suite: str, jobs: int,
                        task_spec: str | None = None) -> None:
     """``evaluate`` on a tasks file of stdin/stdout programs: base (public tests) and the
     suite's verdicts (:data:`~evalplus_ng.evaluation.program_verdicts.PROGRAM_SUITES`), pass@k."""
-    if suite not in (AUTO, *PROGRAM_SUITES):
+    from evalplus_ng.pipeline.programs import chain
+
+    if suite not in (AUTO, *chain.PROGRAM_SUITES):
         raise click.UsageError(
-            f"--suite {suite}: program tasks are judged on {'|'.join(PROGRAM_SUITES)}: the "
-            "public tests (base), the dataset's tests (original), augment's tiers after the "
-            "public tests (plus, stress), or every test (full; auto, the default)")
-    config = ProgramConfig(time_limit=time_limit or DEFAULT_TIME_LIMIT, details=details,
-                           suite=FULL if suite == AUTO else suite, min_time_limit=time_limit)
-    request = ProgramRequest(tasks, samples, config, Limits(memory_bytes=memory_mb << 20),
-                             backend, results, resume, task_spec)
+            f"--suite {suite}: program tasks are judged on {'|'.join(chain.PROGRAM_SUITES)}: "
+            "the public tests (base), the dataset's tests (original), augment's tiers after "
+            "the public tests (plus, stress), or every test (full; auto, the default)")
+    config = chain.ProgramConfig(time_limit=time_limit or chain.JUDGE_TIME_LIMIT,
+                                 details=details, min_time_limit=time_limit,
+                                 suite=chain.FULL if suite == AUTO else suite)
+    request = chain.ProgramRequest(tasks, samples, config,
+                                   Limits(memory_bytes=memory_mb << 20), backend, results,
+                                   resume, task_spec)
     with _Progress("judging") as progress:
-        summary = run_evaluate_programs(request, progress.update,
-                                        status=lambda message: click.echo(message, err=True))
+        summary = chain.run_evaluate_programs(
+            request, progress.update, status=lambda message: click.echo(message, err=True))
     click.echo(f"{len(summary.results)} programs judged ({summary.reused} reused); results "
                f"in {summary.results_path}")
     _print_nodes("sandbox jobs", summary.nodes)
@@ -733,18 +727,20 @@ def augment(dataset_name: str, dataset_file: Path | None, data: Path | None, out
     programs = program_file(dataset_name, dataset_file)
     given = _given_flags(click.get_current_context())
     if programs is not None:
+        from evalplus_ng.pipeline.programs import chain
+
         _refuse(given, _FUNCTION_ONLY, "program tasks")
         _writable(out, "--out")
         _augment_programs(
             _workspace(dataset_name, dataset_file, data, out, _backend(backend, address, jobs)),
-            ProgramAugmentConfig(
+            chain.ProgramAugmentConfig(
                 count=per_task if "per_task" in given else PROGRAM_CANDIDATES, seed=seed,
                 time_limit=time_limit or PROGRAM_REFERENCE_SECONDS,
                 multiple_answers=multiple_answers),
-            ProgramChainOptions(tasks=tasks, samples_dir=samples_dir,
-                                families=_families(family, samples_dir),
-                                llm_pairs=not no_llm_seeds, timings=timings_file,
-                                calibrate=not no_calibrate, reduce=mini))
+            chain.ProgramChainOptions(tasks=tasks, samples_dir=samples_dir,
+                                      families=_families(family, samples_dir),
+                                      llm_pairs=not no_llm_seeds, timings=timings_file,
+                                      calibrate=not no_calibrate, reduce=mini))
         return
     _refuse(given, _PROGRAM_ONLY, "function tasks")
     _writable(out, "--out")
@@ -801,26 +797,28 @@ def _augment_programs(space: Workspace, config: ProgramAugmentConfig,
                       options: ProgramChainOptions) -> None:
     """``augment`` on a tasks file of stdin/stdout programs: the chain, each stage's
     summary printed as the stage ends."""
+    from evalplus_ng.pipeline.programs import chain
+
     def on_stage(stage: str, summary: Any) -> None:
         if stage == "pairs":
             click.echo(f"LLM generators and validators: {summary.found} of {summary.chosen} "
                        f"tasks have them (from {summary.folder})", err=True)
         elif stage == "augment":
-            for line in augment_lines(summary):
+            for line in chain.augment_lines(summary):
                 click.echo(line)
             _print_nodes("sandbox jobs", summary.nodes)
-            for line in warning_lines(summary.reports, summary.limits):
+            for line in chain.warning_lines(summary.reports, summary.limits):
                 click.echo(f"warning: {line}", err=True)
         elif stage == "audit":
             _print_program_audit(summary, hold=True)
         elif stage == "stale":
             click.echo(f"removed {summary}: reduced from another suite", err=True)
         else:
-            for line in mini_lines(summary):
+            for line in chain.mini_lines(summary):
                 click.echo(line)
             _print_nodes("sandbox jobs of the MINI", summary.nodes)
 
-    run_program_chain(config, space, options, _bar, on_stage)
+    chain.run_program_chain(config, space, options, _bar, on_stage)
 
 
 def _print_augment(summary: AugmentSummary, out: Path, per_task: int) -> None:
@@ -914,6 +912,7 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
     from evalplus_ng.generate.contract import load_contract
     from evalplus_ng.generate.llmseed import RetryPolicy, SeedConfig, run_seed
     from evalplus_ng.pipeline.augment import select_tasks
+    from evalplus_ng.pipeline.programs import chain
 
     when = date or datetime.date.today().isoformat()
     policy = RetryPolicy(retries=retries, backoff=backoff)
@@ -927,8 +926,8 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
         _writable(folder, "--out")
 
         def ask(endpoint: OpenAIEndpoint, progress: Callable[[int, int], None]) -> Any:
-            return seed_programs(programs, folder, endpoint, model, when, force, tasks,
-                                 policy, jobs, progress)
+            return chain.seed_programs(programs, folder, endpoint, model, when, force,
+                                       tasks, policy, jobs, progress)
     else:
         dataset = _dataset(dataset_name, dataset_file, data, DEFAULT_OUT)
         chosen = select_tasks(dataset.load(), tasks)
@@ -955,7 +954,7 @@ def seed(dataset_name: str, dataset_file: Path | None, data: Path | None, model:
         sys.exit(EXIT_INTERRUPTED)
     click.echo(f"{len(summary.reports)} tasks asked, {len(summary.skipped)} already done; "
                + (f"{summary.programs} new programs (generators and validators) in "
-                  f"{folder / PROGRAM_SEEDS}" if programs is not None
+                  f"{folder / chain.SUBFOLDER}" if programs is not None
                   else f"{summary.added} new inputs in {folder}"))
     if programs is not None:
         rejected = sum(len(report.rejected) for report in summary.reports)
@@ -1170,8 +1169,10 @@ def _audit(space: Workspace, suite: Path | None, samples: Path | None, chosen: l
 def _audit_programs(space: Workspace, suite: Path | None, samples: Path | None,
                     families: Families, tasks: str | None) -> None:
     """``audit`` on program tasks (:func:`~.pipeline.programs.chain.audit_programs`)."""
+    from evalplus_ng.pipeline.programs import chain
+
     with _Progress("auditing") as progress:
-        summary = audit_programs(space, suite, samples, families, tasks, progress.update)
+        summary = chain.audit_programs(space, suite, samples, families, tasks, progress.update)
     _print_program_audit(summary, hold=False)
 
 

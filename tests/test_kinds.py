@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from evalplus_ng import typespec
-from evalplus_ng.generate import mutate, seed
+from evalplus_ng.generate import mutate, strategies
 from evalplus_ng.typespec import Kind, Spec, checker, matches, parse
 
 #: The tables with an entry for every kind (grow's, conform's and the join of inferred
@@ -20,7 +20,7 @@ TABLES: dict[str, Mapping[Kind, Any]] = {
     "typespec.CHECKERS": typespec.CHECKERS,
     "mutate.MAKERS": mutate.MAKERS,
     "mutate.MUTATORS": mutate.MUTATORS,
-    "seed.STRATEGIES": seed.STRATEGIES,
+    "strategies.STRATEGIES": strategies.STRATEGIES,
 }
 
 #: An annotation of each kind.
@@ -60,7 +60,7 @@ def test_every_kind_has_values_its_tables_agree_on(kind: Kind) -> None:
         assert matches(value, spec) and checker(spec)(value), (kind, value)
         assert typespec.conform(value, spec) is value
         value = mutate.mutate(value, spec, ctx)
-    assert seed.strategy(spec, "ab") is not None
+    assert strategies.strategy(spec, "ab") is not None
 
 
 def test_an_unknown_kind_is_an_error() -> None:
@@ -68,6 +68,6 @@ def test_an_unknown_kind_is_an_error() -> None:
     rng = random.Random(0)
     for call in (lambda: matches(frozenset(), bogus), lambda: checker(bogus),
                  lambda: mutate.fresh(bogus, mutate.Context(rng, mutate.Pool(rng))),
-                 lambda: seed.strategy(bogus, "ab")):
+                 lambda: strategies.strategy(bogus, "ab")):
         with pytest.raises(typespec.SpecError):
             call()

@@ -31,7 +31,7 @@ from evalplus_ng.evaluation.program_verdicts import (
 )
 from evalplus_ng.jobs import program_job
 from evalplus_ng.judge import JUDGE, check
-from evalplus_ng.pipeline import programs as programs_pipeline
+from evalplus_ng.pipeline.programs import evaluate as programs_pipeline
 from evalplus_ng.records import (
     LINES,
     TOKENS,

@@ -109,9 +109,7 @@ def _audit_inputs(task: Task, plus: Sequence[Args], contract: Contract, limit: i
                   witness: Args | None = None) -> tuple[Args, ...]:
     """Valid, distinct candidates: base inputs, docstring examples, the reviewed witness
     of a fixed ground truth, then plus inputs."""
-    from evalplus_ng.generate.seed import (  # imports Hypothesis: only when auditing
-        docstring_examples,
-    )
+    from evalplus_ng.generate.seed import docstring_examples
 
     seen: set[str] = set()
     chosen: list[Args] = []

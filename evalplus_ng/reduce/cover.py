@@ -13,9 +13,6 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-import coverage
-from coverage.parser import PythonParser
-
 from evalplus_ng.types import Args
 
 #: A branch taken: (line of the branch, line it went to; negative = left the function).
@@ -24,6 +21,10 @@ Arc = tuple[int, int]
 
 def branch_lines(source: str) -> set[int]:
     """Lines of ``source`` with more than one way out (if, while, for, ...)."""
+    # coverage.py is imported where it is used: commands that never measure (evaluate,
+    # report) do not pay for it.
+    from coverage.parser import PythonParser
+
     parser = PythonParser(text=source)
     parser.parse_source()
     return {line for line, exits in parser.exit_counts().items() if exits > 1}
@@ -35,6 +36,8 @@ def branch_arcs(source: str, entry_point: str, inputs: Sequence[Args]) -> list[f
     Inputs on which the code raises still count what ran before the raise. The
     arguments are deep-copied first: the code may mutate them.
     """
+    import coverage
+
     branches = branch_lines(source)
     with tempfile.TemporaryDirectory(prefix="evalplus-ng-cover-") as folder:
         path = os.path.join(folder, "ground_truth.py")

@@ -85,6 +85,7 @@ from evalplus_ng.oracle.programs.timelimits import DEFAULT_RULE, LimitRule
 from evalplus_ng.pipeline.augment import digest
 from evalplus_ng.pipeline.checkpoints import resume_tasks
 from evalplus_ng.pipeline.context import Progress
+from evalplus_ng.pipeline.programs import DEFAULT_COUNT, DEFAULT_TIME_LIMIT
 from evalplus_ng.pipeline.programs.calibrate import TaskLimits, calibrate_program_tests
 from evalplus_ng.pipeline.programs.timings import TaskTimings, task_timings, write_timings
 from evalplus_ng.protocols import Executor
@@ -118,12 +119,6 @@ MAX_TIMEOUTS = 2
 #: one's time is the file's, and a slower machine must still answer (or raise on) what
 #: the first run did.
 REPLAY_SLACK = 4.0
-#: Candidates asked of the generator per task (``--per-task``) and seconds the reference
-#: may take on one of them (``--time-limit``): on two cores, CodeContests' 195 tasks with
-#: one answer then take about 13 minutes of the references' runs, estimated from their
-#: measured times on inputs drawn within the statements' bounds (see the README).
-DEFAULT_COUNT = 300
-DEFAULT_TIME_LIMIT = 1.0
 #: Expected outputs longer than this are dropped (``output_limit``): every sample judged
 #: compares them, and the artifact holds them; CodeContests' longest is 200 KB.
 MAX_EXPECTED_BYTES = 1 << 20

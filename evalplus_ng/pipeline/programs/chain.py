@@ -25,6 +25,7 @@ from evalplus_ng.oracle.programs.timelimits import DEFAULT_RULE
 from evalplus_ng.pipeline.augment import select_tasks
 from evalplus_ng.pipeline.chain import Bars, no_bar
 from evalplus_ng.pipeline.context import Progress, Workspace
+from evalplus_ng.pipeline.programs import DEFAULT_COUNT, DEFAULT_TIME_LIMIT
 from evalplus_ng.pipeline.programs.audit import (
     AUDIT_REVIEW,
     ProgramAuditSummary,
@@ -32,8 +33,6 @@ from evalplus_ng.pipeline.programs.audit import (
 )
 from evalplus_ng.pipeline.programs.augment import (
     ARTIFACT,
-    DEFAULT_COUNT,
-    DEFAULT_TIME_LIMIT,
     ProgramAugmentConfig,
     ProgramAugmentSummary,
     run_augment_programs,

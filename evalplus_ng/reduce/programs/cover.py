@@ -29,14 +29,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from typing import Any
-
-import coverage
+from typing import TYPE_CHECKING, Any
 
 from evalplus_ng.reduce.cover import branch_lines
 from evalplus_ng.sandbox.environ import sandbox_environment
 from evalplus_ng.sandbox.protocol import Limits
 from evalplus_ng.sandbox.stdio import prepare_program_process, run_as_main
+
+if TYPE_CHECKING:
+    import coverage
 
 #: A goal of the coverage requirement: ``("line", n)`` or ``("arc", from, to)`` (an arc
 #: from a line with several ways out; negative: the code object was left).
@@ -167,6 +168,8 @@ def main() -> None:
         handle.write(source)
     code = compile(source, path, "exec")
     branches = branch_lines(source)
+    import coverage
+
     # Started once, here: each forked child inherits the running tracer (starting one
     # costs more than the fork) and, the driver never running ``path``, no data.
     measure = coverage.Coverage(data_file=None, branch=True, include=[path],
