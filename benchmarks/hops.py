@@ -4,10 +4,11 @@ What it measures, for one ``evaluate`` request and for the function ``augment`` 
 (each a real CLI run, in this process, on small offline inputs):
 
 * **modules**: the package's modules the run's calls pass through;
-* **passes**: distinct call edges (caller function, callee function) that cross from one
-  module into another;
-* **climbs**: those of them that enter a module already on the call stack below the
-  caller (the flow going back up to a module it came through: A -> B -> A), and
+* **passes**: distinct hops from one module into another (caller module, callee module:
+  a hop made by several functions, or many times, counts once);
+* **climbs**: those of them that, somewhere in the run, enter a module already on the call
+  stack below the caller (the flow going back up to a module it came through:
+  A -> B -> A), and
 * **up**: those whose callee sits in a higher layer than its caller (a callback into
   the pipeline; the layers are ``tests/test_layers.py``'s ``LAYERS``).
 
@@ -62,13 +63,15 @@ SAMPLES = [
 
 @dataclass(frozen=True)
 class Hops:
-    """One run's measure (see the module's docstring)."""
+    """One run's measure (see the module's docstring), and the edges themselves."""
 
     command: str
     modules: int
     passes: int
     climbs: int
     up: int
+    edges: tuple[str, ...] = ()
+    climbing: tuple[str, ...] = ()
 
 
 def _module_of(filename: str) -> str | None:
@@ -93,7 +96,12 @@ def _layer(module: str) -> int:
 class _Tracer:
     def __init__(self) -> None:
         self.modules: set[str] = set()
-        self.edges: dict[tuple[Any, Any], tuple[bool, bool]] = {}
+        #: Each hop (caller module, callee module): whether it climbed, whether it went up.
+        self.edges: dict[tuple[str, str], tuple[bool, bool]] = {}
+        #: Each hop as text, by its first pair of functions: ``module:function -> ...``.
+        self.names: dict[tuple[str, str], str] = {}
+        #: Pairs of functions already looked at (the walk down the stack is paid once).
+        self.seen: set[tuple[Any, Any]] = set()
         self.files: dict[str, str | None] = {}
 
     def _module(self, frame: FrameType) -> str | None:
@@ -117,9 +125,11 @@ class _Tracer:
         caller = self._module(below)
         if caller == callee or caller is None:
             return
-        edge = (below.f_code, frame.f_code)
-        if edge in self.edges:
+        edge = (caller, callee)
+        functions = (below.f_code, frame.f_code)
+        if functions in self.seen:
             return
+        self.seen.add(functions)
         stack: set[str] = set()
         deeper = below.f_back
         while deeper is not None:
@@ -127,7 +137,10 @@ class _Tracer:
             if module is not None:
                 stack.add(module)
             deeper = deeper.f_back
-        self.edges[edge] = (callee in stack, _layer(callee) < _layer(caller))
+        climb, up = self.edges.get(edge, (False, False))
+        self.edges[edge] = (climb or callee in stack, up or _layer(callee) < _layer(caller))
+        self.names.setdefault(edge, f"{caller}:{below.f_code.co_name} -> "
+                                    f"{callee}:{frame.f_code.co_name}")
 
 
 def measure(command: str, args: Sequence[str]) -> Hops:
@@ -146,12 +159,17 @@ def measure(command: str, args: Sequence[str]) -> Hops:
         raise SystemExit(f"{command} failed ({done.exit_code}):\n{done.output}")
     kinds = list(tracer.edges.values())
     return Hops(command, len(tracer.modules), len(kinds), sum(c for c, _ in kinds),
-                sum(u for _, u in kinds))
+                sum(u for _, u in kinds), tuple(sorted(tracer.names.values())),
+                tuple(sorted(tracer.names[edge] for edge, (climb, up) in tracer.edges.items()
+                             if climb or up)))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--json", type=Path, help="also write the measures here")
+    parser.add_argument("--json", type=Path,
+                        help="also write the measures here, with every edge")
+    parser.add_argument("--climbs", action="store_true",
+                        help="also print the edges that climb or go up a layer")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="evalplus-ng-hops-") as scratch:
         folder = Path(scratch)
@@ -168,6 +186,11 @@ def main() -> None:
     print(f"{'request':<15}{'modules':>9}{'passes':>8}{'climbs':>8}{'up':>5}")
     for run in runs:
         print(f"{run.command:<15}{run.modules:>9}{run.passes:>8}{run.climbs:>8}{run.up:>5}")
+    if options.climbs:
+        for run in runs:
+            print(f"\n{run.command}: edges that climb back or go up a layer")
+            for edge in run.climbing:
+                print(f"  {edge}")
     if options.json:
         options.json.write_text(json.dumps([asdict(run) for run in runs], indent=1) + "\n",
                                 encoding="utf-8")
