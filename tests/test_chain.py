@@ -8,6 +8,8 @@ import json
 from contextlib import AbstractContextManager
 from pathlib import Path
 
+import pytest
+
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.pipeline.augment import AugmentConfig
 from evalplus_ng.pipeline.chain import STAGES, ChainOptions, run_augment_chain
@@ -59,3 +61,26 @@ def test_stages_turned_off_do_not_run(tmp_path: Path) -> None:
     assert not (out / "audit.json").exists() and not (out / "ToyPlus-Mini.jsonl.gz").exists()
     [task] = load_plus_file(out / "ToyPlus.jsonl.gz")
     assert task.calibration is None
+
+
+def test_each_stage_hands_the_suites_it_wrote_to_the_next_in_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every stage used to read back the suite the stage before it had just written (the
+    # audit, the calibration, each reduction): each suite file is now written, never read.
+    from evalplus_ng.tasks import plusfile
+
+    read: list[Path] = []
+    original = plusfile.read_jsonl
+
+    def reading(path: Path) -> object:
+        read.append(Path(path))
+        return original(path)
+
+    monkeypatch.setattr(plusfile, "read_jsonl", reading)
+    stages, out = _run(tmp_path)
+    assert stages == ["augment", "audit", "calibrate", "reduce", "reduce-stress"]
+    assert [path for path in read if path.parent == out] == []
+    monkeypatch.undo()
+    for name in ("ToyPlus", "ToyPlus-Mini", "ToyPlus-Stress", "ToyPlus-Stress-Mini"):
+        [task] = load_plus_file(out / f"{name}.jsonl.gz")
+        assert task.calibration is not None, name

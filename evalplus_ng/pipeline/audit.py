@@ -17,12 +17,10 @@ from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle import defects
 from evalplus_ng.oracle.defects import SAMPLES, AuditConfig, Finding, SampleCode
 from evalplus_ng.oracle.jury import JuryCost, jury
-from evalplus_ng.pipeline.context import Progress, Workspace
+from evalplus_ng.pipeline.context import Progress, Suites, Workspace
 from evalplus_ng.records import Sample, Status, Task
 from evalplus_ng.sandbox import Sandbox
 from evalplus_ng.serialize import canonical
-from evalplus_ng.tasks.artifact import write_plus_file
-from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.samples import (
     Families,
     families_of,
@@ -150,13 +148,15 @@ def held_path(out_dir: Path, dataset: Dataset) -> Path:
     return out_dir / f"{dataset.stem}-Held.jsonl.gz"
 
 
-def hold_out(space: Workspace, held: Mapping[TaskId, Sequence[Args]]) -> dict[TaskId, int]:
+def hold_out(space: Workspace, held: Mapping[TaskId, Sequence[Args]],
+             suites: Suites | None = None) -> dict[TaskId, int]:
     """Rewrite the plus suite in ``space`` without the ``held`` inputs (a task that
     loses some loses its calibration: its units are per input), write them to
     :func:`held_path` (removed when none) and count them in ``stats.json``; returns the
     inputs held per task."""
+    suites = suites or Suites(space)
     dataset, path = space.dataset, space.suite_file("plus")
-    tasks = load_plus_file(path, dataset.equality())
+    tasks = suites.load(path)
     keys = {task_id: {canonical(list(args)) for args in inputs}
             for task_id, inputs in held.items()}
     kept: list[Task] = []
@@ -172,10 +172,10 @@ def hold_out(space: Workspace, held: Mapping[TaskId, Sequence[Args]]) -> dict[Ta
         out.append(replace(task, calibration=None, plus_inputs=mine))
     counts = {task.task_id: len(task.plus_inputs) for task in out}
     if out:
-        write_plus_file(kept, path, dataset.schema)
-        write_plus_file(out, held_path(space.out, dataset), dataset.schema)
+        suites.write(kept, path)
+        suites.write(out, held_path(space.out, dataset))
     else:
-        held_path(space.out, dataset).unlink(missing_ok=True)
+        suites.remove(held_path(space.out, dataset))
     count_held(space.out, "inputs", counts)
     return counts
 
@@ -195,7 +195,8 @@ def run_audit(space: Workspace, samples_dir: Path | None = None,
               progress: Progress | None = None, suite: Path | None = None,
               config: AuditConfig | None = None, task_ids: Sequence[str] | None = None,
               answered_lines: int | None = None, families: Families = (),
-              hold: bool = False, opinions: OpinionSource | None = None) -> AuditSummary:
+              hold: bool = False, opinions: OpinionSource | None = None,
+              suites: Suites | None = None) -> AuditSummary:
     """Audit ``space``'s dataset's reference solutions; write ``audit.json`` and
     ``audit.md`` into its folder (``task_ids``: only those tasks are audited; the report
     keeps the findings of every other task audited there before, see :data:`AUDIT_STORE`).
@@ -216,9 +217,10 @@ def run_audit(space: Workspace, samples_dir: Path | None = None,
     file is a family of its own but those ``families`` declares. ``hold`` (``augment``,
     whose suite in ``space`` is whole again) then holds the inputs of unreviewed jury
     leads out of the plus suite (:func:`hold_out`). ``opinions`` asks a model for a second
-    opinion on each lead.
+    opinion on each lead. ``suites``: the suites a chain has in hand (read, written).
     """
     config = config or AuditConfig()
+    suites = suites or Suites(space)
     dataset, out_dir, workers = space.dataset, space.out, space.backend.workers
     tasks = everything = dataset.load()
     known = {task.task_id for task in tasks}
@@ -234,7 +236,7 @@ def run_audit(space: Workspace, samples_dir: Path | None = None,
     held = held_path(suite.parent, dataset)
     for path in (stress, suite, *([held] if not hold else [])):  # the few stress ones first
         if path.is_file():
-            for t in load_plus_file(path):
+            for t in suites.load(path):
                 plus[t.task_id] = (*plus.get(t.task_id, ()), *t.plus_inputs)
                 if path != stress:
                     checked[t.task_id] = (*checked.get(t.task_id, ()), *t.plus_inputs)
@@ -305,7 +307,7 @@ def run_audit(space: Workspace, samples_dir: Path | None = None,
     write_atomically(markdown_path, defects.markdown(reviewed, entry_points,
                                                    {k: v for k, v in repaired.items()
                                                     if k in entry_points}, invalid))
-    counts = (hold_out(space, defects.held_inputs(reviewed)) if hold
+    counts = (hold_out(space, defects.held_inputs(reviewed), suites) if hold
               else {k: len(v) for k, v in defects.held_inputs(reviewed).items()})
     return AuditSummary(tuple(reviewed), tuple(defects.defective_tasks(reviewed)),
                         json_path, markdown_path, jury_cost,

@@ -37,12 +37,11 @@ from evalplus_ng.generate.likeness import Likeness, infer_likeness
 from evalplus_ng.generate.seed import Seed, gather
 from evalplus_ng.oracle.groundtruth import oracle, own_assert_failure
 from evalplus_ng.oracle.tiers import PlainReference, Why, plain_reference, split_tiers
-from evalplus_ng.pipeline.context import Progress, Workspace
+from evalplus_ng.pipeline.context import Progress, Suites, Workspace
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import TYPED, Calibration, ProgramTask, Task
 from evalplus_ng.sandbox import Limits, Sandbox
 from evalplus_ng.serialize import decode, encode
-from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.sources import AnyTask, efficiency_tasks, own_asserts, plain_solutions
 from evalplus_ng.tasks.spec import Dataset, file_stem
@@ -431,7 +430,8 @@ def _calibrations(path: Path, inputs: Mapping[str, Sequence[Any]]) -> dict[str, 
 
 def run_augment(tasks: Sequence[Task], config: AugmentConfig, space: Workspace,
                 progress: Progress | None = None,
-                keep_calibration: bool = False) -> AugmentSummary:
+                keep_calibration: bool = False,
+                suites: Suites | None = None) -> AugmentSummary:
     """Augment every task of ``space``'s dataset in ``tasks`` (resuming from checkpoints);
     write into its folder the plus tier (``HumanEvalPlus.jsonl.gz`` for HumanEval), the
     stress tier (``HumanEvalPlus-Stress.jsonl.gz``) and the edge tier (``-Edge``).
@@ -442,7 +442,9 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, space: Workspace,
     any work). With ``keep_calibration``, a kept task keeps its calibrated time limits.
     The tasks run on the backend (a local pool of its workers, or a Ray cluster); the
     same seed gives the same suite either way (each task's stream depends on its id only).
+    ``suites`` keeps the three suites written for the stages after this one.
     """
+    suites = suites or Suites(space)
     dataset, out, backend = space.dataset, space.out, space.backend
     selected = {task.task_id for task in tasks}
     held = [t for t in held_task_ids(out, dataset) if t not in selected]
@@ -483,9 +485,9 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, space: Workspace,
     nodes: Counter[str] = Counter()
     if items:
         results = backend.unordered(_worker, items, nodes)
-        for task_id, suites, seconds in results:
+        for task_id, made, seconds in results:
             path = _checkpoint_path(out, todo[task_id])
-            _save_checkpoint(path, keys[task_id], suites, seconds)
+            _save_checkpoint(path, keys[task_id], made, seconds)
             # Read back, so that a run and its resumption build the suite from the same data.
             loaded = _load_checkpoint(path, keys[task_id])
             assert loaded is not None, f"{task_id}: checkpoint unreadable"
@@ -512,9 +514,9 @@ def run_augment(tasks: Sequence[Task], config: AugmentConfig, space: Workspace,
     edged = tuple(replace(task, plus_inputs=tuple(done[task.task_id].edge),
                           calibration=_kept_calibration(calibrated[2], task))
                   for task in augmented)
-    write_plus_file(augmented, artifact, dataset.schema)
-    write_plus_file(stressed, stress_artifact, dataset.schema)
-    write_plus_file(edged, edge_artifact, dataset.schema)
+    suites.write(augmented, artifact)
+    suites.write(stressed, stress_artifact)
+    suites.write(edged, edge_artifact)
     reports = tuple(done[task.task_id].report for task in tasks)
     write_atomically(out / "stats.json",
                      json.dumps(stats_document(reports, config), indent=1) + "\n")

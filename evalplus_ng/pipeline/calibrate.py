@@ -18,11 +18,9 @@ from evalplus_ng.oracle.timelimits import (
     DEFAULT_FLOOR_SECONDS,
     calibrate_tasks,
 )
-from evalplus_ng.pipeline.context import Progress, Workspace
+from evalplus_ng.pipeline.context import Progress, Suites, Workspace
 from evalplus_ng.records import Task
 from evalplus_ng.sandbox import Limits, Sandbox
-from evalplus_ng.tasks.artifact import write_plus_file
-from evalplus_ng.tasks.plusfile import load_plus_file
 
 
 @dataclass(frozen=True)
@@ -62,6 +60,7 @@ def run_calibrate(
     space: Workspace, floor: float = DEFAULT_FLOOR_SECONDS, factor: float = DEFAULT_FACTOR,
     progress: Progress | None = None,
     kinds: Sequence[str] = ("mini", "stress", "stress-mini", "edge"), missing_only: bool = False,
+    suites: Suites | None = None,
 ) -> CalibrateSummary:
     """Calibrate the plus suite in ``space`` (and the suites of ``kinds`` present: by
     default the mini, stress, stress-mini and edge suites), in place.
@@ -73,8 +72,9 @@ def run_calibrate(
     ``missing_only`` times only the tasks without a calibration (``augment --tasks``
     adding to a calibrated suite); the summary counts the tasks and tests timed.
     On a Ray backend a chunk of tasks is a unit, each unit measuring its node's
-    reference workload itself.
+    reference workload itself. ``suites``: the suites a chain has in hand (read, written).
     """
+    suites = suites or Suites(space)
     dataset, backend = space.dataset, space.backend
     plus = space.suite_file("plus")
     if not plus.is_file():
@@ -82,10 +82,10 @@ def run_calibrate(
                          f"no plus suite here: run `evalplus-ng augment --dataset {dataset.name} "
                          f"--out {space.out}` first")
     paths = [plus] + [p for p in map(space.suite_file, kinds) if p.is_file()]
-    equality = dataset.equality()  # of suites that do not record it: kept as they are judged
-    suites = [load_plus_file(path, equality) for path in paths]
+    # (each with the dataset's equality where it records none: kept as they are judged)
+    loaded = [suites.load(path) for path in paths]
     total = sum(sum(not missing_only or t.calibration is None for t in tasks)
-                for tasks in suites)
+                for tasks in loaded)
     finished = 0
 
     def step(done: int, _count: int) -> None:
@@ -97,7 +97,7 @@ def run_calibrate(
     nodes: Counter[str] = Counter()
     with contextlib.ExitStack() as stack:
         sandbox = None if backend.ray else stack.enter_context(Sandbox(backend.workers))
-        for path, tasks in zip(paths, suites, strict=True):
+        for path, tasks in zip(paths, loaded, strict=True):
             todo = [t for t in tasks if not missing_only or t.calibration is None]
             if sandbox is not None:
                 timed = calibrate_tasks(todo, sandbox, floor, factor, on_done=step)
@@ -105,7 +105,7 @@ def run_calibrate(
                 timed = _calibrate_on_cluster(backend, todo, floor, factor, step, nodes)
             fresh = {t.task_id: t for t in timed}
             calibrated = [fresh.get(t.task_id, t) for t in tasks]
-            write_plus_file(calibrated, path, dataset.schema)
+            suites.write(calibrated, path)
             finished += len(todo)
             tests += sum(len(t.base_inputs) + len(t.plus_inputs) for t in todo)
             references += [t.calibration.reference_seconds or 0.0

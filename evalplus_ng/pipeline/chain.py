@@ -14,11 +14,10 @@ from evalplus_ng.oracle.timelimits import DEFAULT_FACTOR, DEFAULT_FLOOR_SECONDS
 from evalplus_ng.pipeline.audit import AuditSummary, run_audit
 from evalplus_ng.pipeline.augment import AugmentConfig, AugmentSummary, run_augment
 from evalplus_ng.pipeline.calibrate import CalibrateSummary, run_calibrate
-from evalplus_ng.pipeline.context import Progress, Workspace
+from evalplus_ng.pipeline.context import Progress, Suites, Workspace
 from evalplus_ng.pipeline.minimize import ReduceSummary, run_reduce
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import canonical
-from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.samples import Families
 
 #: A stage's progress bar by its label ("augmenting", "auditing", ...), as a context.
@@ -69,11 +68,14 @@ def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, space: Works
     and the jury's leads are held out of plus), calibrate it (before reducing: each MINI
     inherits its tests' calibration) and reduce the plus and stress tiers to their MINIs.
     ``on_stage(stage, summary)`` is called as each stage of :data:`STAGES` ends (``stale``
-    once per MINI removed, with its path); ``status`` hears the reduction's notes."""
+    once per MINI removed, with its path); ``status`` hears the reduction's notes. Each
+    stage hands the suites it wrote to the next in memory (:class:`Suites`): none reads
+    back a file the stage before it wrote."""
     report = on_stage or (lambda _stage, _summary: None)
+    suites = Suites(space)
     with bars("augmenting") as progress:
         augmented = run_augment(tasks, config, space, progress,
-                                keep_calibration=options.calibrate)
+                                keep_calibration=options.calibrate, suites=suites)
     report("augment", augmented)
     audited = calibrated = None
     if options.audit:
@@ -81,20 +83,20 @@ def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, space: Works
             audited = run_audit(space, options.samples_dir, progress,
                                 task_ids=[task.task_id for task in tasks],
                                 answered_lines=config.max_lines, families=options.families,
-                                hold=True)
+                                hold=True, suites=suites)
         report("audit", audited)
     if options.calibrate:
         kinds = (("stress", "edge") if options.reduce
                  else ("mini", "stress", "stress-mini", "edge"))
         with bars("calibrating") as progress:
             calibrated = run_calibrate(space, DEFAULT_FLOOR_SECONDS, DEFAULT_FACTOR,
-                                       progress, kinds, bool(augmented.kept))
+                                       progress, kinds, bool(augmented.kept), suites)
         report("calibrate", calibrated)
     removed: list[Path] = []
     minis: list[ReduceSummary] = []
     if not options.reduce:
-        for path in stale_minis(space):
-            path.unlink()
+        for path in stale_minis(space, suites):
+            suites.remove(path)
             removed.append(path)
             report("stale", path)
     else:
@@ -104,15 +106,16 @@ def run_augment_chain(tasks: Sequence[Task], config: AugmentConfig, space: Works
                 ("reduce-stress", "stress", "stress", None)):
             with bars("reducing" if suite == "plus" else f"reducing {suite}") as progress:
                 mini = run_reduce(space, chosen, samples, progress, status=status,
-                                  suite=suite)
+                                  suite=suite, suites=suites)
             minis.append(mini)
             report(stage, mini)
     return ChainSummary(augmented, audited, calibrated, tuple(removed), tuple(minis))
 
 
-def stale_minis(space: Workspace) -> list[Path]:
+def stale_minis(space: Workspace, suites: Suites | None = None) -> list[Path]:
     """The MINIs in ``space`` that were not reduced from the suite beside them now (a
     task more or fewer, or an input the suite no longer has): left by an earlier run."""
+    suites = suites or Suites(space)
     stale = []
     for mini_kind, kind in (("mini", "plus"), ("stress-mini", "stress")):
         mini, parent = space.suite_file(mini_kind), space.suite_file(kind)
@@ -122,8 +125,8 @@ def stale_minis(space: Workspace) -> list[Path]:
             stale.append(mini)
             continue
         held = {t.task_id: {canonical(list(a)) for a in t.plus_inputs}
-                for t in load_plus_file(parent)}
-        reduced = load_plus_file(mini)
+                for t in suites.load(parent)}
+        reduced = suites.load(mini)
         if ({t.task_id for t in reduced} != set(held)
                 or any(canonical(list(a)) not in held[t.task_id]
                        for t in reduced for a in t.plus_inputs)):

@@ -3,7 +3,7 @@ and passed down: the benchmark, the artifacts folder and where the work runs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -11,6 +11,7 @@ from evalplus_ng.backend.executors import LOCAL, Backend
 from evalplus_ng.errors import InputError
 from evalplus_ng.records import Task
 from evalplus_ng.seal import secret_folder
+from evalplus_ng.tasks.artifact import write_plus_file
 from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.sources import user_cache_dir
 from evalplus_ng.tasks.spec import SUITE_SUFFIXES, Dataset
@@ -80,3 +81,38 @@ class Workspace:
                 f"{self.dataset.name} --out {self.out}` or pass --suite PATH",
             )
         return load_plus_file(path, self.dataset.equality())
+
+
+class Suites:
+    """The suite files of a workspace as one run hands them from stage to stage: each
+    file, once written (or read) in this run, is kept as the tasks it holds, and the next
+    stage takes those instead of reading the file again. A suite file's tasks read back
+    equal the tasks written, so a stage gets the same suite either way; a stage run alone
+    (its own command) starts with none in hand and reads each file once."""
+
+    def __init__(self, space: Workspace) -> None:
+        self.space = space
+        self._held: dict[Path, tuple[Task, ...]] = {}
+
+    def load(self, path: Path) -> list[Task]:
+        """The tasks of the suite file ``path`` (read once; kept)."""
+        held = self._held.get(path)
+        if held is None:
+            held = tuple(load_plus_file(path, self.space.dataset.equality()))
+            self._held[path] = held
+        return list(held)
+
+    def write(self, tasks: Sequence[Task], path: Path) -> None:
+        """Write ``tasks`` as the suite file ``path`` (atomically) and keep them."""
+        write_plus_file(tasks, path, self.space.dataset.schema)
+        self._held[path] = tuple(tasks)
+
+    def keep(self, tasks: Sequence[Task], path: Path) -> None:
+        """Keep ``tasks`` as what ``path`` holds (written by another hand just now)."""
+        self._held[path] = tuple(tasks)
+
+    def remove(self, path: Path) -> None:
+        """Delete the suite file ``path`` (where it is) and forget it."""
+        path.unlink(missing_ok=True)
+        self._held.pop(path, None)
+

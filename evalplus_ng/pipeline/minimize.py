@@ -14,7 +14,7 @@ from typing import Any
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_atomically, write_json
 from evalplus_ng.oracle.groundtruth import run_ground_truth
-from evalplus_ng.pipeline.context import Progress, Workspace
+from evalplus_ng.pipeline.context import Progress, Suites, Workspace
 from evalplus_ng.reduce.mini import (
     CACHE_FOLDER,
     PAPER_ORDER,
@@ -33,8 +33,6 @@ from evalplus_ng.reduce.profiles import load_profile, profile_names
 from evalplus_ng.reduce.requirements import KINDS
 from evalplus_ng.reduce.sample_kills import Answer, Candidate, candidates, per_model
 from evalplus_ng.sandbox import Limits
-from evalplus_ng.tasks.artifact import write_plus_file
-from evalplus_ng.tasks.plusfile import load_plus_file
 from evalplus_ng.tasks.samples import read_sample_folder
 from evalplus_ng.tasks.spec import MINI_OF, Dataset
 from evalplus_ng.types import TaskId
@@ -79,7 +77,7 @@ def _reduction_files(dataset: Dataset, suite: str) -> dict[str, str]:
 def run_reduce(space: Workspace, profile: str = "full", samples_dir: Path | None = None,
                progress: Progress | None = None,
                status: Callable[[str], None] | None = None,
-               suite: str = "plus") -> ReduceSummary:
+               suite: str = "plus", suites: Suites | None = None) -> ReduceSummary:
     """Reduce the full suite in ``space`` with ``profile``; write the MINI suite and the
     report beside it.
 
@@ -89,7 +87,9 @@ def run_reduce(space: Workspace, profile: str = "full", samples_dir: Path | None
     its inputs are the costly ones, so no other profile's requirements are gathered).
     On a Ray backend the requirements are computed a task a unit, instead of in the
     local pool's processes; the caches, the MINI and the report are the same.
+    ``suites``: the suites a chain has in hand (read, written).
     """
+    suites = suites or Suites(space)
     if suite not in MINI_OF:
         raise InputError(suite, None, f"no reduction for suite {suite!r}; known: "
                                       f"{', '.join(MINI_OF)}")
@@ -106,7 +106,7 @@ def run_reduce(space: Workspace, profile: str = "full", samples_dir: Path | None
     if chosen.uses_samples and samples_dir is None:
         raise InputError(str(samples_dir or "--samples"), None,
                          f"profile {profile!r} needs LLM samples: pass --samples DIR")
-    tasks = load_plus_file(suite_path, dataset.equality())
+    tasks = suites.load(suite_path)
     by_id = {task.task_id: task for task in tasks}
     sample_table: dict[TaskId, list[Candidate]] | None = None
     answers: list[Answer] = []
@@ -146,7 +146,7 @@ def run_reduce(space: Workspace, profile: str = "full", samples_dir: Path | None
     kept = reductions[chosen] if chosen in reductions else reduce_all(reqs, chosen)
     mini = [reduced_task(reqs[t.task_id], kept[t.task_id]) for t in tasks]
     mini_path = out_dir / files["mini"]
-    write_plus_file(mini, mini_path, dataset.schema)
+    suites.write(mini, mini_path)
     mutant_counts = [len(r.mutants) for r in reqs.values()]
     survivors = {t: [r.mutant_lines[i] for i, row in enumerate(r.mutants) if not row.killed]
                  for t, r in reqs.items()}
