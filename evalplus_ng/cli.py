@@ -242,7 +242,7 @@ def _dataset_options(command: F) -> F:
         click.option("--dataset", "dataset_name", default="humaneval", show_default=True,
                      metavar="NAME|FILE",
                      help=f"A built-in benchmark ({', '.join(known())}) or your own tasks "
-                          "file (.jsonl or .jsonl.gz; see the README)."),
+                          "file (.jsonl or .jsonl.gz; see docs/reference/formats/tasks.md)."),
         click.option("--dataset-file", type=click.Path(path_type=Path, dir_okay=False),
                      default=None,
                      help="Where a built-in benchmark's tasks are read from (MBPP+: "
@@ -284,7 +284,7 @@ def _backend_options(command: F) -> F:
         click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
                      show_default=True,
                      help="Where the work runs: this machine's pool (-j), or a Ray cluster "
-                          "(pip install 'evalplus-ng[ray]'; see the README)."),
+                          "(pip install 'evalplus-ng[ray]'; see docs/how-to/ray.md)."),
         click.option("--address", default=None, metavar="HOST:PORT",
                      help="The Ray cluster to join [default: $RAY_ADDRESS, the one started "
                           "on this machine, else a new local instance]; --backend ray only."),
@@ -317,7 +317,7 @@ def _jail_option(command: F) -> F:
         "--allow-weak-jail", is_flag=True, expose_value=False, callback=_allow_weak_jail,
         help="Where neither bubblewrap nor the kernel's namespaces can make a jail, run "
              "untrusted code anyway, in the weak mode: it can read this machine's files "
-             "(the README's sandbox section). Without it, such a machine refuses to run "
+             "(see docs/explanation/sandbox.md). Without it, such a machine refuses to run "
              "samples.")(command)
 
 
@@ -407,7 +407,8 @@ def _terminated(signum: int, _frame: object) -> None:
                    "reductions; edge: inputs unlike the base tests where no contract is "
                    "written), or a suite file in EvalPlus's format. auto: plus when "
                    "--artifacts holds augment's plus suite, else base. Program tasks: "
-                   "base|original|plus|stress|full (auto: full; see the README).")
+                   "base|original|plus|stress|full (auto: full; see "
+                   "docs/how-to/program-tasks.md).")
 @click.option("--artifacts", type=click.Path(path_type=Path, file_okay=False),
               default=DEFAULT_OUT, show_default=True,
               help="Folder where `augment` wrote its suites (for --suite plus|mini).")
@@ -478,7 +479,7 @@ def evaluate(dataset_name: str, dataset_file: Path | None, data: Path | None, sa
 
     evalplus 0.3.1's command lines work too (`evalplus.evaluate` replaced by
     `evalplus-ng evaluate`): its flags with underscores, --flag=value, --noflag, the
-    dataset and samples as positional arguments (see the README's table).
+    dataset and samples as positional arguments (see docs/how-to/from-evalplus.md).
     """
     if again and resume:
         raise click.UsageError("--i-just-wanna-run judges every sample again and --resume "

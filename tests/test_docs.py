@@ -1,5 +1,6 @@
 """The documentation site names every module of the package on its architecture page, and
-its layer map is the one tests/test_layers.py keeps.
+its layer map is the one tests/test_layers.py keeps; the docs pages the package's help texts
+name exist.
 
 The strict build of the site (`mkdocs build --strict`, broken links and references fail)
 runs in `.ci/run`, which installs the `docs` extra; this test needs no doc tooling.
@@ -78,3 +79,18 @@ def test_the_layer_map_is_the_layering_test() -> None:
     page = ARCHITECTURE.read_text(encoding="utf-8")
     assert layer_map(page) == list(LAYERS), (
         "the layer map of docs/explanation/architecture.md differs from tests/test_layers.py")
+
+
+def test_the_package_points_at_docs_pages_that_exist() -> None:
+    """Help texts and messages send users to a page of the docs (the README is a short
+    manual, its sections are gone): each page they name exists."""
+    named: dict[str, str] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        where = str(path.relative_to(ROOT))
+        assert not re.search(r"(?<!tests/)README", text), f"{where} points at the README"
+        named.update({page: where for page in re.findall(r"docs/[\w/.-]+?\.md", text)})
+    assert "docs/how-to/from-evalplus.md" in named  # evaluate's help names it
+    missing = [f"{page} (named in {where})" for page, where in named.items()
+               if not (ROOT / page).is_file()]
+    assert not missing, f"no such docs page: {', '.join(missing)}"

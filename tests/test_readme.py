@@ -86,3 +86,51 @@ def test_the_python_api_example_runs_as_written(tmp_path: Path, monkeypatch: Any
     assert "1 of 164 tasks, 2 samples (2 per task) {'base': {1: 0.5}}" in out
     assert "HumanEval/53 fail" in out
     assert (tmp_path / "samples.evalplus-ng.base.json").is_file()
+
+
+#: A program task the planner plans (a count, then that many integers), for the Python API
+#: page's program example.
+SUM_STATEMENT = """Sum
+
+Input
+
+The first line contains a single integer n (1 ≤ n ≤ 100) — the length of the array.
+
+The second line contains n integers a_1, a_2, ..., a_n (1 ≤ a_i ≤ 10^9).
+
+Output
+
+Print the sum of the array.
+"""
+SUM = "input()\nprint(sum(map(int, input().split())))\n"
+
+
+def test_the_python_api_program_example_runs_as_written(tmp_path: Path, monkeypatch: Any,
+                                                        capsys: Any) -> None:
+    """The Python API page's program chain example, verbatim, on a one-task file: the chain
+    adds tests, and they fail an answer that sums only the first three numbers, which
+    passes the public tests."""
+    import gzip
+    import json
+
+    page = (ROOT / "docs" / "reference" / "python-api.md").read_text(encoding="utf-8")
+    block = re.search(r"## Program tasks from Python.*?```python\n(.*?)```", page, re.S)
+    assert block is not None, "the Python API page has no program example"
+    task = {"task_id": "cc/sum", "prompt": SUM_STATEMENT, "canonical_solution": SUM,
+            "tests": [{"input": "3\n1 2 3\n", "output": "6\n", "public": True},
+                      {"input": "1\n5\n", "output": "5\n", "public": True},
+                      {"input": "2\n10 20\n", "output": "30\n", "public": False}]}
+    (tmp_path / "tasks.jsonl.gz").write_bytes(
+        gzip.compress((json.dumps(task) + "\n").encode(), mtime=0))
+    wrong = "input()\nprint(sum(list(map(int, input().split()))[:3]))\n"
+    (tmp_path / "samples.jsonl").write_text("".join(
+        json.dumps({"task_id": "cc/sum", "solution": code}) + "\n" for code in (SUM, wrong)),
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block.group(1), "python-api.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "done: augment" in out and "done: reduce" in out
+    assert "programs-out/ProgramsPlus.jsonl.gz" in out
+    assert "1 of 1 tasks, 2 samples (2 per task) {'base': {1: 1.0}, 'full': {1: 0.5}}" in out
+    assert "'correctness': {'wrong_answer': 1" in out
+    assert (tmp_path / "programs-out" / "ProgramsMini.jsonl.gz").is_file()

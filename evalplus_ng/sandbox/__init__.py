@@ -19,7 +19,7 @@ The child:
 
 * gets a working folder no child had before (a tmpfs of its own where the
   supervisor may mount one, times 0, unpredictable name) and loses stdin, stdout
-  and stderr: nothing one child leaves reaches the next (the README's list);
+  and stderr: nothing one child leaves reaches the next (docs/explanation/sandbox.md);
 * has a memory cap (``RLIMIT_AS``), a file-size cap and may not create a single
   process or thread (``RLIMIT_NPROC``);
 * keeps no capability, and when the supervisor runs as root, switches to a uid of
@@ -27,7 +27,7 @@ The child:
   it does not own;
 * inherits the zygote's seccomp filter (no ptrace, mounts, memfd, SysV IPC,
   signals, sockets of any family; its death signal cannot be cleared);
-* sees only what its jail shows (the README's sandbox section has the modes).
+* sees only what its jail shows (docs/explanation/sandbox.md has the modes).
 
 The supervisor enforces every time limit with ``SIGKILL`` (a sample that
 ignores signals or spins in C cannot escape it) and relays each outcome to the

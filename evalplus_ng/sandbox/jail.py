@@ -387,7 +387,7 @@ def hide(libc: ctypes.CDLL, paths: Sequence[str]) -> None:
 
 
 class Mode(enum.Enum):
-    """How supervisors and their children are confined (the README's sandbox section)."""
+    """How supervisors and their children are confined (docs/explanation/sandbox.md)."""
 
     #: A jail bubblewrap sets up once per supervisor from :func:`rootfs.plan`: a
     #: read-only root that shows only the system, Python and its packages (answer keys
