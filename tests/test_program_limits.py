@@ -368,12 +368,14 @@ def test_limits_are_checkpointed_and_time_nothing_again(tmp_path: Path) -> None:
     found = calibrate_program_tests(items, LimitRule(), tmp_path, executor,
                                     lambda done, total: heard.append((done, total)))
     assert set(found) == {"cc/echo", "cc/quick"}  # a task without new tests has none
-    assert found["cc/echo"].slowest == (0.001, 0.4, 0.4)
-    assert found["cc/echo"].limits == (1.0, 2.0, 2.0) and found["cc/echo"].repeated == 2
-    assert found["cc/quick"].limits == (1.0,) and found["cc/quick"].repeated == 0
+    assert found["cc/echo"].timed.slowest == (0.001, 0.4, 0.4)
+    assert found["cc/echo"].limits == (1.0, 2.0, 2.0) and found["cc/echo"].timed.repeated == 2
+    assert found["cc/quick"].limits == (1.0,) and found["cc/quick"].timed.repeated == 0
     assert len(box.jobs) == 1 and list(box.jobs[0].inputs) == ["1\n", "2\n"] * 2
     assert heard[-1] == (2, 2) and asked == [1]
-    assert limits_path(tmp_path, "cc/echo").is_file()
+    kept = json.loads(limits_path(tmp_path, "cc/echo").read_text())["limits"]
+    assert list(kept) == ["task_id", "limits", "slowest", "repeated", "timeouts", "unstable",
+                          "estimated", "slowdown"]  # one flat record, the runs' counts in it
     again = calibrate_program_tests(items, LimitRule(), tmp_path, executor)
     assert again == found and asked == [1]  # from the checkpoints: no sandbox asked for
     # another rule (or other tests) is another key: timed again
@@ -388,9 +390,10 @@ def test_the_tests_outside_the_sample_are_estimated_and_kept(tmp_path: Path) -> 
     rule = LimitRule(sample=1)
     (found,) = calibrate_program_tests(items, rule, tmp_path, lambda: box).values()
     assert [list(job.inputs) for job in box.jobs] == [["1\n", "1\n"]]  # the slowest only
-    assert (found.repeated, found.estimated) == (1, 1)
-    assert found.slowdown == pytest.approx(0.4 / 0.3)
-    assert found.slowest[:2] == (0.001, 0.4) and found.slowest[2] == pytest.approx(0.4 / 3)
+    got = found.timed
+    assert (got.repeated, got.estimated) == (1, 1)
+    assert got.slowdown == pytest.approx(0.4 / 0.3)
+    assert got.slowest[:2] == (0.001, 0.4) and got.slowest[2] == pytest.approx(0.4 / 3)
     assert found.limits == (1.0, 2.0, 1.0)
     again = calibrate_program_tests(items, rule, tmp_path, NoRuns)
     assert again == {"cc/echo": found}  # every field read back from the checkpoint
@@ -430,7 +433,7 @@ def test_augment_writes_each_new_test_s_limit_and_resumes(tmp_path: Path) -> Non
         assert most >= first and test["time_limit"] == limit_of([most])
     (limits,) = summary.limits
     again_timed = sum(needs_repeats(first) for first in firsts)
-    assert limits.repeated == again_timed >= 4  # the large inputs, each 70 ms at least
+    assert limits.timed.repeated == again_timed >= 4  # the large inputs, each 70 ms at least
     assert [test["time_limit"] for test in new] == list(limits.limits)
     stats = json.loads(summary.stats.read_text())
     assert stats["limits"]["totals"]["tests"] == len(new)

@@ -103,7 +103,9 @@ def test_facts_held_by_every_example() -> None:
     assert facts.blocks["r1"].tree is not None
     assert check(facts, inferred.grammar, parse(inferred.grammar, "4\n1 2\n2 3\n1 4\n")) is None
     cycle = parse(inferred.grammar, "4\n1 2\n2 1\n3 4\n")
-    assert check(facts, inferred.grammar, cycle) is not None
+    assert check(facts, inferred.grammar, cycle) == "r1: a pair repeated in reverse"
+    triangle = parse(inferred.grammar, "4\n1 2\n2 3\n3 1\n")  # 4 left alone
+    assert check(facts, inferred.grammar, triangle) == "r1: not a tree over 1..x1"
 
 
 def test_a_permutation_stays_one() -> None:
@@ -168,7 +170,7 @@ def test_a_connected_graph_stays_connected() -> None:
     block = plan.facts.blocks["r1"]
     assert block.connected == "x1" and block.ends == ("x3", "x4")
     assert plan.facts.ranges["x3"].high == 50  # any vertex may be an end
-    assert plan.violation("4 3\n1 2\n2 3\n1 3\n") is not None  # 4 is alone
+    assert plan.violation("4 3\n1 2\n2 3\n1 3\n") == "r1: not connected over 1..x1"  # 4 alone
     made = program_inputs(plan, examples, random.Random(1), 40)
     assert len(made) >= 20
     assert all(plan.violation(item.text) is None for item in made)

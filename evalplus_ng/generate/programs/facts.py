@@ -1281,22 +1281,28 @@ def _check_block(item: Repeat, fact: BlockFact, scope: _Scope) -> str | None:
             return f"{item.name}: rows not in {'strictly ' if strict else ''}increasing {field}"
     if fact.acyclic and not closes_no_cycle([(r[0], r[1]) for r in rows]):
         return f"{item.name}: the edges close a cycle"
-    if fact.reached is not None:
-        n = scope.env.get(fact.reached)
-        if not isinstance(n, int) or not reaches_all([(int(r[0]), int(r[1])) for r in rows],
-                                                     n):
-            return f"{item.name}: not every vertex of 1..{fact.reached} reached from 1"
-    if fact.joins is not None:
-        n = scope.env.get(fact.joins)
-        if not isinstance(n, int) or not linked([(r[0], r[1]) for r in rows], 1, n):
-            return f"{item.name}: no path from 1 to {fact.joins}"
-    if fact.connected is not None:
-        n = scope.env.get(fact.connected)
-        if not isinstance(n, int) or not _is_connected([(int(r[0]), int(r[1])) for r in rows],
-                                                       n):
-            return f"{item.name}: not connected over 1..{fact.connected}"
-    if fact.tree is not None:
-        n = scope.env.get(fact.tree)
-        if not isinstance(n, int) or not _is_tree([(int(r[0]), int(r[1])) for r in rows], n):
-            return f"{item.name}: not a tree over 1..{fact.tree}"
+    return _graph_problem(item.name, fact, rows, scope.env)
+
+
+def _graph_problem(block: str, fact: BlockFact, rows: Sequence[tuple[Scalar, ...]],
+                   env: Mapping[str, Scalar]) -> str | None:
+    """The first of a block's facts on its rows' first two numbers as edges over ``1..n``
+    (``n`` the variable the fact names) that they break, as a sentence; None when they
+    keep them all."""
+
+    def numbered() -> list[tuple[int, int]]:
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    graphs: tuple[tuple[str | None, Callable[[int], bool], str], ...] = (
+        (fact.reached, lambda n: reaches_all(numbered(), n),
+         "not every vertex of 1..{} reached from 1"),
+        (fact.joins, lambda n: linked([(row[0], row[1]) for row in rows], 1, n),
+         "no path from 1 to {}"),
+        (fact.connected, lambda n: _is_connected(numbered(), n), "not connected over 1..{}"),
+        (fact.tree, lambda n: _is_tree(numbered(), n), "not a tree over 1..{}"))
+    for count, holds, broken in graphs:
+        if count is not None:
+            n = env.get(count)
+            if not isinstance(n, int) or not holds(n):
+                return f"{block}: " + broken.format(count)
     return None

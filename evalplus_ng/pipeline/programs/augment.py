@@ -779,10 +779,10 @@ def limit_totals(limits: Sequence[TaskLimits]) -> dict[str, Any]:
     by_limit = Counter(limit for task in limits for limit in task.limits)
     return {"tests": sum(by_limit.values()),
             "by_limit": {f"{limit:g}": n for limit, n in sorted(by_limit.items())},
-            "repeated": sum(task.repeated for task in limits),
-            "estimated": sum(task.estimated for task in limits),
-            "timeouts": sum(task.timeouts for task in limits),
-            "unstable": sum(task.unstable for task in limits)}
+            "repeated": sum(task.timed.repeated for task in limits),
+            "estimated": sum(task.timed.estimated for task in limits),
+            "timeouts": sum(task.timed.timeouts for task in limits),
+            "unstable": sum(task.timed.unstable for task in limits)}
 
 
 def stats_document(reports: Sequence[ProgramTaskReport], config: ProgramAugmentConfig,
@@ -799,10 +799,10 @@ def stats_document(reports: Sequence[ProgramTaskReport], config: ProgramAugmentC
     if rule is not None:
         document["limits"] = {
             "rule": {**asdict(rule), "words": rule.words()}, "totals": limit_totals(limits),
-            "tasks": {task.task_id: {"repeated": task.repeated, "estimated": task.estimated,
-                                     "slowdown": round(task.slowdown, 3),
-                                     "timeouts": task.timeouts, "unstable": task.unstable}
-                      for task in limits if task.repeated}}
+            "tasks": {task.task_id: {"repeated": timed.repeated, "estimated": timed.estimated,
+                                     "slowdown": round(timed.slowdown, 3),
+                                     "timeouts": timed.timeouts, "unstable": timed.unstable}
+                      for task in limits if (timed := task.timed).repeated}}
     return document
 
 
@@ -924,6 +924,6 @@ def warning_lines(reports: Sequence[ProgramTaskReport],
         if report.replay_missed:
             lines.append(f"{report.task_id}: {report.replay_missed} input(s) the timings file "
                          "kept were not answered now (not replayed as recorded)")
-    return lines + [f"{task.task_id}: the reference did not answer {task.unstable} new "
+    return lines + [f"{task.task_id}: the reference did not answer {task.timed.unstable} new "
                     "test(s) the same way when timed again (their expected outputs may not "
-                    "be the only right ones)" for task in limits if task.unstable]
+                    "be the only right ones)" for task in limits if task.timed.unstable]

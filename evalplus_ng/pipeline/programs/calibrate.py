@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from evalplus_ng.files import write_atomically
 from evalplus_ng.oracle.programs.answers import NewTest
@@ -38,19 +39,16 @@ FORMAT_VERSION = 2
 
 @dataclass(frozen=True)
 class TaskLimits:
-    """One task's new tests timed: each one's limit (seconds) and slowest run (measured or
-    estimated), with the counts and the slowdown of
-    :class:`~evalplus_ng.oracle.programs.timelimits.Timed` (``repeated``: tests run again;
-    ``estimated``: tests whose slowest is their first time x ``slowdown``)."""
+    """One task's new tests timed: each one's limit (seconds), and the reference's runs
+    they follow from (:class:`~evalplus_ng.oracle.programs.timelimits.Timed`)."""
 
     task_id: str
     limits: tuple[float, ...]
-    slowest: tuple[float, ...]
-    repeated: int = 0
-    timeouts: int = 0
-    unstable: int = 0
-    estimated: int = 0
-    slowdown: float = 1.0
+    timed: Timed
+
+    def record(self) -> dict[str, Any]:
+        """Its fields as a checkpoint holds them (the runs' fields beside the limits)."""
+        return {"task_id": self.task_id, "limits": self.limits, **asdict(self.timed)}
 
 
 def limits_path(out: Path, task_id: str) -> Path:
@@ -75,9 +73,9 @@ def load_limits(path: Path, key: str) -> TaskLimits | None:
             return None
         fields = document["limits"]
         return TaskLimits(str(fields["task_id"]), tuple(map(float, fields["limits"])),
-                          tuple(map(float, fields["slowest"])), int(fields["repeated"]),
-                          int(fields["timeouts"]), int(fields["unstable"]),
-                          int(fields["estimated"]), float(fields["slowdown"]))
+                          Timed(tuple(map(float, fields["slowest"])), int(fields["repeated"]),
+                                int(fields["timeouts"]), int(fields["unstable"]),
+                                int(fields["estimated"]), float(fields["slowdown"])))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -85,12 +83,7 @@ def load_limits(path: Path, key: str) -> TaskLimits | None:
 def save_limits(path: Path, key: str, limits: TaskLimits) -> None:
     """A task's limits, written atomically."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, json.dumps({"key": key, "limits": asdict(limits)}) + "\n")
-
-
-def _task_limits(task: ProgramTask, got: Timed, rule: LimitRule) -> TaskLimits:
-    return TaskLimits(task.task_id, got.limits(rule), got.slowest, got.repeated,
-                      got.timeouts, got.unstable, got.estimated, got.slowdown)
+    write_atomically(path, json.dumps({"key": key, "limits": limits.record()}) + "\n")
 
 
 @dataclass(frozen=True)
@@ -137,7 +130,8 @@ def calibrate_program_tests(
     total = len(found) + len(todo)
 
     def finish(item: _Todo, results: Sequence[JobResult]) -> None:
-        limits = _task_limits(item.task, timed(item.firsts, item.chunks, results, rule), rule)
+        got = timed(item.firsts, item.chunks, results, rule)
+        limits = TaskLimits(item.task.task_id, got.limits(rule), got)
         save_limits(limits_path(out, item.task.task_id), item.key, limits)
         found[item.task.task_id] = limits
         if progress is not None:

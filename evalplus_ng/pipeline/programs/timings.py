@@ -23,7 +23,7 @@ from typing import Any, TypeGuard
 from evalplus_ng.errors import InputError
 from evalplus_ng.files import write_json
 from evalplus_ng.oracle.programs.answers import TIMED_DROP_VALUES, NewTest, Timings, input_key
-from evalplus_ng.oracle.programs.timelimits import LimitRule, limit_of
+from evalplus_ng.oracle.programs.timelimits import LimitRule, Timed
 from evalplus_ng.pipeline.programs.calibrate import TaskLimits
 
 #: The file's ``format``: 2 names each input (the first format listed seconds only).
@@ -58,8 +58,7 @@ class TaskTimings:
         if self.limits is None or tuple(input_key(new.test.input) for new in tests) \
                 != self.inputs or tuple(new.seconds for new in tests) != self.seconds:
             return None
-        return replace(self.limits, limits=tuple(limit_of([seconds], rule)
-                                                 for seconds in self.limits.slowest))
+        return replace(self.limits, limits=self.limits.timed.limits(rule))
 
     def document(self) -> dict[str, Any]:
         """The task's entry in the file."""
@@ -68,8 +67,8 @@ class TaskTimings:
         if self.answered:
             entry["answered"] = dict(self.answered)
         if self.limits is not None:
-            entry["slowest"] = list(self.limits.slowest)
-            entry["calibration"] = {name: getattr(self.limits, name) for name in _COUNTS}
+            entry["slowest"] = list(self.limits.timed.slowest)
+            entry["calibration"] = {name: getattr(self.limits.timed, name) for name in _COUNTS}
         return entry
 
 
@@ -163,10 +162,11 @@ def _entry(task_id: str, entry: Any) -> TaskTimings:
         if len(slowest) != len(inputs):
             raise ValueError(f"{len(inputs)} inputs but {len(slowest)} slowest runs")
         counts = entry.get("calibration", {})
-        limits = TaskLimits(task_id, (), slowest, int(counts.get("repeated", 0)),
-                            int(counts.get("timeouts", 0)), int(counts.get("unstable", 0)),
-                            int(counts.get("estimated", 0)),
-                            float(counts.get("slowdown", 1.0)))
+        limits = TaskLimits(task_id, (), Timed(slowest, int(counts.get("repeated", 0)),
+                                               int(counts.get("timeouts", 0)),
+                                               int(counts.get("unstable", 0)),
+                                               int(counts.get("estimated", 0)),
+                                               float(counts.get("slowdown", 1.0))))
     answered = entry.get("answered", {})
     if not isinstance(answered, dict) or not all(
             isinstance(key, str) and _is_seconds(value) for key, value in answered.items()):
