@@ -26,6 +26,9 @@ requires_root = pytest.mark.skipif(os.geteuid() != 0, reason="the jail's uid swi
 LIMITS = Limits(memory_bytes=1 << 30, load_seconds=5.0)
 #: The hidden answers of the chain's task (one bool per input).
 ANSWERS = [True, False, False, True, False, True]
+#: Copies in a chain of page faults: where a copy could learn what the one before it was
+#: stopped at, the one after the last False answer is learnt passes (the fourth); one more.
+COPIES = ANSWERS.count(False) + 2
 
 
 def _copy(name: str, placeholder: str, value: int) -> str:
@@ -100,7 +103,7 @@ def test_a_chain_of_samples_learns_nothing_from_counters_the_zygote_keeps(jail: 
     # (a function's child) or a /proc of its own (a program's), a child sees no process
     # but itself.
     with Sandbox(1, LIMITS, judge=JUDGE) as sandbox:
-        results = list(sandbox.map(_fault_chain(len(ANSWERS) + 2)))
+        results = list(sandbox.map(_fault_chain(COPIES)))
     assert not any(result.all_passed for result in results)
     assert _guessed_blind(results), results
 
@@ -159,15 +162,15 @@ def test_evaluate_gives_a_chain_of_copies_no_pass(jail: str, sanitize: bool,
     samples = tmp_path / "samples.jsonl"
     samples.write_text("".join(
         json.dumps({"task_id": "HumanEval/0", "solution": code.replace("__COPY__", str(n))})
-        + "\n" for n in range(9)))
+        + "\n" for n in range(COPIES)))
     results = tmp_path / "results.json"
     done = CliRunner().invoke(main, ["evaluate", "--samples", str(samples), "--suite", "base",
                                      "-j", "1", "--results", str(results),
                                      *([] if sanitize else ["--no-sanitize"])])
     assert done.exit_code == 0, done.output
     verdicts = json.loads(results.read_text())["eval"]["HumanEval/0"]
-    assert len(verdicts) == 9
-    assert [v["base_status"] for v in verdicts] == ["fail"] * 9
+    assert len(verdicts) == COPIES
+    assert [v["base_status"] for v in verdicts] == ["fail"] * COPIES
 
 
 AS_USER = """
@@ -192,11 +195,11 @@ def test_an_ordinary_users_chain_learns_nothing_either(jail: str) -> None:
         shutil.copytree(Path(__file__).parent, tests,
                         ignore=shutil.ignore_patterns("__pycache__"))
         path = os.pathsep.join([str(tests), user.env["PYTHONPATH"]])
-        done = user.run(["-c", AS_USER, str(len(ANSWERS) + 2), str(tests)],
+        done = user.run(["-c", AS_USER, str(COPIES), str(tests)],
                         {"PYTHONPATH": path, MODE_VARIABLE: jail})
         assert done.returncode == 0, done.stderr
         found = json.loads(done.stdout.strip().splitlines()[-1])
-        assert found == {"mode": jail, "passed": [False] * (len(ANSWERS) + 2), "blind": True}
+        assert found == {"mode": jail, "passed": [False] * COPIES, "blind": True}
 
 
 #: Asks the kernel for ids that count what was made on the whole machine: the working

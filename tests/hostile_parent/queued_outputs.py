@@ -1,5 +1,5 @@
 """Attacks the parent's memory through the queue of results: behind a slow right answer
-(8 s: each call sleeps 80 ms), 80 wrong answers that each return 5,000 one-tuples
+(4 s: each call sleeps 40 ms), 80 wrong answers that each return 5,000 one-tuples
 (50 KB of JSON, a size every output is allowed), each spelled apart so that each runs.
 
 Results come back in order, so at ``-j 2`` they wait in the parent while the slow one
@@ -8,7 +8,7 @@ output, the parent holding none of them.
 """
 
 #: The slow right answer, judged first.
-SLOW = "import time\n\n\ndef add(x, y):\n    time.sleep(0.08)\n    return x + y\n"
+SLOW = "import time\n\n\ndef add(x, y):\n    time.sleep(0.04)\n    return x + y\n"
 #: How many wrong answers wait behind it.
 COUNT = 80
 
