@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from evalplus_ng.evaluation.evaluate import EvalConfig, evaluate_samples
+from evalplus_ng.evaluation.verdicts import EvalConfig, evaluate_samples
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.pipeline.context import Workspace

@@ -4,7 +4,7 @@ Computes expected outputs once, then starts one CPU burner process per core (a
 busy loop each) and, ``--runs`` times, judges each task's fixed ground truth
 (``Task.solution``) as its one sample the way ``evaluate`` does: the reference
 workload measured now, on the loaded machine, then
-:func:`evalplus_ng.evaluation.evaluate.evaluate_samples` with the calibrated limits
+:func:`evalplus_ng.evaluation.verdicts.evaluate_samples` with the calibrated limits
 (``--full-path``: a whole :func:`evalplus_ng.pipeline.evaluate.run_evaluate` per run,
 ground truth included, about twice as slow). A run is *flaky* when any sample
 gets a verdict other than pass; each non-pass is listed with its input. A task
@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import Backend
-from evalplus_ng.evaluation.evaluate import EvalConfig, SampleResult, evaluate_samples
+from evalplus_ng.evaluation.verdicts import EvalConfig, SampleResult, evaluate_samples
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.oracle.timelimits import measure_reference

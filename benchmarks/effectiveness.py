@@ -37,14 +37,14 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evalplus_ng.evaluation.evaluate import (
+from evalplus_ng.evaluation.explain import Explanation, simplest_failure
+from evalplus_ng.evaluation.verdicts import (
     TIMEOUT,
     UNCALIBRATED_FLOOR_SECONDS,
     EvalConfig,
     SampleResult,
     evaluate_samples,
 )
-from evalplus_ng.evaluation.explain import Explanation, simplest_failure
 from evalplus_ng.generate.bounds import beyond
 from evalplus_ng.generate.contract import Contract, load_contract
 from evalplus_ng.generate.likeness import unlike

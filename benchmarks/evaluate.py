@@ -84,8 +84,8 @@ if importlib.util.find_spec("evalplus_ng") is None:  # run from a checkout, not 
     sys.path.insert(0, str(ROOT))
 
 from evalplus_ng.backend.executors import Backend
-from evalplus_ng.evaluation import evaluate as evaluate_module
-from evalplus_ng.evaluation.evaluate import EvalConfig
+from evalplus_ng.evaluation import verdicts as evaluate_module
+from evalplus_ng.evaluation.verdicts import EvalConfig
 from evalplus_ng.judge import check as oracle_check
 from evalplus_ng.oracle.groundtruth import GroundTruth, run_ground_truth
 from evalplus_ng.pipeline import evaluate as command

@@ -13,7 +13,7 @@ from typing import Any
 
 _EXPORTS = {
     "Calibration": "evalplus_ng.records",
-    "EvalConfig": "evalplus_ng.evaluation.evaluate",
+    "EvalConfig": "evalplus_ng.evaluation.verdicts",
     "EvalplusError": "evalplus_ng.errors",
     "EvaluateRequest": "evalplus_ng.pipeline.evaluate",
     "InputError": "evalplus_ng.errors",
@@ -22,7 +22,7 @@ _EXPORTS = {
     "Limits": "evalplus_ng.sandbox",
     "Outcome": "evalplus_ng.records",
     "Sample": "evalplus_ng.records",
-    "SampleResult": "evalplus_ng.evaluation.evaluate",
+    "SampleResult": "evalplus_ng.evaluation.verdicts",
     "Sandbox": "evalplus_ng.sandbox",
     "Status": "evalplus_ng.records",
     "Task": "evalplus_ng.records",
@@ -32,7 +32,7 @@ _EXPORTS = {
     "check_output": "evalplus_ng.judge",
     "load_humaneval": "evalplus_ng.tasks.registry",
     "load_plus_file": "evalplus_ng.tasks.plusfile",
-    "pass_at_k": "evalplus_ng.evaluation.evaluate",
+    "pass_at_k": "evalplus_ng.evaluation.verdicts",
     "run_calibrate": "evalplus_ng.pipeline.calibrate",
     "run_evaluate": "evalplus_ng.pipeline.evaluate",
     "sanitize": "evalplus_ng.tasks.sanitize",

@@ -21,7 +21,7 @@ import click
 
 from evalplus_ng.backend.executors import LOCAL, Backend, Capacity
 from evalplus_ng.errors import EvalplusError, InputError, UnknownTaskError
-from evalplus_ng.evaluation.evaluate import EDGE, FAILURES, LIKE_BASE, EvalConfig, pass_at_k
+from evalplus_ng.evaluation.verdicts import EDGE, FAILURES, LIKE_BASE, EvalConfig, pass_at_k
 from evalplus_ng.files import probe_folder
 from evalplus_ng.fireforms import EVALPLUS_EVALUATE, FireFormError, read
 from evalplus_ng.meter import Meter

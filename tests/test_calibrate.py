@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from evalplus_ng.cli import main
 from evalplus_ng.errors import EvalplusError, InputError
-from evalplus_ng.evaluation.evaluate import EvalConfig, evaluate_samples
+from evalplus_ng.evaluation.verdicts import EvalConfig, evaluate_samples
 from evalplus_ng.judge import JUDGE
 from evalplus_ng.oracle.groundtruth import run_ground_truth
 from evalplus_ng.oracle.timelimits import (

@@ -287,7 +287,7 @@ def test_program_tasks_on_ray_give_the_local_results(shared_cluster: Cluster, tm
 
 
 def test_a_node_killed_mid_run_does_not_stop_evaluate(cluster: Cluster, tmp_path: Path) -> None:
-    from evalplus_ng.evaluation.evaluate import EvalConfig
+    from evalplus_ng.evaluation.verdicts import EvalConfig
     from evalplus_ng.pipeline.context import Workspace
     from evalplus_ng.pipeline.evaluate import EvaluateRequest, run_evaluate
     from evalplus_ng.tasks.registry import resolve
@@ -322,7 +322,7 @@ def test_a_ray_run_cut_short_resumes_where_it_stopped(shared_cluster: Cluster,
                                                       tmp_path: Path) -> None:
     # The driver alone writes the results file: what it judged before it stopped is kept
     # and a run with --resume judges only the rest.
-    from evalplus_ng.evaluation.evaluate import EvalConfig
+    from evalplus_ng.evaluation.verdicts import EvalConfig
     from evalplus_ng.pipeline.context import Workspace
     from evalplus_ng.pipeline.evaluate import EvaluateRequest, run_evaluate
     from evalplus_ng.tasks.registry import resolve

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 import pytest
 
 from evalplus_ng.evaluation.edges import edge_kinds, split_kills
-from evalplus_ng.evaluation.evaluate import (
+from evalplus_ng.evaluation.verdicts import (
     EvalConfig,
     KillBasis,
     SampleResult,

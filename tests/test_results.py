@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
-from evalplus_ng.evaluation.evaluate import (
+from evalplus_ng.evaluation.verdicts import (
     Completeness,
     EvalConfig,
     SampleResult,

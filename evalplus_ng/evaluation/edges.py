@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from evalplus_ng.evaluation.evaluate import (
+from evalplus_ng.evaluation.verdicts import (
     EvalConfig,
     KillBasis,
     SampleResult,

@@ -34,7 +34,7 @@ from typing import Any
 
 from evalplus_ng.checker import STDIN_BYTES, Said, message, said, stdin_bytes
 from evalplus_ng.evaluation.assertdiff import first_wrong_output, text_diff
-from evalplus_ng.evaluation.evaluate import PASS_AT_K, columns_pass_at_k
+from evalplus_ng.evaluation.verdicts import PASS_AT_K, columns_pass_at_k
 from evalplus_ng.jobs import checker_job, program_job
 from evalplus_ng.protocols import Executor
 from evalplus_ng.records import (

@@ -17,7 +17,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from evalplus_ng.backend.executors import jail_of
 from evalplus_ng.errors import InputError
 from evalplus_ng.evaluation.edges import split_kills
-from evalplus_ng.evaluation.evaluate import (
+from evalplus_ng.evaluation.verdicts import (
     DATE_FORMAT,
     Completeness,
     EvalConfig,
@@ -220,7 +220,7 @@ class EvaluateSummary(Judged[SampleResult]):
 
     def kills(self) -> Counter[str]:
         """Samples that pass base and fail the suite beyond it (plus, or stress), by what
-        their first failing test did (:data:`evalplus_ng.evaluation.evaluate.FAILURES`): a timeout
+        their first failing test did (:data:`evalplus_ng.evaluation.verdicts.FAILURES`): a timeout
         is a kind of its own, apart from a wrong answer."""
         return Counter(r.plus_failure or r.base_failure for r in self.results
                        if r.base_status is Verdict.PASS and not r.passed_plus)

@@ -1,7 +1,7 @@
 """Kill matrices: which tests of a task make a candidate (mutant or LLM sample) fail.
 
 Candidates are untrusted: they run only as sandbox jobs, built and judged the
-way :mod:`evalplus_ng.evaluation.evaluate` builds and judges them, but with every input run
+way :mod:`evalplus_ng.evaluation.verdicts` builds and judges them, but with every input run
 (no fail-fast) so that each test's verdict is known.
 
 Tests are numbered across the task's suite: base input ``i`` is test ``i``,
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from evalplus_ng.evaluation.evaluate import EvalConfig, _parts
+from evalplus_ng.evaluation.verdicts import EvalConfig, _parts
 from evalplus_ng.jobs import one_input
 from evalplus_ng.oracle.groundtruth import GroundTruth
 from evalplus_ng.protocols import Executor

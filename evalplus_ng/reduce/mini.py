@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from evalplus_ng.backend.executors import Backend
-from evalplus_ng.evaluation.evaluate import estimate_pass_at_k
+from evalplus_ng.evaluation.verdicts import estimate_pass_at_k
 from evalplus_ng.files import write_atomically
 from evalplus_ng.oracle.groundtruth import GroundTruth
 from evalplus_ng.pools import unordered

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from evalplus_ng.evaluation.evaluate import PASS_AT_K, estimate_pass_at_k
 from evalplus_ng.evaluation.program_verdicts import FULL
+from evalplus_ng.evaluation.verdicts import PASS_AT_K, estimate_pass_at_k
 from evalplus_ng.report.matrix import Cell, Failure, cells
 from evalplus_ng.report.models import ModelInfo, metadata_keys
 from evalplus_ng.report.summary import PLUS_KINDS, JudgedFile, Report, build, main_files

@@ -22,7 +22,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from evalplus_ng.evaluation.evaluate import completeness
 from evalplus_ng.evaluation.program_verdicts import (
     BASE,
     FULL,
@@ -35,6 +34,7 @@ from evalplus_ng.evaluation.program_verdicts import (
     RunStatus,
     failure_status,
 )
+from evalplus_ng.evaluation.verdicts import completeness
 from evalplus_ng.report.matrix import CODE_CHARS, DIFF_CHARS, Failure, clip
 from evalplus_ng.report.summary import (
     PROGRAM_FAILURES,

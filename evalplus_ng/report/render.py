@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from evalplus_ng.evaluation.evaluate import PASS_AT_K
+from evalplus_ng.evaluation.verdicts import PASS_AT_K
 from evalplus_ng.generate.classes import KINDS
 from evalplus_ng.report.board import Benchmark, Board, SuiteFacts
 from evalplus_ng.report.models import ModelInfo

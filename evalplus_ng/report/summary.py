@@ -25,13 +25,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalplus_ng.evaluation.evaluate import (
-    EDGE,
-    FAILURES,
-    LIKE_BASE,
-    Completeness,
-    completeness,
-)
 from evalplus_ng.evaluation.program_verdicts import (
     CORRECTNESS,
     FULL,
@@ -39,6 +32,13 @@ from evalplus_ng.evaluation.program_verdicts import (
     REFUSED,
     TIERS,
     RunStatus,
+)
+from evalplus_ng.evaluation.verdicts import (
+    EDGE,
+    FAILURES,
+    LIKE_BASE,
+    Completeness,
+    completeness,
 )
 from evalplus_ng.oracle.defects import task_order
 from evalplus_ng.types import TaskId

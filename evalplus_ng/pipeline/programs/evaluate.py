@@ -13,7 +13,6 @@ from typing import Any
 
 from evalplus_ng.backend.executors import LOCAL, Backend, jail_of
 from evalplus_ng.errors import InputError
-from evalplus_ng.evaluation.evaluate import Completeness
 from evalplus_ng.evaluation.program_verdicts import (
     BASE,
     FULL,
@@ -27,6 +26,7 @@ from evalplus_ng.evaluation.program_verdicts import (
     program_pass_at_k,
     results_from_entries,
 )
+from evalplus_ng.evaluation.verdicts import Completeness
 from evalplus_ng.files import write_json
 from evalplus_ng.pipeline.context import Progress
 from evalplus_ng.pipeline.evaluate import (
