@@ -28,6 +28,9 @@ from evalplus_ng.backend.executors import Backend
 from evalplus_ng.cli import main
 
 pytest.importorskip("ray", reason="the Ray backend is an optional extra: pip install '.[ray]'")
+#: One test worker runs them all: the module's cluster starts once, and no two clusters
+#: compete for the two cores.
+pytestmark = pytest.mark.xdist_group("ray")
 
 #: Node deaths noticed within seconds (Ray's defaults wait half a minute).
 FAST_DEATH = {"RAY_health_check_period_ms": "300", "RAY_health_check_timeout_ms": "1000",

@@ -1006,14 +1006,16 @@ def test_started_supervisors_boot_before_any_job_and_serve_jobs() -> None:
 
 
 def test_closing_while_supervisors_boot_leaves_no_folder_or_process() -> None:
-    # As when a run fails (a missing suite) right after start().
-    before = set(Path(tempfile.gettempdir()).glob("evalplus-ng-sandbox-*"))
+    # As when a run fails (a missing suite) right after start(). This process's folders are
+    # named after its pid (other test processes' may come and go meanwhile).
+    mine = f"evalplus-ng-sandbox-{os.getpid()}-*"
+    before = set(Path(tempfile.gettempdir()).glob(mine))
     for _ in range(3):
         box = Sandbox(2, FAST)
         box.start()
         box.close()
         assert all(worker.process is None and worker.root is None for worker in box._all)
-    assert set(Path(tempfile.gettempdir()).glob("evalplus-ng-sandbox-*")) <= before
+    assert set(Path(tempfile.gettempdir()).glob(mine)) <= before
 
 
 def test_a_waiting_child_that_died_is_replaced_before_its_job() -> None:
