@@ -217,7 +217,7 @@ def _all_of(spec: Spec) -> Callable[[Any], bool]:
     types = _exact_types(spec)
     if types is not None:
         return lambda items: types.issuperset(map(type, items))
-    each = checker(spec)
+    each = predicate(spec)
     return lambda items: all(map(each, items))
 
 
@@ -240,7 +240,7 @@ def _check_union(spec: Spec) -> Check:
     types = _exact_types(spec)
     if types is not None:  # scalar members: one test of the value's type
         return _check_types(types)
-    members = tuple(checker(member) for member in spec.args)
+    members = tuple(predicate(member) for member in spec.args)
     return lambda value: any(check(value) for check in members)
 
 
@@ -259,14 +259,14 @@ def _check_dict(spec: Spec) -> Check:
 def _check_tuple(spec: Spec) -> Check:
     if spec.variadic:
         return _check_collection(spec)
-    parts = tuple(checker(member) for member in spec.args)
+    parts = tuple(predicate(member) for member in spec.args)
     size = len(parts)
     return lambda value: type(value) is tuple and len(value) == size and all(
         check(item) for check, item in zip(parts, value, strict=True))
 
 
-#: What builds :func:`checker`'s function for each kind.
-CHECKERS: dict[Kind, Callable[[Spec], Check]] = {
+#: What builds :func:`predicate`'s function for each kind.
+PREDICATES: dict[Kind, Callable[[Spec], Check]] = {
     ANY: _check_any,
     **dict.fromkeys(_EXACT, _check_exact),
     UNION: _check_union,
@@ -278,10 +278,10 @@ CHECKERS: dict[Kind, Callable[[Spec], Check]] = {
 
 
 @functools.cache
-def checker(spec: Spec) -> Check:
+def predicate(spec: Spec) -> Check:
     """``matches(value, spec)`` as a function of ``value`` alone, built once per spec: the
     type test of a scalar list is one ``set.issuperset(map(type, value))``."""
-    build = CHECKERS.get(spec.kind)
+    build = PREDICATES.get(spec.kind)
     if build is None:
         raise SpecError(f"unknown spec kind {spec.kind!r}")
     return build(spec)

@@ -31,7 +31,7 @@ from evalplus_ng.generate.mutate import (
 from evalplus_ng.generate.seed import BASE, CORPUS, Seed
 from evalplus_ng.records import Task
 from evalplus_ng.serialize import canonical
-from evalplus_ng.typespec import Spec, checker, matches, parse
+from evalplus_ng.typespec import Spec, matches, parse, predicate
 
 SPECS = [parse(text) for text in (
     "int", "float", "bool", "str", "None", "Any", "list", "List[int]", "List[str]",
@@ -79,7 +79,7 @@ def _typed(spec: Spec) -> st.SearchStrategy[Any]:
 @given(st.sampled_from(SPECS), values | st.integers(0, len(SPECS) - 1).flatmap(
     lambda i: _typed(SPECS[i])))
 def test_a_compiled_checker_is_matches(spec: Spec, value: Any) -> None:
-    assert checker(spec)(value) == matches(value, spec)
+    assert predicate(spec)(value) == matches(value, spec)
 
 
 @settings(max_examples=600, deadline=None)

@@ -11,13 +11,13 @@ import pytest
 
 from evalplus_ng import typespec
 from evalplus_ng.generate import mutate, strategies
-from evalplus_ng.typespec import Kind, Spec, checker, matches, parse
+from evalplus_ng.typespec import Kind, Spec, matches, parse, predicate
 
 #: The tables with an entry for every kind (grow's, conform's and the join of inferred
 #: specs hold only the kinds that grow, convert or join; the others keep their values).
 TABLES: dict[str, Mapping[Kind, Any]] = {
     "typespec.MATCHERS": typespec.MATCHERS,
-    "typespec.CHECKERS": typespec.CHECKERS,
+    "typespec.PREDICATES": typespec.PREDICATES,
     "mutate.MAKERS": mutate.MAKERS,
     "mutate.MUTATORS": mutate.MUTATORS,
     "strategies.STRATEGIES": strategies.STRATEGIES,
@@ -57,7 +57,7 @@ def test_every_kind_has_values_its_tables_agree_on(kind: Kind) -> None:
     ctx = mutate.Context(rng, mutate.Pool(rng))
     value = mutate.fresh(spec, ctx)
     for _ in range(20):
-        assert matches(value, spec) and checker(spec)(value), (kind, value)
+        assert matches(value, spec) and predicate(spec)(value), (kind, value)
         assert typespec.conform(value, spec) is value
         value = mutate.mutate(value, spec, ctx)
     assert strategies.strategy(spec, "ab") is not None
@@ -66,7 +66,7 @@ def test_every_kind_has_values_its_tables_agree_on(kind: Kind) -> None:
 def test_an_unknown_kind_is_an_error() -> None:
     bogus = Spec("frozenset", (Spec(Kind.INT),))  # type: ignore[arg-type]
     rng = random.Random(0)
-    for call in (lambda: matches(frozenset(), bogus), lambda: checker(bogus),
+    for call in (lambda: matches(frozenset(), bogus), lambda: predicate(bogus),
                  lambda: mutate.fresh(bogus, mutate.Context(rng, mutate.Pool(rng))),
                  lambda: strategies.strategy(bogus, "ab")):
         with pytest.raises(typespec.SpecError):

@@ -64,11 +64,11 @@ class Contract:
     #: A contract file says what is valid: no premises, and every valid input is like
     #: the base tests (:mod:`evalplus_ng.generate.likeness` applies to inferred contracts only).
     written: bool = False
-    #: ``typespec.checker`` of each spec, in parameter order.
+    #: ``typespec.predicate`` of each spec, in parameter order.
     checks: tuple[typespec.Check, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "checks", tuple(map(typespec.checker, self.specs)))
+        object.__setattr__(self, "checks", tuple(map(typespec.predicate, self.specs)))
 
     def type_violation(self, position: int, value: Any) -> str | None:
         """None when ``value`` matches the spec of parameter ``position``, else why not."""

@@ -95,7 +95,7 @@ def _grow_tuple(value: Any, spec: Spec, ctx: Context, size: int) -> Any:
 
 def _grow_union(value: Any, spec: Spec, ctx: Context, size: int) -> Any:
     """As the first member the value matches."""
-    members = [m for m in spec.args if ts.checker(m)(value)]
+    members = [m for m in spec.args if ts.predicate(m)(value)]
     return grow_value(value, members[0], ctx, size) if members else value
 
 

@@ -485,7 +485,7 @@ def mutate_dict(value: dict[Any, Any], spec: Spec, ctx: Context) -> dict[Any, An
 
 @mutator(ts.UNION)
 def mutate_union(value: Any, spec: Spec, ctx: Context) -> Any:
-    members = [member for member in spec.args if ts.checker(member)(value)]
+    members = [member for member in spec.args if ts.predicate(member)(value)]
     if members and ctx.rng.random() < 0.85:
         return mutate(value, members[0], ctx)
     return fresh(_choice(ctx.rng, spec.args), ctx)
