@@ -372,6 +372,13 @@ def _bounded(folder: Path, name: str,
     plain = _measured(folder / "right", attack.right, attack.options, user)
     attacked = _measured(folder / "hostile", attack.hostile, attack.options, user)
     assert attacked.peak_kib <= 2 * plain.peak_kib, (attacked.peak_kib, plain.peak_kib)
+    if attacked.seconds > 2 * plain.seconds:
+        # Other work on the machine (the tests run on two workers) slows a run of a second
+        # or two, never speeds one up: the faster of two runs each, taken in turn.
+        attacked = min(attacked, _measured(folder / "hostile-again", attack.hostile,
+                                           attack.options, user), key=lambda c: c.seconds)
+        plain = min(plain, _measured(folder / "right-again", attack.right, attack.options,
+                                     user), key=lambda c: c.seconds)
     assert attacked.seconds <= 2 * plain.seconds, (attacked.seconds, plain.seconds)
     assert _verdicts(attacked.entries) == attack.verdicts
     if name == "checker_flood":  # the first wrong output ended it, unread past UTF-8
