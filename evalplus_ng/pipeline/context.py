@@ -107,12 +107,7 @@ class Suites:
         write_plus_file(tasks, path, self.space.dataset.schema)
         self._held[path] = tuple(tasks)
 
-    def keep(self, tasks: Sequence[Task], path: Path) -> None:
-        """Keep ``tasks`` as what ``path`` holds (written by another hand just now)."""
-        self._held[path] = tuple(tasks)
-
     def remove(self, path: Path) -> None:
         """Delete the suite file ``path`` (where it is) and forget it."""
         path.unlink(missing_ok=True)
         self._held.pop(path, None)
-

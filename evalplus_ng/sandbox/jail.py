@@ -197,12 +197,19 @@ _MNT_DETACH = 2
 _MS_SLAVE, _MS_SHARED = 1 << 19, 1 << 20
 
 
+def _own_mount_namespace(libc: ctypes.CDLL, propagation: int) -> bool:
+    """Enter a mount namespace of its own, every mount in it made ``propagation``
+    (private, shared or slave); False (errno set) when that fails."""
+    return (libc.unshare(_CLONE_NEWNS) == 0
+            and _mount(libc, "none", "/", _MS_REC | propagation))
+
+
 def share_mounts(libc: ctypes.CDLL) -> None:
     """In a mount namespace of its own (one this process's user namespace owns: the
     jail's may belong to another one), make every mount shared, so that what it mounts
     later (children's working folders) reaches the namespace of :func:`leave_proc`.
     OSError when that fails."""
-    if libc.unshare(_CLONE_NEWNS) != 0 or not _mount(libc, "none", "/", _MS_REC | _MS_SHARED):
+    if not _own_mount_namespace(libc, _MS_SHARED):
         code = ctypes.get_errno()
         raise OSError(code, f"share mounts: {os.strerror(code)}")
 
@@ -214,7 +221,7 @@ def leave_proc(libc: ctypes.CDLL) -> None:
     not be taken apart.) Its mounts are slaves of the ones they were copied from
     (:func:`share_mounts`): what the supervisor mounts later shows here, nothing done
     here shows there. OSError when that fails."""
-    if libc.unshare(_CLONE_NEWNS) != 0 or not _mount(libc, "none", "/", _MS_REC | _MS_SLAVE):
+    if not _own_mount_namespace(libc, _MS_SLAVE):
         code = ctypes.get_errno()
         raise OSError(code, f"a mount namespace of its own: {os.strerror(code)}")
     if not _mount(libc, "none", "/proc", _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
@@ -342,7 +349,7 @@ def protect_shared_tmp(libc: ctypes.CDLL, keep: str) -> tuple[str, ...]:
     (:func:`evalplus_ng.sandbox.supervisor._remove_owned_by`).
     """
     folders = tuple(f for f in SHARED_TMP if os.path.isdir(f) and not os.path.islink(f))
-    if libc.unshare(_CLONE_NEWNS) != 0 or not _mount(libc, "none", "/", _MS_REC | _MS_PRIVATE):
+    if not _own_mount_namespace(libc, _MS_PRIVATE):
         return SHARED_TMP
     for folder in folders:
         if not _mount(libc, folder, folder, _MS_BIND | _MS_REC):

@@ -69,7 +69,7 @@ from evalplus_ng.sandbox.protocol import (
     widen,
     write_frame,
 )
-from evalplus_ng.sandbox.zygote import Birth, Zygote
+from evalplus_ng.sandbox.zygote import Birth, Zygote, plain_fork
 
 _MS_NOSUID, _MS_NODEV, _MNT_DETACH = 2, 4, 2
 #: Files and folders a child's own tmpfs holds at most.
@@ -573,7 +573,7 @@ def main() -> None:
         child_main(birth, cell)
 
     # Forked before any job is read: the zygote, and so every child, never holds one.
-    zygote = Zygote(run_child, prepare, fork_alone if alone else lambda _own_proc: os.fork())
+    zygote = Zygote(run_child, prepare, fork_alone if alone else plain_fork)
     # Keep the reply pipe away from fd 1 so that stray prints cannot corrupt it.
     fd_out = os.dup(sys.stdout.fileno())
     devnull = os.open(os.devnull, os.O_WRONLY)

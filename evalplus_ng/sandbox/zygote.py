@@ -60,11 +60,17 @@ def draw_ticket() -> int:
     return int.from_bytes(os.urandom(4), "big") % TICKETS
 
 
+def plain_fork(_own_proc: bool = False) -> int:
+    """``os.fork``, as the zygote calls a fork function: a child in no namespace of its own
+    (``own_proc`` cannot be honoured and is ignored)."""
+    return os.fork()
+
+
 class Zygote:
     """The supervisor's handle on its zygote process."""
 
     def __init__(self, run_child: Callable[[Birth], None], prepare: Callable[[], None],
-                 fork: Callable[[bool], int] = lambda _own_proc: os.fork()) -> None:
+                 fork: Callable[[bool], int] = plain_fork) -> None:
         """Fork the zygote now. In it, ``prepare()`` runs once (e.g. loading a seccomp
         filter every child inherits); each child is made by ``fork(own_proc)`` (as
         ``os.fork``: 0 in the child) and runs ``run_child(birth)``, which must not
